@@ -1,0 +1,181 @@
+"""Build the one self-contained install script from sql/, plpython/ and migrations/.
+
+The same script serves both install paths:
+
+* ``CREATE EXTENSION madnb`` (``make install`` copies it, with ``madnb.control``,
+  where the server finds it; PostgreSQL skips the ``\\echo`` guard line);
+* ``madnb install --dsn ...`` applies it over a plain connection after
+  ``CREATE SCHEMA IF NOT EXISTS madnb``, so nothing is needed on the database host
+  but PostgreSQL with ``plpython3u``.
+
+Layout of the script: a migration runner (each file of ``migrations/`` runs
+exactly once, recorded with its hash in ``madnb._migrations``), the PL/Python
+loader (the ``plpython/madnb_pl`` package embedded as source), then the
+idempotent files of ``sql/`` in name order with each ``#@madnb-prelude`` line
+replaced by the loader call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._version import __version__
+
+PRELUDE_MARK = "#@madnb-prelude"
+ECHO_GUARD = '\\echo Use "CREATE EXTENSION madnb" to load this file. \\quit'
+
+
+def sources_root() -> Path:
+    """Where sql/, plpython/ and migrations/ are: the wheel's copy, else the repo."""
+    here = Path(__file__).resolve().parent
+    bundled = here / "_sources"
+    return bundled if (bundled / "sql").is_dir() else here.parent
+
+
+@dataclass(frozen=True)
+class Sources:
+    sql: list[tuple[str, str]]
+    migrations: list[tuple[str, str]]
+    python: dict[str, str]
+
+
+def read_sources(root: Path | None = None) -> Sources:
+    root = root or sources_root()
+    sql = [(p.name, p.read_text(encoding="utf-8")) for p in sorted((root / "sql").glob("*.sql"))]
+    migrations = [(p.stem, p.read_text(encoding="utf-8")) for p in sorted((root / "migrations").glob("*.sql"))]
+    python: dict[str, str] = {}
+    pkg = root / "plpython" / "madnb_pl"
+    for p in sorted(pkg.glob("*.py")):
+        mod = "madnb_pl" if p.stem == "__init__" else f"madnb_pl.{p.stem}"
+        python[mod] = p.read_text(encoding="utf-8")
+    return Sources(sql, migrations, python)
+
+
+def _dollar_quote(body: str, tag: str) -> str:
+    n = 0
+    t = tag
+    while f"${t}$" in body:
+        n += 1
+        t = f"{tag}{n}"
+    return f"${t}${body}${t}$"
+
+
+def _sql_literal(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def build_hash(src: Sources, version: str) -> str:
+    h = hashlib.sha256(version.encode())
+    for name in sorted(src.python):
+        h.update(name.encode() + b"\0" + src.python[name].encode() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _loader_body(src: Sources, build: str) -> str:
+    return (
+        "import importlib, importlib.abc, importlib.util, sys\n"
+        f"SOURCES = {src.python!r}\n"
+        f"BUILD = {build!r}\n"
+        "class MadnbFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n"
+        "    madnb_finder = True\n"
+        "    def find_spec(self, fullname, path=None, target=None):\n"
+        "        if fullname in SOURCES:\n"
+        "            return importlib.util.spec_from_loader(\n"
+        "                fullname, self, origin='madnb:' + fullname, is_package=(fullname == 'madnb_pl'))\n"
+        "        return None\n"
+        "    def create_module(self, spec):\n"
+        "        return None\n"
+        "    def exec_module(self, module):\n"
+        "        exec(compile(SOURCES[module.__name__], '<madnb ' + module.__name__ + '>', 'exec'), module.__dict__)\n"
+        "for name in [m for m in sys.modules if m == 'madnb_pl' or m.startswith('madnb_pl.')]:\n"
+        "    del sys.modules[name]\n"
+        "sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, 'madnb_finder', False)]\n"
+        "sys.meta_path.insert(0, MadnbFinder())\n"
+        "pkg = importlib.import_module('madnb_pl')\n"
+        "for name in sorted(SOURCES):\n"
+        "    importlib.import_module(name)\n"
+        "pkg.BUILD = BUILD\n"
+    )
+
+
+def _prelude(build: str) -> str:
+    return (
+        "import sys as _madnb_sys\n"
+        f"if getattr(_madnb_sys.modules.get('madnb_pl'), 'BUILD', None) != {build!r}:\n"
+        "    plpy.execute('SELECT madnb._load_python()')\n"
+        "madnb_pl = _madnb_sys.modules['madnb_pl']"
+    )
+
+
+def _migration_runner(src: Sources) -> str:
+    rows = []
+    for name, body in src.migrations:
+        sha = hashlib.sha256(body.encode()).hexdigest()
+        rows.append(f"({_sql_literal(name)}, {_sql_literal(sha)}, {_dollar_quote(body, 'madnb_migration')})")
+    values = ",\n        ".join(rows) if rows else "(NULL::text, NULL::text, NULL::text)"
+    return f"""
+CREATE TABLE IF NOT EXISTS madnb._migrations (
+    name text PRIMARY KEY,
+    sha256 text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE madnb._migrations IS 'internal: schema migrations applied to this database (each runs exactly once)';
+
+DO $madnb_migrate$
+DECLARE
+    m record;
+    applied text;
+BEGIN
+    FOR m IN SELECT * FROM (VALUES
+        {values}
+    ) AS v(name, sha256, body) WHERE v.name IS NOT NULL ORDER BY v.name LOOP
+        SELECT x.sha256 INTO applied FROM madnb._migrations AS x WHERE x.name = m.name;
+        IF NOT FOUND THEN
+            EXECUTE m.body;
+            INSERT INTO madnb._migrations (name, sha256) VALUES (m.name, m.sha256);
+        ELSIF applied <> m.sha256 THEN
+            RAISE EXCEPTION 'madnb migration % was changed after it was applied', m.name
+                USING ERRCODE = '55000', HINT = 'released migrations never change; add a new migration instead';
+        END IF;
+    END LOOP;
+END
+$madnb_migrate$;
+"""
+
+
+def build_script(version: str = __version__, root: Path | None = None) -> str:
+    """The complete install script for ``version``."""
+    src = read_sources(root)
+    build = build_hash(src, version)
+    parts = [
+        f"-- madnb {version} (build {build}): generated by `madnb build-script` from sql/, plpython/ and migrations/.\n"
+        "-- Do not edit: change the sources and regenerate.\n",
+        ECHO_GUARD + "\n",
+        "COMMENT ON SCHEMA madnb IS 'madnb: naive Bayes inside PostgreSQL (MADlib-compatible interface)';\n",
+        _migration_runner(src),
+        "\nCREATE OR REPLACE FUNCTION madnb._load_python() RETURNS void\n"
+        "LANGUAGE plpython3u VOLATILE PARALLEL UNSAFE SECURITY INVOKER\n"
+        "SET search_path = pg_catalog, pg_temp\nAS "
+        + _dollar_quote("\n" + _loader_body(src, build), "python")
+        + ";\nCOMMENT ON FUNCTION madnb._load_python() IS "
+        "'internal: loads the embedded madnb_pl Python package into this session''s PL/Python interpreter';\n",
+    ]
+    prelude = _prelude(build)
+    for name, text in src.sql:
+        text = text.replace(PRELUDE_MARK, prelude).replace("@MADNB_VERSION@", version)
+        parts.append(f"\n-- ---- sql/{name} ----\n{text}")
+    return "".join(parts)
+
+
+def script_for_connection(script: str) -> str:
+    """The script as applied over a plain connection: no psql guard, schema first."""
+    body = "\n".join(line for line in script.splitlines() if not line.startswith("\\echo"))
+    return "CREATE SCHEMA IF NOT EXISTS madnb;\n" + body
+
+
+def script_version(script: str) -> str | None:
+    m = re.match(r"-- madnb (\S+) ", script)
+    return m.group(1) if m else None

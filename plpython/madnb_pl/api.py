@@ -1,0 +1,188 @@
+"""Entry points called by the SQL functions (MADlib's interface).
+
+Each function validates its arguments, resolves every name against the catalog,
+and builds SQL only from quoted identifiers and integers it parsed itself.  A
+call runs in the caller's statement: any error rolls back everything it did.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from . import scoring, stats
+from .errors import MadnbError, entry_point
+from .names import Relation, quote_ident, resolve_column, resolve_new_name, resolve_relation, distinct_outputs
+
+
+def _training(
+    plpy: Any, source: str | None, class_column: str | None, attr_column: str | None,
+    numeric_indices: str | None, num_attrs: int | None, use_numeric: bool,
+) -> stats.Training:
+    n = stats.parse_num_attrs(num_attrs)
+    numeric = stats.parse_numeric_indices(numeric_indices, n) if use_numeric else []
+    rel = resolve_relation(plpy, source, "trainingSource")
+    cls = resolve_column(plpy, rel, class_column, "trainingClassColumn")
+    attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn")
+    stats.check_attr_column(attrs, numeric, "trainingAttrColumn")
+    return stats.Training(rel, cls, attrs, n, tuple(numeric))
+
+
+def _materialise_stats(plpy: Any, t: stats.Training) -> str:
+    """Run the single aggregation pass into a temporary relation; return its name."""
+    name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
+    plpy.execute(stats.stats_relation_ddl(name, t))
+    plpy.execute(f"INSERT INTO {name} {stats.stats_select(t)}")
+    return name
+
+
+@entry_point
+def create_nb_prepared_data_tables(
+    plpy: Any,
+    training_source: str | None,
+    training_class_column: str | None,
+    training_attr_column: str | None,
+    numeric_indices: str | None,
+    num_attrs: int | None,
+    feature_probs_dest: str | None,
+    numeric_stats_dest: str | None,
+    class_priors_dest: str | None,
+    use_numeric: bool,
+) -> None:
+    """Train: class priors, feature probabilities and (optionally) Gaussian parameters."""
+    t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
+    cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
+    outs = [fp, cp]
+    np = None
+    if use_numeric:
+        np = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
+        outs.append(np)
+    distinct_outputs(*outs)
+
+    s = _materialise_stats(plpy, t)
+    stats.check_stats(plpy, s, t)
+    ctes = stats.with_clause(stats.model_ctes(s, t))
+    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
+    src = t.source.display
+    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
+    plpy.execute(
+        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
+        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8)"
+    )
+    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
+    plpy.execute(f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt FROM fp ORDER BY attr, value, class")
+    _comment(plpy, cp, f"madnb class priors trained from {src}")
+    _comment(plpy, fp, f"madnb categorical feature counts trained from {src}; P(value|class) = (cnt + 1) / (class rows with attr present + attr_cnt)")
+    if np is not None:
+        plpy.execute(
+            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
+            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
+        )
+        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
+        _comment(plpy, np, f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}")
+    plpy.execute(f"DROP TABLE {s}")
+
+
+def _comment(plpy: Any, name: Any, text: str) -> None:
+    plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text)}")
+
+
+def _class_count(plpy: Any, rel_sql: str, what: str) -> int:
+    k = int(plpy.execute(f"SELECT pg_catalog.count(*)::int8 AS k FROM {rel_sql} AS m")[0]["k"])
+    if k == 0:
+        raise MadnbError("22023", f"the model has no classes: {what} is empty", hint="train the model first")
+    if k > scoring.MAX_CLASSES:
+        raise MadnbError("54000", f"the model has {k} classes; views support at most {scoring.MAX_CLASSES}")
+    return k
+
+
+def _check_model_columns(plpy: Any, rel: Relation, needed: list[str], what: str) -> None:
+    for col in needed:
+        resolve_column(plpy, rel, quote_ident(col), what)
+
+
+@entry_point
+def create_view(
+    plpy: Any,
+    kind: str,
+    feature_probs_source: str | None,
+    class_priors_source: str | None,
+    numeric_stats_source: str | None,
+    use_numeric: bool,
+    classify_source: str | None,
+    key_column: str | None,
+    attr_column: str | None,
+    num_attrs: int | None,
+    dest: str | None,
+) -> None:
+    """A classify or probs view over prepared model tables."""
+    n = stats.parse_num_attrs(num_attrs)
+    fp = resolve_relation(plpy, feature_probs_source, "featureProbsSource")
+    cp = resolve_relation(plpy, class_priors_source, "classPriorsSource")
+    _check_model_columns(plpy, cp, ["class", "class_cnt", "all_cnt"], "classPriorsSource")
+    _check_model_columns(plpy, fp, ["class", "attr", "value", "cnt", "attr_cnt"], "featureProbsSource")
+    np = None
+    if use_numeric:
+        np = resolve_relation(plpy, numeric_stats_source, "numericFeatureStatsSource")
+        _check_model_columns(plpy, np, ["class", "attr", "attr_mean", "attr_var", "value_cnt"], "numericFeatureStatsSource")
+    src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(use_numeric))
+    out = resolve_new_name(plpy, dest, "destName")
+    k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
+    body = scoring.view_sql(
+        prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql, k=k,
+        source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=n, kind=kind,
+    )
+    plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
+    what = "classification" if kind == "classify" else "class probabilities"
+    plpy.execute(
+        f"COMMENT ON VIEW {out.sql} IS "
+        + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display} by the model in {cp.display}, {fp.display}"
+                             + (f", {np.display}" if np is not None else ""))
+    )
+
+
+def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
+    src = resolve_relation(plpy, source, "classifySource")
+    key = resolve_column(plpy, src, key_column, "classifyKeyColumn")
+    attrs = resolve_column(plpy, src, attr_column, "classifyAttrColumn")
+    stats.check_attr_column(attrs, [1] if numeric else [], "classifyAttrColumn")
+    return src, key, attrs
+
+
+@entry_point
+def create_adhoc_view(
+    plpy: Any,
+    kind: str,
+    training_source: str | None,
+    training_class_column: str | None,
+    training_attr_column: str | None,
+    numeric_indices: str | None,
+    use_numeric: bool,
+    classify_source: str | None,
+    key_column: str | None,
+    attr_column: str | None,
+    num_attrs: int | None,
+    dest: str | None,
+) -> None:
+    """A classify or probs view that trains from the training table on every query."""
+    t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(t.numeric))
+    out = resolve_new_name(plpy, dest, "destName")
+    # Validate the training data now (one pass), as training would.
+    check = f"({stats.stats_select(t)})"
+    info = stats.check_stats(plpy, check, t)
+    k = info["classes"]
+    if k > scoring.MAX_CLASSES:
+        raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
+    prefix = [("stats", stats.stats_select(t))] + stats.model_ctes("stats", t)
+    body = scoring.view_sql(
+        prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
+        source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,
+    )
+    plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
+    what = "classification" if kind == "classify" else "class probabilities"
+    plpy.execute(
+        f"COMMENT ON VIEW {out.sql} IS "
+        + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display}, trained ad hoc from {t.source.display} on every query")
+    )

@@ -1,0 +1,410 @@
+"""Tests for the exact discrete-Laplace noise core (madnb_pl.noise).
+
+Statistical checks use seeded sources (deterministic, so they cannot flake) with
+large samples and tolerances several standard errors wide; one check uses the
+secure source with a wide tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
+
+from madnb_pl import noise  # noqa: E402
+
+N_DRAWS = 200_000
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _count_noise(epsilon: float, seed: int, n: int = N_DRAWS) -> np.ndarray:
+    """Noise of noisy_count(0, epsilon) from a seeded source, cached per module."""
+    rng = noise.seeded_source(seed)
+    return np.array([noise.noisy_count(0, epsilon, rng) for _ in range(n)], dtype=np.int64)
+
+
+def _variance_of(a: float) -> float:
+    """Variance of the two-sided geometric distribution with parameter a."""
+    return 2 * a / (1 - a) ** 2
+
+
+def _pmf(x: np.ndarray | int, a: float) -> np.ndarray | float:
+    """P(X = x) = (1-a)/(1+a) * a^|x|."""
+    return (1 - a) / (1 + a) * a ** np.abs(x)
+
+
+def _chi_square_p_value(samples: np.ndarray, a: float, min_expected: float = 20.0) -> float:
+    """Chi-square goodness-of-fit p-value against the exact pmf, tails pooled.
+
+    Bins are x = -K..K individually plus the two tails |x| > K, with K the
+    largest value whose own bin and whose tail both keep expected counts of at
+    least ``min_expected``.
+    """
+    stats = pytest.importorskip("scipy.stats")
+    n = len(samples)
+    c = (1 - a) / (1 + a)
+    k = 0
+    while True:
+        nxt = k + 1
+        bin_expected = n * c * a**nxt
+        tail_expected = n * a ** (nxt + 1) / (1 + a)  # P(X > nxt)
+        if bin_expected < min_expected or tail_expected < min_expected:
+            break
+        k = nxt
+    values = np.arange(-k, k + 1)
+    observed = [int(np.count_nonzero(samples < -k))]
+    observed += [int(np.count_nonzero(samples == v)) for v in values]
+    observed += [int(np.count_nonzero(samples > k))]
+    tail_p = a ** (k + 1) / (1 + a)
+    expected_p = np.concatenate(([tail_p], _pmf(values, a), [tail_p]))
+    assert math.isclose(float(expected_p.sum()), 1.0, rel_tol=1e-9)
+    expected = expected_p * n
+    assert len(observed) >= 3
+    result = stats.chisquare(np.array(observed, dtype=float), expected)
+    return float(result.pvalue)
+
+
+class _RecordingSource:
+    """A seeded source that records every n it is asked for."""
+
+    def __init__(self, seed: int) -> None:
+        self._inner = noise.seeded_source(seed)
+        self.requests: list[object] = []
+
+    def randbelow(self, n: int) -> int:
+        self.requests.append(n)
+        return self._inner.randbelow(n)
+
+
+# ---------------------------------------------------------------------------
+# distribution of noisy_count
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 0.1])
+def test_noisy_count_noise_variance_is_within_3_percent_of_2a_over_1_minus_a_squared(epsilon):
+    samples = _count_noise(epsilon, seed=1234)
+    a = math.exp(-epsilon)
+    expected = _variance_of(a)
+    assert samples.var() == pytest.approx(expected, rel=0.03)
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 0.1])
+def test_noisy_count_noise_has_mean_zero_within_five_standard_errors(epsilon):
+    samples = _count_noise(epsilon, seed=1234)
+    se = math.sqrt(_variance_of(math.exp(-epsilon)) / len(samples))
+    assert abs(samples.mean()) < 5 * se
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 0.1])
+def test_noisy_count_noise_fits_the_exact_two_sided_geometric_pmf(epsilon):
+    samples = _count_noise(epsilon, seed=1234)
+    assert _chi_square_p_value(samples, math.exp(-epsilon)) > 1e-4
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0])
+def test_noisy_count_noise_is_symmetric_around_zero(epsilon):
+    samples = _count_noise(epsilon, seed=1234)
+    pos = int(np.count_nonzero(samples > 0))
+    neg = int(np.count_nonzero(samples < 0))
+    # Binomial(pos + neg, 1/2): allow 5 standard errors.
+    assert abs(pos - neg) < 5 * math.sqrt(pos + neg)
+
+
+def test_noisy_count_adds_the_noise_to_the_true_count():
+    eps = 0.7
+    released = [noise.noisy_count(1000, eps, noise.seeded_source(s)) for s in range(200)]
+    noise_only = [noise.noisy_count(0, eps, noise.seeded_source(s)) for s in range(200)]
+    assert [r - 1000 for r in released] == noise_only
+    assert all(type(r) is int for r in released)
+
+
+def test_discrete_laplace_with_a_non_integer_scale_fits_the_exact_pmf():
+    scale = Fraction(7, 3)
+    rng = noise.seeded_source(99)
+    samples = np.array([noise.discrete_laplace(scale, rng) for _ in range(N_DRAWS // 2)])
+    a = noise.geometric_parameter(scale)
+    assert a == pytest.approx(math.exp(-3 / 7))
+    assert _chi_square_p_value(samples, a) > 1e-4
+    assert samples.var() == pytest.approx(_variance_of(a), rel=0.04)
+
+
+def test_secure_source_noise_has_the_expected_variance_and_mean_with_wide_tolerance():
+    eps = 0.5
+    n = 50_000
+    samples = np.array([noise.noisy_count(0, eps) for _ in range(n)])
+    expected = _variance_of(math.exp(-eps))
+    # Relative SE of the sample variance is about sqrt(5/n) ~ 1%; allow 10%.
+    assert samples.var() == pytest.approx(expected, rel=0.10)
+    assert abs(samples.mean()) < 8 * math.sqrt(expected / n)
+
+
+def test_extreme_epsilons_still_sample_quickly_and_sensibly():
+    rng = noise.seeded_source(5)
+    # Almost no noise for a huge epsilon.
+    assert [noise.noisy_count(10, 1e300, rng) for _ in range(100)] == [10] * 100
+    # A tiny epsilon gives a very wide spread.
+    wide = [noise.noisy_count(0, 1e-9, rng) for _ in range(200)]
+    assert np.std(wide) > 1e8
+
+
+# ---------------------------------------------------------------------------
+# bernoulli_exp
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gamma", [Fraction(0), Fraction(3, 10), Fraction(1), Fraction(5, 2)])
+def test_bernoulli_exp_frequency_matches_exp_minus_gamma(gamma):
+    rng = noise.seeded_source(2024)
+    n = 100_000
+    hits = sum(noise.bernoulli_exp(gamma, rng) for _ in range(n))
+    p = math.exp(-float(gamma))
+    if gamma == 0:
+        assert hits == n
+    else:
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(hits / n - p) < 5 * se
+
+
+def test_bernoulli_exp_with_a_huge_gamma_is_false_and_fast():
+    rng = noise.seeded_source(3)
+    assert not any(noise.bernoulli_exp(Fraction(10**6), rng) for _ in range(1000))
+
+
+def test_bernoulli_exp_accepts_plain_ints():
+    rng = noise.seeded_source(3)
+    assert noise.bernoulli_exp(0, rng) is True
+
+
+@pytest.mark.parametrize("bad", [0.5, True, "1"])
+def test_bernoulli_exp_refuses_inexact_gamma(bad):
+    with pytest.raises(TypeError):
+        noise.bernoulli_exp(bad, noise.seeded_source(0))
+
+
+def test_bernoulli_exp_refuses_negative_gamma():
+    with pytest.raises(ValueError):
+        noise.bernoulli_exp(Fraction(-1, 2), noise.seeded_source(0))
+
+
+# ---------------------------------------------------------------------------
+# exactness: integers only
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 3.0])
+def test_sampling_asks_the_source_only_for_positive_python_ints(epsilon):
+    src = _RecordingSource(11)
+    out = [noise.noisy_count(0, epsilon, src) for _ in range(2000)]
+    assert all(type(x) is int for x in out)
+    assert src.requests
+    assert all(type(n) is int and n > 0 for n in src.requests)
+
+
+@pytest.mark.parametrize("bad", [0, -1, Fraction(-1, 3)])
+def test_discrete_laplace_refuses_a_non_positive_scale(bad):
+    with pytest.raises(ValueError):
+        noise.discrete_laplace(bad, noise.seeded_source(0))
+
+
+def test_discrete_laplace_refuses_a_float_scale():
+    with pytest.raises(TypeError):
+        noise.discrete_laplace(2.0, noise.seeded_source(0))
+
+
+# ---------------------------------------------------------------------------
+# epsilon_to_scale
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [0.0, -0.0, 0, -1.0, -1e-300, math.nan, math.inf, -math.inf])
+def test_epsilon_to_scale_rejects_non_positive_and_non_finite_epsilon(bad):
+    with pytest.raises(ValueError):
+        noise.epsilon_to_scale(bad)
+
+
+@pytest.mark.parametrize("bad", [None, "0.5", True])
+def test_epsilon_to_scale_rejects_non_numbers(bad):
+    with pytest.raises(TypeError):
+        noise.epsilon_to_scale(bad)
+
+
+@pytest.mark.parametrize("bad", [0, -2, Fraction(-1, 2)])
+def test_epsilon_to_scale_rejects_a_non_positive_sensitivity(bad):
+    with pytest.raises(ValueError):
+        noise.epsilon_to_scale(1.0, bad)
+
+
+def test_epsilon_to_scale_converts_the_float_epsilon_exactly():
+    assert noise.epsilon_to_scale(0.5) == 2
+    assert noise.epsilon_to_scale(0.5, 3) == 6
+    assert noise.epsilon_to_scale(0.25, Fraction(1, 2)) == 2
+    scale = noise.epsilon_to_scale(0.1)
+    assert isinstance(scale, Fraction)
+    assert scale == 1 / Fraction(0.1)  # exact for the float passed, not 10
+    # The float 0.1 is a hair above 1/10, so its exact scale is a hair below 10;
+    # rounding the scale up to a 1e-6 grid restores exactly 10.
+    assert 10 - Fraction(1, 10**15) < scale < 10
+    assert noise.epsilon_to_scale(0.1, max_denominator=10**6) == 10
+
+
+def test_scale_rounding_never_gives_less_privacy_than_asked():
+    r = random.Random(7)
+    for _ in range(2000):
+        eps = 10 ** r.uniform(-8, 3) * r.random()
+        if eps <= 0:
+            continue
+        sens = r.choice([1, 2, 1280, Fraction(3, 7)])
+        exact = Fraction(sens) / Fraction(eps)
+        assert noise.epsilon_to_scale(eps, sens) == exact
+        for d in (1, 1000, 10**6):
+            rounded = noise.epsilon_to_scale(eps, sens, max_denominator=d)
+            assert rounded >= exact  # more noise, i.e. at least the asked privacy
+            assert rounded - exact < Fraction(1, d)
+            assert d % rounded.denominator == 0
+
+
+def test_geometric_parameter_is_exp_minus_one_over_scale():
+    assert noise.geometric_parameter(Fraction(2)) == pytest.approx(math.exp(-0.5))
+    assert noise.geometric_parameter(noise.epsilon_to_scale(1.0)) == pytest.approx(math.exp(-1))
+
+
+# ---------------------------------------------------------------------------
+# fixed point
+# ---------------------------------------------------------------------------
+
+
+def test_fixed_point_clips_a_huge_value_to_the_upper_bound():
+    h_fixed = noise.fixed_point_bound(0.0, 10.0, 8)
+    assert h_fixed == 5 * 256
+    assert noise.fixed_point(1e12, 0.0, 10.0, 8) == h_fixed
+    assert noise.fixed_point(10.0, 0.0, 10.0, 8) == h_fixed
+    assert noise.fixed_point(math.inf, 0.0, 10.0, 8) == h_fixed
+
+
+def test_fixed_point_clips_a_hugely_negative_value_to_the_lower_bound():
+    assert noise.fixed_point(-1e12, 0.0, 10.0, 8) == -5 * 256
+    assert noise.fixed_point(-math.inf, 0.0, 10.0, 8) == -5 * 256
+
+
+def test_fixed_point_centres_on_the_midpoint_and_rounds_exactly():
+    assert noise.fixed_point(5.0, 0.0, 10.0, 8) == 0
+    assert noise.fixed_point(6.0, 0.0, 10.0, 8) == 256
+    # Fraction(0.1) * 16 = 1.6000000000000000888... -> 2
+    assert noise.fixed_point(0.1, -1.0, 1.0, 4) == 2
+    assert noise.fixed_point(0.1, -1.0, 1.0, 0) == 0
+    assert noise.fixed_point(-0.75, -1.0, 1.0, 2) == -3
+
+
+def test_fixed_point_results_stay_within_plus_minus_h():
+    r = random.Random(17)
+    for lower, upper, bits in [(0.0, 0.3, 3), (-1.5, 2.25, 10), (1e-3, 1e-3, 5), (-7.0, 13.0, 0)]:
+        h_fixed = noise.fixed_point_bound(lower, upper, bits)
+        assert h_fixed == math.ceil((Fraction(upper) - Fraction(lower)) / 2 * 2**bits)
+        for _ in range(2000):
+            v = r.uniform(lower - 5, upper + 5)
+            fx = noise.fixed_point(v, lower, upper, bits)
+            assert type(fx) is int
+            assert -h_fixed <= fx <= h_fixed
+
+
+def test_fixed_point_rejects_nan_and_bad_bounds():
+    with pytest.raises(ValueError):
+        noise.fixed_point(math.nan, 0.0, 1.0, 4)
+    with pytest.raises(ValueError):
+        noise.fixed_point(0.5, 1.0, 0.0, 4)
+    with pytest.raises(ValueError):
+        noise.fixed_point(0.5, 0.0, math.inf, 4)
+    with pytest.raises(ValueError):
+        noise.fixed_point(0.5, 0.0, 1.0, -1)
+
+
+def test_noisy_fixed_sum_noise_has_scale_sensitivity_over_epsilon():
+    eps, sens = 1.0, noise.fixed_point_bound(0.0, 10.0, 8)  # sens = 1280
+    rng = noise.seeded_source(4242)
+    n = 100_000
+    samples = np.array([noise.noisy_fixed_sum(0, eps, sens, rng) for _ in range(n)])
+    a = math.exp(-eps / sens)
+    expected = _variance_of(a)
+    assert samples.var() == pytest.approx(expected, rel=0.03)
+    assert abs(samples.mean()) < 5 * math.sqrt(expected / n)
+    assert noise.noisy_fixed_sum(777, eps, sens, noise.seeded_source(1)) - 777 == (
+        noise.noisy_fixed_sum(0, eps, sens, noise.seeded_source(1))
+    )
+
+
+def test_noisy_fixed_sum_rejects_a_zero_or_float_sensitivity():
+    with pytest.raises(ValueError):
+        noise.noisy_fixed_sum(0, 1.0, 0, noise.seeded_source(0))
+    with pytest.raises(TypeError):
+        noise.noisy_fixed_sum(0, 1.0, 2.5, noise.seeded_source(0))
+
+
+# ---------------------------------------------------------------------------
+# random sources
+# ---------------------------------------------------------------------------
+
+
+def test_default_source_is_backed_by_secrets_randbelow(monkeypatch):
+    import secrets
+
+    calls: list[int] = []
+    real = secrets.randbelow
+
+    def spy(n: int) -> int:
+        calls.append(n)
+        return real(n)
+
+    monkeypatch.setattr(secrets, "randbelow", spy)
+    noise.noisy_count(0, 0.5)
+    noise.noisy_fixed_sum(0, 0.5, 3)
+    noise.secure_source().randbelow(10)
+    assert calls
+
+
+def test_seeding_the_random_module_has_no_effect_on_the_default_source():
+    src = noise.secure_source()
+    random.seed(0)
+    first = [src.randbelow(2**64) for _ in range(8)]
+    random.seed(0)
+    second = [src.randbelow(2**64) for _ in range(8)]
+    assert first != second
+    random.seed(0)
+    a = [noise.noisy_count(0, 0.01) for _ in range(16)]
+    random.seed(0)
+    b = [noise.noisy_count(0, 0.01) for _ in range(16)]
+    assert a != b
+
+
+def test_seeded_source_is_reproducible_and_seed_dependent():
+    a = [noise.noisy_count(0, 0.3, noise.seeded_source(5)) for _ in range(3)]
+    assert len(set(a)) == 1
+    s1, s2, s3 = noise.seeded_source(5), noise.seeded_source(5), noise.seeded_source(6)
+    x1 = [s1.randbelow(10**9) for _ in range(10)]
+    assert x1 == [s2.randbelow(10**9) for _ in range(10)]
+    assert x1 != [s3.randbelow(10**9) for _ in range(10)]
+
+
+def test_both_sources_satisfy_the_random_source_protocol():
+    assert isinstance(noise.secure_source(), noise.RandomSource)
+    assert isinstance(noise.seeded_source(1), noise.RandomSource)
+
+
+def test_seeded_source_values_lie_in_range():
+    src = noise.seeded_source(8)
+    assert all(0 <= src.randbelow(3) < 3 for _ in range(1000))
+    with pytest.raises(ValueError):
+        src.randbelow(0)
