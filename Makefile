@@ -1,0 +1,40 @@
+# madnb: naive Bayes inside PostgreSQL.
+#   make demo    set up (PL/Python, .venv) and run the demo on a throwaway PostgreSQL
+#   make test    set up and run the whole test suite (its own throwaway PostgreSQL)
+#   make bench   set up and run the benchmark (results in bench/results/)
+#   make install copy madnb.control and the generated script into PostgreSQL (PGXS),
+#                so that CREATE EXTENSION madnb CASCADE works
+#   make lint    static checks
+
+VENV    := .venv
+PY      := $(VENV)/bin/python
+VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" madnb.control)
+
+.PHONY: setup demo test bench install script lint clean
+
+setup:
+	@bash scripts/setup.sh
+
+demo: setup
+	$(VENV)/bin/madnb demo
+
+test: setup
+	$(VENV)/bin/pytest -q
+
+bench: setup
+	$(PY) -m bench.run
+
+# The generated script for CREATE EXTENSION, plus an upgrade script from every
+# earlier version we ship a script of (the script is idempotent, so it also upgrades).
+script: setup
+	$(VENV)/bin/madnb build-script -o build/madnb--$(VERSION).sql
+
+install: script
+	$(MAKE) -f extension.mk install VERSION=$(VERSION)
+
+lint: setup
+	$(PY) -m compileall -q madnb plpython tests bench
+	$(PY) -m pyflakes madnb plpython tests bench 2>/dev/null || $(VENV)/bin/python -m pip install -q pyflakes && $(PY) -m pyflakes madnb plpython tests bench
+
+clean:
+	rm -rf build

@@ -1,0 +1,79 @@
+"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, demo."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import psycopg
+
+from ._build import build_script
+from ._install import InstallError, install, uninstall, upgrade, version
+from ._version import __version__
+
+
+def _dsn(args: argparse.Namespace) -> str:
+    dsn = args.dsn or os.environ.get("MADNB_DSN") or os.environ.get("DATABASE_URL")
+    if not dsn:
+        raise SystemExit("madnb: no database given: use --dsn URL (or set MADNB_DSN)")
+    return str(dsn)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``madnb`` command."""
+    p = argparse.ArgumentParser(prog="madnb", description="naive Bayes inside PostgreSQL")
+    p.add_argument("--version", action="version", version=f"madnb {__version__}")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    def with_dsn(name: str, help: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help)
+        sp.add_argument("--dsn", help="libpq URL or key=value string (default: $MADNB_DSN)")
+        return sp
+
+    with_dsn("install", "install madnb into schema madnb of a database")
+    with_dsn("upgrade", "upgrade an existing madnb installation to this version")
+    un = with_dsn("uninstall", "remove schema madnb (model tables are kept)")
+    un.add_argument("--cascade", action="store_true", help="also drop views that use madnb")
+    with_dsn("version", "show the library version and the version installed in a database")
+    bs = sub.add_parser("build-script", help="write the generated install script")
+    bs.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
+    bs.add_argument("--as-version", default=__version__, help=argparse.SUPPRESS)
+    dm = sub.add_parser("demo", help="run the demo (a throwaway local PostgreSQL unless --dsn is given)")
+    dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
+
+    args = p.parse_args(argv)
+    try:
+        if args.cmd == "install":
+            print(install(_dsn(args)))
+        elif args.cmd == "upgrade":
+            before, now = upgrade(_dsn(args))
+            print(f"upgraded from {before}: {now}")
+        elif args.cmd == "uninstall":
+            uninstall(_dsn(args), cascade=args.cascade)
+            print("madnb uninstalled")
+        elif args.cmd == "version":
+            print(version(_dsn(args)))
+        elif args.cmd == "build-script":
+            script = build_script(args.as_version)
+            if args.output:
+                args.output.parent.mkdir(parents=True, exist_ok=True)
+                args.output.write_text(script, encoding="utf-8")
+            else:
+                sys.stdout.write(script)
+        elif args.cmd == "demo":
+            from .demo import main as demo_main
+
+            return demo_main(args.dsn)
+    except InstallError as e:
+        print(f"madnb: {e}", file=sys.stderr)
+        return 1
+    except psycopg.Error as e:
+        print(f"madnb: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
