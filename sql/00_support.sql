@@ -24,3 +24,42 @@ COMMENT ON FUNCTION madnb._check_class_count(bigint, integer) IS
     'internal: raises 55000 when a view''s model no longer has the number of classes the view was built for';
 
 INSERT INTO madnb.install_log (version) VALUES ('@MADNB_VERSION@');
+
+CREATE OR REPLACE FUNCTION madnb._check_code_slots(slots bigint, max_slots integer) RETURNS integer
+LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF slots > max_slots THEN
+        RAISE EXCEPTION 'the model''s attribute values span % codes, more than this view supports (%)', slots, max_slots
+            USING ERRCODE = '55000',
+                  HINT = 'the model''s values changed since the view was created: drop the view and create it again';
+    END IF;
+    RETURN slots::integer;
+END
+$$;
+COMMENT ON FUNCTION madnb._check_code_slots(bigint, integer) IS
+    'internal: raises 55000 when a view''s integer-code lookup table would exceed the size it was created for';
+
+CREATE OR REPLACE FUNCTION madnb._check_whole_values(whole boolean) RETURNS boolean
+LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF whole IS FALSE THEN
+        RAISE EXCEPTION 'the model now has fractional attribute values but the view was created for whole-number codes'
+            USING ERRCODE = '55000',
+                  HINT = 'drop the view and create it again';
+    END IF;
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION madnb._check_whole_values(boolean) IS
+    'internal: raises 55000 when a view built for whole-number attribute codes meets a fractional value in its model';
+
+CREATE OR REPLACE FUNCTION madnb._planner_hint(integer) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$ BEGIN RETURN true; END $$;
+COMMENT ON FUNCTION madnb._planner_hint(integer) IS
+    'internal: always true; opaque to the planner, it lowers a model relation''s row estimate so the model is the hashed side of a join';

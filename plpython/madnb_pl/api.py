@@ -82,6 +82,9 @@ def create_nb_prepared_data_tables(
         plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
         _comment(plpy, np, f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}")
     plpy.execute(f"DROP TABLE {s}")
+    # Fresh statistics on the small model tables keep the views' plans honest.
+    for name in outs:
+        plpy.execute(f"ANALYZE {name.sql}")
 
 
 def _comment(plpy: Any, name: Any, text: str) -> None:
@@ -129,9 +132,13 @@ def create_view(
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(use_numeric))
     out = resolve_new_name(plpy, dest, "destName")
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
+    value = resolve_column(plpy, fp, quote_ident("value"), "featureProbsSource")
+    has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
+    strategy = _strategy(plpy, fp.sql, value.type_oid, has_cat)
     body = scoring.view_sql(
         prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=n, kind=kind,
+        strategy=strategy, value_type_oid=value.type_oid, source_elem_oid=attrs.elem_oid,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"
@@ -140,6 +147,13 @@ def create_view(
         + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display} by the model in {cp.display}, {fp.display}"
                              + (f", {np.display}" if np is not None else ""))
     )
+
+
+def _strategy(plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, prefix: str = "") -> str:
+    """How a view looks categorical values up (see :mod:`madnb_pl.scoring`)."""
+    if not has_cat:
+        return "none"
+    return "codes" if scoring.code_strategy_ok(plpy, fp_sql, value_type_oid, prefix) else "join"
 
 
 def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
@@ -176,9 +190,12 @@ def create_adhoc_view(
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     prefix = [("stats", stats.stats_select(t))] + stats.model_ctes("stats", t)
+    has_cat = not t.numeric_only
+    strategy = _strategy(plpy, "fp", t.attrs.elem_oid or 0, has_cat, stats.with_clause(prefix)) if has_cat else "none"
     body = scoring.view_sql(
         prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,
+        strategy=strategy, value_type_oid=t.attrs.elem_oid, source_elem_oid=attrs.elem_oid,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"

@@ -1,20 +1,25 @@
 """Scoring SQL: the classify and probs views.
 
 A view reads the model tables live (MADlib's layout) and scores each row of the
-classify source on its own:
+classify source on its own.  Per query, the model is reshaped once into a single
+row of arrays (``m``): log priors, per-class log-probability tables and, for
+numeric attributes, per-class Gaussian parameters indexed by attribute number.
+Each source row's attributes are unnested inside a LATERAL subquery that sums
+one column per class; lookups are array subscripts, so the plan has no join the
+planner could get wrong and stays parallel safe.
 
-* the model is reshaped once per query into one row per (attribute, value)
-  holding every class's log-probability (``cat``) and one row per numeric
-  attribute holding every class's Gaussian parameters (``num``);
-* each source row's attributes are unnested and hash-joined to that model
-  inside a LATERAL subquery (the hash table is built once and reused), summing
-  one column per class;
-* natural logs throughout and log-sum-exp normalisation, so thousands of
-  attributes never underflow.
+Categorical lookups come in two strategies, chosen when the view is created:
+
+* ``codes`` (integer-valued attributes, the MADlib norm): each attribute's
+  values occupy a dense slot range of one table, slot = base + (v - lo) + 2;
+  slot 1 holds 0 for values not seen in training.
+* ``join`` (text, dates, fractional numbers, sparse codes): a hash join of the
+  unnested values to one row per (attribute, value) holding every class's
+  log-probability, built once per query.
 
 The number of classes K is fixed when the view is created (one sum column per
-class); a view whose model later gains or loses classes raises an error asking
-for it to be recreated.
+class); a view whose model later changes shape raises an error asking for it to
+be recreated.  Natural logs throughout, log-sum-exp normalisation.
 
 Categorical: log P(a=v|c) = ln(cnt + s) - ln(n_{c,a} + s * attr_cnt), where
 n_{c,a} is the number of class-c rows with attribute a present (MADlib's
@@ -30,89 +35,129 @@ from .stats import with_clause
 
 VAR_FLOOR_FACTOR = 1e-9
 MAX_CLASSES = 500
+MAX_CODE_SLOTS = 4_000_000
+INTEGER_TYPES = {20, 21, 23}  # int8, int2, int4
+INTEGRAL_CHECK_TYPES = {700, 701, 1700}  # real, float8, numeric: codes if every value is whole
+F8 = "pg_catalog.float8"
 
 
 def _ln(expr: str) -> str:
     """Natural log that maps 0 (possible with smoothing 0 or noisy counts) to -Infinity."""
-    return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END)"
+    return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::{F8}) ELSE '-Infinity'::{F8} END)"
 
 
 def _exp(expr: str) -> str:
     """exp() that returns 0 where PostgreSQL's exp() would raise an underflow error."""
-    return f"(CASE WHEN ({expr}) < -700 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp({expr}) END)"
+    return f"(CASE WHEN ({expr}) < -700 THEN 0::{F8} ELSE pg_catalog.exp({expr}) END)"
 
 
-def model_shape_ctes(cp: str, fp: str, np: str | None, k: int, smoothing: float = 1.0) -> list[tuple[str, str]]:
-    """CTEs reshaping model tables (cp, fp, np) into per-class columns for scoring."""
-    ks = range(1, k + 1)
-    s = f"{float(smoothing)!r}::pg_catalog.float8"
-    ctes: list[tuple[str, str]] = [
-        (
-            "cls",
-            "SELECT m.class, m.class_cnt, m.all_cnt, "
-            "(pg_catalog.row_number() OVER (ORDER BY m.class))::pg_catalog.int4 AS pos "
-            f"FROM {cp} AS m",
-        ),
-        (
-            "meta",
-            "SELECT pg_catalog.array_agg(cls.class ORDER BY cls.pos) AS classes, "
-            + "".join(
-                f"pg_catalog.max({_ln('cls.class_cnt::pg_catalog.float8 / cls.all_cnt')}) FILTER (WHERE cls.pos = {i}) AS p{i}, "
-                for i in ks
-            )
-            + f"madnb._check_class_count(pg_catalog.count(*), {k}) AS checked FROM cls",
-        ),
-        (
-            "catl",
-            "SELECT f.attr, f.value, c.pos, "
-            f"{_ln(f'f.cnt + {s}')} - "
-            f"{_ln(f'pg_catalog.sum(f.cnt) OVER (PARTITION BY f.class, f.attr) + {s} * f.attr_cnt')} AS lp "
-            f"FROM {fp} AS f JOIN cls AS c ON c.class = f.class",
-        ),
-        (
-            "cat",
-            "SELECT catl.attr, catl.value, "
-            + ", ".join(f"pg_catalog.max(catl.lp) FILTER (WHERE catl.pos = {i}) AS l{i}" for i in ks)
-            + " FROM catl GROUP BY catl.attr, catl.value",
-        ),
-    ]
-    if np is not None:
-        ctes += [
-            (
-                "numb",
-                "SELECT n.attr, c.pos, n.attr_mean AS mu, n.attr_var AS var, n.value_cnt AS cnt "
-                f"FROM {np} AS n JOIN cls AS c ON c.class = n.class",
-            ),
-            (
-                "numg",
-                "SELECT numb.attr, pg_catalog.sum(numb.cnt * numb.mu) / pg_catalog.sum(numb.cnt) AS gm, "
-                "pg_catalog.sum(numb.cnt) AS tot FROM numb WHERE numb.cnt > 0 GROUP BY numb.attr",
-            ),
-            (
-                "numf",
-                "SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) "
-                "+ b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var "
-                "FROM numb AS b JOIN numg AS g ON g.attr = b.attr WHERE b.cnt > 0 GROUP BY b.attr, g.tot",
-            ),
-            (
-                "numw",
-                "SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), "
-                f"CASE WHEN f.total_var > 0 THEN {VAR_FLOOR_FACTOR!r} * f.total_var ELSE 1 END) AS w "
-                "FROM numb AS b JOIN numf AS f ON f.attr = b.attr WHERE b.cnt > 0",
-            ),
-            (
-                "num",
-                "SELECT numw.attr, "
-                + ", ".join(
-                    f"pg_catalog.max(numw.mu) FILTER (WHERE numw.pos = {i}) AS m{i}, "
-                    f"pg_catalog.max(0.5 / numw.w) FILTER (WHERE numw.pos = {i}) AS h{i}, "
-                    f"pg_catalog.max(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * numw.w)) FILTER (WHERE numw.pos = {i}) AS a{i}"
-                    for i in ks
-                )
-                + " FROM numw GROUP BY numw.attr",
-            ),
-        ]
-    return ctes
+def _cls(cp: str) -> str:
+    """Classes with their position 1..K (in class order)."""
+    return (
+        "(SELECT m.class, m.class_cnt, m.all_cnt, "
+        f"(pg_catalog.row_number() OVER (ORDER BY m.class))::pg_catalog.int4 AS pos FROM {cp} AS m)"
+    )
+
+
+def _catl(cp: str, fp: str, smoothing: float) -> str:
+    """One row per (class, attr, value) of the feature table with its log-probability."""
+    s = f"{float(smoothing)!r}::{F8}"
+    return (
+        "(SELECT f.attr, f.value, c.pos, "
+        f"{_ln(f'f.cnt + {s}')} - "
+        f"{_ln(f'pg_catalog.sum(f.cnt) OVER (PARTITION BY f.class, f.attr) + {s} * f.attr_cnt')} AS lp "
+        f"FROM {fp} AS f JOIN {_cls(cp)} AS c ON c.class = f.class)"
+    )
+
+
+def code_strategy_ok(plpy: object, fp: str, value_type_oid: int, prefix: str = "") -> bool:
+    """Whether the ``codes`` strategy fits the feature table as it is now."""
+    if value_type_oid not in INTEGER_TYPES | INTEGRAL_CHECK_TYPES:
+        return False
+    whole = "" if value_type_oid in INTEGER_TYPES else "AND pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value)) "
+    row = plpy.execute(  # type: ignore[attr-defined]
+        f"{prefix}SELECT COALESCE(pg_catalog.sum(r.span), 0)::int8 AS slots, COALESCE(pg_catalog.sum(r.n), 0)::int8 AS n, "
+        "COALESCE(pg_catalog.bool_and(r.whole), true) AS whole FROM ("
+        "SELECT (pg_catalog.max(f.value) - pg_catalog.min(f.value))::int8 + 1 AS span, pg_catalog.count(*) AS n, "
+        f"true {whole}AS whole FROM {fp} AS f GROUP BY f.attr) AS r"
+    )[0]
+    if not row["whole"]:
+        return False
+    return bool(row["slots"] <= max(4 * row["n"] + 1024, 0) and row["slots"] <= MAX_CODE_SLOTS)
+
+
+def _code_model(cp: str, fp: str, n: int, k: int, smoothing: float, value_type_oid: int) -> list[str]:
+    """One-row subqueries of the model for the ``codes`` strategy (no sublinks: parallel safe)."""
+    catl = _catl(cp, fp, smoothing)
+    rng = (
+        "(SELECT c.attr, pg_catalog.min(c.value)::pg_catalog.int8 AS lo, pg_catalog.max(c.value)::pg_catalog.int8 AS hi "
+        f"FROM {catl} AS c GROUP BY c.attr)"
+    )
+    offs = (
+        "(SELECT r.attr, r.lo, r.hi, (pg_catalog.sum(r.hi - r.lo + 1) OVER (ORDER BY r.attr) - (r.hi - r.lo + 1))::pg_catalog.int8 AS base "
+        f"FROM {rng} AS r)"
+    )
+    total = f"(SELECT COALESCE(pg_catalog.sum(r.hi - r.lo + 1), 0)::pg_catalog.int8 + 1 AS total FROM {rng} AS r)"
+    slots = (
+        "(SELECT c.pos, (o.base + (c.value::pg_catalog.int8 - o.lo) + 2)::pg_catalog.int4 AS slot, c.lp "
+        f"FROM {catl} AS c JOIN {offs} AS o ON o.attr = c.attr)"
+    )
+    lut = (
+        "(SELECT pg_catalog.array_agg(q.arr ORDER BY q.pos) AS lut FROM ("
+        f"SELECT c.pos, pg_catalog.array_agg(COALESCE(sl.lp, 0::{F8}) ORDER BY g.slot) AS arr "
+        f"FROM {_cls(cp)} AS c CROSS JOIN {total} AS t "
+        f"CROSS JOIN LATERAL pg_catalog.generate_series(1, madnb._check_code_slots(t.total, {MAX_CODE_SLOTS})) AS g(slot) "
+        "LEFT JOIN " + slots + " AS sl ON sl.pos = c.pos AND sl.slot = g.slot GROUP BY c.pos) AS q)"
+    )
+    ranges = (
+        "(SELECT pg_catalog.array_agg(COALESCE(o.lo, 1) ORDER BY g.a) AS lo, "
+        "pg_catalog.array_agg(COALESCE(o.hi, 0) ORDER BY g.a) AS hi, "
+        "pg_catalog.array_agg(COALESCE(o.base, 0) ORDER BY g.a) AS base "
+        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN {offs} AS o ON o.attr = g.a)"
+    )
+    parts = [lut, ranges]
+    if value_type_oid not in INTEGER_TYPES:
+        parts.append(
+            "(SELECT madnb._check_whole_values(pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))) AS whole "
+            f"FROM {fp} AS f)"
+        )
+    return parts
+
+
+def _numeric_model(cp: str, np: str, n: int) -> list[str]:
+    """One-row subqueries for Gaussian attributes: arrays [class][attribute]."""
+    numb = (
+        "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
+        f"FROM {np} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
+    )
+    numg = (
+        "(SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot "
+        f"FROM {numb} AS b GROUP BY b.attr)"
+    )
+    numf = (
+        "(SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var "
+        f"FROM {numb} AS b JOIN {numg} AS g ON g.attr = b.attr GROUP BY b.attr, g.tot)"
+    )
+    numw = (
+        "(SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), "
+        f"CASE WHEN f.total_var > 0 THEN {VAR_FLOOR_FACTOR!r} * f.total_var ELSE 1 END) AS w "
+        f"FROM {numb} AS b JOIN {numf} AS f ON f.attr = b.attr)"
+    )
+    # [class][attribute]; 0 where a class has no value of the attribute (the term then adds 0)
+    grids = (
+        "(SELECT pg_catalog.array_agg(q.mu ORDER BY q.pos) AS mu, pg_catalog.array_agg(q.h ORDER BY q.pos) AS h, "
+        "pg_catalog.array_agg(q.a ORDER BY q.pos) AS a FROM ("
+        f"SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::{F8}) ORDER BY g.a) AS mu, "
+        f"pg_catalog.array_agg(COALESCE(0.5 / w.w, 0::{F8}) ORDER BY g.a) AS h, "
+        f"pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::{F8}) ORDER BY g.a) AS a "
+        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
+        f"LEFT JOIN {numw} AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q)"
+    )
+    isnum = (
+        "(SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum "
+        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM {np} AS y) AS x ON x.attr = g.a)"
+    )
+    return [grids, isnum]
 
 
 def view_sql(
@@ -127,41 +172,98 @@ def view_sql(
     attrs: str,
     num_attrs: int,
     kind: str,
+    strategy: str,
+    value_type_oid: int | None,
+    source_elem_oid: int | None,
     smoothing: float = 1.0,
 ) -> str:
     """The SELECT of a classify (``kind='classify'``) or probs (``kind='probs'``) view."""
     ks = range(1, k + 1)
-    ctes = prefix + model_shape_ctes(cp, fp, np, k, smoothing)
+    n = int(num_attrs)
+    parts = [
+        "(SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, "
+        f"pg_catalog.array_agg({_ln(f'c.class_cnt::{F8} / c.all_cnt')} ORDER BY c.pos) AS prior, "
+        f"madnb._check_class_count(pg_catalog.count(*), {k}) AS checked FROM {_cls(cp)} AS c)"
+    ]
+    if strategy == "codes":
+        assert value_type_oid is not None
+        parts += _code_model(cp, fp, n, k, smoothing, value_type_oid)
+    if np is not None:
+        parts += _numeric_model(cp, np, n)
+    # The model is one row of arrays, built once per query from one-row aggregates
+    # (joins, not scalar subqueries, so that a parallel plan stays possible).
+    model = "(SELECT * FROM " + ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts)) + " OFFSET 0)"
+
+    x = "u.v"
+    o = "w.o"
+    xf = f"w.v::{F8}"
+    joins = ""
+    ctes = list(prefix)
+    inner_cols = ["u.o::pg_catalog.int4 AS o", "u.v AS v"]
+    if strategy == "codes":
+        whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
+        uo = "u.o::pg_catalog.int4"
+        inner_cols.append(
+            f"(CASE WHEN {x} >= m.lo[{uo}] AND {x} <= m.hi[{uo}]{whole} "
+            f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 ELSE 1 END) AS i"
+        )
+        cat_term = "m.lut[{i}][w.i]"
+    elif strategy == "join":
+        ctes.append(
+            (
+                "cat",
+                "SELECT c.attr, c.value, "
+                + ", ".join(f"pg_catalog.max(c.lp) FILTER (WHERE c.pos = {i}) AS l{i}" for i in ks)
+                + f" FROM {_catl(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
+            )
+        )
+        # madnb._planner_hint() is an opaque true: it lowers the model's row estimate
+        # so the planner always hashes the model (built once) rather than each row's values.
+        joins = (
+            " LEFT JOIN (SELECT * FROM cat WHERE madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr) "
+            "AND madnb._planner_hint(cat.attr)) AS c ON c.attr = u.o AND c.value = u.v"
+        )
+        inner_cols += [f"c.l{i} AS c{i}" for i in ks]
+        cat_term = "w.c{i}"
+    elif strategy == "none":
+        cat_term = ""
+    else:  # pragma: no cover
+        raise ValueError(strategy)
+    gauss = f"m.a[{{i}}][{o}] - ({xf} - m.mu[{{i}}][{o}]) * ({xf} - m.mu[{{i}}][{o}]) * m.h[{{i}}][{o}]"
     if np is None:
-        term = "c.l{i}"
-        joins = "JOIN cat AS c ON c.attr = u.o AND c.value = u.v"
+        term = cat_term
+    elif not cat_term:
+        term = gauss
     else:
-        term = "COALESCE(c.l{i}, n.a{i} - (u.v::pg_catalog.float8 - n.m{i}) * (u.v::pg_catalog.float8 - n.m{i}) * n.h{i})"
-        joins = "LEFT JOIN cat AS c ON c.attr = u.o AND c.value = u.v LEFT JOIN num AS n ON n.attr = u.o"
+        term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
     sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
-    ls = ", ".join(f"meta.p{i} + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
+    ls = ", ".join(f"m.prior[{i}] + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
+    # OFFSET 0 fences keep each per-value and per-row expression computed once
+    # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so the plan is
+    # serial anyway).
     scored = (
-        f"SELECT src.{key} AS key, meta.classes, {ls} "
-        f"FROM {source} AS src CROSS JOIN meta CROSS JOIN LATERAL ("
-        f"SELECT {sums} FROM pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o) {joins} "
-        f"WHERE u.o <= {int(num_attrs)}) AS z"
+        f"SELECT src.{key} AS key, m.classes, {ls} "
+        f"FROM {source} AS src CROSS JOIN {model} AS m CROSS JOIN LATERAL ("
+        f"SELECT {sums} FROM (SELECT {', '.join(inner_cols)} "
+        f"FROM pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o){joins} "
+        f"WHERE u.o <= {n} OFFSET 0) AS w) AS z WHERE m.checked OFFSET 0"
     )
     greatest = f"GREATEST({', '.join(f'q.l{i}' for i in ks)})"
     if kind == "classify":
         picks = ", ".join(f"CASE WHEN q.l{i} = q.mx THEN q.classes[{i}] END" for i in ks)
         body = (
             f"SELECT q.key, pg_catalog.array_remove(ARRAY[{picks}], NULL) AS nb_classification "
-            f"FROM (SELECT q.*, {greatest} AS mx FROM scored AS q) AS q"
+            f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q"
         )
     elif kind == "probs":
         probs = ", ".join(_exp(f"q.l{i} - q.mx - q.lse") for i in ks)
         lse = " + ".join(_exp(f"q.l{i} - q.mx") for i in ks)
         body = (
-            "SELECT q.key, x.class, x.nb_prob FROM ("
+            f"SELECT q.key, pg_catalog.unnest(q.classes) AS class, pg_catalog.unnest(ARRAY[{probs}]) AS nb_prob FROM ("
             f"SELECT q.*, pg_catalog.ln({lse}) AS lse "
-            f"FROM (SELECT q.*, {greatest} AS mx FROM scored AS q) AS q"
-            f") AS q CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(q.classes), pg_catalog.unnest(ARRAY[{probs}])) AS x(class, nb_prob)"
+            f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q"
+            ") AS q"
         )
     else:  # pragma: no cover
         raise ValueError(kind)
-    return with_clause(ctes + [("scored", scored)]) + body
+    return (with_clause(ctes) if ctes else "") + body

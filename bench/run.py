@@ -1,0 +1,394 @@
+"""madnb benchmark: one command, one run (``make bench``).
+
+Starts a throwaway PostgreSQL cluster (``madnb._cluster.LocalCluster``, default
+settings apart from what the results state), installs madnb, generates the data
+in the database (deterministic, hash-based), and measures every figure as the
+median of several runs timed from the client, reported as a ratio to the
+baseline ``SELECT sum(v) FROM t, unnest(attributes) v`` of the same table in the
+same run.  Writes ``bench/results/latest.md`` and ``latest.json`` and prints the
+Markdown table.
+
+    python -m bench.run [--only cat200k,num200k] [--budget 15] [--deadline 540]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+import madnb
+from madnb._cluster import LocalCluster
+
+from .datagen import DATASETS, SUPPORT_SQL, Dataset
+from .export import PARTS, export_run, model_description
+from .timing import Budget, Figure, measure, timed
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SHOWN_SETTINGS = [
+    "server_version", "work_mem", "shared_buffers", "max_parallel_workers_per_gather",
+    "max_parallel_workers", "max_worker_processes", "jit", "hash_mem_multiplier",
+    "effective_cache_size", "fsync", "synchronous_commit",
+]
+# (dataset, repetitions wanted); 1m and wide tables get fewer.
+PLAN = [("cat200k", 5), ("num200k", 5), ("mixed200k", 5), ("wide", 3), ("cat1m", 3), ("num1m", 3)]
+SMALL_OF = {"cat1m": "cat200k", "num1m": "num200k"}
+
+TARGETS = {
+    ("train", "cat"): 2.0, ("train", "wide"): 2.0, ("train", "mixed"): 2.0, ("train", "num"): 1.5,
+    ("classify", None): 4.0, ("probs", None): 5.0, ("e2e_vs_export", None): 0.5, ("1m_vs_200k", None): 5.5,
+}
+
+FP, CP, NP = "bench_fp", "bench_cp", "bench_np"
+V_CLASSIFY, V_PROBS, V_ADHOC_C, V_ADHOC_P = "bench_classify", "bench_probs", "bench_adhoc_classify", "bench_adhoc_probs"
+OUT, PRED = "bench_out", "bench_pred"
+
+
+def target_for(figure: str, kind: str) -> float | None:
+    if figure == "train":
+        return TARGETS[("train", kind)]
+    if figure in ("classify", "probs"):
+        return TARGETS[(figure, None)]
+    if figure in ("adhoc_classify", "adhoc_probs"):
+        # derived: one training pass plus the scoring
+        return TARGETS[("train", kind)] + TARGETS[(figure.split("_")[1], None)]
+    return None
+
+
+class Bench:
+    def __init__(self, conn: psycopg.Connection[Any], budget: Budget) -> None:
+        self.conn = conn
+        self.budget = budget
+        self.rows: list[dict[str, Any]] = []
+        self.extra: dict[str, Any] = {}
+
+    # -- helpers -------------------------------------------------------------
+    def ex(self, q: Any, params: Any = None) -> Any:
+        return self.conn.execute(q, params)
+
+    def drop(self, *names: str) -> None:
+        for n in names:
+            what = "VIEW" if n in (V_CLASSIFY, V_PROBS, V_ADHOC_C, V_ADHOC_P) else "TABLE"
+            self.ex(sql.SQL("DROP {} IF EXISTS {} CASCADE").format(sql.SQL(what), sql.Identifier(n)))
+
+    def record(self, d: Dataset, figure: str, fig: Figure, base: float | None, note: str = "", **more: Any) -> dict[str, Any]:
+        row = {
+            "dataset": d.name, "kind": d.kind, "figure": figure, "median_s": fig.median, "runs_s": fig.runs,
+            "runs": len(fig.runs), "target_runs": fig.target_runs, "warmup_discarded": fig.warmup,
+            "ratio": None if base is None else fig.median / base, "target": target_for(figure, d.kind), "note": note,
+        }
+        row.update(more)
+        self.rows.append(row)
+        r = "" if row["ratio"] is None else f"{row['ratio']:.2f}x"
+        print(f"  {d.name:10s} {figure:22s} {fig.median * 1000:9.1f} ms  {r:>8s}  ({len(fig.runs)} runs)", flush=True)
+        return row
+
+    def train_sql(self, d: Dataset) -> tuple[sql.Composable, tuple[Any, ...]]:
+        if d.numeric:
+            return (sql.SQL("SELECT madnb.create_nb_prepared_data_tables(%s::text, 'class', 'attributes', %s::text, %s::int, %s::text, %s::text, %s::text)"),
+                    (d.name, d.numeric_text, d.num_attrs, FP, NP, CP))
+        return (sql.SQL("SELECT madnb.create_nb_prepared_data_tables(%s::text, 'class', 'attributes', %s::int, %s::text, %s::text)"),
+                (d.name, d.num_attrs, FP, CP))
+
+    def view_sql(self, d: Dataset, kind: str, dest: str) -> tuple[sql.Composable, tuple[Any, ...]]:
+        fn = sql.Identifier("madnb", f"create_nb_{kind}_view")
+        if d.numeric:
+            return (sql.SQL("SELECT {}(%s::text, %s::text, %s::text, 'id', 'attributes', %s::int, %s::text, %s::text)").format(fn),
+                    (FP, CP, d.name, d.num_attrs, NP, dest))
+        return (sql.SQL("SELECT {}(%s::text, %s::text, %s::text, 'id', 'attributes', %s::int, %s::text)").format(fn),
+                (FP, CP, d.name, d.num_attrs, dest))
+
+    def adhoc_sql(self, d: Dataset, kind: str, dest: str) -> tuple[sql.Composable, tuple[Any, ...]]:
+        fn = sql.Identifier("madnb", f"create_nb_{kind}_view")
+        if d.numeric:
+            return (sql.SQL("SELECT {}(%s::text, 'class', 'attributes', %s::text, %s::text, 'id', 'attributes', %s::int, %s::text)").format(fn),
+                    (d.name, d.numeric_text, d.name, d.num_attrs, dest))
+        return (sql.SQL("SELECT {}(%s::text, 'class', 'attributes', %s::text, 'id', 'attributes', %s::int, %s::text)").format(fn),
+                (d.name, d.name, d.num_attrs, dest))
+
+    def materialise(self, view: str) -> float:
+        self.drop(OUT)
+        q = sql.SQL("CREATE TABLE {} AS SELECT * FROM {}").format(sql.Identifier(OUT), sql.Identifier(view))
+        return timed(lambda: self.ex(q))
+
+    def accuracy(self, d: Dataset) -> float:
+        r = self.ex(sql.SQL(
+            "SELECT avg((o.nb_classification[1] = t.class AND cardinality(o.nb_classification) = 1)::int)::float8 "
+            "FROM {} o JOIN {} t ON t.id = o.key").format(sql.Identifier(OUT), sql.Identifier(d.name))).fetchone()
+        return float(r[0])
+
+    # -- one dataset ---------------------------------------------------------
+    def section(self, d: Dataset, reps: int, full: bool) -> dict[str, Figure]:
+        t = sql.Identifier(d.name)
+        if self.extra.get("prewarm"):
+            self.ex("SELECT pg_prewarm(%s::regclass)", (d.name,))
+        base_q = sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(t)
+        self.ex(base_q)  # read once: warm cache
+        figs: dict[str, Figure] = {}
+        figs["baseline"] = measure(lambda: timed(lambda: self.ex(base_q)), 5, self.budget)
+        base = figs["baseline"].median
+        self.record(d, "baseline", figs["baseline"], base)
+
+        # training (outputs dropped between runs, not timed)
+        tq, tp = self.train_sql(d)
+        is_1m = d.name in SMALL_OF
+
+        def train() -> float:
+            self.drop(FP, CP, NP)
+            if is_1m:
+                self.ex("SET work_mem = '4MB'")
+            try:
+                return timed(lambda: self.ex(tq, tp))
+            finally:
+                if is_1m:
+                    self.ex("RESET work_mem")
+
+        figs["train"] = measure(train, reps, self.budget)
+        note = "SET work_mem = '4MB'" if is_1m else ""
+        self.record(d, "train", figs["train"], base, note)
+
+        # classify / probs over the prepared tables
+        self.drop(V_CLASSIFY, V_PROBS)
+        self.ex(*self.view_sql(d, "classify", V_CLASSIFY))
+        figs["classify"] = measure(lambda: self.materialise(V_CLASSIFY), reps, self.budget)
+        acc = self.accuracy(d)
+        self.record(d, "classify", figs["classify"], base, accuracy=acc)
+        madnb_pred = {int(k): int(c[0]) for k, c in self.ex(sql.SQL("SELECT key, nb_classification FROM {}").format(sql.Identifier(OUT))).fetchall() if c}
+        if full:
+            self.ex(*self.view_sql(d, "probs", V_PROBS))
+            figs["probs"] = measure(lambda: self.materialise(V_PROBS), reps, self.budget)
+            self.record(d, "probs", figs["probs"], base)
+
+            # ad hoc views: creation runs a validation pass; materialisation trains and scores
+            for kind, view in (("classify", V_ADHOC_C), ("probs", V_ADHOC_P)):
+                def create(kind: str = kind, view: str = view) -> float:
+                    self.drop(view)
+                    return timed(lambda: self.ex(*self.adhoc_sql(d, kind, view)))
+                figs[f"adhoc_{kind}_create"] = measure(create, reps, self.budget)
+                self.record(d, f"adhoc_{kind}_create", figs[f"adhoc_{kind}_create"], base, "view creation (validation pass)")
+                figs[f"adhoc_{kind}"] = measure(lambda view=view: self.materialise(view), reps, self.budget)
+                self.record(d, f"adhoc_{kind}", figs[f"adhoc_{kind}"], base)
+            self.drop(V_ADHOC_C, V_ADHOC_P)
+        self.drop(OUT, V_CLASSIFY, V_PROBS)
+
+        # the export path
+        last: dict[str, Any] = {}
+        parts: dict[str, list[float]] = {p: [] for p in PARTS}
+
+        def export() -> float:
+            self.drop(PRED)
+            r = export_run(self.conn, d, PRED)
+            for p in PARTS:
+                parts[p].append(r.parts[p])
+            last["run"] = r
+            return r.total
+
+        fig = measure(export, reps, self.budget)
+        # keep the parts of the timed runs only
+        n = len(fig.runs)
+        part_medians = {p: sorted(v[-n:])[n // 2] if n % 2 else sum(sorted(v[-n:])[n // 2 - 1:n // 2 + 1]) / 2 for p, v in parts.items()}
+        r = last["run"]
+        sk_acc = float((r.predictions == r.labels).mean())
+        agree = sum(1 for i, p in zip(range(1, len(r.predictions) + 1), r.predictions.tolist()) if madnb_pred.get(i) == p) / len(r.predictions)
+        figs["export"] = fig
+        self.record(d, "export", fig, base, model_description(d), parts=part_medians, accuracy=sk_acc, agreement_with_madnb=agree)
+        self.drop(PRED, FP, CP, NP)
+        return figs
+
+
+def settings(conn: psycopg.Connection[Any]) -> dict[str, str]:
+    out = {s: str(conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(s))).fetchone()[0]) for s in SHOWN_SETTINGS}  # type: ignore[index]
+    out["version()"] = str(conn.execute("SELECT version()").fetchone()[0])  # type: ignore[index]
+    return out
+
+
+def machine() -> dict[str, Any]:
+    try:
+        nproc = subprocess.run(["nproc"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        nproc = str(os.cpu_count())
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
+        mem = f"{kb / 1024 / 1024:.1f} GiB"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return {"nproc": nproc, "cpu": cpu, "memory": mem, "os": platform.platform(), "python": platform.python_version()}
+
+
+def derived(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """End to end (train + classify) vs export, and 1m vs 200k."""
+    by = {(r["dataset"], r["figure"]): r for r in rows}
+    out = []
+    for name in DATASETS:
+        tr, cl, exp = by.get((name, "train")), by.get((name, "classify")), by.get((name, "export"))
+        if tr and cl and exp:
+            e2e = tr["median_s"] + cl["median_s"]
+            out.append({"dataset": name, "figure": "e2e_vs_export", "value": e2e / exp["median_s"], "target": TARGETS[("e2e_vs_export", None)],
+                        "detail": f"train + classify {e2e * 1000:.0f} ms vs export {exp['median_s'] * 1000:.0f} ms"})
+    for big, small in SMALL_OF.items():
+        for fig in ("train", "classify", "baseline"):
+            b, s = by.get((big, fig)), by.get((small, fig))
+            if b and s:
+                out.append({"dataset": big, "figure": f"1m_vs_200k_{fig}", "value": b["median_s"] / s["median_s"],
+                            "target": None if fig == "baseline" else TARGETS[("1m_vs_200k", None)],
+                            "detail": f"{b['median_s'] * 1000:.0f} ms / {s['median_s'] * 1000:.0f} ms"})
+    return out
+
+
+def _fmt_ratio(x: float | None) -> str:
+    return "" if x is None else f"{x:.2f}×"
+
+
+def _ok(value: float | None, target: float | None) -> str:
+    if value is None or target is None:
+        return ""
+    return "yes" if value <= target else "**no**"
+
+
+FIGURE_LABEL = {
+    "baseline": "baseline `sum(v)` over `unnest(attributes)`",
+    "train": "training `create_nb_prepared_data_tables`",
+    "classify": "classify view materialisation (prepared tables)",
+    "probs": "probs view materialisation (prepared tables)",
+    "adhoc_classify_create": "ad hoc classify view creation",
+    "adhoc_classify": "ad hoc classify view materialisation",
+    "adhoc_probs_create": "ad hoc probs view creation",
+    "adhoc_probs": "ad hoc probs view materialisation",
+    "export": "export path: fetch + scikit-learn fit/predict + COPY back",
+}
+
+
+def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], der: list[dict[str, Any]]) -> str:
+    s = meta["settings"]
+    m = meta["machine"]
+    L = [
+        "# madnb benchmark",
+        "",
+        f"Command: `make bench` (runs `python -m bench.run`). Date: {meta['date']}. Whole run: {meta['elapsed_s']:.0f} s.",
+        "",
+        f"Machine: {m['nproc']} cores (`nproc`), {m['cpu']}, {m['memory']} RAM; {m['os']}.",
+        f"PostgreSQL: {s['version()']}.",
+        "Settings (`SHOW`): " + ", ".join(f"{k} = {s[k]}" for k in SHOWN_SETTINGS if k != "server_version") + ".",
+        "The cluster is a throwaway `LocalCluster(fast=True)`: PostgreSQL defaults except shared_buffers = 256MB, "
+        "fsync/synchronous_commit/full_page_writes off; nothing else is changed."
+        + (" Tables are loaded with pg_prewarm and read once before timing." if meta.get("prewarm") else " Tables are read once before timing."),
+        "",
+        "Every figure is the median of its runs, timed from the client with `time.perf_counter()` around the statement, "
+        "and is given as a ratio to the baseline `SELECT sum(v) FROM t, unnest(attributes) v` of the same table in the same run. "
+        "Runs: 5 wanted for 200k tables, 3 for 1m and wide; a figure whose first run shows that the runs would not fit in "
+        f"{meta['budget_s']:.0f} s gets 3 or 1 runs instead (column *runs*, marked ↓), and a figure that gets all its runs had one "
+        "extra untimed warm-up run. Training outputs and materialised tables are dropped between runs (not timed). "
+        "The 1m training runs are under `SET work_mem = '4MB'`.",
+        "",
+        "Data (generated in the database from `hashint8extended`, no `random()`): " + "; ".join(
+            f"{d['name']} {d['rows']:,} rows × {d['num_attrs']} {d['desc']}" for d in meta["datasets"]) +
+        f". Generation took {meta['datagen_s']:.0f} s.",
+        "",
+        "| table | figure | median | runs | × baseline | target | meets |",
+        "|---|---|---:|---:|---:|---:|:--:|",
+    ]
+    for r in rows:
+        runs = f"{r['runs']}" + (" ↓" if r["runs"] < r["target_runs"] else "")
+        label = FIGURE_LABEL.get(r["figure"], r["figure"])
+        if r.get("note") and r["figure"] == "train" and "work_mem" in r["note"]:
+            label += f" ({r['note']})"
+        tgt = r["target"]
+        tgt_s = "" if tgt is None else (f"≤ {tgt:.1f}×" + (" (train + score)" if r["figure"].startswith("adhoc_") and not r["figure"].endswith("_create") else ""))
+        if r["figure"].endswith("_create"):
+            tgt_s = ""
+        ratio = r["ratio"] if r["figure"] != "baseline" else 1.0
+        L.append(f"| {r['dataset']} | {label} | {r['median_s'] * 1000:.0f} ms | {runs} | {_fmt_ratio(ratio)} | {tgt_s} | {_ok(ratio, None if not tgt_s else tgt)} |")
+    L += ["", "## Derived ratios", "", "| table | ratio | value | target | meets | from |", "|---|---|---:|---:|:--:|---|"]
+    names = {"e2e_vs_export": "end to end (train + classify) / export path",
+             "1m_vs_200k_train": "training 1m / 200k", "1m_vs_200k_classify": "classify 1m / 200k",
+             "1m_vs_200k_baseline": "baseline 1m / 200k (for reference)"}
+    for r in der:
+        t = r["target"]
+        L.append(f"| {r['dataset']} | {names[r['figure']]} | {r['value']:.2f}× | {'' if t is None else f'≤ {t:.1f}×'} | {_ok(r['value'], t)} | {r['detail']} |")
+    L += ["", "## Export path parts and accuracy", "",
+          "| table | model | fetch | fit | predict | COPY back | total | sklearn accuracy | madnb accuracy | same prediction |",
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    by = {(r["dataset"], r["figure"]): r for r in rows}
+    for r in rows:
+        if r["figure"] != "export":
+            continue
+        p = r["parts"]
+        cl = by.get((r["dataset"], "classify"))
+        L.append(
+            f"| {r['dataset']} | {r['note']} | " + " | ".join(f"{p[k] * 1000:.0f} ms" for k in PARTS)
+            + f" | {r['median_s'] * 1000:.0f} ms | {r['accuracy']:.4f} | {'' if not cl else format(cl['accuracy'], '.4f')} | {r['agreement_with_madnb']:.4f} |"
+        )
+    L += ["", "madnb accuracy: share of rows whose `nb_classification` is exactly the true class (training rows classified). "
+          "*same prediction*: share of rows where madnb's and scikit-learn's predicted class agree.", ""]
+    return "\n".join(L)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="comma-separated datasets (default: all)")
+    ap.add_argument("--budget", type=float, default=15.0, help="seconds of runs per figure (default 15)")
+    ap.add_argument("--deadline", type=float, default=510.0, help="after this many seconds every figure gets one run")
+    ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    args = ap.parse_args(argv)
+    budget = Budget(per_figure=args.budget, deadline=args.deadline)
+    plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
+
+    with LocalCluster(fast=True) as pg, psycopg.connect(pg.url, autocommit=True) as conn:
+        madnb.install(conn)
+        meta: dict[str, Any] = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
+                                "settings": settings(conn), "budget_s": args.budget, "command": "make bench",
+                                "madnb_version": madnb.__version__}
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+            meta["prewarm"] = True
+        except psycopg.Error:
+            meta["prewarm"] = False
+        print(f"madnb bench: PostgreSQL {meta['settings']['server_version']}, {meta['machine']['nproc']} cores", flush=True)
+        t0 = time.perf_counter()
+        conn.execute(SUPPORT_SQL)
+        for name, _ in plan:
+            d = DATASETS[name]
+            conn.execute(d.create_sql())
+            conn.execute(sql.SQL("VACUUM ANALYZE {}").format(sql.Identifier(name)))
+        meta["datagen_s"] = time.perf_counter() - t0
+        print(f"  data generated in {meta['datagen_s']:.1f} s", flush=True)
+        b = Bench(conn, budget)
+        b.extra["prewarm"] = meta["prewarm"]
+        for name, reps in plan:
+            b.section(DATASETS[name], reps, full=name not in SMALL_OF)
+        meta["elapsed_s"] = budget.elapsed()
+
+    desc = {"cat": "categorical int (0..9), 3 classes", "num": "float8 Gaussian, 3 classes",
+            "mixed": "float8: 10 categorical codes + 5 Gaussian, 3 classes", "wide": "binary int (0/1), 3 classes"}
+    meta["datasets"] = [{"name": n, "rows": DATASETS[n].rows, "num_attrs": DATASETS[n].num_attrs, "desc": desc[DATASETS[n].kind]} for n, _ in plan]
+    der = derived(b.rows)
+    md = markdown(meta, b.rows, der)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "latest.md").write_text(md + "\n", encoding="utf-8")
+    (args.out / "latest.json").write_text(json.dumps({"meta": meta, "figures": b.rows, "derived": der}, indent=2) + "\n", encoding="utf-8")
+    print()
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
