@@ -27,7 +27,7 @@ bench: setup
 # The generated script for CREATE EXTENSION, plus an upgrade script from every
 # earlier version we ship a script of (the script is idempotent, so it also upgrades).
 script: setup
-	$(VENV)/bin/madnb build-script -o build/madnb--$(VERSION).sql
+	$(VENV)/bin/madnb build-script --extension-dir build
 
 install: script
 	$(MAKE) -f extension.mk install VERSION=$(VERSION)

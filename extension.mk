@@ -1,6 +1,6 @@
 # PGXS part of `make install` (called by the main Makefile after generating the script).
 EXTENSION = madnb
-DATA      = build/madnb--$(VERSION).sql $(wildcard build/madnb--*--$(VERSION).sql)
+DATA      = $(wildcard build/madnb--*.sql)
 PG_CONFIG ?= pg_config
 PGXS      := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)

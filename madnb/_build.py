@@ -25,6 +25,9 @@ from pathlib import Path
 from ._version import __version__
 
 PRELUDE_MARK = "#@madnb-prelude"
+# Earlier versions an extension can be upgraded from: the script is idempotent, so
+# the upgrade script from each of them is the current script itself.
+UPGRADABLE_FROM = ("0.0.1",)
 ECHO_GUARD = '\\echo Use "CREATE EXTENSION madnb" to load this file. \\quit'
 
 
@@ -179,3 +182,19 @@ def script_for_connection(script: str) -> str:
 def script_version(script: str) -> str | None:
     m = re.match(r"-- madnb (\S+) ", script)
     return m.group(1) if m else None
+
+
+def write_extension_files(directory: Path, version: str = __version__) -> list[Path]:
+    """Write what ``CREATE EXTENSION`` / ``ALTER EXTENSION UPDATE`` need into ``directory``.
+
+    ``madnb--VERSION.sql`` and ``madnb--OLD--VERSION.sql`` for every version in
+    :data:`UPGRADABLE_FROM`.  (The control file is copied by ``make install``.)
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    script = build_script(version)
+    written = []
+    for name in [f"madnb--{version}.sql"] + [f"madnb--{old}--{version}.sql" for old in UPGRADABLE_FROM]:
+        path = directory / name
+        path.write_text(script, encoding="utf-8")
+        written.append(path)
+    return written

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import psycopg
 
-from ._build import build_script
+from ._build import build_script, write_extension_files
 from ._install import InstallError, install, uninstall, upgrade, version
 from ._version import __version__
 
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     bs = sub.add_parser("build-script", help="write the generated install script")
     bs.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     bs.add_argument("--as-version", default=__version__, help=argparse.SUPPRESS)
+    bs.add_argument("--extension-dir", type=Path, help="write madnb--VERSION.sql and the upgrade scripts into this folder")
     dm = sub.add_parser("demo", help="run the demo (a throwaway local PostgreSQL unless --dsn is given)")
     dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
 
@@ -56,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "version":
             print(version(_dsn(args)))
         elif args.cmd == "build-script":
+            if args.extension_dir:
+                for path in write_extension_files(args.extension_dir, args.as_version):
+                    print(path)
+                return 0
             script = build_script(args.as_version)
             if args.output:
                 args.output.parent.mkdir(parents=True, exist_ok=True)
