@@ -94,10 +94,9 @@ def parse_name(text: str | None, what: str, max_parts: int = 2) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Relation:
-    """A resolved table or view."""
+class QualifiedName:
+    """A schema-qualified name."""
 
-    oid: int
     schema: str
     name: str
 
@@ -108,7 +107,20 @@ class Relation:
 
     @property
     def display(self) -> str:
+        """The name for messages."""
         return f"{self.schema}.{self.name}"
+
+
+@dataclass(frozen=True)
+class NewName(QualifiedName):
+    """A name for an object to be created (schema defaults to the current schema)."""
+
+
+@dataclass(frozen=True)
+class Relation(QualifiedName):
+    """A resolved, existing table or view."""
+
+    oid: int = 0
 
 
 @dataclass(frozen=True)
@@ -124,22 +136,6 @@ class Column:
     @property
     def sql(self) -> str:
         return quote_ident(self.name)
-
-
-@dataclass(frozen=True)
-class NewName:
-    """A name for an object to be created: schema (default: current schema) and name."""
-
-    schema: str
-    name: str
-
-    @property
-    def sql(self) -> str:
-        return f"{quote_ident(self.schema)}.{quote_ident(self.name)}"
-
-    @property
-    def display(self) -> str:
-        return f"{self.schema}.{self.name}"
 
 
 def _qualified_text(parts: list[str]) -> str:
@@ -166,7 +162,7 @@ def resolve_relation(plpy: Any, text: str | None, what: str) -> Relation:
     r = rows[0]
     if r["kind"] not in ("r", "v", "m", "f", "p"):
         raise MadnbError("42809", f"{what} {r['schema']}.{r['name']} is not a table or view")
-    return Relation(int(r["oid"]), r["schema"], r["name"])
+    return Relation(r["schema"], r["name"], int(r["oid"]))
 
 
 def resolve_column(plpy: Any, rel: Relation, text: str | None, what: str) -> Column:
