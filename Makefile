@@ -2,6 +2,7 @@
 #   make demo    set up (PL/Python, .venv) and run the demo on a throwaway PostgreSQL
 #   make test    set up and run the whole test suite (its own throwaway PostgreSQL)
 #   make bench   set up and run the benchmark (results in bench/results/)
+#   make privacy-curve  accuracy against epsilon (docs/privacy_curve.md and .png)
 #   make install copy madnb.control and the generated script into PostgreSQL (PGXS),
 #                so that CREATE EXTENSION madnb CASCADE works
 #   make lint    static checks
@@ -10,7 +11,7 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" madnb.control)
 
-.PHONY: setup demo test bench install script lint clean
+.PHONY: setup demo test bench privacy-curve install script lint clean
 
 setup:
 	@bash scripts/setup.sh
@@ -23,6 +24,10 @@ test: setup
 
 bench: setup
 	$(PY) -m bench.run
+
+# Accuracy against epsilon on four UCI datasets (docs/privacy_curve.md and .png).
+privacy-curve: setup
+	$(VENV)/bin/madnb privacy-curve
 
 # The generated script for CREATE EXTENSION, plus an upgrade script from every
 # earlier version we ship a script of (the script is idempotent, so it also upgrades).

@@ -1,4 +1,4 @@
-"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, demo."""
+"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, demo, privacy-curve."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import psycopg
 from ._build import build_script, write_extension_files
 from ._install import InstallError, install, uninstall, upgrade, version
 from ._version import __version__
+from . import privacy_curve
 
 
 def _dsn(args: argparse.Namespace) -> str:
@@ -43,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     bs.add_argument("--extension-dir", type=Path, help="write madnb--VERSION.sql and the upgrade scripts into this folder")
     dm = sub.add_parser("demo", help="run the demo (a throwaway local PostgreSQL unless --dsn is given)")
     dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
+    pc = sub.add_parser(
+        "privacy-curve",
+        help="accuracy against epsilon on four UCI datasets (throwaway cluster; writes docs/privacy_curve.md and .png)",
+    )
+    privacy_curve.add_arguments(pc)
 
     args = p.parse_args(argv)
     try:
@@ -67,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.output.write_text(script, encoding="utf-8")
             else:
                 sys.stdout.write(script)
+        elif args.cmd == "privacy-curve":
+            return privacy_curve.run_command(args)
         elif args.cmd == "demo":
             from .demo import main as demo_main
 

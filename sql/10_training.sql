@@ -2,6 +2,12 @@
 -- Entry points resolve the names they are given on the caller's search_path
 -- (as MADlib does), so they do not pin search_path; every object they touch
 -- is schema-qualified in the SQL they build.
+-- MADlib's parameters come first; madnb's own are optional and named
+-- (migration 0002 dropped the 6- and 8-argument signatures they replace):
+--   epsilon   total privacy budget of the run; NULL = exact model
+--   bounds    public {lower, upper} per numeric attribute (with epsilon)
+--   domain    table (attr, value) of the public domain, or 'observed' (with epsilon)
+--   smoothing Laplace smoothing factor s, recorded in the feature table
 
 CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     "trainingSource" text,
@@ -9,17 +15,22 @@ CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     "trainingAttrColumn" text,
     "numAttrs" integer,
     "featureProbsDestName" text,
-    "classPriorsDestName" text
+    "classPriorsDestName" text,
+    epsilon float8 DEFAULT NULL,
+    bounds float8[] DEFAULT NULL,
+    domain text DEFAULT NULL,
+    smoothing float8 DEFAULT 1
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
 madnb_pl.api.create_nb_prepared_data_tables(
     plpy, trainingSource, trainingClassColumn, trainingAttrColumn, None, numAttrs,
-    featureProbsDestName, None, classPriorsDestName, use_numeric=False)
+    featureProbsDestName, None, classPriorsDestName, use_numeric=False,
+    epsilon=epsilon, bounds=bounds, domain=domain, smoothing=smoothing)
 $python$;
-COMMENT ON FUNCTION madnb.create_nb_prepared_data_tables(text, text, text, integer, text, text) IS
-    'train naive Bayes on categorical attributes: creates the feature probabilities and class priors tables (MADlib interface)';
+COMMENT ON FUNCTION madnb.create_nb_prepared_data_tables(text, text, text, integer, text, text, float8, float8[], text, float8) IS
+    'train naive Bayes on categorical attributes: creates the feature probabilities and class priors tables (MADlib interface; optional epsilon, domain for differential privacy, smoothing)';
 
 CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     "trainingSource" text,
@@ -29,14 +40,19 @@ CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     "numAttrs" integer,
     "featureProbsDestName" text,
     "numericFeatureStatsDestName" text,
-    "classPriorsDestName" text
+    "classPriorsDestName" text,
+    epsilon float8 DEFAULT NULL,
+    bounds float8[] DEFAULT NULL,
+    domain text DEFAULT NULL,
+    smoothing float8 DEFAULT 1
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
 madnb_pl.api.create_nb_prepared_data_tables(
     plpy, trainingSource, trainingClassColumn, trainingAttrColumn, numericAttrsColumnIndices, numAttrs,
-    featureProbsDestName, numericFeatureStatsDestName, classPriorsDestName, use_numeric=True)
+    featureProbsDestName, numericFeatureStatsDestName, classPriorsDestName, use_numeric=True,
+    epsilon=epsilon, bounds=bounds, domain=domain, smoothing=smoothing)
 $python$;
-COMMENT ON FUNCTION madnb.create_nb_prepared_data_tables(text, text, text, text, integer, text, text, text) IS
-    'train naive Bayes with Gaussian numeric attributes: creates the feature probabilities, numeric parameters and class priors tables (MADlib interface)';
+COMMENT ON FUNCTION madnb.create_nb_prepared_data_tables(text, text, text, text, integer, text, text, text, float8, float8[], text, float8) IS
+    'train naive Bayes with Gaussian numeric attributes: creates the feature probabilities, numeric parameters and class priors tables (MADlib interface; optional epsilon, bounds, domain for differential privacy, smoothing)';

@@ -55,16 +55,17 @@ def test_output_tables_have_madlibs_column_types(manual):
     manual.execute(
         "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp')"
     )
-    types = dict(
-        manual.execute(
-            "SELECT attrelid::regclass::text || '.' || attname, format_type(atttypid, atttypmod) FROM pg_attribute "
-            "WHERE attrelid IN ('fp'::regclass, 'cp'::regclass) AND attnum > 0"
-        ).fetchall()
-    )
-    assert types == {
-        "cp.class": "integer", "cp.class_cnt": "bigint", "cp.all_cnt": "bigint",
-        "fp.class": "integer", "fp.attr": "integer", "fp.value": "integer", "fp.cnt": "bigint", "fp.attr_cnt": "bigint",
-    }
+    cols = manual.execute(
+        "SELECT attrelid::regclass::text || '.' || attname, format_type(atttypid, atttypmod) FROM pg_attribute "
+        "WHERE attrelid IN ('fp'::regclass, 'cp'::regclass) AND attnum > 0 ORDER BY attrelid::regclass::text, attnum"
+    ).fetchall()
+    madlib = [
+        ("cp.class", "integer"), ("cp.class_cnt", "bigint"), ("cp.all_cnt", "bigint"),
+        ("fp.class", "integer"), ("fp.attr", "integer"), ("fp.value", "integer"), ("fp.cnt", "bigint"), ("fp.attr_cnt", "bigint"),
+    ]
+    # MADlib's columns come first, with MADlib's types; madnb's extra columns come after them.
+    assert [c for c in cols if c[0].startswith("cp.")] == madlib[:3]
+    assert [c for c in cols if c[0].startswith("fp.")] == madlib[3:] + [("fp.smoothing", "double precision")]
 
 
 def test_probs_view_reproduces_the_manuals_categorical_example(manual):
@@ -190,13 +191,24 @@ for fn in ("create_nb_classify_view", "create_nb_probs_view"):
 
 
 def test_every_madlib_overload_exists_with_madlibs_parameter_names(db):
+    """Each MADlib overload exists exactly once: MADlib's parameter names lead, madnb's extras have defaults."""
     rows = db.execute(
-        "SELECT p.proname, p.proargnames[1:p.pronargs] FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+        "SELECT p.proname, p.proargnames[1:p.pronargs], p.pronargdefaults FROM pg_proc p "
+        "JOIN pg_namespace n ON n.oid = p.pronamespace "
         "WHERE n.nspname = 'madnb' AND p.proname LIKE 'create_nb_%'"
     ).fetchall()
-    got = sorted((name, tuple(args)) for name, args in rows)
+    got = []
+    for name, args, ndefaults in rows:
+        leading = [
+            tuple(want) for (fn, *_), want in EXPECTED_SIGNATURES.items()
+            if fn == name and tuple(args[: len(want)]) == tuple(want)
+        ]
+        assert leading, f"{name}{tuple(args)} does not start with MADlib's parameters"
+        madlib_args = max(leading, key=len)
+        assert len(args) - len(madlib_args) <= ndefaults, f"{name}{tuple(args)}: extra parameters need defaults"
+        got.append((name, madlib_args))
     want = sorted((key[0], tuple(args)) for key, args in EXPECTED_SIGNATURES.items())
-    assert got == want
+    assert sorted(got) == want
 
 
 def test_functions_accept_madlibs_named_arguments(manual):

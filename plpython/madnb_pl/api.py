@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from . import scoring, stats
+from . import dp, scoring, stats
 from .errors import MadnbError, entry_point
 from .names import Relation, quote_ident, resolve_column, resolve_new_name, resolve_relation, distinct_outputs
 
@@ -48,9 +48,29 @@ def create_nb_prepared_data_tables(
     numeric_stats_dest: str | None,
     class_priors_dest: str | None,
     use_numeric: bool,
+    epsilon: float | None = None,
+    bounds: Any = None,
+    domain: str | None = None,
+    smoothing: float | None = 1.0,
 ) -> None:
-    """Train: class priors, feature probabilities and (optionally) Gaussian parameters."""
+    """Train: class priors, feature probabilities and (optionally) Gaussian parameters.
+
+    With ``epsilon`` the model is differentially private (see :mod:`madnb_pl.dp`):
+    ``bounds`` are the public bounds of the numeric attributes and ``domain`` the
+    public domain of the class labels and categorical values.  ``smoothing`` is
+    recorded in the feature table, where the views read it.
+    """
     t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    s_factor = dp.parse_smoothing(smoothing)
+    privacy = None
+    if epsilon is not None:
+        given = stats.numeric_indices_as_given(numeric_indices, t.num_attrs) if use_numeric else []
+        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, given)
+    elif bounds is not None or domain is not None:
+        raise MadnbError(
+            "22023", "bounds and domain are used only for a differentially private model",
+            hint="set epsilon to train with differential privacy, or leave bounds and domain out",
+        )
     fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
     cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
     outs = [fp, cp]
@@ -60,6 +80,12 @@ def create_nb_prepared_data_tables(
         outs.append(np)
     distinct_outputs(*outs)
 
+    if privacy is not None:
+        dp.create_private_tables(plpy, t, privacy, fp, np, cp, s_factor)
+        for name in outs:
+            plpy.execute(f"ANALYZE {name.sql}")
+        return
+
     s = _materialise_stats(plpy, t)
     stats.check_stats(plpy, s, t)
     ctes = stats.with_clause(stats.model_ctes(s, t))
@@ -68,12 +94,19 @@ def create_nb_prepared_data_tables(
     plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
     plpy.execute(
         f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
-        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8)"
+        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
     )
     plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
-    plpy.execute(f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt FROM fp ORDER BY attr, value, class")
+    plpy.execute(
+        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {s_factor!r}::pg_catalog.float8 "
+        "FROM fp ORDER BY attr, value, class"
+    )
     _comment(plpy, cp, f"madnb class priors trained from {src}")
-    _comment(plpy, fp, f"madnb categorical feature counts trained from {src}; P(value|class) = (cnt + 1) / (class rows with attr present + attr_cnt)")
+    _comment(
+        plpy, fp,
+        f"madnb categorical feature counts trained from {src}; "
+        "P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt)",
+    )
     if np is not None:
         plpy.execute(
             f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
@@ -139,6 +172,7 @@ def create_view(
         prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=n, kind=kind,
         strategy=strategy, value_type_oid=value.type_oid, source_elem_oid=attrs.elem_oid,
+        smoothing=_smoothing_sql(plpy, fp),
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"
@@ -147,6 +181,25 @@ def create_view(
         + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display} by the model in {cp.display}, {fp.display}"
                              + (f", {np.display}" if np is not None else ""))
     )
+
+
+def _smoothing_sql(plpy: Any, fp: Relation) -> float | str:
+    """The smoothing factor as the view reads it: the feature table's ``smoothing`` column, live.
+
+    Feature tables made before madnb recorded smoothing (or by MADlib) have no
+    such column: they were trained for s = 1.
+    """
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname = 'smoothing' "
+            "AND attnum > 0 AND NOT attisdropped",
+            ["oid"],
+        ),
+        [fp.oid],
+    )
+    if not rows:
+        return 1.0
+    return f"COALESCE(f.{quote_ident('smoothing')}::pg_catalog.float8, 1::pg_catalog.float8)"
 
 
 def _strategy(plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, prefix: str = "") -> str:

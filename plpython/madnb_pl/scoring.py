@@ -59,9 +59,13 @@ def _cls(cp: str) -> str:
     )
 
 
-def _catl(cp: str, fp: str, smoothing: float) -> str:
-    """One row per (class, attr, value) of the feature table with its log-probability."""
-    s = f"{float(smoothing)!r}::{F8}"
+def _catl(cp: str, fp: str, smoothing: float | str) -> str:
+    """One row per (class, attr, value) of the feature table with its log-probability.
+
+    ``smoothing`` is a number, or an SQL expression over the feature table's row
+    ``f`` (e.g. its ``smoothing`` column, read live).
+    """
+    s = f"({smoothing})" if isinstance(smoothing, str) else f"{float(smoothing)!r}::{F8}"
     return (
         "(SELECT f.attr, f.value, c.pos, "
         f"{_ln(f'f.cnt + {s}')} - "
@@ -86,7 +90,7 @@ def code_strategy_ok(plpy: object, fp: str, value_type_oid: int, prefix: str = "
     return bool(row["slots"] <= max(4 * row["n"] + 1024, 0) and row["slots"] <= MAX_CODE_SLOTS)
 
 
-def _code_model(cp: str, fp: str, n: int, k: int, smoothing: float, value_type_oid: int) -> list[str]:
+def _code_model(cp: str, fp: str, n: int, k: int, smoothing: float | str, value_type_oid: int) -> list[str]:
     """One-row subqueries of the model for the ``codes`` strategy (no sublinks: parallel safe)."""
     catl = _catl(cp, fp, smoothing)
     rng = (
@@ -175,7 +179,7 @@ def view_sql(
     strategy: str,
     value_type_oid: int | None,
     source_elem_oid: int | None,
-    smoothing: float = 1.0,
+    smoothing: float | str = 1.0,
 ) -> str:
     """The SELECT of a classify (``kind='classify'``) or probs (``kind='probs'``) view."""
     ks = range(1, k + 1)

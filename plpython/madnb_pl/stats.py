@@ -52,6 +52,11 @@ def parse_numeric_indices(text: str | None, num_attrs: int) -> list[int]:
     The text is parsed, never executed.  Indices are 1-based, within numAttrs,
     without duplicates; the result is sorted.
     """
+    return sorted(numeric_indices_as_given(text, num_attrs))
+
+
+def numeric_indices_as_given(text: str | None, num_attrs: int) -> list[int]:
+    """:func:`parse_numeric_indices` in the order written (public bounds follow that order)."""
     if text is None:
         raise MadnbError("22004", "numericAttrsColumnIndices must not be NULL", hint="use the 6-argument form for categorical attributes only")
     m = _INDEX_LIST.match(text)
@@ -78,7 +83,7 @@ def parse_numeric_indices(text: str | None, num_attrs: int) -> list[int]:
         if i in out:
             raise MadnbError("22023", f"numeric attribute index {i} is given twice")
         out.append(i)
-    return sorted(out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -246,10 +251,246 @@ def stats_relation_ddl(name_sql: str, t: Training) -> str:
     return f"CREATE TEMPORARY TABLE {name_sql} ({stats_columns_sql(t)}) ON COMMIT DROP"
 
 
+# ---------------------------------------------------------------------------
+# Differentially private variant (see madnb_pl.dp for the privacy side)
+# ---------------------------------------------------------------------------
+#
+# The private pass computes the same kind of statistics, shaped for noise:
+#
+#   cls, o, v, n, s1, s2
+#
+# with o = 0 for the class count (one per row), o = i for attribute i.  Numeric
+# values are clipped to their public bounds [lo, hi] and encoded as integers
+#
+#   z = clip(round((x - m) / h * K), -K, K),   m = (lo + hi) / 2, h = (hi - lo) / 2,
+#
+# K = 2**bits, so one row moves s1 = sum(z) by at most K and s2 = sum(z*z) by at
+# most K**2, whatever its value (the final integer clip makes this hold even
+# where floating point rounds).  These exact statistics never leave the
+# statement that computes them: :func:`dp_release_select` adds noise to every
+# cell of the public domain in the same statement.
+
+F8 = "pg_catalog.float8"
+
+
+def _f8(x: float | None) -> str:
+    """A float8 SQL literal (repr round-trips exactly through float8 input)."""
+    return "NULL" if x is None else repr(float(x))
+
+
+@dataclass(frozen=True)
+class NumericBounds:
+    """Public bounds of the numeric attributes and their fixed-point encoding."""
+
+    bounds: tuple[tuple[int, float, float], ...]  # (attribute, lower, upper), attribute order
+    bits: int
+
+    @property
+    def scale(self) -> int:
+        """K: the encoded value of the upper bound."""
+        return 1 << self.bits
+
+    def mid(self, lo: float, hi: float) -> float:
+        return lo / 2 + hi / 2
+
+    def half(self, lo: float, hi: float) -> float:
+        return hi / 2 - lo / 2
+
+    @staticmethod
+    def _array(values: dict[int, float], length: int, typ: str = "float8") -> str:
+        """A float8[] (or numeric[]) literal indexed by ``o + 1`` (slot 1 is the class count)."""
+        items = ["NULL"] + [_f8(values.get(i)) for i in range(1, length + 1)]
+        return "'{" + ",".join(items) + "}'::pg_catalog." + typ + "[]"
+
+    def arrays(self, length: int) -> dict[str, str]:
+        """SQL array literals lo, hi, mid, step (= K / h) and numeric lo_n, hi_n."""
+        lo = {a: x for a, x, _ in self.bounds}
+        hi = {a: y for a, _, y in self.bounds}
+        mid = {a: self.mid(x, y) for a, x, y in self.bounds}
+        step = {a: self.scale / self.half(x, y) for a, x, y in self.bounds}
+        out = {k: self._array(v, length) for k, v in (("lo", lo), ("hi", hi), ("mid", mid), ("step", step))}
+        out["lo_n"] = self._array(lo, length, "numeric")
+        out["hi_n"] = self._array(hi, length, "numeric")
+        return out
+
+    def values_sql(self) -> str:
+        """``(VALUES (attr, lo, hi, mid, half), ...)`` for post-processing."""
+        rows = ", ".join(
+            f"({int(a)}, {_f8(x)}::{F8}, {_f8(y)}::{F8}, {_f8(self.mid(x, y))}::{F8}, {_f8(self.half(x, y))}::{F8})"
+            for a, x, y in self.bounds
+        )
+        return f"(VALUES {rows})"
+
+
+def _int_array(values: list[int] | tuple[int, ...]) -> str:
+    return "'{" + ",".join(str(int(i)) for i in values) + "}'::pg_catalog.int4[]"
+
+
+def dp_stats_select(t: Training, nb: NumericBounds) -> str:
+    """The one exact pass for private training: class counts, value counts, encoded sums.
+
+    Elements beyond numAttrs are ignored and missing ones are missing values (no
+    validation error: an error would disclose something about the data).  Rows
+    with a NULL class are left out.  NaN counts as missing.
+    """
+    src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
+    elem = t.attrs.elem_sql
+    n = t.num_attrs
+    # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
+    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
+    num = [i + 1 for i in t.numeric]
+    v = f"CASE WHEN u.o = ANY ({_int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
+    if num:
+        a = nb.arrays(n)
+        k = nb.scale
+        oid = t.attrs.elem_oid
+        if oid == 1700:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
+            x = f"LEAST(GREATEST(u.val, ({a['lo_n']})[u.o]), ({a['hi_n']})[u.o])::{F8}"
+            present = "u.val IS NOT NULL AND u.val <> 'NaN'::pg_catalog.numeric"
+        elif oid in (700, 701):
+            x = f"u.val::{F8}"
+            present = f"u.val IS NOT NULL AND u.val::{F8} <> 'NaN'::{F8}"
+        else:  # integers
+            x = f"u.val::{F8}"
+            present = "u.val IS NOT NULL"
+        clipped = f"LEAST(GREATEST({x}, ({a['lo']})[u.o]), ({a['hi']})[u.o])"
+        z = (
+            f"(CASE WHEN u.o = ANY ({_int_array(num)}) AND {present} THEN "
+            f"LEAST(GREATEST(pg_catalog.round(({clipped} - ({a['mid']})[u.o]) * ({a['step']})[u.o]), -{k}), {k})"
+            "::pg_catalog.int8 END)"
+        )
+        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} * {z})"
+    else:
+        s1 = s2 = "NULL::pg_catalog.numeric"
+    return (
+        f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
+        f"{s1} AS s1, {s2} AS s2 "
+        f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest(ARRAY[NULL::{elem}] || t.{attrs}) "
+        f"WITH ORDINALITY AS u(val, o) "
+        f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
+        "GROUP BY 1, 2, 3"
+    )
+
+
+def dp_domain_ddl(name_sql: str, t: Training) -> str:
+    """The public domain: (0, class, NULL) per class label, (i, NULL, value) per categorical value."""
+    return (
+        f"CREATE TEMPORARY TABLE {name_sql} (o pg_catalog.int4 NOT NULL, cls {t.cls.type_sql}, "
+        f"v {t.attrs.elem_sql}) ON COMMIT DROP"
+    )
+
+
+def dp_noisy_ddl(name_sql: str, t: Training) -> str:
+    """Noisy statistics, one row per released cell (nothing exact is ever stored)."""
+    return (
+        f"CREATE TEMPORARY TABLE {name_sql} (cls {t.cls.type_sql}, o pg_catalog.int4, v {t.attrs.elem_sql}, "
+        "n pg_catalog.numeric, s1 pg_catalog.numeric, s2 pg_catalog.numeric) ON COMMIT DROP"
+    )
+
+
+def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> str:
+    """Every cell of the public domain with discrete Laplace noise, in one statement.
+
+    Cells: (class) for the class counts, (class, attribute, value) for each
+    categorical value of the domain, (class, attribute) for each numeric
+    attribute.  The exact statistics of :func:`dp_stats_select` are joined to
+    the cells (an empty cell gets 0) and each released number gets its noise
+    exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
+    folds nor repeats it.
+    """
+    elem = t.attrs.elem_sql
+    eps = f"{_f8(epsilon_per_query)}::{F8}"
+    k = nb.scale
+    num = _int_array(t.numeric)
+    cells = (
+        f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
+        f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o > 0 WHERE c.o = 0"
+    )
+    if t.numeric:
+        cells += (
+            f" UNION ALL SELECT c.cls, g.o, NULL::{elem} FROM {dom} AS c "
+            f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
+        )
+    isnum = f"x.o = ANY ({num})"
+    return (
+        f"SELECT x.cls, x.o, x.v, "
+        f"CASE WHEN {isnum} THEN NULL ELSE madnb.dp_laplace(COALESCE(e.n, 0), 1, {eps}) END AS n, "
+        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "
+        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s2, 0), {k * k}, {eps}) END AS s2 "
+        f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(t, nb)}) AS e "
+        "ON e.cls = x.cls AND e.o = x.o AND e.v IS NOT DISTINCT FROM x.v"
+    )
+
+
+def dp_model_ctes(noisy: str, dom: str, t: Training, nb: NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
+    """Post-processing of the noisy cells into MADlib's tables (no data is read here).
+
+    * class counts clamped at 0 (all 1 if every one is 0, so that priors exist);
+      all_cnt is their sum;
+    * value counts clamped at 0; attr_cnt is the size of the attribute's public domain;
+    * Gaussian parameters from the noisy sums over the noisy class count: the
+      mean clamped into the bounds, the variance into [floor, h**2] with floor
+      = min(h**2, sqrt(2) h**2 / (epsilon' n)), one standard deviation of the
+      noise on the second moment; a class with count 0 gets (m, h**2).
+    """
+    k = float(nb.scale)
+    eps = f"{_f8(epsilon_per_query)}::{F8}"
+    ctes = [
+        ("cc0", f"SELECT x.cls, GREATEST(x.n, 0) AS c FROM {noisy} AS x WHERE x.o = 0"),
+        (
+            "cc",
+            "SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt "
+            "FROM cc0",
+        ),
+        (
+            "cp",
+            "SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc",
+        ),
+        ("ac", f"SELECT d.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM {dom} AS d WHERE d.o > 0 GROUP BY d.o"),
+        (
+            "fp",
+            "SELECT x.cls AS class, x.o AS attr, x.v AS value, GREATEST(x.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt "
+            f"FROM {noisy} AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL",
+        ),
+    ]
+    if t.numeric:
+        ctes += [
+            (
+                "nm",
+                "SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, "
+                f"GREATEST(cc.class_cnt, 1)::{F8} AS nn, "
+                f"x.s1::{F8} / {k!r} AS m1, x.s2::{F8} / {k * k!r} AS m2 "
+                f"FROM {noisy} AS x JOIN cc ON cc.cls = x.cls "
+                f"JOIN {nb.values_sql()} AS b(o, lo, hi, mid, half) ON b.o = x.o",
+            ),
+            (
+                "nm2",
+                "SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid "
+                "ELSE LEAST(GREATEST(nm.mid + nm.half * nm.m1 / nm.nn, nm.lo), nm.hi) END AS mean, "
+                f"LEAST(nm.half * nm.half, pg_catalog.sqrt(2::{F8}) * nm.half * nm.half / ({eps} * nm.nn)) AS floor "
+                "FROM nm",
+            ),
+            (
+                "np",
+                "SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, "
+                "CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE "
+                "LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), "
+                "nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2",
+            ),
+        ]
+    return ctes
+
+
 __all__ = [
+    "NumericBounds",
     "Training",
     "check_attr_column",
     "check_stats",
+    "dp_domain_ddl",
+    "dp_model_ctes",
+    "dp_noisy_ddl",
+    "dp_release_select",
+    "dp_stats_select",
     "model_ctes",
     "parse_num_attrs",
     "parse_numeric_indices",

@@ -1,0 +1,59 @@
+"""Helpers shared by the differential-privacy tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+
+def use_seeded_noise(conn: psycopg.Connection[Any], seed: int) -> None:
+    """Make this session's noise come from a seeded generator (PL/Python only: no SQL path exists)."""
+    conn.execute("SELECT madnb._load_python()")
+    conn.execute(
+        "DO $$\nimport sys\n"
+        f"sys.modules['madnb_pl.dp'].use_test_source(sys.modules['madnb_pl.noise'].seeded_source({int(seed)}))\n"
+        "$$ LANGUAGE plpython3u"
+    )
+
+
+def use_secure_noise(conn: psycopg.Connection[Any]) -> None:
+    conn.execute("SELECT madnb._load_python()")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A copy of a NOTICE or WARNING (psycopg's Diagnostic is only valid inside the handler)."""
+
+    severity_nonlocalized: str | None
+    message_primary: str | None
+    message_detail: str | None
+    message_hint: str | None
+
+
+def notices(conn: psycopg.Connection[Any]) -> list[Message]:
+    """A list that collects every NOTICE / WARNING the connection receives from now on."""
+    seen: list[Message] = []
+    conn.add_notice_handler(
+        lambda d: seen.append(Message(d.severity_nonlocalized, d.message_primary, d.message_detail, d.message_hint))
+    )
+    return seen
+
+
+def pl_calls(conn: psycopg.Connection[Any], funcname: str) -> int:
+    """Calls of a PL function so far (the test cluster runs with track_functions = 'pl')."""
+    conn.execute("SELECT pg_stat_force_next_flush()")
+    conn.execute("SELECT pg_stat_clear_snapshot()")
+    return int(
+        conn.execute(
+            "SELECT COALESCE(sum(calls), 0) FROM pg_stat_user_functions WHERE schemaname = 'madnb' AND funcname = %s",
+            (funcname,),
+        ).fetchone()[0]
+    )
+
+
+def ledger(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        "SELECT source_name, epsilon, mechanism, parameters FROM madnb.privacy_ledger ORDER BY release_id"
+    ).fetchall()
