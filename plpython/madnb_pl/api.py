@@ -31,8 +31,8 @@ def _training(
 def _materialise_stats(plpy: Any, t: stats.Training) -> str:
     """Run the single aggregation pass into a temporary relation; return its name."""
     name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
-    plpy.execute(stats.stats_relation_ddl(name, t))
-    plpy.execute(f"INSERT INTO {name} {stats.stats_select(t)}")
+    # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
+    plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t)}")
     return name
 
 

@@ -32,7 +32,8 @@ def entry_point(func: F) -> F:
         try:
             return func(plpy, *args, **kwargs)
         except MadnbError as e:
-            plpy.error(e.message, detail=e.detail, hint=e.hint, sqlstate=e.sqlstate)
+            extra = {k: v for k, v in (("detail", e.detail), ("hint", e.hint)) if v is not None}
+            plpy.error(e.message, sqlstate=e.sqlstate, **extra)
         except (plpy.SPIError, plpy.Error):
             raise
         except Exception as e:  # pragma: no cover - a bug, reported cleanly

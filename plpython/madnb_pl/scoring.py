@@ -270,4 +270,5 @@ def view_sql(
         )
     else:  # pragma: no cover
         raise ValueError(kind)
-    return (with_clause(ctes) if ctes else "") + body
+    # the scoring model "cat" is built once per query even when the view is joined to other tables
+    return (with_clause(ctes, materialized=("cat",)) if ctes else "") + body

@@ -151,14 +151,6 @@ def stats_select(t: Training) -> str:
     )
 
 
-def stats_columns_sql(t: Training) -> str:
-    """Column definitions of a relation holding :func:`stats_select`'s output."""
-    return (
-        f"cls {t.cls.type_sql}, o pg_catalog.int4, v {t.attrs.elem_sql}, n pg_catalog.int8, "
-        f"nv pg_catalog.int8, mean pg_catalog.float8, var pg_catalog.float8"
-    )
-
-
 def model_ctes(stats: str, t: Training) -> list[tuple[str, str]]:
     """CTEs deriving MADlib's tables ``cp``, ``fp`` and ``np`` from a stats relation.
 
@@ -198,8 +190,11 @@ def model_ctes(stats: str, t: Training) -> list[tuple[str, str]]:
     ]
 
 
-def with_clause(ctes: list[tuple[str, str]]) -> str:
-    return "WITH " + ",\n".join(f"{name} AS ({body})" for name, body in ctes) + "\n"
+def with_clause(ctes: list[tuple[str, str]], materialized: tuple[str, ...] = ()) -> str:
+    """A WITH clause; the CTEs named in ``materialized`` are computed once, never inlined."""
+    return "WITH " + ",\n".join(
+        f"{name} AS {'MATERIALIZED ' if name in materialized else ''}({body})" for name, body in ctes
+    ) + "\n"
 
 
 def check_stats(plpy: Any, stats: str, t: Training) -> dict[str, int]:
@@ -245,10 +240,6 @@ def check_stats(plpy: Any, stats: str, t: Training) -> dict[str, int]:
             hint="every row needs exactly numAttrs attributes; use NULL elements for missing values",
         )
     return {k: int(v) for k, v in r.items()}
-
-
-def stats_relation_ddl(name_sql: str, t: Training) -> str:
-    return f"CREATE TEMPORARY TABLE {name_sql} ({stats_columns_sql(t)}) ON COMMIT DROP"
 
 
 # ---------------------------------------------------------------------------
