@@ -27,6 +27,7 @@ PARTS = ("fetch", "fit", "predict", "copy")
 class ExportRun:
     parts: dict[str, float]
     total: float
+    ids: np.ndarray
     predictions: np.ndarray
     labels: np.ndarray
 
@@ -102,4 +103,4 @@ def export_run(conn: Any, d: Dataset, dest: str) -> ExportRun:
             cp.write(buf)
     t4 = time.perf_counter()
     parts = {"fetch": t1 - t0, "fit": t2 - t1, "predict": t3 - t2, "copy": t4 - t3}
-    return ExportRun(parts, t4 - t0, pred, y)
+    return ExportRun(parts, t4 - t0, ids, pred, y)

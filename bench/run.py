@@ -18,10 +18,12 @@ import datetime as dt
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -71,6 +73,7 @@ class Bench:
         self.budget = budget
         self.rows: list[dict[str, Any]] = []
         self.extra: dict[str, Any] = {}
+        self.drift: list[dict[str, Any]] = []
 
     # -- helpers -------------------------------------------------------------
     def ex(self, q: Any, params: Any = None) -> Any:
@@ -85,7 +88,8 @@ class Bench:
         row = {
             "dataset": d.name, "kind": d.kind, "figure": figure, "median_s": fig.median, "runs_s": fig.runs,
             "runs": len(fig.runs), "target_runs": fig.target_runs, "warmup_discarded": fig.warmup,
-            "ratio": None if base is None else fig.median / base, "target": target_for(figure, d.kind), "note": note,
+            "ratio": fig.ratio if fig.ratio is not None else (None if base is None else fig.median / base),
+            "baseline_runs_s": fig.base_runs, "target": target_for(figure, d.kind), "note": note,
         }
         row.update(more)
         self.rows.append(row)
@@ -128,20 +132,29 @@ class Bench:
         return float(r[0])
 
     # -- one dataset ---------------------------------------------------------
-    def section(self, d: Dataset, reps: int, full: bool) -> dict[str, Figure]:
-        t = sql.Identifier(d.name)
+    def baseline(self, d: Dataset) -> Figure:
+        return measure(self.base_run(d), 5, self.budget)
+
+    def base_run(self, d: Dataset) -> Callable[[], float]:
+        q = sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(sql.Identifier(d.name))
+        return lambda: timed(lambda: self.ex(q))
+
+    def m(self, d: Dataset, run: Callable[[], float], reps: int) -> Figure:
+        """A figure: runs of ``run``, each paired with a baseline run of ``d``."""
+        return measure(run, reps, self.budget, self.base_run(d))
+
+    def section(self, d: Dataset, reps: int, groups: set[str]) -> None:
+        """Measure ``groups`` (train, score, adhoc, export) of one table."""
         if self.extra.get("prewarm"):
             self.ex("SELECT pg_prewarm(%s::regclass)", (d.name,))
-        base_q = sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(t)
-        self.ex(base_q)  # read once: warm cache
-        figs: dict[str, Figure] = {}
-        figs["baseline"] = measure(lambda: timed(lambda: self.ex(base_q)), 5, self.budget)
-        base = figs["baseline"].median
-        self.record(d, "baseline", figs["baseline"], base)
-
-        # training (outputs dropped between runs, not timed)
-        tq, tp = self.train_sql(d)
+        self.ex(sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(sql.Identifier(d.name)))  # read once
+        first = self.baseline(d)
+        base = first.median
+        self.record(d, "baseline", first, base)
         is_1m = d.name in SMALL_OF
+
+        # training (outputs dropped between runs, not timed); always done: the views need the model
+        tq, tp = self.train_sql(d)
 
         def train() -> float:
             self.drop(FP, CP, NP)
@@ -153,57 +166,62 @@ class Bench:
                 if is_1m:
                     self.ex("RESET work_mem")
 
-        figs["train"] = measure(train, reps, self.budget)
-        note = "SET work_mem = '4MB'" if is_1m else ""
-        self.record(d, "train", figs["train"], base, note)
+        if "train" in groups or "score" in groups or "export" in groups:
+            fig = self.m(d, train, reps) if "train" in groups else Figure([train()], 1, False)
+            if "train" in groups:
+                self.record(d, "train", fig, base, "SET work_mem = '4MB'" if is_1m else "")
 
-        # classify / probs over the prepared tables
-        self.drop(V_CLASSIFY, V_PROBS)
-        self.ex(*self.view_sql(d, "classify", V_CLASSIFY))
-        figs["classify"] = measure(lambda: self.materialise(V_CLASSIFY), reps, self.budget)
-        acc = self.accuracy(d)
-        self.record(d, "classify", figs["classify"], base, accuracy=acc)
-        madnb_pred = {int(k): int(c[0]) for k, c in self.ex(sql.SQL("SELECT key, nb_classification FROM {}").format(sql.Identifier(OUT))).fetchall() if c}
-        if full:
+        madnb_pred: dict[int, int] = {}
+        if "score" in groups or "export" in groups:
+            # classify / probs over the prepared tables
+            self.drop(V_CLASSIFY, V_PROBS)
+            self.ex(*self.view_sql(d, "classify", V_CLASSIFY))
+            fig = self.m(d, lambda: self.materialise(V_CLASSIFY), reps) if "score" in groups else Figure([self.materialise(V_CLASSIFY)], 1, False)
+            acc = self.accuracy(d)
+            if "score" in groups:
+                self.record(d, "classify", fig, base, accuracy=acc)
+            madnb_pred = {int(k): int(c[0]) for k, c in self.ex(
+                sql.SQL("SELECT key, nb_classification FROM {}").format(sql.Identifier(OUT))).fetchall() if c}
+        if "score" in groups and not is_1m:
             self.ex(*self.view_sql(d, "probs", V_PROBS))
-            figs["probs"] = measure(lambda: self.materialise(V_PROBS), reps, self.budget)
-            self.record(d, "probs", figs["probs"], base)
-
+            self.record(d, "probs", self.m(d, lambda: self.materialise(V_PROBS), reps), base)
+        if "adhoc" in groups and not is_1m:
             # ad hoc views: creation runs a validation pass; materialisation trains and scores
             for kind, view in (("classify", V_ADHOC_C), ("probs", V_ADHOC_P)):
                 def create(kind: str = kind, view: str = view) -> float:
                     self.drop(view)
                     return timed(lambda: self.ex(*self.adhoc_sql(d, kind, view)))
-                figs[f"adhoc_{kind}_create"] = measure(create, reps, self.budget)
-                self.record(d, f"adhoc_{kind}_create", figs[f"adhoc_{kind}_create"], base, "view creation (validation pass)")
-                figs[f"adhoc_{kind}"] = measure(lambda view=view: self.materialise(view), reps, self.budget)
-                self.record(d, f"adhoc_{kind}", figs[f"adhoc_{kind}"], base)
+                self.record(d, f"adhoc_{kind}_create", self.m(d, create, reps), base, "view creation (validation pass)")
+                self.record(d, f"adhoc_{kind}", self.m(d, lambda view=view: self.materialise(view), reps), base)
             self.drop(V_ADHOC_C, V_ADHOC_P)
         self.drop(OUT, V_CLASSIFY, V_PROBS)
 
-        # the export path
-        last: dict[str, Any] = {}
-        parts: dict[str, list[float]] = {p: [] for p in PARTS}
+        if "export" in groups:
+            last: dict[str, Any] = {}
+            parts: dict[str, list[float]] = {p: [] for p in PARTS}
 
-        def export() -> float:
-            self.drop(PRED)
-            r = export_run(self.conn, d, PRED)
-            for p in PARTS:
-                parts[p].append(r.parts[p])
-            last["run"] = r
-            return r.total
+            def export() -> float:
+                self.drop(PRED)
+                r = export_run(self.conn, d, PRED)
+                for p in PARTS:
+                    parts[p].append(r.parts[p])
+                last["run"] = r
+                return r.total
 
-        fig = measure(export, reps, self.budget)
-        # keep the parts of the timed runs only
-        n = len(fig.runs)
-        part_medians = {p: sorted(v[-n:])[n // 2] if n % 2 else sum(sorted(v[-n:])[n // 2 - 1:n // 2 + 1]) / 2 for p, v in parts.items()}
-        r = last["run"]
-        sk_acc = float((r.predictions == r.labels).mean())
-        agree = sum(1 for i, p in zip(range(1, len(r.predictions) + 1), r.predictions.tolist()) if madnb_pred.get(i) == p) / len(r.predictions)
-        figs["export"] = fig
-        self.record(d, "export", fig, base, model_description(d), parts=part_medians, accuracy=sk_acc, agreement_with_madnb=agree)
+            fig = self.m(d, export, reps)
+            n = len(fig.runs)  # the parts of the timed runs only
+            part_medians = {p: statistics.median(v[-n:]) for p, v in parts.items()}
+            r = last["run"]
+            agree = sum(1 for i, p in zip(r.ids.tolist(), r.predictions.tolist()) if madnb_pred.get(i) == p) / len(r.ids)
+            self.record(d, "export", fig, base, model_description(d), parts=part_medians,
+                        accuracy=float((r.predictions == r.labels).mean()), agreement_with_madnb=agree)
         self.drop(PRED, FP, CP, NP)
-        return figs
+
+        # the baseline again: how much the machine drifted during this table's figures
+        again = self.baseline(d)
+        self.drift.append({"dataset": d.name, "before_ms": base * 1000, "after_ms": again.median * 1000,
+                           "after_over_before": again.median / base})
+        print(f"  {d.name:10s} baseline again: {again.median * 1000:.1f} ms ({again.median / base:.2f} of the first)", flush=True)
 
 
 def settings(conn: psycopg.Connection[Any]) -> dict[str, str]:
@@ -277,7 +295,7 @@ FIGURE_LABEL = {
 }
 
 
-def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], der: list[dict[str, Any]]) -> str:
+def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], der: list[dict[str, Any]], drift: list[dict[str, Any]]) -> str:
     s = meta["settings"]
     m = meta["machine"]
     L = [
@@ -292,12 +310,14 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], der: list[dict[st
         "fsync/synchronous_commit/full_page_writes off; nothing else is changed."
         + (" Tables are loaded with pg_prewarm and read once before timing." if meta.get("prewarm") else " Tables are read once before timing."),
         "",
-        "Every figure is the median of its runs, timed from the client with `time.perf_counter()` around the statement, "
-        "and is given as a ratio to the baseline `SELECT sum(v) FROM t, unnest(attributes) v` of the same table in the same run. "
-        "Runs: 5 wanted for 200k tables, 3 for 1m and wide; a figure whose first run shows that the runs would not fit in "
-        f"{meta['budget_s']:.0f} s gets 3 or 1 runs instead (column *runs*, marked ↓), and a figure that gets all its runs had one "
+        "Every figure is the median of its runs, timed from the client with `time.perf_counter()` around the statement. "
+        "Its ratio (× baseline) is measured against the baseline `SELECT sum(v) FROM t, unnest(attributes) v` of the same table "
+        "in the same run: each timed run of a figure directly follows one run of the baseline, and the ratio is the median of "
+        "the per-pair ratios (the machine may be shared and its speed drifts; pairing keeps the ratios honest). "
+        "Runs: 5 wanted for 200k tables, 3 for 1m and wide; a figure whose first run shows that its runs would not fit in "
+        f"{meta['budget_s']:.0f} s gets 3 or 1 runs instead (column *runs*, marked ↓); a figure that gets all its runs had one "
         "extra untimed warm-up run. Training outputs and materialised tables are dropped between runs (not timed). "
-        "The 1m training runs are under `SET work_mem = '4MB'`.",
+        "The 1m training runs are under `SET work_mem = '4MB'`; probs and ad hoc views are measured on the 200k and wide tables only.",
         "",
         "Data (generated in the database from `hashint8extended`, no `random()`): " + "; ".join(
             f"{d['name']} {d['rows']:,} rows × {d['num_attrs']} {d['desc']}" for d in meta["datasets"]) +
@@ -339,15 +359,23 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], der: list[dict[st
         )
     L += ["", "madnb accuracy: share of rows whose `nb_classification` is exactly the true class (training rows classified). "
           "*same prediction*: share of rows where madnb's and scikit-learn's predicted class agree.", ""]
+    if drift:
+        L += ["## Machine drift", "",
+              "The baseline is measured again after each table's figures; a ratio far from 1 means the machine's speed "
+              "changed during the run and that table's ratios are less reliable.", "",
+              "| table | baseline first | baseline after | after / first |", "|---|---:|---:|---:|"]
+        L += [f"| {x['dataset']} | {x['before_ms']:.0f} ms | {x['after_ms']:.0f} ms | {x['after_over_before']:.2f} |" for x in drift]
+        L.append("")
     return "\n".join(L)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="comma-separated datasets (default: all)")
-    ap.add_argument("--budget", type=float, default=15.0, help="seconds of runs per figure (default 15)")
-    ap.add_argument("--deadline", type=float, default=510.0, help="after this many seconds every figure gets one run")
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
+    ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    ap.add_argument("--figures", default="train,score,adhoc,export", help="figure groups: train, score, adhoc, export")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
     plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
@@ -374,17 +402,17 @@ def main(argv: list[str] | None = None) -> int:
         b = Bench(conn, budget)
         b.extra["prewarm"] = meta["prewarm"]
         for name, reps in plan:
-            b.section(DATASETS[name], reps, full=name not in SMALL_OF)
+            b.section(DATASETS[name], reps, set(args.figures.split(",")))
         meta["elapsed_s"] = budget.elapsed()
 
     desc = {"cat": "categorical int (0..9), 3 classes", "num": "float8 Gaussian, 3 classes",
             "mixed": "float8: 10 categorical codes + 5 Gaussian, 3 classes", "wide": "binary int (0/1), 3 classes"}
     meta["datasets"] = [{"name": n, "rows": DATASETS[n].rows, "num_attrs": DATASETS[n].num_attrs, "desc": desc[DATASETS[n].kind]} for n, _ in plan]
     der = derived(b.rows)
-    md = markdown(meta, b.rows, der)
+    md = markdown(meta, b.rows, der, b.drift)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "latest.md").write_text(md + "\n", encoding="utf-8")
-    (args.out / "latest.json").write_text(json.dumps({"meta": meta, "figures": b.rows, "derived": der}, indent=2) + "\n", encoding="utf-8")
+    (args.out / "latest.json").write_text(json.dumps({"meta": meta, "figures": b.rows, "derived": der, "baseline_drift": b.drift}, indent=2) + "\n", encoding="utf-8")
     print()
     print(md)
     return 0

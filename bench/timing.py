@@ -1,4 +1,10 @@
-"""Repetition policy: medians of several runs, bounded by a time budget per figure."""
+"""Repetition policy: medians of several runs, each paired with a baseline run.
+
+The machine this runs on may be shared, and its speed drifts.  So every timed run
+of a figure is preceded by a run of the table's baseline query, and the figure's
+ratio is the median of the per-pair ratios; the baseline figure itself is the
+median of all its runs.  A time budget per figure bounds the number of runs.
+"""
 
 from __future__ import annotations
 
@@ -28,28 +34,46 @@ class Figure:
     runs: list[float]  # seconds, timed runs only
     target_runs: int
     warmup: bool  # an untimed first run was discarded
+    base_runs: list[float] = field(default_factory=list)  # the baseline run paired with each run
 
     @property
     def median(self) -> float:
         return statistics.median(self.runs)
 
     @property
-    def reduced(self) -> bool:
-        return len(self.runs) < self.target_runs
+    def ratio(self) -> float | None:
+        if not self.base_runs:
+            return None
+        return statistics.median(r / b for r, b in zip(self.runs, self.base_runs))
 
 
-def measure(run: Callable[[], float], target: int, budget: Budget) -> Figure:
-    """Run ``run`` (which returns its own timed seconds) and keep the median's inputs.
+def measure(run: Callable[[], float], target: int, budget: Budget, baseline: Callable[[], float] | None = None) -> Figure:
+    """Run ``run`` (which returns its own timed seconds), each run after a ``baseline`` run.
 
     The first run probes the cost.  When ``target`` more runs fit in the budget the
     probe counts as a warm-up and is discarded; otherwise it is kept and only as
     many further runs are made as fit (3 or 1 in all, odd so the median is a run).
     """
-    first = run()
-    if not budget.late() and first * (target + 1) <= budget.per_figure:
-        return Figure([run() for _ in range(target)], target, warmup=True)
-    n = 3 if (not budget.late() and first * 3 <= budget.per_figure and target >= 3) else 1
-    return Figure([first] + [run() for _ in range(n - 1)], target, warmup=False)
+    runs: list[float] = []
+    bases: list[float] = []
+
+    def one() -> float:
+        if baseline is not None:
+            bases.append(baseline())
+        runs.append(run())
+        return runs[-1]
+
+    first = one()
+    per_run = first + (bases[-1] if bases else 0.0)
+    if not budget.late() and per_run * (target + 1) <= budget.per_figure:
+        del runs[:], bases[:]
+        for _ in range(target):
+            one()
+        return Figure(runs, target, True, bases)
+    n = 3 if (not budget.late() and per_run * 3 <= budget.per_figure and target >= 3) else 1
+    for _ in range(n - 1):
+        one()
+    return Figure(runs, target, False, bases)
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -241,6 +241,8 @@ def view_sql(
     else:
         term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
     sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
+    # only the codes strategy has a per-value expression (the slot) worth computing once
+    fence = " OFFSET 0" if strategy == "codes" else ""
     ls = ", ".join(f"m.prior[{i}] + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
     # OFFSET 0 fences keep each per-value and per-row expression computed once
     # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so the plan is
@@ -250,7 +252,7 @@ def view_sql(
         f"FROM {source} AS src CROSS JOIN {model} AS m CROSS JOIN LATERAL ("
         f"SELECT {sums} FROM (SELECT {', '.join(inner_cols)} "
         f"FROM pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o){joins} "
-        f"WHERE u.o <= {n} OFFSET 0) AS w) AS z WHERE m.checked OFFSET 0"
+        f"WHERE u.o <= {n}{fence}) AS w) AS z WHERE m.checked OFFSET 0"
     )
     greatest = f"GREATEST({', '.join(f'q.l{i}' for i in ks)})"
     if kind == "classify":
