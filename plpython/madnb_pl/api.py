@@ -89,18 +89,8 @@ def create_nb_prepared_data_tables(
     s = _materialise_stats(plpy, t)
     stats.check_stats(plpy, s, t)
     ctes = stats.with_clause(stats.model_ctes(s, t))
-    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
     src = t.source.display
-    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
-    plpy.execute(
-        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
-        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
-    )
-    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
-    plpy.execute(
-        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {s_factor!r}::pg_catalog.float8 "
-        "FROM fp ORDER BY attr, value, class"
-    )
+    stats.write_model_tables(plpy, ctes, t, cp, fp, np, s_factor)
     _comment(plpy, cp, f"madnb class priors trained from {src}")
     _comment(
         plpy, fp,
@@ -108,11 +98,6 @@ def create_nb_prepared_data_tables(
         "P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt)",
     )
     if np is not None:
-        plpy.execute(
-            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
-            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
-        )
-        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
         _comment(plpy, np, f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}")
     plpy.execute(f"DROP TABLE {s}")
     # Fresh statistics on the small model tables keep the views' plans honest.

@@ -400,17 +400,7 @@ def create_private_tables(
     plpy.execute(f"INSERT INTO {noisy} (cls, o, v, n, s1, s2) {stats.dp_release_select(t, nb, dom, p.per_query)}")
 
     ctes = stats.with_clause(stats.dp_model_ctes(noisy, dom, t, nb, p.per_query))
-    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
-    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
-    plpy.execute(
-        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
-        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
-    )
-    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
-    plpy.execute(
-        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {smoothing!r}::pg_catalog.float8 "
-        "FROM fp ORDER BY attr, value, class"
-    )
+    stats.write_model_tables(plpy, ctes, t, cp, fp, np, smoothing)
     src = t.source.display
     about = (
         f"differentially private: epsilon {p.epsilon_text} in total, release {release} of madnb.privacy_ledger; "
@@ -423,11 +413,6 @@ def create_private_tables(
         f"P(value|class) = (cnt + smoothing) / (sum of cnt over the attribute's values + smoothing * attr_cnt); {about}",
     )
     if np is not None:
-        plpy.execute(
-            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
-            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
-        )
-        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
         _comment(
             plpy, np,
             f"madnb Gaussian parameters trained from {src}: mean and variance from noisy sums of values clipped to "

@@ -197,6 +197,28 @@ def with_clause(ctes: list[tuple[str, str]], materialized: tuple[str, ...] = ())
     ) + "\n"
 
 
+def write_model_tables(plpy: Any, ctes: str, t: Training, cp: Any, fp: Any, np: Any, smoothing: float) -> None:
+    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
+    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
+    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
+    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
+    plpy.execute(
+        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
+        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
+    )
+    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
+    plpy.execute(
+        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
+        "FROM fp ORDER BY attr, value, class"
+    )
+    if np is not None:
+        plpy.execute(
+            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
+            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
+        )
+        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
+
+
 def check_stats(plpy: Any, stats: str, t: Training) -> dict[str, int]:
     """Validate the training data from the statistics alone (no second pass).
 
