@@ -128,7 +128,7 @@ def _code_model(cp: str, fp: str, n: int, k: int, smoothing: float | str, value_
     return parts
 
 
-def _numeric_model(cp: str, np: str, n: int) -> list[str]:
+def _numeric_model(cp: str, np: str, n: int, n_classes: int) -> list[str]:
     """One-row subqueries for Gaussian attributes: arrays [class][attribute]."""
     numb = (
         "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
@@ -147,10 +147,15 @@ def _numeric_model(cp: str, np: str, n: int) -> list[str]:
         f"CASE WHEN f.total_var > 0 THEN {VAR_FLOOR_FACTOR!r} * f.total_var ELSE 1 END) AS w "
         f"FROM {numb} AS b JOIN {numf} AS f ON f.attr = b.attr)"
     )
-    # [class][attribute]; 0 where a class has no value of the attribute (the term then adds 0)
+    # one array per class, indexed by attribute; 0 where a class has no value of the
+    # attribute (the term then adds 0)
+    per_class = ", ".join(
+        f"pg_catalog.max(q.mu) FILTER (WHERE q.pos = {k}) AS mu{k}, pg_catalog.max(q.h) FILTER (WHERE q.pos = {k}) AS h{k}, "
+        f"pg_catalog.max(q.a) FILTER (WHERE q.pos = {k}) AS a{k}"
+        for k in range(1, n_classes + 1)
+    )
     grids = (
-        "(SELECT pg_catalog.array_agg(q.mu ORDER BY q.pos) AS mu, pg_catalog.array_agg(q.h ORDER BY q.pos) AS h, "
-        "pg_catalog.array_agg(q.a ORDER BY q.pos) AS a FROM ("
+        f"(SELECT {per_class} FROM ("
         f"SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::{F8}) ORDER BY g.a) AS mu, "
         f"pg_catalog.array_agg(COALESCE(0.5 / w.w, 0::{F8}) ORDER BY g.a) AS h, "
         f"pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::{F8}) ORDER BY g.a) AS a "
@@ -193,7 +198,7 @@ def view_sql(
         assert value_type_oid is not None
         parts += _code_model(cp, fp, n, k, smoothing, value_type_oid)
     if np is not None:
-        parts += _numeric_model(cp, np, n)
+        parts += _numeric_model(cp, np, n, k)
     # The model is one row of arrays, built once per query from one-row aggregates
     # (joins, not scalar subqueries, so that a parallel plan stays possible).
     model = "(SELECT * FROM " + ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts)) + " OFFSET 0)"
@@ -233,7 +238,7 @@ def view_sql(
         cat_term = ""
     else:  # pragma: no cover
         raise ValueError(strategy)
-    gauss = f"m.a[{{i}}][{o}] - ({xf} - m.mu[{{i}}][{o}]) * ({xf} - m.mu[{{i}}][{o}]) * m.h[{{i}}][{o}]"
+    gauss = f"m.a{{i}}[{o}] - ({xf} - m.mu{{i}}[{o}]) * ({xf} - m.mu{{i}}[{o}]) * m.h{{i}}[{o}]"
     if np is None:
         term = cat_term
     elif not cat_term:
@@ -272,5 +277,6 @@ def view_sql(
         )
     else:  # pragma: no cover
         raise ValueError(kind)
-    # the scoring model "cat" is built once per query even when the view is joined to other tables
-    return (with_clause(ctes, materialized=("cat",)) if ctes else "") + body
+    # "cat" stays an inlinable CTE: MATERIALIZED makes its scan look tiny next to the
+    # planner hint, and the planner then rescans it once per value (measured: 25x slower)
+    return (with_clause(ctes) if ctes else "") + body

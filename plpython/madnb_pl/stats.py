@@ -190,11 +190,8 @@ def model_ctes(stats: str, t: Training) -> list[tuple[str, str]]:
     ]
 
 
-def with_clause(ctes: list[tuple[str, str]], materialized: tuple[str, ...] = ()) -> str:
-    """A WITH clause; the CTEs named in ``materialized`` are computed once, never inlined."""
-    return "WITH " + ",\n".join(
-        f"{name} AS {'MATERIALIZED ' if name in materialized else ''}({body})" for name, body in ctes
-    ) + "\n"
+def with_clause(ctes: list[tuple[str, str]]) -> str:
+    return "WITH " + ",\n".join(f"{name} AS ({body})" for name, body in ctes) + "\n"
 
 
 def write_model_tables(plpy: Any, ctes: str, t: Training, cp: Any, fp: Any, np: Any, smoothing: float) -> None:
