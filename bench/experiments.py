@@ -20,7 +20,6 @@ import datetime as dt
 import json
 import re
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any

@@ -5,8 +5,8 @@ classify source on its own.  Per query, the model is reshaped once into a single
 row of arrays (``m``): log priors, per-class log-probability tables and, for
 numeric attributes, per-class Gaussian parameters indexed by attribute number.
 Each source row's attributes are unnested inside a LATERAL subquery that sums
-one column per class; lookups are array subscripts, so the plan has no join the
-planner could get wrong and stays parallel safe.
+one column per class.  PostgreSQL 15 runs such a per-row subquery in the leader
+only, so scoring is a serial plan (see bench/results/experiments.md).
 
 Categorical lookups come in two strategies, chosen when the view is created:
 
@@ -90,8 +90,8 @@ def code_strategy_ok(plpy: object, fp: str, value_type_oid: int, prefix: str = "
     return bool(row["slots"] <= max(4 * row["n"] + 1024, 0) and row["slots"] <= MAX_CODE_SLOTS)
 
 
-def _code_model(cp: str, fp: str, n: int, k: int, smoothing: float | str, value_type_oid: int) -> list[str]:
-    """One-row subqueries of the model for the ``codes`` strategy (no sublinks: parallel safe)."""
+def _code_model(cp: str, fp: str, n: int, smoothing: float | str, value_type_oid: int) -> list[str]:
+    """One-row subqueries of the model for the ``codes`` strategy (joined, not scalar subqueries)."""
     catl = _catl(cp, fp, smoothing)
     rng = (
         "(SELECT c.attr, pg_catalog.min(c.value)::pg_catalog.int8 AS lo, pg_catalog.max(c.value)::pg_catalog.int8 AS hi "
@@ -196,7 +196,7 @@ def view_sql(
     ]
     if strategy == "codes":
         assert value_type_oid is not None
-        parts += _code_model(cp, fp, n, k, smoothing, value_type_oid)
+        parts += _code_model(cp, fp, n, smoothing, value_type_oid)
     if np is not None:
         parts += _numeric_model(cp, np, n, k)
     # The model is one row of arrays, built once per query from one-row aggregates
