@@ -63,3 +63,19 @@ SET search_path = pg_catalog, pg_temp
 AS $$ BEGIN RETURN true; END $$;
 COMMENT ON FUNCTION madnb._planner_hint(integer) IS
     'internal: always true; opaque to the planner, it lowers a model relation''s row estimate so the model is the hashed side of a join';
+
+CREATE OR REPLACE FUNCTION madnb._check_view_model(ok boolean, what text) RETURNS boolean
+LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF ok IS NOT TRUE THEN
+        RAISE EXCEPTION 'the model''s % changed since the view was created', what
+            USING ERRCODE = '55000',
+                  HINT = 'drop the view and create it again';
+    END IF;
+    RETURN true;
+END
+$$;
+COMMENT ON FUNCTION madnb._check_view_model(boolean, text) IS
+    'internal: raises 55000 when a view''s model no longer has the shape (e.g. the Gaussian attributes) the view was built for';

@@ -152,12 +152,15 @@ def create_view(
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
     value = resolve_column(plpy, fp, quote_ident("value"), "featureProbsSource")
     has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
-    strategy = _strategy(plpy, fp.sql, value.type_oid, has_cat)
+    strategy, unroll = _strategy(plpy, fp.sql, value.type_oid, has_cat, n, k)
+    numeric_attrs: list[int] = []
+    if np is not None:
+        numeric_attrs = [int(r["attr"]) for r in plpy.execute(f"SELECT DISTINCT x.attr FROM {np.sql} AS x WHERE x.attr IS NOT NULL")]
     body = scoring.view_sql(
         prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=n, kind=kind,
         strategy=strategy, value_type_oid=value.type_oid, source_elem_oid=attrs.elem_oid,
-        smoothing=_smoothing_sql(plpy, fp),
+        smoothing=_smoothing_sql(plpy, fp), numeric_attrs=numeric_attrs, unroll=unroll,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"
@@ -187,11 +190,13 @@ def _smoothing_sql(plpy: Any, fp: Relation) -> float | str:
     return f"COALESCE(f.{quote_ident('smoothing')}::pg_catalog.float8, 1::pg_catalog.float8)"
 
 
-def _strategy(plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, prefix: str = "") -> str:
-    """How a view looks categorical values up (see :mod:`madnb_pl.scoring`)."""
+def _strategy(plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, n: int, k: int, prefix: str = "") -> tuple[str, bool]:
+    """How a view looks categorical values up, and whether it is unrolled (see :mod:`madnb_pl.scoring`)."""
     if not has_cat:
-        return "none"
-    return "codes" if scoring.code_strategy_ok(plpy, fp_sql, value_type_oid, prefix) else "join"
+        return "none", scoring.unroll_ok("none", False, n, k)
+    codes, rectangle = scoring.code_layout(plpy, fp_sql, value_type_oid, n, k, prefix)
+    strategy = "codes" if codes else "join"
+    return strategy, scoring.unroll_ok(strategy, rectangle, n, k)
 
 
 def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
@@ -229,11 +234,12 @@ def create_adhoc_view(
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     prefix = [("stats", stats.stats_select(t))] + stats.model_ctes("stats", t)
     has_cat = not t.numeric_only
-    strategy = _strategy(plpy, "fp", t.attrs.elem_oid or 0, has_cat, stats.with_clause(prefix)) if has_cat else "none"
+    strategy, unroll = _strategy(plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(prefix))
     body = scoring.view_sql(
         prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,
         strategy=strategy, value_type_oid=t.attrs.elem_oid, source_elem_oid=attrs.elem_oid,
+        numeric_attrs=list(t.numeric), unroll=unroll, check_numeric=False,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"

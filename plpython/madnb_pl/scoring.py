@@ -4,22 +4,28 @@ A view reads the model tables live (MADlib's layout) and scores each row of the
 classify source on its own.  Per query, the model is reshaped once into a single
 row of arrays (``m``): log priors, per-class log-probability tables and, for
 numeric attributes, per-class Gaussian parameters indexed by attribute number.
-Each source row's attributes are unnested inside a LATERAL subquery that sums
-one column per class.  PostgreSQL 15 runs such a per-row subquery in the leader
-only, so scoring is a serial plan (see bench/results/experiments.md).
+The number of classes K and of attributes are fixed when the view is created; a
+view whose model later changes shape raises an error (55000) asking for it to be
+recreated.  Natural logs throughout, log-sum-exp normalisation.
 
-Categorical lookups come in two strategies, chosen when the view is created:
+Two forms, chosen when the view is created:
 
-* ``codes`` (integer-valued attributes, the MADlib norm): each attribute's
-  values occupy a dense slot range of one table, slot = base + (v - lo) + 2;
-  slot 1 holds 0 for values not seen in training.
-* ``join`` (text, dates, fractional numbers, sparse codes): a hash join of the
-  unnested values to one row per (attribute, value) holding every class's
-  log-probability, built once per query.
-
-The number of classes K is fixed when the view is created (one sum column per
-class); a view whose model later changes shape raises an error asking for it to
-be recreated.  Natural logs throughout, log-sum-exp normalisation.
+* unrolled (integer codes and/or Gaussian attributes, up to UNROLL_MAX_ATTRS
+  attributes and UNROLL_MAX_TERMS class x attribute terms): the view holds one
+  expression per class, a sum with one term per attribute, evaluated in the scan
+  of the source.  The one-row model is hash-joined on an always-true key, so
+  PostgreSQL 15 can run the scan, the join and the expressions in parallel
+  workers; only the final arg-max / normalisation runs in the leader.
+  Categorical value v of attribute j is read as ``lut_k[j][v - lo0]``, one value
+  range for all attributes (values outside it, missing or fractional read NULL
+  and add 0).
+* LATERAL (text and other non-integer values, very wide rows): each source row's
+  attributes are unnested inside a LATERAL subquery that sums one column per
+  class.  PostgreSQL 15 runs such a subquery in the leader only (serial plan).
+  Categorical lookups there come in two strategies: ``codes`` (integer values,
+  slot = base + (v - lo) + 2 in one table; slot 1 holds 0 for unseen values) and
+  ``join`` (a hash join of the unnested values to one row per (attribute, value)
+  holding every class's log-probability, built once per query).
 
 Categorical: log P(a=v|c) = ln(cnt + s) - ln(n_{c,a} + s * attr_cnt), where
 n_{c,a} is the number of class-c rows with attribute a present (MADlib's
@@ -36,6 +42,10 @@ from .stats import with_clause
 VAR_FLOOR_FACTOR = 1e-9
 MAX_CLASSES = 500
 MAX_CODE_SLOTS = 4_000_000
+# The unrolled (parallel) form writes one term per (class, attribute) into the
+# view; beyond these sizes the view uses the per-row LATERAL form.
+UNROLL_MAX_ATTRS = 256
+UNROLL_MAX_TERMS = 2048
 INTEGER_TYPES = {20, 21, 23}  # int8, int2, int4
 INTEGRAL_CHECK_TYPES = {700, 701, 1700}  # real, float8, numeric: codes if every value is whole
 F8 = "pg_catalog.float8"
@@ -52,10 +62,17 @@ def _exp(expr: str) -> str:
 
 
 def _cls(cp: str) -> str:
-    """Classes with their position 1..K (in class order)."""
+    """Classes with their position 1..K (in class order).
+
+    Positions come from unnest ... WITH ORDINALITY over one aggregate rather than
+    row_number(): a window function would make the model parallel-unsafe.
+    """
     return (
-        "(SELECT m.class, m.class_cnt, m.all_cnt, "
-        f"(pg_catalog.row_number() OVER (ORDER BY m.class))::pg_catalog.int4 AS pos FROM {cp} AS m)"
+        "(SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM ("
+        "SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, "
+        f"pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM {cp} AS m) AS s "
+        "CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) "
+        "WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos))"
     )
 
 
@@ -69,28 +86,73 @@ def _catl(cp: str, fp: str, smoothing: float | str) -> str:
     return (
         "(SELECT f.attr, f.value, c.pos, "
         f"{_ln(f'f.cnt + {s}')} - "
-        f"{_ln(f'pg_catalog.sum(f.cnt) OVER (PARTITION BY f.class, f.attr) + {s} * f.attr_cnt')} AS lp "
-        f"FROM {fp} AS f JOIN {_cls(cp)} AS c ON c.class = f.class)"
+        f"{_ln(f'n.cnt + {s} * f.attr_cnt')} AS lp "
+        f"FROM {fp} AS f JOIN {_cls(cp)} AS c ON c.class = f.class "
+        # n_{c,a} by a grouped join, not a window function (which would make the model parallel-unsafe)
+        f"JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM {fp} AS g GROUP BY g.class, g.attr) AS n "
+        "ON n.class = f.class AND n.attr = f.attr)"
     )
 
 
-def code_strategy_ok(plpy: object, fp: str, value_type_oid: int, prefix: str = "") -> bool:
-    """Whether the ``codes`` strategy fits the feature table as it is now."""
+def code_layout(plpy: object, fp: str, value_type_oid: int, num_attrs: int, n_classes: int, prefix: str = "") -> tuple[bool, bool]:
+    """Which integer-code layouts fit the feature table as it is now: (codes, rectangle).
+
+    ``codes``: each attribute's values occupy a dense slot range of one table
+    (the LATERAL form).  ``rectangle``: one value range [lo, hi] for every
+    attribute, so that the unrolled form looks value v of attribute j up as
+    ``lut_k[j][v - lo + 1]``; used when that rectangle is not much larger than
+    the feature table.
+    """
     if value_type_oid not in INTEGER_TYPES | INTEGRAL_CHECK_TYPES:
-        return False
+        return False, False
     whole = "" if value_type_oid in INTEGER_TYPES else "AND pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value)) "
     row = plpy.execute(  # type: ignore[attr-defined]
         f"{prefix}SELECT COALESCE(pg_catalog.sum(r.span), 0)::int8 AS slots, COALESCE(pg_catalog.sum(r.n), 0)::int8 AS n, "
-        "COALESCE(pg_catalog.bool_and(r.whole), true) AS whole FROM ("
-        "SELECT (pg_catalog.max(f.value) - pg_catalog.min(f.value))::int8 + 1 AS span, pg_catalog.count(*) AS n, "
+        "COALESCE(pg_catalog.bool_and(r.whole), true) AS whole, "
+        "(pg_catalog.max(r.hi) - pg_catalog.min(r.lo))::int8 + 1 AS width FROM ("
+        "SELECT pg_catalog.min(f.value) AS lo, pg_catalog.max(f.value) AS hi, "
+        "(pg_catalog.max(f.value) - pg_catalog.min(f.value))::int8 + 1 AS span, pg_catalog.count(*) AS n, "
         f"true {whole}AS whole FROM {fp} AS f GROUP BY f.attr) AS r"
     )[0]
     if not row["whole"]:
+        return False, False
+    slots, n = int(row["slots"]), int(row["n"])
+    codes = slots <= 4 * n + 1024 and slots <= MAX_CODE_SLOTS
+    if not codes or row["width"] is None:
+        return codes, False
+    cells = int(row["width"]) * int(num_attrs)
+    return codes, cells <= 4 * n + 4096 and cells * int(n_classes) <= MAX_CODE_SLOTS
+
+
+def unroll_ok(strategy: str, rectangle: bool, num_attrs: int, n_classes: int) -> bool:
+    """Whether a view uses the unrolled (parallel) form rather than the LATERAL one."""
+    if strategy == "join" or (strategy == "codes" and not rectangle):
         return False
-    return bool(row["slots"] <= max(4 * row["n"] + 1024, 0) and row["slots"] <= MAX_CODE_SLOTS)
+    return num_attrs <= UNROLL_MAX_ATTRS and num_attrs * n_classes <= UNROLL_MAX_TERMS
 
 
-def _code_model(cp: str, fp: str, n: int, smoothing: float | str, value_type_oid: int) -> list[str]:
+def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str) -> list[str]:
+    """One-row subqueries for the unrolled codes form: lut{k}[attr][v - lo0], lo0, hi1."""
+    catl = _catl(cp, fp, smoothing)
+    rect = (
+        "(SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1 "
+        f"FROM {fp} AS f)"
+    )
+    per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
+    lut = (
+        f"(SELECT {per_class} FROM ("
+        "SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM ("
+        f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY v.v) AS arr "
+        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {rect} AS b "
+        "CROSS JOIN LATERAL pg_catalog.generate_series(b.lo0 + 1, b.hi1 - 1) AS v(v) "
+        f"LEFT JOIN {catl} AS x ON x.pos = c.pos AND x.attr = g.a AND x.value::pg_catalog.int8 = v.v "
+        f"WHERE madnb._check_code_slots((b.hi1 - b.lo0 - 1) * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
+        "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
+    )
+    return [lut, rect]
+
+
+def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     """One-row subqueries of the model for the ``codes`` strategy (joined, not scalar subqueries)."""
     catl = _catl(cp, fp, smoothing)
     rng = (
@@ -119,13 +181,7 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str, value_type_oid
         "pg_catalog.array_agg(COALESCE(o.base, 0) ORDER BY g.a) AS base "
         f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN {offs} AS o ON o.attr = g.a)"
     )
-    parts = [lut, ranges]
-    if value_type_oid not in INTEGER_TYPES:
-        parts.append(
-            "(SELECT madnb._check_whole_values(pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))) AS whole "
-            f"FROM {fp} AS f)"
-        )
-    return parts
+    return [lut, ranges]
 
 
 def _numeric_model(cp: str, np: str, n: int, n_classes: int) -> list[str]:
@@ -185,8 +241,16 @@ def view_sql(
     value_type_oid: int | None,
     source_elem_oid: int | None,
     smoothing: float | str = 1.0,
+    numeric_attrs: tuple[int, ...] | list[int] | None = None,
+    unroll: bool = False,
+    check_numeric: bool = True,
 ) -> str:
-    """The SELECT of a classify (``kind='classify'``) or probs (``kind='probs'``) view."""
+    """The SELECT of a classify (``kind='classify'``) or probs (``kind='probs'``) view.
+
+    ``unroll`` selects the parallel form (see :func:`unroll_ok`); it needs the set
+    of Gaussian attributes (``numeric_attrs``), which a view over prepared tables
+    re-checks on every query (``check_numeric``).
+    """
     ks = range(1, k + 1)
     n = int(num_attrs)
     parts = [
@@ -194,71 +258,124 @@ def view_sql(
         f"pg_catalog.array_agg({_ln(f'c.class_cnt::{F8} / c.all_cnt')} ORDER BY c.pos) AS prior, "
         f"madnb._check_class_count(pg_catalog.count(*), {k}) AS checked FROM {_cls(cp)} AS c)"
     ]
+    # Every check of the model's shape is part of ``ready``, the one column the
+    # scoring query filters or joins on (unreferenced columns may be optimised away).
+    checks = ["m0.checked"]
     if strategy == "codes":
         assert value_type_oid is not None
-        parts += _code_model(cp, fp, n, smoothing, value_type_oid)
+        parts += _rect_model(cp, fp, n, k, smoothing) if unroll else _code_model(cp, fp, n, smoothing)
+        if value_type_oid not in INTEGER_TYPES:
+            parts.append(
+                "(SELECT madnb._check_whole_values(pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))) AS whole "
+                f"FROM {fp} AS f)"
+            )
+            checks.append(f"m{len(parts) - 1}.whole")
+    num = sorted(set(numeric_attrs or ()))
     if np is not None:
         parts += _numeric_model(cp, np, n, k)
-    # The model is one row of arrays, built once per query from one-row aggregates
-    # (joins, not scalar subqueries, so that a parallel plan stays possible).
-    model = "(SELECT * FROM " + ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts)) + " OFFSET 0)"
-
-    x = "u.v"
-    o = "w.o"
-    xf = f"w.v::{F8}"
-    joins = ""
-    ctes = list(prefix)
-    inner_cols = ["u.o::pg_catalog.int4 AS o", "u.v AS v"]
-    if strategy == "codes":
-        whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
-        uo = "u.o::pg_catalog.int4"
-        inner_cols.append(
-            f"(CASE WHEN {x} >= m.lo[{uo}] AND {x} <= m.hi[{uo}]{whole} "
-            f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 ELSE 1 END) AS i"
-        )
-        cat_term = "m.lut[{i}][w.i]"
-    elif strategy == "join":
-        ctes.append(
-            (
-                "cat",
-                "SELECT c.attr, c.value, "
-                + ", ".join(f"pg_catalog.max(c.lp) FILTER (WHERE c.pos = {i}) AS l{i}" for i in ks)
-                + f" FROM {_catl(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
+        if unroll and check_numeric:
+            baked = "{" + ",".join("t" if j in num else "f" for j in range(1, n + 1)) + "}"
+            checks.append(
+                f"madnb._check_view_model(m{len(parts) - 1}.isnum IS NOT DISTINCT FROM '{baked}'::pg_catalog.bool[], "
+                "'numeric attributes')"
             )
+    ready = " AND ".join(checks)
+    joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
+    ctes = list(prefix)
+
+    if unroll:
+        # One expression per class with a term per attribute, computed in the scan of
+        # the source itself, so PostgreSQL can run it in parallel workers.  The model
+        # row is hash-joined on an always-true key (a one-row hash table per worker);
+        # DISTINCT ON keeps it one subquery without the OFFSET 0 that would stop
+        # parallelism.
+        #
+        # The small per-class arrays are concatenated into one, ``g``, read at constant
+        # positions: an array under 127 bytes is stored with a short header in the
+        # hash table and PostgreSQL would copy it on every subscript.
+        flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "h", "mu")] if np is not None else [])
+        pos = {name: 1 + q * n for q, name in enumerate(flat[1:])}
+        luts = "".join(f", lut{i}" for i in ks) + ", lo0, hi1" if strategy == "codes" else ""
+        model = f"(SELECT DISTINCT ON (m0.checked) {ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined})"
+        terms: dict[int, list[str]] = {i: [] for i in ks}
+        for j in range(1, n + 1):
+            x = f"src.{attrs}[{j}]"
+            if j in num:
+                for i in ks:
+                    a, h, mu = (f"m.g[{k + pos[f'{w}{i}'] + j - 1}]" for w in ("a", "h", "mu"))
+                    terms[i].append(f"{a} - {h} * ({x}::{F8} - {mu}) ^ 2")
+            elif strategy == "codes":
+                # out-of-range values land on index 0 or width + 1: NULL, so they add 0
+                idx = f"(LEAST(GREATEST({x}, m.lo0), m.hi1) - m.lo0)::pg_catalog.int4"
+                if source_elem_oid not in INTEGER_TYPES:
+                    idx = f"CASE WHEN {x} = pg_catalog.trunc({x}) THEN {idx} END"
+                for i in ks:
+                    terms[i].append(f"m.lut{i}[{j}][{idx}]")
+            # else: a categorical attribute of a model without categorical values adds 0
+        ls = ", ".join(
+            f"m.g[{i}]" + "".join(f" + COALESCE({t}, 0)" for t in terms[i]) + f" AS l{i}" for i in ks
         )
-        # madnb._planner_hint() is an opaque true: it lowers the model's row estimate
-        # so the planner always hashes the model (built once) rather than each row's values.
-        joins = (
-            " LEFT JOIN (SELECT * FROM cat WHERE madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr) "
-            "AND madnb._planner_hint(cat.attr)) AS c ON c.attr = u.o AND c.value = u.v"
+        scored = (
+            f"SELECT src.{key} AS key, m.classes, {ls} "
+            f"FROM {source} AS src JOIN {model} AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0) OFFSET 0"
         )
-        inner_cols += [f"c.l{i} AS c{i}" for i in ks]
-        cat_term = "w.c{i}"
-    elif strategy == "none":
-        cat_term = ""
-    else:  # pragma: no cover
-        raise ValueError(strategy)
-    gauss = f"m.a{{i}}[{o}] - ({xf} - m.mu{{i}}[{o}]) * ({xf} - m.mu{{i}}[{o}]) * m.h{{i}}[{o}]"
-    if np is None:
-        term = cat_term
-    elif not cat_term:
-        term = gauss
     else:
-        term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
-    sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
-    # only the codes strategy has a per-value expression (the slot) worth computing once
-    fence = " OFFSET 0" if strategy == "codes" else ""
-    ls = ", ".join(f"m.prior[{i}] + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
-    # OFFSET 0 fences keep each per-value and per-row expression computed once
-    # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so the plan is
-    # serial anyway).
-    scored = (
-        f"SELECT src.{key} AS key, m.classes, {ls} "
-        f"FROM {source} AS src CROSS JOIN {model} AS m CROSS JOIN LATERAL ("
-        f"SELECT {sums} FROM (SELECT {', '.join(inner_cols)} "
-        f"FROM pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o){joins} "
-        f"WHERE u.o <= {n}{fence}) AS w) AS z WHERE m.checked OFFSET 0"
-    )
+        # The model is one row of arrays, built once per query from one-row aggregates.
+        model = f"(SELECT {ready} AS ready, * FROM {joined} OFFSET 0)"
+        x = "u.v"
+        o = "w.o"
+        xf = f"w.v::{F8}"
+        joins = ""
+        inner_cols = ["u.o::pg_catalog.int4 AS o", "u.v AS v"]
+        if strategy == "codes":
+            whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
+            uo = "u.o::pg_catalog.int4"
+            inner_cols.append(
+                f"(CASE WHEN {x} >= m.lo[{uo}] AND {x} <= m.hi[{uo}]{whole} "
+                f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 ELSE 1 END) AS i"
+            )
+            cat_term = "m.lut[{i}][w.i]"
+        elif strategy == "join":
+            ctes.append(
+                (
+                    "cat",
+                    "SELECT c.attr, c.value, "
+                    + ", ".join(f"pg_catalog.max(c.lp) FILTER (WHERE c.pos = {i}) AS l{i}" for i in ks)
+                    + f" FROM {_catl(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
+                )
+            )
+            # madnb._planner_hint() is an opaque true: it lowers the model's row estimate
+            # so the planner always hashes the model (built once) rather than each row's values.
+            joins = (
+                " LEFT JOIN (SELECT * FROM cat WHERE madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr) "
+                "AND madnb._planner_hint(cat.attr)) AS c ON c.attr = u.o AND c.value = u.v"
+            )
+            inner_cols += [f"c.l{i} AS c{i}" for i in ks]
+            cat_term = "w.c{i}"
+        elif strategy == "none":
+            cat_term = ""
+        else:  # pragma: no cover
+            raise ValueError(strategy)
+        gauss = f"m.a{{i}}[{o}] - ({xf} - m.mu{{i}}[{o}]) * ({xf} - m.mu{{i}}[{o}]) * m.h{{i}}[{o}]"
+        if np is None:
+            term = cat_term
+        elif not cat_term:
+            term = gauss
+        else:
+            term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
+        sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
+        # only the codes strategy has a per-value expression (the slot) worth computing once
+        fence = " OFFSET 0" if strategy == "codes" else ""
+        ls = ", ".join(f"m.prior[{i}] + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
+        # OFFSET 0 fences keep each per-value and per-row expression computed once
+        # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so this form is serial).
+        scored = (
+            f"SELECT src.{key} AS key, m.classes, {ls} "
+            f"FROM {source} AS src CROSS JOIN {model} AS m CROSS JOIN LATERAL ("
+            f"SELECT {sums} FROM (SELECT {', '.join(inner_cols)} "
+            f"FROM pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o){joins} "
+            f"WHERE u.o <= {n}{fence}) AS w) AS z WHERE m.ready OFFSET 0"
+        )
     greatest = f"GREATEST({', '.join(f'q.l{i}' for i in ks)})"
     if kind == "classify":
         picks = ", ".join(f"CASE WHEN q.l{i} = q.mx THEN q.classes[{i}] END" for i in ks)
@@ -267,13 +384,16 @@ def view_sql(
             f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q"
         )
     elif kind == "probs":
-        probs = ", ".join(_exp(f"q.l{i} - q.mx - q.lse") for i in ks)
+        # K output rows per source row from a join with 1..K (a set-returning function
+        # in the select list costs about 1 us per row more); the row's l of class i is
+        # picked by a CASE.  OFFSET 0 keeps mx and lse computed once per source row.
         lse = " + ".join(_exp(f"q.l{i} - q.mx") for i in ks)
+        pick = "CASE c.i " + " ".join(f"WHEN {i} THEN q.l{i}" for i in ks) + " END"
         body = (
-            f"SELECT q.key, pg_catalog.unnest(q.classes) AS class, pg_catalog.unnest(ARRAY[{probs}]) AS nb_prob FROM ("
+            f"SELECT q.key, q.classes[c.i] AS class, {_exp(f'{pick} - q.mx - q.lse')} AS nb_prob FROM ("
             f"SELECT q.*, pg_catalog.ln({lse}) AS lse "
-            f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q"
-            ") AS q"
+            f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q OFFSET 0"
+            f") AS q CROSS JOIN pg_catalog.generate_series(1, {k}) AS c(i)"
         )
     else:  # pragma: no cover
         raise ValueError(kind)

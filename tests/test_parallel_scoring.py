@@ -1,0 +1,214 @@
+"""The unrolled scoring form (the one PostgreSQL can run in parallel workers).
+
+Views over models with integer codes or Gaussian attributes, and not too many
+attributes, compute one expression per class in the scan of the source; the other
+models use a per-row LATERAL subquery.  Both must give MADlib's numbers; here the
+unrolled form meets awkward values, and its plan is checked for parallel workers.
+Expected numbers are computed here from the naive Bayes formulas.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from typing import Any
+
+import pytest
+
+from helpers import sqlstate_of
+
+
+def reference_probs(train: list[tuple[Any, list[Any]]], row: list[Any], numeric: set[int] = frozenset()) -> dict[Any, float]:
+    """P(class | row) by MADlib's formulas: Laplace-smoothed categorical, Gaussian with the sample variance.
+
+    ``train`` is [(class, attributes)]; a None element is missing, a categorical value
+    not seen in training is skipped, and so is a non-finite one.
+    """
+    classes = sorted({c for c, _ in train})
+    n = len(train)
+    width = max(len(a) for _, a in train)
+    logp = {}
+    for c in classes:
+        rows = [a for k, a in train if k == c]
+        lp = math.log(len(rows) / n)
+        for j, x in enumerate(row[:width]):
+            if x is None:
+                continue
+            if j + 1 in numeric:
+                vals = [a[j] for a in rows if j < len(a) and a[j] is not None]
+                mean = sum(vals) / len(vals)
+                var = sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)
+                lp += -0.5 * math.log(2 * math.pi * var) - (x - mean) ** 2 / (2 * var)
+                continue
+            seen = {a[j] for _, a in train if j < len(a) and a[j] is not None}
+            if x not in seen:
+                continue
+            counts = Counter(a[j] for a in rows if j < len(a) and a[j] is not None)
+            present = sum(counts.values())
+            lp += math.log(counts[x] + 1) - math.log(present + len(seen))
+        logp[c] = lp
+    top = max(logp.values())
+    z = sum(math.exp(v - top) for v in logp.values())
+    return {c: math.exp(v - top) / z for c, v in logp.items()}
+
+
+TRAIN_CODES = [
+    (1, [1, 2, 3]), (1, [1, 2, 1]), (1, [1, 4, 3]), (1, [2, None, 3]),
+    (2, [1, 2, 2]), (2, [0, 2, 2]), (2, [0, 1, 3]), (2, [0, 4, None]),
+    (3, [2, 1, 1]), (3, [2, 4, 1]),
+]
+
+
+def _array_literal(values: list[Any]) -> str:
+    return "{" + ",".join("NULL" if v is None else str(v) for v in values) + "}"
+
+
+def _load(db, elem: str, train: list[tuple[Any, list[Any]]], test: list[list[Any]]) -> None:
+    db.execute(f"CREATE TABLE tr (id int, class int, attributes {elem}[])")
+    db.execute(f"CREATE TABLE te (id int, attributes {elem}[])")
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO tr VALUES (%s, %s, %s::" + elem + "[])",
+                        [(i, c, _array_literal(a)) for i, (c, a) in enumerate(train)])
+        cur.executemany("INSERT INTO te VALUES (%s, %s::" + elem + "[])",
+                        [(i, _array_literal(a)) for i, a in enumerate(test)])
+
+
+def _probs(db, view: str) -> dict[int, dict[Any, float]]:
+    out: dict[int, dict[Any, float]] = defaultdict(dict)
+    for key, cls, p in db.execute(f"SELECT key, class, nb_prob FROM {view}"):
+        out[key][cls] = p
+    return out
+
+
+def _uses_unrolled_form(db, view: str) -> bool:
+    return "unnest" not in db.execute("SELECT pg_get_viewdef(%s::regclass)", (view,)).fetchone()[0]
+
+
+@pytest.mark.parametrize(
+    ("elem", "odd"),
+    [
+        ("int2", [32767, -32768]),
+        ("int4", [2147483647, -2147483648]),
+        ("int8", [9223372036854775807, -9223372036854775808]),
+        ("float8", ["2.5", "NaN", "Infinity", "-Infinity", "1e300"]),
+        ("numeric", ["2.5", "NaN", "1e40"]),
+    ],
+)
+def test_codes_out_of_range_fractional_missing_and_unseen_values_are_skipped(db, elem, odd):
+    test = [[1, 2, 3], [0, 4, 1], [None, None, None], [5, 2, 9], [2], [1, 2, 3, 2]]
+    for v in odd:
+        test += [[v, 2, 3], [1, v, v]]
+    _load(db, elem, TRAIN_CODES, test)
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 3, 'fp', 'cp')")
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'pv')")
+    db.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'cv')")
+    assert _uses_unrolled_form(db, "pv") and _uses_unrolled_form(db, "cv")
+    got = _probs(db, "pv")
+    cls = dict(db.execute("SELECT key, nb_classification FROM cv").fetchall())
+    for i, row in enumerate(test):
+        # an odd value is never a training value: the reference skips it like a missing one
+        want = reference_probs(TRAIN_CODES, row)
+        assert got[i].keys() == want.keys()
+        for c, p in want.items():
+            assert got[i][c] == pytest.approx(p, abs=1e-12), (elem, row, c)
+        best = max(want.values())
+        assert sorted(cls[i]) == sorted(c for c, p in want.items() if abs(p - best) < 1e-12)
+
+
+def test_unrolled_and_lateral_forms_give_the_same_probabilities(db):
+    """Integer codes use the unrolled form, the same values as text the LATERAL (join) one."""
+    test = [[1, 2, 3], [0, 4, 1], [None, 2, None], [7, 2, 3], [2]]
+    _load(db, "int4", TRAIN_CODES, test)
+    db.execute("CREATE TABLE trt AS SELECT id, class, attributes::text[] AS attributes FROM tr")
+    db.execute("CREATE TABLE tet AS SELECT id, attributes::text[] AS attributes FROM te")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 3, 'fp', 'cp')")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('trt', 'class', 'attributes', 3, 'fpt', 'cpt')")
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'pv')")
+    db.execute("SELECT madnb.create_nb_probs_view('fpt', 'cpt', 'tet', 'id', 'attributes', 3, 'pvt')")
+    assert _uses_unrolled_form(db, "pv") and not _uses_unrolled_form(db, "pvt")
+    a, b = _probs(db, "pv"), _probs(db, "pvt")
+    assert a.keys() == b.keys() == set(range(len(test)))
+    for key in a:
+        assert a[key].keys() == b[key].keys()
+        for c in a[key]:
+            assert a[key][c] == pytest.approx(b[key][c], abs=1e-14)
+
+
+TRAIN_MIXED = [
+    ("a", [1, 5.25, 180.0]), ("a", [2, 5.75, 190.0]), ("a", [1, 6.0, 170.0]), ("a", [1, None, 175.0]),
+    ("b", [2, 5.0, 100.0]), ("b", [2, 5.5, 150.0]), ("b", [3, 5.4, 130.0]), ("b", [2, 5.8, None]),
+]
+
+
+def _floats(a: list[Any]) -> list[float | None]:
+    return [None if x is None else float(x) for x in a]
+
+
+def test_gaussian_and_categorical_attributes_in_the_unrolled_form(db):
+    db.execute("CREATE TABLE tr (id int, class text, attributes float8[])")
+    db.execute("CREATE TABLE te (id int, attributes float8[])")
+    test = [[1, 5.5, 160.0], [3, None, 120.0], [9, 6.1, None], [None, None, None], [2, 5.0], [1.5, 5.9, 185.0]]
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO tr VALUES (%s, %s, %s)", [(i, c, _floats(a)) for i, (c, a) in enumerate(TRAIN_MIXED)])
+        cur.executemany("INSERT INTO te VALUES (%s, %s)", [(i, _floats(a)) for i, a in enumerate(test)])
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', '2,3', 3, 'fp', 'np', 'cp')")
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'np', 'pv')")
+    assert _uses_unrolled_form(db, "pv")
+    got = _probs(db, "pv")
+    for i, row in enumerate(test):
+        want = reference_probs(TRAIN_MIXED, row, numeric={2, 3})  # 1.5: not a training code, skipped
+        for c, p in want.items():
+            assert got[i][c] == pytest.approx(p, rel=1e-9, abs=1e-12), (row, c)
+
+
+def test_a_view_whose_gaussian_attributes_changed_asks_to_be_recreated(db):
+    db.execute("CREATE TABLE tr (id int, class text, attributes float8[])")
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO tr VALUES (%s, %s, %s)", [(i, c, _floats(a)) for i, (c, a) in enumerate(TRAIN_MIXED)])
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', '2,3', 3, 'fp', 'np', 'cp')")
+    db.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 'tr', 'id', 'attributes', 3, 'np', 'cv')")
+    assert db.execute("SELECT count(*) FROM cv").fetchone()[0] == len(TRAIN_MIXED)
+    db.execute("INSERT INTO np SELECT class, 1, 1.5, 0.25, 4 FROM cp")  # attribute 1 is now Gaussian too
+    err = sqlstate_of(db, "SELECT * FROM cv")
+    assert err.diag.sqlstate == "55000"
+    assert "numeric attributes" in err.diag.message_primary
+    assert "create it again" in (err.diag.message_hint or "")
+
+
+def _plan_nodes(plan: dict[str, Any]) -> list[str]:
+    out = [("Parallel " if plan.get("Parallel Aware") else "") + plan["Node Type"]]
+    for child in plan.get("Plans", []):
+        out += _plan_nodes(child)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["classify", "probs"])
+@pytest.mark.parametrize("numeric", [False, True])
+def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
+    """The scoring expressions sit under a Gather, in a parallel scan joined to the one-row model."""
+    elem = "float8" if numeric else "int4"
+    value = "(i %% 7)::float8 / 3" if numeric else "i %% 5"
+    db.execute(f"CREATE TABLE big (id int, class int, attributes {elem}[])")
+    db.execute(
+        f"INSERT INTO big SELECT i, i %% 3, ARRAY[({value})::{elem}, ((i / 3) %% 4)::{elem}, ((i / 5) %% 6)::{elem}] "
+        "FROM generate_series(1, 200000) AS i".replace("%%", "%")
+    )
+    db.execute("ANALYZE big")
+    if numeric:
+        db.execute("SELECT madnb.create_nb_prepared_data_tables('big', 'class', 'attributes', '1', 3, 'fp', 'np', 'cp')")
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('fp', 'cp', 'big', 'id', 'attributes', 3, 'np', 'v')")
+    else:
+        db.execute("SELECT madnb.create_nb_prepared_data_tables('big', 'class', 'attributes', 3, 'fp', 'cp')")
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('fp', 'cp', 'big', 'id', 'attributes', 3, 'v')")
+    # The model is built in every worker, so parallelism pays only on tables with more
+    # (or wider) rows than a test should load; cheaper tuple transfer tips this one.
+    db.execute("SET parallel_tuple_cost = 0.01")
+    plan = db.execute("EXPLAIN (FORMAT JSON) SELECT * FROM v").fetchone()[0]
+    plan = plan if isinstance(plan, list) else json.loads(plan)
+    nodes = _plan_nodes(plan[0]["Plan"])
+    assert "Gather" in nodes
+    gather = nodes.index("Gather")
+    assert "Hash Join" in nodes[gather:] and "Parallel Seq Scan" in nodes[gather:]
+    rows = db.execute("SELECT count(*) FROM v").fetchone()[0]
+    assert rows == 200000 * (3 if kind == "probs" else 1)
