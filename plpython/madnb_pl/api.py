@@ -33,6 +33,9 @@ def _materialise_stats(plpy: Any, t: stats.Training) -> str:
     name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
     # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
     plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t)}")
+    if t.numeric_only and stats.odd_arrays(plpy, name):
+        plpy.execute(f"DROP TABLE {name}")
+        plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t, by_subscript=False)}")
     return name
 
 
@@ -227,12 +230,12 @@ def create_adhoc_view(
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(t.numeric))
     out = resolve_new_name(plpy, dest, "destName")
     # Validate the training data now (one pass), as training would.
-    check = f"({stats.stats_select(t)})"
+    check = f"({stats.stats_select(t, by_subscript=False)})"
     info = stats.check_stats(plpy, check, t)
     k = info["classes"]
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
-    prefix = [("stats", stats.stats_select(t))] + stats.model_ctes("stats", t)
+    prefix = [("stats", stats.stats_select(t, by_subscript=False))] + stats.model_ctes("stats", t)
     has_cat = not t.numeric_only
     strategy, unroll = _strategy(plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(prefix))
     body = scoring.view_sql(

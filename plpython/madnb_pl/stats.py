@@ -126,10 +126,54 @@ def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: s
         )
 
 
-def stats_select(t: Training) -> str:
+def _numeric_stats_by_subscript(t: Training) -> str:
+    """Numeric-only statistics by subscript: one GROUP BY class, no unnest.
+
+    Yields the same relation as the unnest pass for one-dimensional 1-based
+    arrays (rows for o IS NULL, o = 1..numAttrs and, when some array is longer,
+    o = its length), plus a row o = -1 counting arrays of any other shape, for
+    which the caller reruns the unnest pass (:func:`odd_arrays`).
+    """
+    src, cls, a, n = t.source.sql, t.cls.sql, f"t.{t.attrs.sql}", t.num_attrs
+    card = f"pg_catalog.cardinality({a})"
+    aggs = [
+        f"pg_catalog.count(*) FILTER (WHERE COALESCE({card}, 0) = 0) AS n_empty",
+        f"pg_catalog.count(*) FILTER (WHERE {card} > 0) AS n_any",
+        f"pg_catalog.count(*) FILTER (WHERE {card} >= {n}) AS n_full",
+        f"pg_catalog.count(*) FILTER (WHERE {card} > {n}) AS n_long",
+        f"pg_catalog.max({card})::pg_catalog.int4 AS max_len",
+        f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1) AS n_odd",
+    ]
+    rows = [
+        "(NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8)",
+        "(g.max_len, g.n_long, NULL, NULL, NULL)",
+        "(-1, g.n_odd, NULL, NULL, NULL)",
+    ]
+    for j in range(1, n + 1):
+        x = f"{a}[{j}]::pg_catalog.float8"
+        aggs.append(f"pg_catalog.count({a}[{j}]) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}")
+        # rows with at least j elements: exact whenever every array has numAttrs
+        # elements, which check_stats demands (it reports the others from o = 1 and o = numAttrs)
+        rows.append(f"({j}, g.{'n_any' if j == 1 else 'n_full'}, g.c{j}, g.m{j}, g.v{j})")
+    return (
+        f"SELECT g.cls, x.o, NULL::{t.attrs.elem_sql} AS v, x.n, x.nv, x.mean, x.var FROM "
+        f"(SELECT t.{cls} AS cls, {', '.join(aggs)} FROM {src} AS t GROUP BY t.{cls}) AS g "
+        f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) AS x(o, n, nv, mean, var) "
+        f"WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND {n} OR x.o = g.max_len OR x.o = -1)"
+    )
+
+
+def odd_arrays(plpy: Any, stats: str) -> bool:
+    """Whether the subscript pass met arrays that are not one-dimensional and 1-based."""
+    return bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {stats} AS s WHERE s.o = -1) AS odd")[0]["odd"])
+
+
+def stats_select(t: Training, by_subscript: bool = True) -> str:
     """The one aggregation pass over the training table (see the module docstring)."""
     src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
     elem = t.attrs.elem_sql
+    if t.numeric_only and by_subscript:
+        return _numeric_stats_by_subscript(t)
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
     elif t.numeric_only:
