@@ -82,7 +82,8 @@ def _probs(db, view: str) -> dict[int, dict[Any, float]]:
 
 
 def _uses_unrolled_form(db, view: str) -> bool:
-    return "unnest" not in db.execute("SELECT pg_get_viewdef(%s::regclass)", (view,)).fetchone()[0]
+    """The LATERAL form unnests each source row's attributes; the unrolled one never does."""
+    return "unnest(src." not in db.execute("SELECT pg_get_viewdef(%s::regclass)", (view,)).fetchone()[0]
 
 
 @pytest.mark.parametrize(
@@ -117,22 +118,61 @@ def test_codes_out_of_range_fractional_missing_and_unseen_values_are_skipped(db,
 
 
 def test_unrolled_and_lateral_forms_give_the_same_probabilities(db):
-    """Integer codes use the unrolled form, the same values as text the LATERAL (join) one."""
+    """The same values as integer codes and as text (unrolled: slots, dictionaries) and as
+    char(n) (no canonical text form: the LATERAL form's hash join)."""
     test = [[1, 2, 3], [0, 4, 1], [None, 2, None], [7, 2, 3], [2]]
     _load(db, "int4", TRAIN_CODES, test)
-    db.execute("CREATE TABLE trt AS SELECT id, class, attributes::text[] AS attributes FROM tr")
-    db.execute("CREATE TABLE tet AS SELECT id, attributes::text[] AS attributes FROM te")
-    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 3, 'fp', 'cp')")
-    db.execute("SELECT madnb.create_nb_prepared_data_tables('trt', 'class', 'attributes', 3, 'fpt', 'cpt')")
-    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'pv')")
-    db.execute("SELECT madnb.create_nb_probs_view('fpt', 'cpt', 'tet', 'id', 'attributes', 3, 'pvt')")
-    assert _uses_unrolled_form(db, "pv") and not _uses_unrolled_form(db, "pvt")
-    a, b = _probs(db, "pv"), _probs(db, "pvt")
-    assert a.keys() == b.keys() == set(range(len(test)))
-    for key in a:
-        assert a[key].keys() == b[key].keys()
-        for c in a[key]:
-            assert a[key][c] == pytest.approx(b[key][c], abs=1e-14)
+    for suffix, elem in [("t", "text"), ("b", "char(3)")]:
+        db.execute(f"CREATE TABLE tr{suffix} AS SELECT id, class, attributes::text[]::{elem}[] AS attributes FROM tr")
+        db.execute(f"CREATE TABLE te{suffix} AS SELECT id, attributes::text[]::{elem}[] AS attributes FROM te")
+    views = {}
+    for suffix in ["", "t", "b"]:
+        db.execute(f"SELECT madnb.create_nb_prepared_data_tables('tr{suffix}', 'class', 'attributes', 3, 'fp{suffix}', 'cp{suffix}')")
+        db.execute(f"SELECT madnb.create_nb_probs_view('fp{suffix}', 'cp{suffix}', 'te{suffix}', 'id', 'attributes', 3, 'pv{suffix}')")
+        views[suffix] = _probs(db, f"pv{suffix}")
+    assert _uses_unrolled_form(db, "pv") and _uses_unrolled_form(db, "pvt") and not _uses_unrolled_form(db, "pvb")
+    a = views[""]
+    assert a.keys() == set(range(len(test)))
+    for other in (views["t"], views["b"]):
+        assert other.keys() == a.keys()
+        for key in a:
+            assert a[key].keys() == other[key].keys()
+            for c in a[key]:
+                assert a[key][c] == pytest.approx(other[key][c], abs=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("elem", "train_values", "odd"),
+    [
+        ("text", ["a", "ab", "", "it's", "Ünï ☃", "a\\b"], ["b", "A", "a ", None]),
+        ("varchar(10)", ["x", "xy", "y"], ["xyz", "X"]),
+        ("boolean", [True, False], [None]),
+        ("date", ["2024-01-31", "2024-02-01", "1999-12-31"], ["2024-02-02", None]),
+        ("uuid", ["00000000-0000-0000-0000-000000000001", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"],
+         ["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12"]),
+    ],
+)
+def test_dictionary_lookups_of_text_like_values(db, elem, train_values, odd):
+    """Text, booleans, dates and uuids are looked up by their text form: exact matches only."""
+    vs = train_values
+    train = [(1 + i % 2, [vs[i % len(vs)], vs[(i * 2 + 1) % len(vs)]]) for i in range(12)]
+    test = [[vs[0], vs[-1]], [vs[-1], vs[0]]] + [[o, vs[0]] for o in odd] + [[vs[1], o] for o in odd]
+    db.execute(f"CREATE TABLE tr (id int, class int, attributes {elem}[])")
+    db.execute(f"CREATE TABLE te (id int, attributes {elem}[])")
+    with db.cursor() as cur:
+        cur.executemany(f"INSERT INTO tr VALUES (%s, %s, %s::{elem}[])", [(i, c, a) for i, (c, a) in enumerate(train)])
+        cur.executemany(f"INSERT INTO te VALUES (%s, %s::{elem}[])", list(enumerate(test)))
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 2, 'fp', 'cp')")
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 2, 'pv')")
+    assert _uses_unrolled_form(db, "pv")
+    db.execute("SET DateStyle = 'SQL, DMY'")  # the text form changes; lookups must not
+    got = _probs(db, "pv")
+    # the reference compares values as Python sees them (str for dates and uuids)
+    canon = [(c, [str(x) if elem in ("date", "uuid") else x for x in a]) for c, a in train]
+    for i, row in enumerate(test):
+        want = reference_probs(canon, [None if x is None else (str(x) if elem in ("date", "uuid") else x) for x in row])
+        for c, p in want.items():
+            assert got[i][c] == pytest.approx(p, abs=1e-12), (elem, row)
 
 
 TRAIN_MIXED = [

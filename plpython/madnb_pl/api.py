@@ -155,7 +155,10 @@ def create_view(
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
     value = resolve_column(plpy, fp, quote_ident("value"), "featureProbsSource")
     has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
-    strategy, unroll = _strategy(plpy, fp.sql, value.type_oid, has_cat, n, k)
+    strategy, unroll = _strategy(
+        plpy, fp.sql, value.type_oid, has_cat, n, k, source_elem_oid=attrs.elem_oid,
+        deterministic=_deterministic(plpy, (fp, value), (src, attrs)),
+    )
     numeric_attrs: list[int] = []
     if np is not None:
         numeric_attrs = [int(r["attr"]) for r in plpy.execute(f"SELECT DISTINCT x.attr FROM {np.sql} AS x WHERE x.attr IS NOT NULL")]
@@ -193,13 +196,46 @@ def _smoothing_sql(plpy: Any, fp: Relation) -> float | str:
     return f"COALESCE(f.{quote_ident('smoothing')}::pg_catalog.float8, 1::pg_catalog.float8)"
 
 
-def _strategy(plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, n: int, k: int, prefix: str = "") -> tuple[str, bool]:
-    """How a view looks categorical values up, and whether it is unrolled (see :mod:`madnb_pl.scoring`)."""
+def _strategy(
+    plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, n: int, k: int, prefix: str = "",
+    source_elem_oid: int | None = None, deterministic: bool = False,
+) -> tuple[str, bool]:
+    """How a view looks categorical values up, and whether it is unrolled (see :mod:`madnb_pl.scoring`).
+
+    Values of types with a canonical text form (text and varchar under
+    deterministic collations, booleans, dates, timestamps, uuids) use jsonb
+    dictionaries in the unrolled form when they fit; other non-integer values a
+    hash join in the LATERAL form.
+    """
     if not has_cat:
         return "none", scoring.unroll_ok("none", False, n, k)
     codes, rectangle = scoring.code_layout(plpy, fp_sql, value_type_oid, n, k, prefix)
-    strategy = "codes" if codes else "join"
-    return strategy, scoring.unroll_ok(strategy, rectangle, n, k)
+    if codes:
+        return "codes", scoring.unroll_ok("codes", rectangle, n, k)
+    same_type = source_elem_oid == value_type_oid or {source_elem_oid, value_type_oid} <= scoring.TEXT_TYPES
+    if (
+        value_type_oid in scoring.DICT_TYPES and same_type and deterministic
+        and scoring.unroll_ok("dict", True, n, k) and scoring.dict_layout_ok(plpy, fp_sql, n, k, prefix)
+    ):
+        return "dict", True
+    return "join", False
+
+
+def _deterministic(plpy: Any, *columns: tuple[Relation, Any]) -> bool:
+    """Whether every given (relation, column) compares text under a deterministic collation."""
+    for rel, col in columns:
+        rows = plpy.execute(
+            plpy.prepare(
+                "SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a "
+                "LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation "
+                "WHERE a.attrelid = $1 AND a.attname = $2",
+                ["oid", "name"],
+            ),
+            [rel.oid, col.name],
+        )
+        if not rows or not rows[0]["det"]:
+            return False
+    return True
 
 
 def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
@@ -237,7 +273,10 @@ def create_adhoc_view(
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     prefix = [("stats", stats.stats_select(t, by_subscript=False))] + stats.model_ctes("stats", t)
     has_cat = not t.numeric_only
-    strategy, unroll = _strategy(plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(prefix))
+    strategy, unroll = _strategy(
+        plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(prefix),
+        source_elem_oid=attrs.elem_oid, deterministic=_deterministic(plpy, (t.source, t.attrs), (src, attrs)),
+    )
     body = scoring.view_sql(
         prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,

@@ -10,22 +10,25 @@ recreated.  Natural logs throughout, log-sum-exp normalisation.
 
 Two forms, chosen when the view is created:
 
-* unrolled (integer codes and/or Gaussian attributes, up to UNROLL_MAX_ATTRS
-  attributes and UNROLL_MAX_TERMS class x attribute terms): the view holds one
-  expression per class, a sum with one term per attribute, evaluated in the scan
-  of the source.  The one-row model is hash-joined on an always-true key, so
-  PostgreSQL 15 can run the scan, the join and the expressions in parallel
-  workers; only the final arg-max / normalisation runs in the leader.
-  Categorical value v of attribute j is read as ``lut_k[j][v - lo0]``, one value
-  range for all attributes (values outside it, missing or fractional read NULL
-  and add 0).
-* LATERAL (text and other non-integer values, very wide rows): each source row's
-  attributes are unnested inside a LATERAL subquery that sums one column per
-  class.  PostgreSQL 15 runs such a subquery in the leader only (serial plan).
+* unrolled (integer codes, values with a canonical text form and/or Gaussian
+  attributes, up to UNROLL_MAX_ATTRS attributes and UNROLL_MAX_TERMS class x
+  attribute terms): the view holds one expression per class, a sum with one term
+  per attribute, evaluated in the scan of the source.  The one-row model is
+  hash-joined on an always-true key, so PostgreSQL 15 can run the scan, the join
+  and the expressions in parallel workers; only the final arg-max /
+  normalisation runs in the leader.  Categorical value v of attribute j is read
+  as ``lut_k[j][v - lo0]`` (strategy ``codes``: one value range for all
+  attributes) or ``lut_k[j][js_j -> v::text]`` (strategy ``dict``: a jsonb
+  dictionary of ranks per attribute); values outside the range, missing,
+  fractional or not in the dictionary read NULL and add 0.
+* LATERAL (other values, very wide rows): each source row's attributes are
+  unnested inside a LATERAL subquery that sums one column per class.
+  PostgreSQL 15 runs such a subquery in the leader only (serial plan).
   Categorical lookups there come in two strategies: ``codes`` (integer values,
   slot = base + (v - lo) + 2 in one table; slot 1 holds 0 for unseen values) and
-  ``join`` (a hash join of the unnested values to one row per (attribute, value)
-  holding every class's log-probability, built once per query).
+  ``join`` (a join of the unnested values to one row per (attribute, value)
+  holding every class's log-probability; slow on large tables, as PostgreSQL
+  picks a merge join per row).
 
 Categorical: log P(a=v|c) = ln(cnt + s) - ln(n_{c,a} + s * attr_cnt), where
 n_{c,a} is the number of class-c rows with attribute a present (MADlib's
@@ -48,6 +51,12 @@ UNROLL_MAX_ATTRS = 256
 UNROLL_MAX_TERMS = 2048
 INTEGER_TYPES = {20, 21, 23}  # int8, int2, int4
 INTEGRAL_CHECK_TYPES = {700, 701, 1700}  # real, float8, numeric: codes if every value is whole
+# Types whose text form is canonical (equal values, equal text within a query): their
+# values are looked up in a jsonb dictionary in the unrolled form.  text, varchar and
+# name only under a deterministic collation; not numeric, float (1.0 = 1.00, 0 = -0),
+# bpchar (trailing blanks) or interval ('1 day' = '24 hours').
+DICT_TYPES = {25, 1043, 19, 16, 1082, 1114, 1184, 2950}  # text varchar name bool date timestamp timestamptz uuid
+TEXT_TYPES = {25, 1043}
 F8 = "pg_catalog.float8"
 
 
@@ -124,6 +133,21 @@ def code_layout(plpy: object, fp: str, value_type_oid: int, num_attrs: int, n_cl
     return codes, cells <= 4 * n + 4096 and cells * int(n_classes) <= MAX_CODE_SLOTS
 
 
+def dict_layout_ok(plpy: object, fp: str, num_attrs: int, n_classes: int, prefix: str = "") -> bool:
+    """Whether text values fit the unrolled form's dictionaries: a [attribute][rank] table per class.
+
+    Each attribute's values get ranks 1..W_a; the table is num_attrs x max W_a.
+    """
+    row = plpy.execute(  # type: ignore[attr-defined]
+        f"{prefix}SELECT pg_catalog.max(r.w) AS width, COALESCE(pg_catalog.sum(r.w), 0) AS pairs FROM ("
+        f"SELECT pg_catalog.count(DISTINCT f.value) AS w FROM {fp} AS f GROUP BY f.attr) AS r"
+    )[0]
+    if row["width"] is None:
+        return False
+    cells = int(row["width"]) * int(num_attrs)
+    return cells <= 4 * int(row["pairs"]) + 4096 and cells * int(n_classes) <= MAX_CODE_SLOTS
+
+
 def unroll_ok(strategy: str, rectangle: bool, num_attrs: int, n_classes: int) -> bool:
     """Whether a view uses the unrolled (parallel) form rather than the LATERAL one."""
     if strategy == "join" or (strategy == "codes" and not rectangle):
@@ -150,6 +174,40 @@ def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str
         "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
     )
     return [lut, rect]
+
+
+def _dict_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int]) -> list[str]:
+    """One-row subqueries for text values in the unrolled form.
+
+    ``js{a}``: a jsonb object mapping attribute a's training values to ranks 1..W_a
+    by their text form (a jsonb key lookup is a binary search on the bytes: the
+    equality of these types, see DICT_TYPES); ``lut{k}[a][rank]``: log-probabilities
+    per class.
+    """
+    ranks = (
+        "(SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM ("
+        f"SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM {fp} AS f GROUP BY f.attr) AS d "
+        "CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank))"
+    )
+    dicts = ", ".join(
+        f"pg_catalog.jsonb_object_agg(r.value::pg_catalog.text, r.rank) FILTER (WHERE r.attr = {a}) AS js{a}" for a in cat_attrs
+    )
+    dicts = f"(SELECT {dicts} FROM {ranks} AS r)" if cat_attrs else None
+    catl = _catl(cp, fp, smoothing)
+    ranked = f"(SELECT c.attr, c.pos, r.rank, c.lp FROM {catl} AS c JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
+    width = f"(SELECT pg_catalog.max(r.rank) AS width FROM {ranks} AS r)"
+    per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
+    lut = (
+        f"(SELECT {per_class} FROM ("
+        "SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM ("
+        f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY w.w) AS arr "
+        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
+        "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.width) AS w(w) "
+        f"LEFT JOIN {ranked} AS x ON x.pos = c.pos AND x.attr = g.a AND x.rank = w.w "
+        f"WHERE madnb._check_code_slots(b.width::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
+        "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
+    )
+    return [lut] + ([dicts] if dicts else [])
 
 
 def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
@@ -261,6 +319,11 @@ def view_sql(
     # Every check of the model's shape is part of ``ready``, the one column the
     # scoring query filters or joins on (unreferenced columns may be optimised away).
     checks = ["m0.checked"]
+    num = sorted(set(numeric_attrs or ()))
+    cat_attrs = [j for j in range(1, n + 1) if j not in num]
+    if strategy == "dict":
+        assert unroll, "text dictionaries exist in the unrolled form only"
+        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs)
     if strategy == "codes":
         assert value_type_oid is not None
         parts += _rect_model(cp, fp, n, k, smoothing) if unroll else _code_model(cp, fp, n, smoothing)
@@ -270,7 +333,6 @@ def view_sql(
                 f"FROM {fp} AS f)"
             )
             checks.append(f"m{len(parts) - 1}.whole")
-    num = sorted(set(numeric_attrs or ()))
     if np is not None:
         parts += _numeric_model(cp, np, n, k)
         if unroll and check_numeric:
@@ -295,7 +357,11 @@ def view_sql(
         # hash table and PostgreSQL would copy it on every subscript.
         flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "h", "mu")] if np is not None else [])
         pos = {name: 1 + q * n for q, name in enumerate(flat[1:])}
-        luts = "".join(f", lut{i}" for i in ks) + ", lo0, hi1" if strategy == "codes" else ""
+        luts = ""
+        if strategy == "codes":
+            luts = "".join(f", lut{i}" for i in ks) + ", lo0, hi1"
+        elif strategy == "dict":
+            luts = "".join(f", lut{i}" for i in ks) + "".join(f", js{j}" for j in cat_attrs)
         model = f"(SELECT DISTINCT ON (m0.checked) {ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined})"
         terms: dict[int, list[str]] = {i: [] for i in ks}
         for j in range(1, n + 1):
@@ -304,6 +370,10 @@ def view_sql(
                 for i in ks:
                     a, h, mu = (f"m.g[{k + pos[f'{w}{i}'] + j - 1}]" for w in ("a", "h", "mu"))
                     terms[i].append(f"{a} - {h} * ({x}::{F8} - {mu}) ^ 2")
+            elif strategy == "dict":
+                # a value missing from the dictionary reads NULL and adds 0
+                for i in ks:
+                    terms[i].append(f"m.lut{i}[{j}][(m.js{j} -> {x}::pg_catalog.text)::pg_catalog.int4]")
             elif strategy == "codes":
                 # out-of-range values land on index 0 or width + 1: NULL, so they add 0
                 idx = f"(LEAST(GREATEST({x}, m.lo0), m.hi1) - m.lo0)::pg_catalog.int4"
