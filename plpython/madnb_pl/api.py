@@ -205,7 +205,7 @@ def _strategy(
     Values of types with a canonical text form (text and varchar under
     deterministic collations, booleans, dates, timestamps, uuids) use jsonb
     dictionaries in the unrolled form when they fit; other non-integer values a
-    hash join in the LATERAL form.
+    join in the LATERAL form.
     """
     if not has_cat:
         return "none", scoring.unroll_ok("none", False, n, k)
