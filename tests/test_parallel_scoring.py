@@ -252,3 +252,23 @@ def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
     assert "Hash Join" in nodes[gather:] and "Parallel Seq Scan" in nodes[gather:]
     rows = db.execute("SELECT count(*) FROM v").fetchone()[0]
     assert rows == 200000 * (3 if kind == "probs" else 1)
+
+
+@pytest.mark.parametrize("elem", ["int4", "char(2)"])
+def test_probs_with_many_classes(db, elem):
+    """Past 16 classes the probs view picks each class's log-likelihood from an array."""
+    train = [(c, [(c * 7 + i) % 5, (c + i) % 3]) for c in range(20) for i in range(3)]
+    test = [[0, 0], [4, 2], [1, None], [9, 1]]
+    _load(db, "int4", train, test)
+    for t in ("tr", "te"):
+        db.execute(f"ALTER TABLE {t} ALTER COLUMN attributes TYPE {elem}[] USING attributes::text[]::{elem}[]")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 2, 'fp', 'cp')")
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 2, 'pv')")
+    assert _uses_unrolled_form(db, "pv") == (elem == "int4")
+    got = _probs(db, "pv")
+    for i, row in enumerate(test):
+        want = reference_probs(train, row)
+        assert got[i].keys() == want.keys()
+        assert sum(got[i].values()) == pytest.approx(1.0, abs=1e-12)
+        for c, p in want.items():
+            assert got[i][c] == pytest.approx(p, abs=1e-12)

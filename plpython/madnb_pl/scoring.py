@@ -49,6 +49,9 @@ MAX_CODE_SLOTS = 4_000_000
 # view; beyond these sizes the view uses the per-row LATERAL form.
 UNROLL_MAX_ATTRS = 256
 UNROLL_MAX_TERMS = 2048
+# The probs view picks class i's log-likelihood with a CASE up to this many classes
+# (linear in K per output row), beyond it from an array built once per source row.
+CASE_PICK_MAX_CLASSES = 16
 INTEGER_TYPES = {20, 21, 23}  # int8, int2, int4
 INTEGRAL_CHECK_TYPES = {700, 701, 1700}  # real, float8, numeric: codes if every value is whole
 # Types whose text form is canonical (equal values, equal text within a query): their
@@ -456,13 +459,17 @@ def view_sql(
     elif kind == "probs":
         # K output rows per source row from a join with 1..K (a set-returning function
         # in the select list costs about 1 us per row more); the row's l of class i is
-        # picked by a CASE.  OFFSET 0 keeps mx and lse computed once per source row.
+        # picked by a CASE, or for many classes from an array built once per source
+        # row.  OFFSET 0 keeps mx, lse (and the array) computed once per source row.
         lse = " + ".join(_exp(f"q.l{i} - q.mx") for i in ks)
-        pick = "CASE c.i " + " ".join(f"WHEN {i} THEN q.l{i}" for i in ks) + " END"
+        if k <= CASE_PICK_MAX_CLASSES:
+            pick, per_row = "CASE c.i " + " ".join(f"WHEN {i} THEN q.l{i}" for i in ks) + " END", ""
+        else:
+            pick, per_row = "q.ls[c.i]", f", ARRAY[{', '.join(f'q.l{i}' for i in ks)}] AS ls"
         body = (
             f"SELECT q.key, q.classes[c.i] AS class, {_exp(f'{pick} - q.mx - q.lse')} AS nb_prob FROM ("
             f"SELECT q.*, pg_catalog.ln({lse}) AS lse "
-            f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q OFFSET 0"
+            f"FROM (SELECT q.*, {greatest} AS mx{per_row} FROM ({scored}) AS q OFFSET 0) AS q OFFSET 0"
             f") AS q CROSS JOIN pg_catalog.generate_series(1, {k}) AS c(i)"
         )
     else:  # pragma: no cover
