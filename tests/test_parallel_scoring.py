@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -117,23 +118,26 @@ def test_codes_out_of_range_fractional_missing_and_unseen_values_are_skipped(db,
         assert sorted(cls[i]) == sorted(c for c, p in want.items() if abs(p - best) < 1e-12)
 
 
+HALF = "ARRAY(SELECT x + 0.5 FROM pg_catalog.unnest(attributes) AS x)"  # fractional: no codes, no dictionary
+
+
 def test_unrolled_and_lateral_forms_give_the_same_probabilities(db):
-    """The same values as integer codes and as text (unrolled: slots, dictionaries) and as
-    char(n) (no canonical text form: the LATERAL form's hash join)."""
+    """The same values as integer codes and as text (unrolled form: slots, dictionaries) and
+    shifted by 0.5 as float8 (no canonical text form: the LATERAL form's join)."""
     test = [[1, 2, 3], [0, 4, 1], [None, 2, None], [7, 2, 3], [2]]
     _load(db, "int4", TRAIN_CODES, test)
-    for suffix, elem in [("t", "text"), ("b", "char(3)")]:
-        db.execute(f"CREATE TABLE tr{suffix} AS SELECT id, class, attributes::text[]::{elem}[] AS attributes FROM tr")
-        db.execute(f"CREATE TABLE te{suffix} AS SELECT id, attributes::text[]::{elem}[] AS attributes FROM te")
+    for suffix, expr in [("t", "attributes::text[]"), ("h", f"{HALF}::float8[]")]:
+        db.execute(f"CREATE TABLE tr{suffix} AS SELECT id, class, {expr} AS attributes FROM tr")
+        db.execute(f"CREATE TABLE te{suffix} AS SELECT id, {expr} AS attributes FROM te")
     views = {}
-    for suffix in ["", "t", "b"]:
+    for suffix in ["", "t", "h"]:
         db.execute(f"SELECT madnb.create_nb_prepared_data_tables('tr{suffix}', 'class', 'attributes', 3, 'fp{suffix}', 'cp{suffix}')")
         db.execute(f"SELECT madnb.create_nb_probs_view('fp{suffix}', 'cp{suffix}', 'te{suffix}', 'id', 'attributes', 3, 'pv{suffix}')")
         views[suffix] = _probs(db, f"pv{suffix}")
-    assert _uses_unrolled_form(db, "pv") and _uses_unrolled_form(db, "pvt") and not _uses_unrolled_form(db, "pvb")
+    assert _uses_unrolled_form(db, "pv") and _uses_unrolled_form(db, "pvt") and not _uses_unrolled_form(db, "pvh")
     a = views[""]
     assert a.keys() == set(range(len(test)))
-    for other in (views["t"], views["b"]):
+    for other in (views["t"], views["h"]):
         assert other.keys() == a.keys()
         for key in a:
             assert a[key].keys() == other[key].keys()
@@ -146,6 +150,8 @@ def test_unrolled_and_lateral_forms_give_the_same_probabilities(db):
     [
         ("text", ["a", "ab", "", "it's", "Ünï ☃", "a\\b"], ["b", "A", "a ", None]),
         ("varchar(10)", ["x", "xy", "y"], ["xyz", "X"]),
+        ("char(4)", ["ab", "a", "abc"], ["ab  ", "b", " ab"]),
+        ("numeric", [Decimal("1.5"), Decimal("2.25"), Decimal("3")], [Decimal("1.50"), Decimal("2.2"), Decimal("NaN")]),
         ("boolean", [True, False], [None]),
         ("date", ["2024-01-31", "2024-02-01", "1999-12-31"], ["2024-02-02", None]),
         ("uuid", ["00000000-0000-0000-0000-000000000001", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"],
@@ -167,10 +173,18 @@ def test_dictionary_lookups_of_text_like_values(db, elem, train_values, odd):
     assert _uses_unrolled_form(db, "pv")
     db.execute("SET DateStyle = 'SQL, DMY'")  # the text form changes; lookups must not
     got = _probs(db, "pv")
-    # the reference compares values as Python sees them (str for dates and uuids)
-    canon = [(c, [str(x) if elem in ("date", "uuid") else x for x in a]) for c, a in train]
+    # the reference compares values as PostgreSQL does: dates and uuids by their text,
+    # char(n) without trailing blanks, numeric by value (Decimal: 1.50 == 1.5)
+    def same(x: Any) -> Any:
+        if x is None:
+            return None
+        if elem in ("date", "uuid"):
+            return str(x)
+        return x.rstrip(" ") if elem.startswith("char") else x
+
+    canon = [(c, [same(x) for x in a]) for c, a in train]
     for i, row in enumerate(test):
-        want = reference_probs(canon, [None if x is None else (str(x) if elem in ("date", "uuid") else x) for x in row])
+        want = reference_probs(canon, [same(x) for x in row])
         for c, p in want.items():
             assert got[i][c] == pytest.approx(p, abs=1e-12), (elem, row)
 
@@ -254,17 +268,20 @@ def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
     assert rows == 200000 * (3 if kind == "probs" else 1)
 
 
-@pytest.mark.parametrize("elem", ["int4", "char(2)"])
+@pytest.mark.parametrize("elem", ["int4", "text", "half"])
 def test_probs_with_many_classes(db, elem):
     """Past 16 classes the probs view picks each class's log-likelihood from an array."""
     train = [(c, [(c * 7 + i) % 5, (c + i) % 3]) for c in range(20) for i in range(3)]
     test = [[0, 0], [4, 2], [1, None], [9, 1]]
     _load(db, "int4", train, test)
+    expr = {"int4": "attributes", "text": "attributes::text[]", "half": f"{HALF}::float8[]"}[elem]
     for t in ("tr", "te"):
-        db.execute(f"ALTER TABLE {t} ALTER COLUMN attributes TYPE {elem}[] USING attributes::text[]::{elem}[]")
+        db.execute(f"CREATE TABLE {t}2 AS SELECT * FROM {t}")
+        db.execute(f"DROP TABLE {t}")
+        db.execute(f"CREATE TABLE {t} AS SELECT id, {'class, ' if t == 'tr' else ''}{expr} AS attributes FROM {t}2")
     db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 2, 'fp', 'cp')")
     db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 2, 'pv')")
-    assert _uses_unrolled_form(db, "pv") == (elem == "int4")
+    assert _uses_unrolled_form(db, "pv") == (elem != "half")
     got = _probs(db, "pv")
     for i, row in enumerate(test):
         want = reference_probs(train, row)

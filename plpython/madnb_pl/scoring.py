@@ -54,12 +54,25 @@ UNROLL_MAX_TERMS = 2048
 CASE_PICK_MAX_CLASSES = 16
 INTEGER_TYPES = {20, 21, 23}  # int8, int2, int4
 INTEGRAL_CHECK_TYPES = {700, 701, 1700}  # real, float8, numeric: codes if every value is whole
-# Types whose text form is canonical (equal values, equal text within a query): their
-# values are looked up in a jsonb dictionary in the unrolled form.  text, varchar and
-# name only under a deterministic collation; not numeric, float (1.0 = 1.00, 0 = -0),
-# bpchar (trailing blanks) or interval ('1 day' = '24 hours').
-DICT_TYPES = {25, 1043, 19, 16, 1082, 1114, 1184, 2950}  # text varchar name bool date timestamp timestamptz uuid
-TEXT_TYPES = {25, 1043}
+# Types with a canonical text form (equal values, equal text within a query, see
+# _dict_key): their values are looked up in a jsonb dictionary in the unrolled form.
+# text, varchar, char(n) and name only under a deterministic collation.  Not float
+# (0 = -0, NaNs, and its text form depends on extra_float_digits) or interval
+# ('1 day' = '24 hours').
+DICT_TYPES = {25, 1043, 1042, 19, 16, 1082, 1114, 1184, 2950, 1700}
+# text varchar bpchar name bool date timestamp timestamptz uuid numeric
+TEXT_TYPES = {25, 1043, 1042}
+
+
+def _dict_key(expr: str, type_oid: int | None) -> str:
+    """The dictionary key of a value: its text form, made canonical where needed.
+
+    char(n) loses its trailing blanks in the cast (its equality ignores them);
+    numeric drops trailing zeros (1.50 = 1.5).
+    """
+    if type_oid == 1700:
+        return f"pg_catalog.trim_scale({expr})::pg_catalog.text"
+    return f"({expr})::pg_catalog.text"
 F8 = "pg_catalog.float8"
 
 
@@ -179,7 +192,9 @@ def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str
     return [lut, rect]
 
 
-def _dict_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int]) -> list[str]:
+def _dict_model(
+    cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int], value_type_oid: int | None,
+) -> list[str]:
     """One-row subqueries for text values in the unrolled form.
 
     ``js{a}``: a jsonb object mapping attribute a's training values to ranks 1..W_a
@@ -193,7 +208,8 @@ def _dict_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str
         "CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank))"
     )
     dicts = ", ".join(
-        f"pg_catalog.jsonb_object_agg(r.value::pg_catalog.text, r.rank) FILTER (WHERE r.attr = {a}) AS js{a}" for a in cat_attrs
+        f"pg_catalog.jsonb_object_agg({_dict_key('r.value', value_type_oid)}, r.rank) FILTER (WHERE r.attr = {a}) AS js{a}"
+        for a in cat_attrs
     )
     dicts = f"(SELECT {dicts} FROM {ranks} AS r)" if cat_attrs else None
     catl = _catl(cp, fp, smoothing)
@@ -326,7 +342,7 @@ def view_sql(
     cat_attrs = [j for j in range(1, n + 1) if j not in num]
     if strategy == "dict":
         assert unroll, "text dictionaries exist in the unrolled form only"
-        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs)
+        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs, value_type_oid)
     if strategy == "codes":
         assert value_type_oid is not None
         parts += _rect_model(cp, fp, n, k, smoothing) if unroll else _code_model(cp, fp, n, smoothing)
@@ -376,7 +392,7 @@ def view_sql(
             elif strategy == "dict":
                 # a value missing from the dictionary reads NULL and adds 0
                 for i in ks:
-                    terms[i].append(f"m.lut{i}[{j}][(m.js{j} -> {x}::pg_catalog.text)::pg_catalog.int4]")
+                    terms[i].append(f"m.lut{i}[{j}][(m.js{j} -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4]")
             elif strategy == "codes":
                 # out-of-range values land on index 0 or width + 1: NULL, so they add 0
                 idx = f"(LEAST(GREATEST({x}, m.lo0), m.hi1) - m.lo0)::pg_catalog.int4"
