@@ -289,3 +289,20 @@ def test_probs_with_many_classes(db, elem):
         assert sum(got[i].values()) == pytest.approx(1.0, abs=1e-12)
         for c, p in want.items():
             assert got[i][c] == pytest.approx(p, abs=1e-12)
+
+
+def test_rows_too_wide_to_unroll_look_text_up_in_dictionaries(db):
+    """300 text attributes: the LATERAL form, with jsonb dictionaries rather than a join."""
+    n = 300
+    train = [(1 + i % 2, [("abc"[(i * j) % 3] if (i + j) % 7 else None) for j in range(n)]) for i in range(30)]
+    test = [[("abc"[(i + j) % 3] if (i * j) % 5 else "zz") for j in range(n)] for i in range(4)] + [[None] * n, ["a"]]
+    _load(db, "text", train, test)
+    db.execute(f"SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', {n}, 'fp', 'cp')")
+    db.execute(f"SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', {n}, 'pv')")
+    viewdef = db.execute("SELECT pg_get_viewdef('pv'::regclass)").fetchone()[0]
+    assert not _uses_unrolled_form(db, "pv") and "jsall" in viewdef
+    got = _probs(db, "pv")
+    for i, row in enumerate(test):
+        want = reference_probs(train, row)
+        for c, p in want.items():
+            assert got[i][c] == pytest.approx(p, abs=1e-12)

@@ -203,9 +203,9 @@ def _strategy(
     """How a view looks categorical values up, and whether it is unrolled (see :mod:`madnb_pl.scoring`).
 
     Values of types with a canonical text form (text and varchar under
-    deterministic collations, booleans, dates, timestamps, uuids) use jsonb
-    dictionaries in the unrolled form when they fit; other non-integer values a
-    join in the LATERAL form.
+    deterministic collations, booleans, dates, timestamps, uuids, numeric) use
+    jsonb dictionaries when they fit; other non-integer values a join in the
+    LATERAL form.
     """
     if not has_cat:
         return "none", scoring.unroll_ok("none", False, n, k)
@@ -215,9 +215,9 @@ def _strategy(
     same_type = source_elem_oid == value_type_oid or {source_elem_oid, value_type_oid} <= scoring.TEXT_TYPES
     if (
         value_type_oid in scoring.DICT_TYPES and same_type and deterministic
-        and scoring.unroll_ok("dict", True, n, k) and scoring.dict_layout_ok(plpy, fp_sql, n, k, prefix)
+        and scoring.dict_layout_ok(plpy, fp_sql, n, k, prefix)
     ):
-        return "dict", True
+        return "dict", scoring.unroll_ok("dict", True, n, k)
     return "join", False
 
 

@@ -192,6 +192,42 @@ def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str
     return [lut, rect]
 
 
+def _ranks(fp: str) -> str:
+    """Each attribute's distinct training values with ranks 1..W_a."""
+    return (
+        "(SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM ("
+        f"SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM {fp} AS f GROUP BY f.attr) AS d "
+        "CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank))"
+    )
+
+
+def _dict_model_lateral(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, value_type_oid: int | None) -> list[str]:
+    """One-row subqueries for dictionary lookups in the LATERAL form (rows too wide to unroll).
+
+    ``jsall -> attr -> key`` is the value's rank; ``lut[k][(attr - 1) * w + rank]``
+    its log-probability for class k.
+    """
+    ranks = _ranks(fp)
+    dicts = (
+        "(SELECT pg_catalog.jsonb_object_agg(d.attr::pg_catalog.text, d.js) AS jsall FROM ("
+        f"SELECT r.attr, pg_catalog.jsonb_object_agg({_dict_key('r.value', value_type_oid)}, r.rank) AS js "
+        f"FROM {ranks} AS r GROUP BY r.attr) AS d)"
+    )
+    catl = _catl(cp, fp, smoothing)
+    ranked = f"(SELECT c.attr, c.pos, r.rank, c.lp FROM {catl} AS c JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
+    lut = (
+        "(SELECT pg_catalog.array_agg(q.arr ORDER BY q.pos) AS lut, pg_catalog.max(q.w) AS w FROM ("
+        f"SELECT c.pos, b.w, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY g.a, v.v) AS arr "
+        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
+        f"CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM {ranks} AS r) AS b "
+        "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS v(v) "
+        f"LEFT JOIN {ranked} AS x ON x.pos = c.pos AND x.attr = g.a AND x.rank = v.v "
+        f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
+        "GROUP BY c.pos, b.w) AS q)"
+    )
+    return [lut, dicts]
+
+
 def _dict_model(
     cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int], value_type_oid: int | None,
 ) -> list[str]:
@@ -202,11 +238,7 @@ def _dict_model(
     equality of these types, see DICT_TYPES); ``lut{k}[a][rank]``: log-probabilities
     per class.
     """
-    ranks = (
-        "(SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM ("
-        f"SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM {fp} AS f GROUP BY f.attr) AS d "
-        "CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank))"
-    )
+    ranks = _ranks(fp)
     dicts = ", ".join(
         f"pg_catalog.jsonb_object_agg({_dict_key('r.value', value_type_oid)}, r.rank) FILTER (WHERE r.attr = {a}) AS js{a}"
         for a in cat_attrs
@@ -341,8 +373,10 @@ def view_sql(
     num = sorted(set(numeric_attrs or ()))
     cat_attrs = [j for j in range(1, n + 1) if j not in num]
     if strategy == "dict":
-        assert unroll, "text dictionaries exist in the unrolled form only"
-        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs, value_type_oid)
+        if unroll:
+            parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs, value_type_oid)
+        else:
+            parts += _dict_model_lateral(cp, fp, n, k, smoothing, value_type_oid)
     if strategy == "codes":
         assert value_type_oid is not None
         parts += _rect_model(cp, fp, n, k, smoothing) if unroll else _code_model(cp, fp, n, smoothing)
@@ -424,6 +458,12 @@ def view_sql(
                 f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 ELSE 1 END) AS i"
             )
             cat_term = "m.lut[{i}][w.i]"
+        elif strategy == "dict":
+            inner_cols.append(
+                f"((u.o - 1) * m.w + (m.jsall -> u.o::pg_catalog.text -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4)"
+                "::pg_catalog.int4 AS i"
+            )
+            cat_term = "m.lut[{i}][w.i]"
         elif strategy == "join":
             ctes.append(
                 (
@@ -454,7 +494,7 @@ def view_sql(
             term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
         sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
         # only the codes strategy has a per-value expression (the slot) worth computing once
-        fence = " OFFSET 0" if strategy == "codes" else ""
+        fence = " OFFSET 0" if strategy in ("codes", "dict") else ""
         ls = ", ".join(f"m.prior[{i}] + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
         # OFFSET 0 fences keep each per-value and per-row expression computed once
         # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so this form is serial).
