@@ -24,11 +24,12 @@ Two forms, chosen when the view is created:
 * LATERAL (other values, very wide rows): each source row's attributes are
   unnested inside a LATERAL subquery that sums one column per class.
   PostgreSQL 15 runs such a subquery in the leader only (serial plan).
-  Categorical lookups there come in two strategies: ``codes`` (integer values,
-  slot = base + (v - lo) + 2 in one table; slot 1 holds 0 for unseen values) and
-  ``join`` (a join of the unnested values to one row per (attribute, value)
-  holding every class's log-probability; slow on large tables, as PostgreSQL
-  picks a merge join per row).
+  Categorical lookups there come in three strategies: ``codes`` (integer
+  values, slot = base + (v - lo) + 2 in one table; slot 1 holds 0 for unseen
+  values), ``dict`` (slot = (attr - 1) * w + the rank found in one jsonb object
+  of per-attribute dictionaries) and ``join`` (a join of the unnested values to
+  one row per (attribute, value) holding every class's log-probability; slow on
+  large tables, as PostgreSQL picks a merge join against the whole model per row).
 
 Categorical: log P(a=v|c) = ln(cnt + s) - ln(n_{c,a} + s * attr_cnt), where
 n_{c,a} is the number of class-c rows with attribute a present (MADlib's
