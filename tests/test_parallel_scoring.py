@@ -1,9 +1,10 @@
-"""The unrolled scoring form (the one PostgreSQL can run in parallel workers).
+"""The scoring forms: unrolled (the one PostgreSQL can run in parallel workers) and LATERAL.
 
-Views over models with integer codes or Gaussian attributes, and not too many
-attributes, compute one expression per class in the scan of the source; the other
-models use a per-row LATERAL subquery.  Both must give MADlib's numbers; here the
-unrolled form meets awkward values, and its plan is checked for parallel workers.
+Views over models with integer codes, values with a canonical text form (looked up
+in jsonb dictionaries) or Gaussian attributes, and not too many attributes, compute
+one expression per class in the scan of the source; the other models use a per-row
+LATERAL subquery.  All must give MADlib's numbers; here they meet awkward values,
+agree with each other, and the unrolled plan is checked for parallel workers.
 Expected numbers are computed here from the naive Bayes formulas.
 """
 
