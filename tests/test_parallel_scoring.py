@@ -307,3 +307,21 @@ def test_rows_too_wide_to_unroll_look_text_up_in_dictionaries(db):
         want = reference_probs(train, row)
         for c, p in want.items():
             assert got[i][c] == pytest.approx(p, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("elem", "big"),
+    [("int8", [-9223372036854775808, 9223372036854775807, 5]), ("float8", [1e300, -1e300, 5.0]), ("float8", ["Infinity", 1.0, 2.0])],
+)
+def test_training_codes_beyond_the_int4_range_still_score(db, elem, big):
+    """Huge (or infinite) training codes rule the slot layouts out at view creation; no overflow anywhere."""
+    train = [(1 + i % 2, [big[i % 3], big[(i + 1) % 3]]) for i in range(9)]
+    test = [[big[0], big[1]], [big[2], None], [7, big[0]]]
+    _load(db, elem, train, test)
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 2, 'fp', 'cp')")
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 2, 'pv')")
+    got = _probs(db, "pv")
+    for i, row in enumerate(test):
+        want = reference_probs(train, row)
+        for c, p in want.items():
+            assert got[i][c] == pytest.approx(p, abs=1e-12)

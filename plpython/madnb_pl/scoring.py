@@ -127,27 +127,27 @@ def code_layout(plpy: object, fp: str, value_type_oid: int, num_attrs: int, n_cl
     (the LATERAL form).  ``rectangle``: one value range [lo, hi] for every
     attribute, so that the unrolled form looks value v of attribute j up as
     ``lut_k[j][v - lo + 1]``; used when that rectangle is not much larger than
-    the feature table.
+    the feature table.  Both need whole values within the int4 range (the
+    arithmetic is done in numeric here, so huge or infinite values just rule
+    the layouts out).
     """
     if value_type_oid not in INTEGER_TYPES | INTEGRAL_CHECK_TYPES:
         return False, False
-    whole = "" if value_type_oid in INTEGER_TYPES else "AND pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value)) "
+    whole = "true" if value_type_oid in INTEGER_TYPES else "pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))"
+    num = "pg_catalog.numeric"
     row = plpy.execute(  # type: ignore[attr-defined]
-        f"{prefix}SELECT COALESCE(pg_catalog.sum(r.span), 0)::int8 AS slots, COALESCE(pg_catalog.sum(r.n), 0)::int8 AS n, "
-        "COALESCE(pg_catalog.bool_and(r.whole), true) AS whole, "
-        "(pg_catalog.max(r.hi) - pg_catalog.min(r.lo))::int8 + 1 AS width FROM ("
-        "SELECT pg_catalog.min(f.value) AS lo, pg_catalog.max(f.value) AS hi, "
-        "(pg_catalog.max(f.value) - pg_catalog.min(f.value))::int8 + 1 AS span, pg_catalog.count(*) AS n, "
-        f"true {whole}AS whole FROM {fp} AS f GROUP BY f.attr) AS r"
+        f"{prefix}SELECT COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 "
+        f"AND q.slots <= 4 * q.n + 1024 AND q.slots <= {MAX_CODE_SLOTS}, false) AS codes, "
+        f"COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 "
+        f"AND q.width * {int(num_attrs)} <= 4 * q.n + 4096 "
+        f"AND q.width * {int(num_attrs) * int(n_classes)} <= {MAX_CODE_SLOTS}, false) AS rectangle FROM ("
+        "SELECT pg_catalog.sum(r.span) AS slots, pg_catalog.sum(r.n) AS n, pg_catalog.bool_and(r.whole) AS whole, "
+        "pg_catalog.min(r.lo) AS lo, pg_catalog.max(r.hi) AS hi, pg_catalog.max(r.hi) - pg_catalog.min(r.lo) + 1 AS width FROM ("
+        f"SELECT pg_catalog.min(f.value)::{num} AS lo, pg_catalog.max(f.value)::{num} AS hi, "
+        f"pg_catalog.max(f.value)::{num} - pg_catalog.min(f.value)::{num} + 1 AS span, pg_catalog.count(*) AS n, "
+        f"{whole} AS whole FROM {fp} AS f GROUP BY f.attr) AS r) AS q"
     )[0]
-    if not row["whole"]:
-        return False, False
-    slots, n = int(row["slots"]), int(row["n"])
-    codes = slots <= 4 * n + 1024 and slots <= MAX_CODE_SLOTS
-    if not codes or row["width"] is None:
-        return codes, False
-    cells = int(row["width"]) * int(num_attrs)
-    return codes, cells <= 4 * n + 4096 and cells * int(n_classes) <= MAX_CODE_SLOTS
+    return bool(row["codes"]), bool(row["codes"] and row["rectangle"])
 
 
 def dict_layout_ok(plpy: object, fp: str, num_attrs: int, n_classes: int, prefix: str = "") -> bool:
