@@ -265,18 +265,21 @@ def create_adhoc_view(
     t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(t.numeric))
     out = resolve_new_name(plpy, dest, "destName")
-    # Validate the training data now (one pass), as training would.
-    check = f"({stats.stats_select(t, by_subscript=False)})"
-    info = stats.check_stats(plpy, check, t)
+    # Validate the training data now, as training would, and choose the view's lookup
+    # layout from the model it gives today: one pass into a temporary relation.
+    s = _materialise_stats(plpy, t)
+    info = stats.check_stats(plpy, s, t)
     k = info["classes"]
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
-    prefix = [("stats", stats.stats_select(t, by_subscript=False))] + stats.model_ctes("stats", t)
     has_cat = not t.numeric_only
     strategy, unroll = _strategy(
-        plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(prefix),
+        plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(stats.model_ctes(s, t)),
         source_elem_oid=attrs.elem_oid, deterministic=_deterministic(plpy, (t.source, t.attrs), (src, attrs)),
     )
+    plpy.execute(f"DROP TABLE {s}")
+    # the view itself trains on every query (the unnest pass: it must accept any array shape)
+    prefix = [("stats", stats.stats_select(t, by_subscript=False))] + stats.model_ctes("stats", t)
     body = scoring.view_sql(
         prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,

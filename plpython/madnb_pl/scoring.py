@@ -86,11 +86,6 @@ def _ln(expr: str) -> str:
     return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::{F8}) ELSE '-Infinity'::{F8} END)"
 
 
-def _exp(expr: str) -> str:
-    """exp() that returns 0 where PostgreSQL's exp() would raise an underflow error."""
-    return f"(CASE WHEN ({expr}) < -700 THEN 0::{F8} ELSE pg_catalog.exp({expr}) END)"
-
-
 def _cls(cp: str) -> str:
     """Classes with their position 1..K (in class order).
 
@@ -519,18 +514,22 @@ def view_sql(
         )
     elif kind == "probs":
         # K output rows per source row from a join with 1..K (a set-returning function
-        # in the select list costs about 1 us per row more); the row's l of class i is
-        # picked by a CASE, or for many classes from an array built once per source
-        # row.  OFFSET 0 keeps mx, lse (and the array) computed once per source row.
-        lse = " + ".join(_exp(f"q.l{i} - q.mx") for i in ks)
+        # in the select list costs about 1 us per row more).  Per source row, in levels
+        # kept apart by OFFSET 0 so that each is computed once: mx, then d_i = l_i - mx
+        # (NULL where exp() would underflow: probability 0), then lse.  Per output row
+        # only class i's d_i is picked (a CASE, or for many classes an array) and
+        # exponentiated once.
+        ds = ", ".join(f"CASE WHEN q.l{i} - q.mx < -700 THEN NULL ELSE q.l{i} - q.mx END AS d{i}" for i in ks)
+        lse = " + ".join(f"COALESCE(pg_catalog.exp(q.d{i}), 0)" for i in ks)
         if k <= CASE_PICK_MAX_CLASSES:
-            pick, per_row = "CASE c.i " + " ".join(f"WHEN {i} THEN q.l{i}" for i in ks) + " END", ""
+            pick, per_row = "CASE c.i " + " ".join(f"WHEN {i} THEN q.d{i}" for i in ks) + " END", ""
         else:
-            pick, per_row = "q.ls[c.i]", f", ARRAY[{', '.join(f'q.l{i}' for i in ks)}] AS ls"
+            pick, per_row = "q.ds[c.i]", f", ARRAY[{', '.join(f'q.d{i}' for i in ks)}] AS ds"
         body = (
-            f"SELECT q.key, q.classes[c.i] AS class, {_exp(f'{pick} - q.mx - q.lse')} AS nb_prob FROM ("
-            f"SELECT q.*, pg_catalog.ln({lse}) AS lse "
-            f"FROM (SELECT q.*, {greatest} AS mx{per_row} FROM ({scored}) AS q OFFSET 0) AS q OFFSET 0"
+            f"SELECT q.key, q.classes[c.i] AS class, COALESCE(pg_catalog.exp({pick} - q.lse), 0) AS nb_prob FROM ("
+            f"SELECT q.*, pg_catalog.ln({lse}) AS lse{per_row} FROM ("
+            f"SELECT q.key, q.classes, {ds} FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q "
+            "OFFSET 0) AS q OFFSET 0"
             f") AS q CROSS JOIN pg_catalog.generate_series(1, {k}) AS c(i)"
         )
     else:  # pragma: no cover
