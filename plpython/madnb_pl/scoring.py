@@ -26,7 +26,7 @@ Two forms, chosen when the view is created:
   PostgreSQL 15 runs such a subquery in the leader only (serial plan).
   Categorical lookups there come in three strategies: ``codes`` (integer
   values, slot = base + (v - lo) + 2 in one table; slot 1 holds 0 for unseen
-  values), ``dict`` (slot = (attr - 1) * w + the rank found in one jsonb object
+  values), ``dict`` (``lut_k[attr][rank]``, the rank found in one jsonb object
   of per-attribute dictionaries) and ``join`` (a join of the unnested values to
   one row per (attribute, value) holding every class's log-probability; slow on
   large tables, as PostgreSQL picks a merge join against the whole model per row).
@@ -171,25 +171,38 @@ def unroll_ok(strategy: str, rectangle: bool, num_attrs: int, n_classes: int) ->
     return num_attrs <= UNROLL_MAX_ATTRS and num_attrs * n_classes <= UNROLL_MAX_TERMS
 
 
+def _slot_tables(cp: str, n: int, n_classes: int, slotted: str, width: str) -> str:
+    """One row: per class k, ``lut{k}[attr][slot]``, the log-probability table of the
+    unrolled and dictionary forms (0 where a slot holds no training value).
+
+    ``slotted`` has rows (attr, pos, slot, lp) with slots 1..w; ``width`` is a
+    one-row subquery with column ``w``.
+    """
+    per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
+    return (
+        f"(SELECT {per_class} FROM ("
+        "SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM ("
+        f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY s.s) AS arr "
+        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
+        "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) "
+        f"LEFT JOIN {slotted} AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s "
+        f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
+        "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
+    )
+
+
 def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str) -> list[str]:
     """One-row subqueries for the unrolled codes form: lut{k}[attr][v - lo0], lo0, hi1."""
-    catl = _catl(cp, fp, smoothing)
     rect = (
         "(SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1 "
         f"FROM {fp} AS f)"
     )
-    per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
-    lut = (
-        f"(SELECT {per_class} FROM ("
-        "SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM ("
-        f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY v.v) AS arr "
-        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {rect} AS b "
-        "CROSS JOIN LATERAL pg_catalog.generate_series(b.lo0 + 1, b.hi1 - 1) AS v(v) "
-        f"LEFT JOIN {catl} AS x ON x.pos = c.pos AND x.attr = g.a AND x.value::pg_catalog.int8 = v.v "
-        f"WHERE madnb._check_code_slots((b.hi1 - b.lo0 - 1) * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
-        "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
+    slotted = (
+        "(SELECT x.attr, x.pos, (x.value::pg_catalog.int8 - b.lo0)::pg_catalog.int4 AS slot, x.lp "
+        f"FROM {_catl(cp, fp, smoothing)} AS x CROSS JOIN {rect} AS b)"
     )
-    return [lut, rect]
+    width = f"(SELECT b.hi1 - b.lo0 - 1 AS w FROM {rect} AS b)"
+    return [_slot_tables(cp, n, n_classes, slotted, width), rect]
 
 
 def _ranks(fp: str) -> str:
@@ -201,64 +214,35 @@ def _ranks(fp: str) -> str:
     )
 
 
-def _dict_model_lateral(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, value_type_oid: int | None) -> list[str]:
-    """One-row subqueries for dictionary lookups in the LATERAL form (rows too wide to unroll).
-
-    ``jsall -> attr -> key`` is the value's rank; ``lut[k][(attr - 1) * w + rank]``
-    its log-probability for class k.
-    """
-    ranks = _ranks(fp)
-    dicts = (
-        "(SELECT pg_catalog.jsonb_object_agg(d.attr::pg_catalog.text, d.js) AS jsall FROM ("
-        f"SELECT r.attr, pg_catalog.jsonb_object_agg({_dict_key('r.value', value_type_oid)}, r.rank) AS js "
-        f"FROM {ranks} AS r GROUP BY r.attr) AS d)"
-    )
-    catl = _catl(cp, fp, smoothing)
-    ranked = f"(SELECT c.attr, c.pos, r.rank, c.lp FROM {catl} AS c JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
-    lut = (
-        "(SELECT pg_catalog.array_agg(q.arr ORDER BY q.pos) AS lut, pg_catalog.max(q.w) AS w FROM ("
-        f"SELECT c.pos, b.w, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY g.a, v.v) AS arr "
-        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
-        f"CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM {ranks} AS r) AS b "
-        "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS v(v) "
-        f"LEFT JOIN {ranked} AS x ON x.pos = c.pos AND x.attr = g.a AND x.rank = v.v "
-        f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
-        "GROUP BY c.pos, b.w) AS q)"
-    )
-    return [lut, dicts]
-
-
 def _dict_model(
-    cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int], value_type_oid: int | None,
+    cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int] | None, value_type_oid: int | None,
 ) -> list[str]:
-    """One-row subqueries for text values in the unrolled form.
+    """One-row subqueries for values looked up by their text form.
 
-    ``js{a}``: a jsonb object mapping attribute a's training values to ranks 1..W_a
-    by their text form (a jsonb key lookup is a binary search on the bytes: the
-    equality of these types, see DICT_TYPES); ``lut{k}[a][rank]``: log-probabilities
-    per class.
+    ``lut{k}[a][rank]``: log-probabilities per class.  Dictionaries from training
+    values to ranks 1..W_a (a jsonb key lookup is a binary search on the bytes: the
+    equality of these types, see DICT_TYPES): for the unrolled form one column
+    ``js{a}`` per attribute in ``cat_attrs``; for the LATERAL form (``cat_attrs``
+    None) one object ``jsall`` keyed by attribute number.
     """
     ranks = _ranks(fp)
-    dicts = ", ".join(
-        f"pg_catalog.jsonb_object_agg({_dict_key('r.value', value_type_oid)}, r.rank) FILTER (WHERE r.attr = {a}) AS js{a}"
-        for a in cat_attrs
+    key = _dict_key("r.value", value_type_oid)
+    if cat_attrs is None:
+        dicts: str | None = (
+            "(SELECT pg_catalog.jsonb_object_agg(d.attr::pg_catalog.text, d.js) AS jsall FROM ("
+            f"SELECT r.attr, pg_catalog.jsonb_object_agg({key}, r.rank) AS js FROM {ranks} AS r GROUP BY r.attr) AS d)"
+        )
+    elif cat_attrs:
+        cols = ", ".join(f"pg_catalog.jsonb_object_agg({key}, r.rank) FILTER (WHERE r.attr = {a}) AS js{a}" for a in cat_attrs)
+        dicts = f"(SELECT {cols} FROM {ranks} AS r)"
+    else:
+        dicts = None
+    slotted = (
+        f"(SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM {_catl(cp, fp, smoothing)} AS c "
+        f"JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
     )
-    dicts = f"(SELECT {dicts} FROM {ranks} AS r)" if cat_attrs else None
-    catl = _catl(cp, fp, smoothing)
-    ranked = f"(SELECT c.attr, c.pos, r.rank, c.lp FROM {catl} AS c JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
-    width = f"(SELECT pg_catalog.max(r.rank) AS width FROM {ranks} AS r)"
-    per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
-    lut = (
-        f"(SELECT {per_class} FROM ("
-        "SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM ("
-        f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY w.w) AS arr "
-        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
-        "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.width) AS w(w) "
-        f"LEFT JOIN {ranked} AS x ON x.pos = c.pos AND x.attr = g.a AND x.rank = w.w "
-        f"WHERE madnb._check_code_slots(b.width::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
-        "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
-    )
-    return [lut] + ([dicts] if dicts else [])
+    width = f"(SELECT pg_catalog.max(r.rank) AS w FROM {ranks} AS r)"
+    return [_slot_tables(cp, n, n_classes, slotted, width)] + ([dicts] if dicts else [])
 
 
 def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
@@ -373,10 +357,7 @@ def view_sql(
     num = sorted(set(numeric_attrs or ()))
     cat_attrs = [j for j in range(1, n + 1) if j not in num]
     if strategy == "dict":
-        if unroll:
-            parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs, value_type_oid)
-        else:
-            parts += _dict_model_lateral(cp, fp, n, k, smoothing, value_type_oid)
+        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if unroll else None, value_type_oid)
     if strategy == "codes":
         assert value_type_oid is not None
         parts += _rect_model(cp, fp, n, k, smoothing) if unroll else _code_model(cp, fp, n, smoothing)
@@ -459,11 +440,8 @@ def view_sql(
             )
             cat_term = "m.lut[{i}][w.i]"
         elif strategy == "dict":
-            inner_cols.append(
-                f"((u.o - 1) * m.w + (m.jsall -> u.o::pg_catalog.text -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4)"
-                "::pg_catalog.int4 AS i"
-            )
-            cat_term = "m.lut[{i}][w.i]"
+            inner_cols.append(f"(m.jsall -> u.o::pg_catalog.text -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4 AS r")
+            cat_term = "m.lut{i}[w.o][w.r]"
         elif strategy == "join":
             ctes.append(
                 (
