@@ -126,13 +126,18 @@ def test_extension_update_from_the_older_version_matches_a_fresh_create(cluster,
         assert catalog(conn) == want
 
 
-def test_installing_twice_is_harmless_and_records_each_run(empty_db):
-    url, conn = empty_db
-    madnb.install(conn)
+def _model_and_view(conn) -> None:
+    """A two-row model (fp, cp) and a classify view (cv) over table t."""
     conn.execute("CREATE TABLE t (id int, c int, x int[])")
     conn.execute("INSERT INTO t VALUES (1, 1, '{1}'), (2, 2, '{2}')")
     conn.execute("SELECT madnb.create_nb_prepared_data_tables('t', 'c', 'x', 1, 'fp', 'cp')")
     conn.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 't', 'id', 'x', 1, 'cv')")
+
+
+def test_installing_twice_is_harmless_and_records_each_run(empty_db):
+    url, conn = empty_db
+    madnb.install(conn)
+    _model_and_view(conn)
     first = catalog(conn)
     info = madnb.install(conn)
     assert info.installed == madnb.__version__ and info.method == "script"
@@ -163,10 +168,7 @@ def test_the_python_api_accepts_a_connection_an_engine_or_a_url(cluster):
 def test_uninstall_refuses_while_views_use_madnb_and_keeps_model_tables(empty_db):
     url, conn = empty_db
     madnb.install(conn)
-    conn.execute("CREATE TABLE t (id int, c int, x int[])")
-    conn.execute("INSERT INTO t VALUES (1, 1, '{1}'), (2, 2, '{2}')")
-    conn.execute("SELECT madnb.create_nb_prepared_data_tables('t', 'c', 'x', 1, 'fp', 'cp')")
-    conn.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 't', 'id', 'x', 1, 'cv')")
+    _model_and_view(conn)
     with pytest.raises(InstallError, match="cv"):
         madnb.uninstall(conn)
     assert madnb.version(conn).installed == madnb.__version__

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 import madnb
-from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations
+from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations, sqlstate_of
 from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
@@ -173,11 +173,11 @@ def test_a_feature_table_without_a_smoothing_column_is_scored_with_s_1(manual):
 
 @pytest.mark.parametrize("s", ["-1", "'NaN'", "'Infinity'"])
 def test_a_negative_or_non_finite_smoothing_is_22023(manual, s):
-    with pytest.raises(psycopg.Error) as e:
-        manual.execute(
-            f"SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', smoothing => {s})"
-        )
-    assert e.value.diag.sqlstate == "22023" and e.value.diag.message_hint
+    e = sqlstate_of(
+        manual,
+        f"SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', smoothing => {s})"
+    )
+    assert e.diag.sqlstate == "22023" and e.diag.message_hint
     assert "fp" not in relations(manual)
 
 
@@ -217,14 +217,14 @@ def test_every_invalid_private_training_is_22023_with_a_hint_and_writes_nothing(
     mixed.execute("CREATE TABLE null_domain AS SELECT * FROM mixed_domain UNION ALL SELECT 1, NULL")
     before = relations(mixed)
     eps, bounds, domain = BAD_CALLS[case]
-    with pytest.raises(psycopg.Error) as e:
-        mixed.execute(
-            "SELECT madnb.create_nb_prepared_data_tables('mixed', 'c', 'x', '2', 3, 'fp', 'np', 'cp', "
-            f"epsilon => {eps}, bounds => {bounds}, domain => {domain})"
-        )
-    assert e.value.diag.sqlstate == "22023", e.value.diag.message_primary
-    assert e.value.diag.message_hint
-    message = e.value.diag.message_primary.removeprefix("plpy.Error: ")  # PL/Python's prefix
+    e = sqlstate_of(
+        mixed,
+        "SELECT madnb.create_nb_prepared_data_tables('mixed', 'c', 'x', '2', 3, 'fp', 'np', 'cp', "
+        f"epsilon => {eps}, bounds => {bounds}, domain => {domain})"
+    )
+    assert e.diag.sqlstate == "22023", e.diag.message_primary
+    assert e.diag.message_hint
+    message = e.diag.message_primary.removeprefix("plpy.Error: ")  # PL/Python's prefix
     assert message == message.lower() or "NULL" in message
     assert relations(mixed) == before
     assert ledger(mixed) == []
@@ -232,29 +232,29 @@ def test_every_invalid_private_training_is_22023_with_a_hint_and_writes_nothing(
 
 
 def test_bounds_on_a_categorical_only_model_are_22023(manual):
-    with pytest.raises(psycopg.Error) as e:
-        manual.execute(
-            "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
-            "epsilon => 1, bounds => '{{0,1}}', domain => 'manual_domain')"
-        )
-    assert e.value.diag.sqlstate == "22023"
+    e = sqlstate_of(
+        manual,
+        "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
+        "epsilon => 1, bounds => '{{0,1}}', domain => 'manual_domain')"
+    )
+    assert e.diag.sqlstate == "22023"
 
 
 def test_a_domain_table_without_the_expected_columns_is_rejected_before_anything_is_written(manual):
     manual.execute("CREATE TABLE wrong (a int, value text)")
-    with pytest.raises(psycopg.Error) as e:
-        manual.execute(
-            "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
-            "epsilon => 1, domain => 'wrong')"
-        )
-    assert e.value.diag.sqlstate == "42703"
+    e = sqlstate_of(
+        manual,
+        "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
+        "epsilon => 1, domain => 'wrong')"
+    )
+    assert e.diag.sqlstate == "42703"
     manual.execute("CREATE TABLE wrong_type (attr text, value text)")
-    with pytest.raises(psycopg.Error) as e:
-        manual.execute(
-            "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
-            "epsilon => 1, domain => 'wrong_type')"
-        )
-    assert e.value.diag.sqlstate == "42804"
+    e = sqlstate_of(
+        manual,
+        "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
+        "epsilon => 1, domain => 'wrong_type')"
+    )
+    assert e.diag.sqlstate == "42804"
     assert ledger(manual) == []
 
 
@@ -392,10 +392,9 @@ def test_a_release_that_would_exceed_the_budget_fails_before_any_noise_is_drawn(
     mixed.execute("DROP TABLE fp, np, cp")
     draws = pl_calls(mixed, "dp_laplace")
     before = relations(mixed)
-    with pytest.raises(psycopg.Error) as e:
-        mixed.execute(MIXED_CALL, (0.5, [[0, 30]], "mixed_domain"))
-    assert e.value.diag.sqlstate == "53400"
-    assert "0.4" in e.value.diag.message_detail and e.value.diag.message_hint
+    e = sqlstate_of(mixed, MIXED_CALL, (0.5, [[0, 30]], "mixed_domain"))
+    assert e.diag.sqlstate == "53400"
+    assert "0.4" in e.diag.message_detail and e.diag.message_hint
     assert pl_calls(mixed, "dp_laplace") == draws  # no noise was drawn
     assert relations(mixed) == before and len(ledger(mixed)) == 1
     assert budget(mixed) == (1, Decimal("0.6"), Decimal("0.4"), 1, 0)
@@ -412,12 +411,12 @@ def test_ten_releases_of_a_tenth_fit_a_budget_of_one_exactly(manual):
             (f"fp{i}", f"cp{i}"),
         )
     assert budget(manual) == (1, 1, 0, 10, 0)
-    with pytest.raises(psycopg.Error) as e:
-        manual.execute(
-            "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
-            "epsilon => 1e-12, domain => 'manual_domain')"
-        )
-    assert e.value.diag.sqlstate == "53400"
+    e = sqlstate_of(
+        manual,
+        "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
+        "epsilon => 1e-12, domain => 'manual_domain')"
+    )
+    assert e.diag.sqlstate == "53400"
 
 
 def test_a_budget_set_later_counts_the_releases_already_in_the_ledger(manual):
@@ -443,9 +442,8 @@ def test_a_rolled_back_release_still_counts_against_the_budget(cluster, mixed):
         tx.rollback()  # ... and rolls back
     assert "cp" not in relations(mixed) and ledger(mixed) == []
     assert budget(mixed) == (1, Decimal("0.6"), Decimal("0.4"), 0, Decimal("0.6"))
-    with pytest.raises(psycopg.Error) as e:
-        mixed.execute(MIXED_CALL, (0.5, [[0, 30]], "mixed_domain"))
-    assert e.value.diag.sqlstate == "53400"
+    e = sqlstate_of(mixed, MIXED_CALL, (0.5, [[0, 30]], "mixed_domain"))
+    assert e.diag.sqlstate == "53400"
 
 
 def test_concurrent_releases_from_one_source_are_serialised(cluster, mixed):
@@ -454,22 +452,20 @@ def test_concurrent_releases_from_one_source_are_serialised(cluster, mixed):
     with psycopg.connect(url) as first, psycopg.connect(url, autocommit=True) as second:
         first.execute(MIXED_CALL, (0.6, [[0, 30]], "mixed_domain"))  # holds the budget's row lock until it ends
         second.execute("SET lock_timeout = '200ms'")
-        with pytest.raises(psycopg.Error) as e:
-            second.execute(MIXED_CALL.replace("'fp', 'np', 'cp'", "'fp2', 'np2', 'cp2'"), (0.3, [[0, 30]], "mixed_domain"))
-        assert e.value.diag.sqlstate == "55P03"
+        e = sqlstate_of(second, MIXED_CALL.replace("'fp', 'np', 'cp'", "'fp2', 'np2', 'cp2'"), (0.3, [[0, 30]], "mixed_domain"))
+        assert e.diag.sqlstate == "55P03"
         first.commit()
-        with pytest.raises(psycopg.Error) as e:  # sees the first charge now: 0.6 + 0.5 > 1
-            second.execute(MIXED_CALL.replace("'fp', 'np', 'cp'", "'fp2', 'np2', 'cp2'"), (0.5, [[0, 30]], "mixed_domain"))
-        assert e.value.diag.sqlstate == "53400"
+        # sees the first charge now: 0.6 + 0.5 > 1
+        e = sqlstate_of(second, MIXED_CALL.replace("'fp', 'np', 'cp'", "'fp2', 'np2', 'cp2'"), (0.5, [[0, 30]], "mixed_domain"))
+        assert e.diag.sqlstate == "53400"
         second.execute(MIXED_CALL.replace("'fp', 'np', 'cp'", "'fp2', 'np2', 'cp2'"), (0.4, [[0, 30]], "mixed_domain"))
     assert budget(mixed) == (1, 1, 0, 2, 0)
 
 
 @pytest.mark.parametrize("total", ["0", "-1", "'NaN'", "NULL", "2000000"])
 def test_an_invalid_budget_is_22023(mixed, total):
-    with pytest.raises(psycopg.Error) as e:
-        mixed.execute(f"SELECT madnb.set_privacy_budget('mixed', {total})")
-    assert e.value.diag.sqlstate == "22023" and e.value.diag.message_hint
+    e = sqlstate_of(mixed, f"SELECT madnb.set_privacy_budget('mixed', {total})")
+    assert e.diag.sqlstate == "22023" and e.diag.message_hint
     assert mixed.execute("SELECT count(*) FROM madnb.privacy_budget").fetchone()[0] == 0
 
 
@@ -484,7 +480,7 @@ def test_setseed_has_no_effect_on_the_noise(mixed):
         mixed.execute("SELECT setseed(0.25)")
         mixed.execute(MIXED_CALL.replace("'fp', 'np', 'cp'", f"'fp{i}', 'np{i}', 'cp{i}'"), (0.5, [[0, 30]], "mixed_domain"))
         runs.append(mixed.execute(f"SELECT array_agg(cnt ORDER BY attr, value, class) FROM fp{i}").fetchone()[0]
-                    + mixed.execute(f"SELECT array_agg(attr_mean ORDER BY class) FROM np{i}").fetchone()[0])
+                + mixed.execute(f"SELECT array_agg(attr_mean ORDER BY class) FROM np{i}").fetchone()[0])
     assert runs[0] != runs[1]
 
 
@@ -515,7 +511,7 @@ def test_private_training_discloses_no_exact_statistic(db):
     db.execute(
         "CREATE TABLE t AS SELECT i AS id, CASE WHEN i <= 1234 THEN 'a' WHEN i <= 5555 THEN 'b' END AS c, "
         "ARRAY[CASE WHEN i <= 1111 THEN 'v' ELSE 'w' END] AS x FROM generate_series(1, 5632) i"
-    )
+        )
     db.execute("CREATE TABLE dom (attr int, value text)")
     db.execute("INSERT INTO dom VALUES (0, 'a'), (0, 'b'), (1, 'v'), (1, 'w')")
     seen = notices(db)
