@@ -1,8 +1,9 @@
-"""Numeric-only training reads attributes by subscript (one GROUP BY class, no unnest).
+"""Training paths that must give the same tables as the general unnest pass.
 
-Arrays that are not one-dimensional and 1-based make it fall back to the unnest
-pass; either way the tables must be MADlib's numbers, computed here with Python's
-statistics module.
+Numeric-only training reads attributes by subscript (one GROUP BY class, no
+unnest); arrays that are not one-dimensional and 1-based make it fall back to the
+unnest pass.  Categorical integer codes are grouped on one packed int8 key per
+element.  Either way the tables must be MADlib's numbers, computed here in Python.
 """
 
 from __future__ import annotations
@@ -73,3 +74,108 @@ def test_numeric_arrays_of_the_wrong_shape_are_2202E_and_nothing_is_left(db, bad
     err = sqlstate_of(db, "SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '1,2', 2, 'fp', 'np', 'cp')")
     assert err.diag.sqlstate == "2202E"
     assert db.execute("SELECT count(*) FROM pg_class WHERE relname IN ('fp', 'np', 'cp')").fetchone()[0] == 0
+
+
+# ---------------------------------------------------------------------------
+# Categorical integer codes: one packed int8 key per element
+# ---------------------------------------------------------------------------
+
+CODE_ROWS = [
+    (1, "a", [0, -3, 2147483647]), (2, "a", [1, -3, None]), (3, "a", [0, 5, -2147483648]),
+    (4, "b", [1, 5, 2147483647]), (5, "b", [None, None, 0]), (6, "b", None), (7, "b", []),
+    (8, "c", [2, -3, 0]),
+    (9, None, [7, 7, 7]), (10, None, None),  # no class: ignored (with a NOTICE)
+]
+
+
+def _code_table(db, elem: str, rows) -> None:
+    db.execute(f"CREATE TABLE t (id int, class text, attributes {elem}[])")
+    with db.cursor() as cur:
+        cur.executemany(f"INSERT INTO t VALUES (%s, %s, %s::{elem}[])", rows)
+
+
+def _expected_codes(rows, num_attrs: int):
+    """MADlib's tables counted in Python: every class x (attr, value seen), zeros included."""
+    classed = [(c, a) for _, c, a in rows if c is not None]
+    classes = sorted({c for c, _ in classed})
+    seen = sorted({(j + 1, a[j]) for _, a in classed if a for j in range(num_attrs) if a[j] is not None})
+    attr_cnt = {o: sum(1 for oo, _ in seen if oo == o) for o, _ in seen}
+    fp = {
+        (c, o, v): (sum(1 for cc, a in classed if cc == c and a and a[o - 1] == v), attr_cnt[o])
+        for c in classes for o, v in seen
+    }
+    cp = {c: sum(1 for cc, _ in classed if cc == c) for c in classes}
+    return fp, cp
+
+
+@pytest.mark.parametrize("elem", ["int4", "int2"])
+def test_integer_codes_count_nulls_empty_arrays_and_extreme_values(db, elem):
+    rows = CODE_ROWS if elem == "int4" else [
+        (i, c, None if a is None else [None if x is None else max(-32768, min(32767, x)) for x in a]) for i, c, a in CODE_ROWS
+    ]
+    _code_table(db, elem, rows)
+    notices = []
+    db.add_notice_handler(lambda d: notices.append(d.message_primary))
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', 3, 'fp', 'cp')")
+    fp, cp = _expected_codes(rows, 3)
+    got = {(c, o, v): (n, k) for c, o, v, n, k in db.execute("SELECT class, attr, value, cnt, attr_cnt FROM fp")}
+    assert got == fp
+    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == cp
+    assert {r[0] for r in db.execute("SELECT all_cnt FROM cp")} == {sum(cp.values())}
+    assert any("2 row(s)" in m and "NULL class" in m for m in notices)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [("{1,2,3,4}", "up to 4 elements"), ("{1}", "1 attribute array(s) have fewer than numAttrs = 3"), ("{{1,2},{3,4}}", "up to 4 elements")],
+)
+def test_integer_codes_of_the_wrong_length_are_2202E_and_nothing_is_left(db, bad, message):
+    _code_table(db, "int4", [(1, "a", [1, 2, 3]), (2, "b", [3, 4, 5]), (3, None, [1]), (4, "a", bad)])
+    setting = db.execute("SELECT current_setting('parallel_tuple_cost')").fetchone()[0]
+    err = sqlstate_of(db, "SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', 3, 'fp', 'cp')")
+    assert err.diag.sqlstate == "2202E"
+    assert message in err.diag.message_primary
+    assert db.execute("SELECT count(*) FROM pg_class WHERE relname IN ('fp', 'cp') OR relname LIKE 'madnb%'").fetchone()[0] == 0
+    assert db.execute("SELECT current_setting('parallel_tuple_cost')").fetchone()[0] == setting
+
+
+def test_integer_codes_ignore_the_shape_of_unclassed_rows(db):
+    """As the unnest pass does: a row without a class is not read for its attributes."""
+    _code_table(db, "int4", [(1, "a", [1, 2]), (2, "b", [2, 1]), (3, None, [1, 2, 3, 4]), (4, None, [5])])
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', 2, 'fp', 'cp')")
+    assert db.execute("SELECT count(*), sum(cnt) FROM fp").fetchone() == (8, 4)
+
+
+@pytest.mark.parametrize("rows, attrs", [(200000, 3), (10000, 500)])
+def test_integer_code_training_aggregates_in_parallel_and_restores_the_setting(db, rows, attrs):
+    """The pass groups in the workers (Partial HashAggregate over the select-list unnest),
+    narrow or wide; the scaled parallel_tuple_cost it plans with ends with the statement.
+    (Planned with the plain setting, the wide table gathered and sorted every element.)"""
+    db.execute(
+        "CREATE TABLE t AS SELECT i AS id, (i %% 3)::text AS class, "
+        "ARRAY(SELECT ((i / j) %% 5)::int4 FROM generate_series(1, %s) AS j) AS attributes "
+        "FROM generate_series(1, %s) AS i",
+        (attrs, rows),
+    )
+    db.execute("ANALYZE t")
+    db.execute("SET parallel_tuple_cost = 0.25")
+    db.execute("SET min_parallel_table_scan_size = 0")  # the wide table compresses to a few pages
+    db.execute("LOAD 'auto_explain'")
+    db.execute("SET auto_explain.log_min_duration = 0")
+    db.execute("SET auto_explain.log_nested_statements = on")
+    db.execute("SET auto_explain.log_level = notice")
+    plans = []
+    db.add_notice_handler(lambda d: plans.append(d.message_primary))
+    db.execute(f"SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', {attrs}, 'fp', 'cp')")
+    db.execute("SET auto_explain.log_min_duration = -1")
+    passes = [p for p in plans if "ProjectSet" in p]
+    assert len(passes) == 1
+    assert "Partial HashAggregate" in passes[0] and "Gather" in passes[0], passes[0]
+    assert db.execute("SELECT current_setting('parallel_tuple_cost')").fetchone()[0] == "0.25"
+    # class i % 3; attribute j = (i / j) % 5
+    want_cp = {c: sum(1 for i in range(1, rows + 1) if str(i % 3) == c) for c in "012"}
+    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == want_cp
+    for j in (1, attrs):
+        want = {(c, v): sum(1 for i in range(1, rows + 1) if str(i % 3) == c and (i // j) % 5 == v) for c in "012" for v in range(5)}
+        got = {(c, v): n for c, v, n in db.execute("SELECT class, value, cnt FROM fp WHERE attr = %s", (j,))}
+        assert got == want
