@@ -269,6 +269,55 @@ def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
     assert rows == 200000 * (3 if kind == "probs" else 1)
 
 
+@pytest.mark.parametrize("kind", ["classify", "probs"])
+@pytest.mark.parametrize("numeric", [False, True])
+def test_ad_hoc_views_score_in_parallel_workers(db, kind, numeric):
+    """An ad hoc view's model comes from common table expressions (leader only); it is
+    read as InitPlan parameters, so the scan of the source still runs in the workers."""
+    elem = "float8" if numeric else "int4"
+    value = "(i %% 7)::float8 / 3" if numeric else "i %% 5"
+    db.execute(f"CREATE TABLE big (id int, class int, attributes {elem}[])")
+    db.execute(
+        f"INSERT INTO big SELECT i, i %% 3, ARRAY[({value})::{elem}, ((i / 3) %% 4)::{elem}, ((i / 5) %% 6)::{elem}] "
+        "FROM generate_series(1, 200000) AS i".replace("%%", "%")
+    )
+    db.execute("ANALYZE big")
+    if numeric:
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('big', 'class', 'attributes', '1', 'big', 'id', 'attributes', 3, 'v')")
+    else:
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('big', 'class', 'attributes', 'big', 'id', 'attributes', 3, 'v')")
+    db.execute("SET parallel_tuple_cost = 0.01")
+    plan = db.execute("EXPLAIN (FORMAT JSON) SELECT * FROM v").fetchone()[0]
+    plan = plan if isinstance(plan, list) else json.loads(plan)
+
+    def scans(node, under_gather=False):
+        under_gather = under_gather or node["Node Type"] in ("Gather", "Gather Merge")
+        out = [(node.get("Alias"), node.get("Parallel Aware"), under_gather)] if "Scan" in node["Node Type"] else []
+        for child in node.get("Plans", []):
+            out += scans(child, under_gather)
+        return out
+
+    # the training pass reads big as "t", the scoring as "src": both in parallel workers
+    found = {alias: (parallel, gathered) for alias, parallel, gathered in scans(plan[0]["Plan"]) if alias in ("t", "src")}
+    assert found == {"t": (True, True), "src": (True, True)}
+    rows = db.execute("SELECT count(*) FROM v").fetchone()[0]
+    assert rows == 200000 * (3 if kind == "probs" else 1)
+    # the same classes as the view over prepared tables
+    if numeric:
+        db.execute("SELECT madnb.create_nb_prepared_data_tables('big', 'class', 'attributes', '1', 3, 'fp', 'np', 'cp')")
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('fp', 'cp', 'big', 'id', 'attributes', 3, 'np', 'w')")
+    else:
+        db.execute("SELECT madnb.create_nb_prepared_data_tables('big', 'class', 'attributes', 3, 'fp', 'cp')")
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('fp', 'cp', 'big', 'id', 'attributes', 3, 'w')")
+    if kind == "classify":
+        assert db.execute("SELECT count(*) FROM (SELECT * FROM v EXCEPT SELECT * FROM w) AS d").fetchone()[0] == 0
+    else:  # the Gaussian statistics are float sums, added up in another order
+        worst = db.execute(
+            "SELECT count(*), max(abs(v.nb_prob - w.nb_prob)) FROM v JOIN w ON w.key = v.key AND w.class = v.class"
+        ).fetchone()
+        assert worst[0] == 600000 and worst[1] < 1e-9
+
+
 @pytest.mark.parametrize("elem", ["int4", "text", "half"])
 def test_probs_with_many_classes(db, elem):
     """Past 16 classes the probs view picks each class's log-likelihood from an array."""

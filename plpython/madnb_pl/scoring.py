@@ -396,33 +396,48 @@ def view_sql(
             luts = "".join(f", lut{i}" for i in ks) + ", lo0, hi1"
         elif strategy == "dict":
             luts = "".join(f", lut{i}" for i in ks) + "".join(f", js{j}" for j in cat_attrs)
-        model = f"(SELECT DISTINCT ON (m0.checked) {ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined})"
+        model = f"SELECT DISTINCT ON (m0.checked) {ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}"
+        if prefix:
+            # An ad hoc view builds its model from common table expressions, which only
+            # the leader may scan; read through scalar subqueries, the model becomes
+            # InitPlan parameters, computed once in the leader and passed to the workers.
+            ctes.append(("mdl", model))
+
+            def m(col: str) -> str:
+                return f"(SELECT mdl.{col} FROM mdl)"
+        else:
+
+            def m(col: str) -> str:
+                return f"m.{col}"
         terms: dict[int, list[str]] = {i: [] for i in ks}
         for j in range(1, n + 1):
             x = f"src.{attrs}[{j}]"
             if j in num:
                 for i in ks:
-                    a, h, mu = (f"m.g[{k + pos[f'{w}{i}'] + j - 1}]" for w in ("a", "h", "mu"))
+                    a, h, mu = (f"{m('g')}[{k + pos[f'{w}{i}'] + j - 1}]" for w in ("a", "h", "mu"))
                     terms[i].append(f"{a} - {h} * ({x}::{F8} - {mu}) ^ 2")
             elif strategy == "dict":
                 # a value missing from the dictionary reads NULL and adds 0
                 for i in ks:
-                    terms[i].append(f"m.lut{i}[{j}][(m.js{j} -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4]")
+                    terms[i].append(f"{m(f'lut{i}')}[{j}][({m(f'js{j}')} -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4]")
             elif strategy == "codes":
                 # out-of-range values land on index 0 or width + 1: NULL, so they add 0
-                idx = f"(LEAST(GREATEST({x}, m.lo0), m.hi1) - m.lo0)::pg_catalog.int4"
+                idx = f"(LEAST(GREATEST({x}, {m('lo0')}), {m('hi1')}) - {m('lo0')})::pg_catalog.int4"
                 if source_elem_oid not in INTEGER_TYPES:
                     idx = f"CASE WHEN {x} = pg_catalog.trunc({x}) THEN {idx} END"
                 for i in ks:
-                    terms[i].append(f"m.lut{i}[{j}][{idx}]")
+                    terms[i].append(f"{m(f'lut{i}')}[{j}][{idx}]")
             # else: a categorical attribute of a model without categorical values adds 0
         ls = ", ".join(
-            f"m.g[{i}]" + "".join(f" + COALESCE({t}, 0)" for t in terms[i]) + f" AS l{i}" for i in ks
+            f"{m('g')}[{i}]" + "".join(f" + COALESCE({t}, 0)" for t in terms[i]) + f" AS l{i}" for i in ks
         )
-        scored = (
-            f"SELECT src.{key} AS key, m.classes, {ls} "
-            f"FROM {source} AS src JOIN {model} AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0) OFFSET 0"
-        )
+        if prefix:
+            scored = f"SELECT src.{key} AS key, {m('classes')} AS classes, {ls} FROM {source} AS src WHERE {m('ready')} OFFSET 0"
+        else:
+            scored = (
+                f"SELECT src.{key} AS key, m.classes, {ls} "
+                f"FROM {source} AS src JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0) OFFSET 0"
+            )
     else:
         # The model is one row of arrays, built once per query from one-row aggregates.
         model = f"(SELECT {ready} AS ready, * FROM {joined} OFFSET 0)"
