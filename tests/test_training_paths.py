@@ -179,3 +179,66 @@ def test_integer_code_training_aggregates_in_parallel_and_restores_the_setting(d
         want = {(c, v): sum(1 for i in range(1, rows + 1) if str(i % 3) == c and (i // j) % 5 == v) for c in "012" for v in range(5)}
         got = {(c, v): n for c, v, n in db.execute("SELECT class, value, cnt FROM fp WHERE attr = %s", (j,))}
         assert got == want
+
+
+# ---------------------------------------------------------------------------
+# Mixed tables: categorical attributes by slices, numeric ones by subscript
+# ---------------------------------------------------------------------------
+
+MIXED_ROWS = [
+    (1, "a", [1.0, 0.5, 2.0, 10.0, 3.0]), (2, "a", [1.0, 1.5, None, 14.0, 3.0]), (3, "a", [2.0, None, 2.0, 12.0, None]),
+    (4, "b", [2.0, 7.0, 1.0, 1.0, 4.0]), (5, "b", [None, 9.0, 1.0, 3.0, 4.0]), (6, "b", [2.0, 8.5, 2.0, 2.5, 3.0]),
+    (7, "b", None), (8, "a", []),  # no attributes at all: counts for its class only
+    (9, None, [5.0, 5.0, 5.0, 5.0, 5.0]),  # no class: ignored
+]
+MIXED_NUMERIC = (2, 4)  # categorical 1, 3 and 5: two slices, [1:1] || [3:3] || [5:5]
+
+
+def _mixed_expected():
+    classed = [(c, a) for _, c, a in MIXED_ROWS if c is not None]
+    fp, cp = _expected_codes([(0, c, a) for c, a in classed], 5)
+    fp = {key: val for key, val in fp.items() if key[1] not in MIXED_NUMERIC}
+    cat_seen = sorted({(o, v) for (_, o, v) in fp})
+    attr_cnt = {o: sum(1 for oo, _ in cat_seen if oo == o) for o, _ in cat_seen}
+    fp = {key: (n, attr_cnt[key[1]]) for key, (n, _) in fp.items()}
+    np = {}
+    for c in ("a", "b"):
+        for j in MIXED_NUMERIC:
+            vals = [a[j - 1] for cc, a in classed if cc == c and a and a[j - 1] is not None]
+            np[(c, j)] = (statistics.fmean(vals), statistics.variance(vals), len(vals))
+    return fp, cp, np
+
+
+@pytest.mark.parametrize("lower_bound", [1, 0])
+def test_mixed_statistics_by_slices_and_subscripts(db, lower_bound):
+    db.execute("CREATE TABLE t (id int, class text, attributes float8[])")
+    with db.cursor() as cur:
+        for i, c, a in MIXED_ROWS:
+            lit = None if a is None else "{" + ",".join("NULL" if x is None else repr(x) for x in a) + "}"
+            if lit is not None and a and lower_bound != 1:
+                lit = f"[{lower_bound}:{lower_bound + len(a) - 1}]=" + lit
+            cur.execute("INSERT INTO t VALUES (%s, %s, %s::float8[])", (i, c, lit))
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '2,4', 5, 'fp', 'np', 'cp')")
+    fp, cp, np = _mixed_expected()
+    got = {(c, o, v): (n, k) for c, o, v, n, k in db.execute("SELECT class, attr, value, cnt, attr_cnt FROM fp")}
+    assert got == fp
+    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == cp
+    got_np = {(c, a): (m, v, n) for c, a, m, v, n in db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np")}
+    assert got_np.keys() == np.keys()
+    for key, (m, v, n) in np.items():
+        assert got_np[key][0] == pytest.approx(m, rel=1e-12)
+        assert got_np[key][1] == pytest.approx(v, rel=1e-12)
+        assert got_np[key][2] == n
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [("{1,2,3,4,5,6}", "up to 6 elements"), ("{1,2,3}", "1 attribute array(s) have fewer than numAttrs = 5")],
+)
+def test_mixed_arrays_of_the_wrong_length_are_2202E(db, bad, message):
+    db.execute("CREATE TABLE t (id int, class text, attributes float8[])")
+    db.execute("INSERT INTO t VALUES (1, 'a', '{1,2,3,4,5}'), (2, 'b', '{3,4,5,6,7}'), (3, 'a', %s)", (bad,))
+    err = sqlstate_of(db, "SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '2,4', 5, 'fp', 'np', 'cp')")
+    assert err.diag.sqlstate == "2202E"
+    assert message in err.diag.message_primary
+    assert db.execute("SELECT count(*) FROM pg_class WHERE relname IN ('fp', 'np', 'cp')").fetchone()[0] == 0

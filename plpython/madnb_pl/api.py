@@ -36,7 +36,7 @@ def _materialise_stats(plpy: Any, t: stats.Training) -> str:
         return name
     # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
     plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t)}")
-    if t.numeric_only and stats.odd_arrays(plpy, name):
+    if t.numeric and stats.odd_arrays(plpy, name):
         plpy.execute(f"DROP TABLE {name}")
         plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t, by_subscript=False)}")
     return name

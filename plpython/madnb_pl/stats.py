@@ -130,12 +130,14 @@ def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: s
 
 
 def _numeric_stats_by_subscript(t: Training) -> str:
-    """Numeric-only statistics by subscript: one GROUP BY class, no unnest.
+    """Numeric statistics by subscript: one GROUP BY class, no unnest.
 
-    Yields the same relation as the unnest pass for one-dimensional 1-based
-    arrays (rows for o IS NULL, o = 1..numAttrs and, when some array is longer,
-    o = its length), plus a row o = -1 counting arrays of any other shape, for
-    which the caller reruns the unnest pass (:func:`odd_arrays`).
+    Yields the rows of the unnest pass for the numeric attributes of
+    one-dimensional 1-based arrays (and for o IS NULL and, when some array is
+    longer, o = its length), plus a row o = -1 counting arrays of any other
+    shape, for which the caller reruns the unnest pass (:func:`odd_arrays`).
+    With categorical attributes too, :func:`_categorical_stats_by_slices` adds
+    theirs.
     """
     src, cls, a, n = t.source.sql, t.cls.sql, f"t.{t.attrs.sql}", t.num_attrs
     card = f"pg_catalog.cardinality({a})"
@@ -152,7 +154,7 @@ def _numeric_stats_by_subscript(t: Training) -> str:
         "(g.max_len, g.n_long, NULL, NULL, NULL)",
         "(-1, g.n_odd, NULL, NULL, NULL)",
     ]
-    for j in range(1, n + 1):
+    for j in t.numeric:
         x = f"{a}[{j}]::pg_catalog.float8"
         aggs.append(f"pg_catalog.count({a}[{j}]) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}")
         # rows with at least j elements: exact whenever every array has numAttrs
@@ -163,6 +165,34 @@ def _numeric_stats_by_subscript(t: Training) -> str:
         f"(SELECT t.{cls} AS cls, {', '.join(aggs)} FROM {src} AS t GROUP BY t.{cls}) AS g "
         f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) AS x(o, n, nv, mean, var) "
         f"WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND {n} OR x.o = g.max_len OR x.o = -1)"
+    )
+
+
+def _categorical_stats_by_slices(t: Training) -> str:
+    """The unnest pass over the categorical attributes of a mixed table only.
+
+    The categorical positions are cut out of each array as slices (one per run
+    of consecutive positions) and unnested; the numeric ones are left to
+    :func:`_numeric_stats_by_subscript`, whose o = -1 row sends arrays that are
+    not one-dimensional and 1-based (where slices mean something else) back to
+    the unnest pass.  An empty or NULL array yields no row here: the subscript
+    pass counts it.
+    """
+    a = f"t.{t.attrs.sql}"
+    cat = [j for j in range(1, t.num_attrs + 1) if j not in t.numeric]
+    runs: list[list[int]] = []
+    for j in cat:
+        if runs and runs[-1][1] == j - 1:
+            runs[-1][1] = j
+        else:
+            runs.append([j, j])
+    pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in runs)
+    where = "'{" + ",".join(str(j) for j in cat) + "}'::pg_catalog.int4[]"
+    return (
+        f"SELECT t.{t.cls.sql} AS cls, ({where})[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, "
+        "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
+        f"FROM {t.source.sql} AS t CROSS JOIN LATERAL pg_catalog.unnest({pieces}) WITH ORDINALITY AS u(val, r) "
+        "GROUP BY 1, 2, 3"
     )
 
 
@@ -262,6 +292,8 @@ def stats_select(t: Training, by_subscript: bool = True) -> str:
     elem = t.attrs.elem_sql
     if t.numeric_only and by_subscript:
         return _numeric_stats_by_subscript(t)
+    if t.numeric and by_subscript:
+        return f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t)}"
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
     elif t.numeric_only:
