@@ -98,20 +98,28 @@ def _uses_unrolled_form(db, view: str) -> bool:
         ("numeric", ["2.5", "NaN", "1e40"]),
     ],
 )
-def test_codes_out_of_range_fractional_missing_and_unseen_values_are_skipped(db, elem, odd):
+@pytest.mark.parametrize("copies", [1, 16])
+def test_codes_out_of_range_fractional_missing_and_unseen_values_are_skipped(db, elem, odd, copies):
+    """copies = 16: 48 attributes x 3 classes is too many terms to unroll, so the LATERAL
+    form scores them, over the same one-range tables (flat)."""
     test = [[1, 2, 3], [0, 4, 1], [None, None, None], [5, 2, 9], [2], [1, 2, 3, 2]]
     for v in odd:
         test += [[v, 2, 3], [1, v, v]]
-    _load(db, elem, TRAIN_CODES, test)
-    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', 3, 'fp', 'cp')")
-    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'pv')")
-    db.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'cv')")
-    assert _uses_unrolled_form(db, "pv") and _uses_unrolled_form(db, "cv")
+    n = 3 * copies
+    train = [(c, a * copies) for c, a in TRAIN_CODES]
+    test = [a * copies if len(a) == 3 else a for a in test]
+    _load(db, elem, train, test)
+    db.execute(f"SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', {n}, 'fp', 'cp')")
+    db.execute(f"SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', {n}, 'pv')")
+    db.execute(f"SELECT madnb.create_nb_classify_view('fp', 'cp', 'te', 'id', 'attributes', {n}, 'cv')")
+    for view in ("pv", "cv"):
+        assert _uses_unrolled_form(db, view) == (copies == 1)
+        assert "lo0" in db.execute("SELECT pg_get_viewdef(%s::regclass)", (view,)).fetchone()[0]
     got = _probs(db, "pv")
     cls = dict(db.execute("SELECT key, nb_classification FROM cv").fetchall())
     for i, row in enumerate(test):
         # an odd value is never a training value: the reference skips it like a missing one
-        want = reference_probs(TRAIN_CODES, row)
+        want = reference_probs(train, row)
         assert got[i].keys() == want.keys()
         for c, p in want.items():
             assert got[i][c] == pytest.approx(p, abs=1e-12), (elem, row, c)
@@ -200,19 +208,27 @@ def _floats(a: list[Any]) -> list[float | None]:
     return [None if x is None else float(x) for x in a]
 
 
-def test_gaussian_and_categorical_attributes_in_the_unrolled_form(db):
+@pytest.mark.parametrize("copies", [1, 30])
+def test_gaussian_and_categorical_attributes_in_the_unrolled_form(db, copies):
+    """copies = 30: 90 attributes, too many to unroll; the LATERAL form picks per attribute
+    between the Gaussian term and the one-range code table."""
     db.execute("CREATE TABLE tr (id int, class text, attributes float8[])")
     db.execute("CREATE TABLE te (id int, attributes float8[])")
     test = [[1, 5.5, 160.0], [3, None, 120.0], [9, 6.1, None], [None, None, None], [2, 5.0], [1.5, 5.9, 185.0]]
+    train = [(c, a * copies) for c, a in TRAIN_MIXED]
+    test = [a * copies if len(a) == 3 else a for a in test]
+    numeric = {j for j in range(1, 3 * copies + 1) if j % 3 != 1}
     with db.cursor() as cur:
-        cur.executemany("INSERT INTO tr VALUES (%s, %s, %s)", [(i, c, _floats(a)) for i, (c, a) in enumerate(TRAIN_MIXED)])
+        cur.executemany("INSERT INTO tr VALUES (%s, %s, %s)", [(i, c, _floats(a)) for i, (c, a) in enumerate(train)])
         cur.executemany("INSERT INTO te VALUES (%s, %s)", [(i, _floats(a)) for i, a in enumerate(test)])
-    db.execute("SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', '2,3', 3, 'fp', 'np', 'cp')")
-    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', 3, 'np', 'pv')")
-    assert _uses_unrolled_form(db, "pv")
+    indices = ",".join(str(j) for j in sorted(numeric))
+    db.execute(f"SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', '{indices}', {3 * copies}, 'fp', 'np', 'cp')")
+    db.execute(f"SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', {3 * copies}, 'np', 'pv')")
+    assert _uses_unrolled_form(db, "pv") == (copies == 1)
+    assert "lo0" in db.execute("SELECT pg_get_viewdef('pv'::regclass)").fetchone()[0]
     got = _probs(db, "pv")
     for i, row in enumerate(test):
-        want = reference_probs(TRAIN_MIXED, row, numeric={2, 3})  # 1.5: not a training code, skipped
+        want = reference_probs(train, row, numeric=numeric)  # 1.5: not a training code, skipped
         for c, p in want.items():
             assert got[i][c] == pytest.approx(p, rel=1e-9, abs=1e-12), (row, c)
 

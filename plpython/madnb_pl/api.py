@@ -188,7 +188,7 @@ def create_view(
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
     value = resolve_column(plpy, fp, quote_ident("value"), "featureProbsSource")
     has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
-    strategy, unroll = _strategy(
+    strategy, unroll, rectangle = _strategy(
         plpy, fp.sql, value.type_oid, has_cat, n, k, source_elem_oid=attrs.elem_oid,
         deterministic=_deterministic(plpy, (fp, value), (src, attrs)),
     )
@@ -199,7 +199,7 @@ def create_view(
         prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=n, kind=kind,
         strategy=strategy, value_type_oid=value.type_oid, source_elem_oid=attrs.elem_oid,
-        smoothing=_smoothing_sql(plpy, fp), numeric_attrs=numeric_attrs, unroll=unroll,
+        smoothing=_smoothing_sql(plpy, fp), numeric_attrs=numeric_attrs, unroll=unroll, rectangle=rectangle,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"
@@ -232,8 +232,9 @@ def _smoothing_sql(plpy: Any, fp: Relation) -> float | str:
 def _strategy(
     plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, n: int, k: int, prefix: str = "",
     source_elem_oid: int | None = None, deterministic: bool = False,
-) -> tuple[str, bool]:
-    """How a view looks categorical values up, and whether it is unrolled (see :mod:`madnb_pl.scoring`).
+) -> tuple[str, bool, bool]:
+    """How a view looks categorical values up, whether it is unrolled, and whether integer
+    codes share one value range (see :mod:`madnb_pl.scoring`).
 
     Values of types with a canonical text form (text and varchar under
     deterministic collations, booleans, dates, timestamps, uuids, numeric) use
@@ -241,17 +242,17 @@ def _strategy(
     LATERAL form.
     """
     if not has_cat:
-        return "none", scoring.unroll_ok("none", False, n, k)
+        return "none", scoring.unroll_ok("none", False, n, k), False
     codes, rectangle = scoring.code_layout(plpy, fp_sql, value_type_oid, n, k, prefix)
     if codes:
-        return "codes", scoring.unroll_ok("codes", rectangle, n, k)
+        return "codes", scoring.unroll_ok("codes", rectangle, n, k), rectangle
     same_type = source_elem_oid == value_type_oid or {source_elem_oid, value_type_oid} <= scoring.TEXT_TYPES
     if (
         value_type_oid in scoring.DICT_TYPES and same_type and deterministic
         and scoring.dict_layout_ok(plpy, fp_sql, n, k, prefix)
     ):
-        return "dict", scoring.unroll_ok("dict", True, n, k)
-    return "join", False
+        return "dict", scoring.unroll_ok("dict", True, n, k), False
+    return "join", False, False
 
 
 def _deterministic(plpy: Any, *columns: tuple[Relation, Any]) -> bool:
@@ -306,7 +307,7 @@ def create_adhoc_view(
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     has_cat = not t.numeric_only
-    strategy, unroll = _strategy(
+    strategy, unroll, rectangle = _strategy(
         plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(stats.model_ctes(s, t)),
         source_elem_oid=attrs.elem_oid, deterministic=_deterministic(plpy, (t.source, t.attrs), (src, attrs)),
     )
@@ -317,7 +318,7 @@ def create_adhoc_view(
         prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
         source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,
         strategy=strategy, value_type_oid=t.attrs.elem_oid, source_elem_oid=attrs.elem_oid,
-        numeric_attrs=list(t.numeric), unroll=unroll, check_numeric=False,
+        numeric_attrs=list(t.numeric), unroll=unroll, check_numeric=False, rectangle=rectangle,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"

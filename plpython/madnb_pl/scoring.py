@@ -25,8 +25,10 @@ Two forms, chosen when the view is created:
   unnested inside a LATERAL subquery that sums one column per class.
   PostgreSQL 15 runs such a subquery in the leader only (serial plan).
   Categorical lookups there come in three strategies: ``codes`` (integer
-  values, slot = base + (v - lo) + 2 in one table; slot 1 holds 0 for unseen
-  values), ``dict`` (``lut_k[attr][rank]``, the rank found in one jsonb object
+  values; when all attributes share one value range, as the unrolled form
+  needs, ``lut_k[(attr - 1) * w + v - lo0]`` in a flat table with the index
+  computed once per value, else slot = base + (v - lo) + 2 in one table, slot 1
+  holding 0 for unseen values), ``dict`` (``lut_k[attr][rank]``, the rank found in one jsonb object
   of per-attribute dictionaries) and ``join`` (a join of the unnested values to
   one row per (attribute, value) holding every class's log-probability; slow on
   large tables, as PostgreSQL picks a merge join against the whole model per row).
@@ -171,30 +173,36 @@ def unroll_ok(strategy: str, rectangle: bool, num_attrs: int, n_classes: int) ->
     return num_attrs <= UNROLL_MAX_ATTRS and num_attrs * n_classes <= UNROLL_MAX_TERMS
 
 
-def _slot_tables(cp: str, n: int, n_classes: int, slotted: str, width: str) -> str:
+def _slot_tables(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False) -> str:
     """One row: per class k, ``lut{k}[attr][slot]``, the log-probability table of the
     unrolled and dictionary forms (0 where a slot holds no training value).
 
     ``slotted`` has rows (attr, pos, slot, lp) with slots 1..w; ``width`` is a
-    one-row subquery with column ``w``.
+    one-row subquery with column ``w``.  ``flat``: one-dimensional tables,
+    ``lut{k}[(attr - 1) * w + slot]`` (the LATERAL form computes that index once
+    per value; a two-dimensional subscript per class costs more).
     """
     per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
+    rows = "r.arr ORDER BY r.a" if not flat else "e.lp ORDER BY r.a, e.s"
+    unnest = "" if not flat else " CROSS JOIN LATERAL pg_catalog.unnest(r.arr) WITH ORDINALITY AS e(lp, s)"
     return (
         f"(SELECT {per_class} FROM ("
-        "SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM ("
+        f"SELECT r.pos, pg_catalog.array_agg({rows}) AS arr FROM ("
         f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY s.s) AS arr "
         f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
         "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) "
         f"LEFT JOIN {slotted} AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s "
         f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
-        "GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q)"
+        f"GROUP BY c.pos, g.a) AS r{unnest} GROUP BY r.pos) AS q)"
     )
 
 
-def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str) -> list[str]:
-    """One-row subqueries for the unrolled codes form: lut{k}[attr][v - lo0], lo0, hi1."""
+def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, flat: bool = False) -> list[str]:
+    """One-row subqueries for the codes form over one value range: lut{k}[attr][v - lo0],
+    lo0, hi1 and the width w = hi1 - lo0 - 1 (``flat``: lut{k}[(attr - 1) * w + v - lo0])."""
     rect = (
-        "(SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1 "
+        "(SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, "
+        "pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w "
         f"FROM {fp} AS f)"
     )
     slotted = (
@@ -202,7 +210,7 @@ def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str
         f"FROM {_catl(cp, fp, smoothing)} AS x CROSS JOIN {rect} AS b)"
     )
     width = f"(SELECT b.hi1 - b.lo0 - 1 AS w FROM {rect} AS b)"
-    return [_slot_tables(cp, n, n_classes, slotted, width), rect]
+    return [_slot_tables(cp, n, n_classes, slotted, width, flat), rect]
 
 
 def _ranks(fp: str) -> str:
@@ -337,12 +345,15 @@ def view_sql(
     numeric_attrs: tuple[int, ...] | list[int] | None = None,
     unroll: bool = False,
     check_numeric: bool = True,
+    rectangle: bool = False,
 ) -> str:
     """The SELECT of a classify (``kind='classify'``) or probs (``kind='probs'``) view.
 
     ``unroll`` selects the parallel form (see :func:`unroll_ok`); it needs the set
     of Gaussian attributes (``numeric_attrs``), which a view over prepared tables
-    re-checks on every query (``check_numeric``).
+    re-checks on every query (``check_numeric``).  ``rectangle`` (codes whose
+    attributes share one value range, see :func:`code_layout`) lets the LATERAL
+    form use the one-range tables too.
     """
     ks = range(1, k + 1)
     n = int(num_attrs)
@@ -360,7 +371,10 @@ def view_sql(
         parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if unroll else None, value_type_oid)
     if strategy == "codes":
         assert value_type_oid is not None
-        parts += _rect_model(cp, fp, n, k, smoothing) if unroll else _code_model(cp, fp, n, smoothing)
+        if unroll or rectangle:
+            parts += _rect_model(cp, fp, n, k, smoothing, flat=not unroll)
+        else:
+            parts += _code_model(cp, fp, n, smoothing)
         if value_type_oid not in INTEGER_TYPES:
             parts.append(
                 "(SELECT madnb._check_whole_values(pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))) AS whole "
@@ -446,7 +460,15 @@ def view_sql(
         xf = f"w.v::{F8}"
         joins = ""
         inner_cols = ["u.o::pg_catalog.int4 AS o", "u.v AS v"]
-        if strategy == "codes":
+        if strategy == "codes" and rectangle:
+            # one index per value into the flat per-class tables; NULL (adds 0) outside the range
+            whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
+            inner_cols.append(
+                f"(CASE WHEN {x} > m.lo0 AND {x} < m.hi1{whole} "
+                f"THEN ((u.o - 1) * m.w + ({x} - m.lo0))::pg_catalog.int4 END) AS i"
+            )
+            cat_term = "m.lut{i}[w.i]"
+        elif strategy == "codes":
             whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
             uo = "u.o::pg_catalog.int4"
             inner_cols.append(
@@ -478,6 +500,8 @@ def view_sql(
             cat_term = ""
         else:  # pragma: no cover
             raise ValueError(strategy)
+        if np is None and strategy == "codes":
+            inner_cols = inner_cols[2:]  # only the slot is read past the fence
         gauss = f"m.a{{i}}[{o}] - ({xf} - m.mu{{i}}[{o}]) * ({xf} - m.mu{{i}}[{o}]) * m.h{{i}}[{o}]"
         if np is None:
             term = cat_term
