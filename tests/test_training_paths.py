@@ -194,16 +194,16 @@ MIXED_ROWS = [
 MIXED_NUMERIC = (2, 4)  # categorical 1, 3 and 5: two slices, [1:1] || [3:3] || [5:5]
 
 
-def _mixed_expected():
-    classed = [(c, a) for _, c, a in MIXED_ROWS if c is not None]
-    fp, cp = _expected_codes([(0, c, a) for c, a in classed], 5)
-    fp = {key: val for key, val in fp.items() if key[1] not in MIXED_NUMERIC}
+def _mixed_expected(rows=MIXED_ROWS, numeric=MIXED_NUMERIC, width=5):
+    classed = [(c, a) for _, c, a in rows if c is not None]
+    fp, cp = _expected_codes([(0, c, a) for c, a in classed], width)
+    fp = {key: val for key, val in fp.items() if key[1] not in numeric}
     cat_seen = sorted({(o, v) for (_, o, v) in fp})
     attr_cnt = {o: sum(1 for oo, _ in cat_seen if oo == o) for o, _ in cat_seen}
     fp = {key: (n, attr_cnt[key[1]]) for key, (n, _) in fp.items()}
     np = {}
-    for c in ("a", "b"):
-        for j in MIXED_NUMERIC:
+    for c in sorted(cp):
+        for j in numeric:
             vals = [a[j - 1] for cc, a in classed if cc == c and a and a[j - 1] is not None]
             np[(c, j)] = (statistics.fmean(vals), statistics.variance(vals), len(vals))
     return fp, cp, np
@@ -242,3 +242,28 @@ def test_mixed_arrays_of_the_wrong_length_are_2202E(db, bad, message):
     assert err.diag.sqlstate == "2202E"
     assert message in err.diag.message_primary
     assert db.execute("SELECT count(*) FROM pg_class WHERE relname IN ('fp', 'np', 'cp')").fetchone()[0] == 0
+
+
+def test_mixed_statistics_with_many_categorical_runs(db):
+    """40 attributes alternating categorical and numeric: 20 slices would cost more than
+    unnesting each row whole, so this table takes the general pass; same tables."""
+    numeric = tuple(range(2, 41, 2))
+    rows = [
+        (i, "ab"[i % 2], [float((i * j) % 3) if j % 2 else float((i + j) % 7) + 0.5 for j in range(1, 41)])
+        for i in range(1, 25)
+    ]
+    db.execute("CREATE TABLE t (id int, class text, attributes float8[])")
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO t VALUES (%s, %s, %s)", rows)
+    indices = ",".join(str(j) for j in numeric)
+    db.execute(f"SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '{indices}', 40, 'fp', 'np', 'cp')")
+    fp, cp, np = _mixed_expected(rows, numeric, 40)
+    got = {(c, o, v): (n, k) for c, o, v, n, k in db.execute("SELECT class, attr, value, cnt, attr_cnt FROM fp")}
+    assert got == fp
+    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == cp
+    got_np = {(c, a): (m, v, n) for c, a, m, v, n in db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np")}
+    assert got_np.keys() == np.keys()
+    for key, (m, v, n) in np.items():
+        assert got_np[key][0] == pytest.approx(m, rel=1e-12, abs=1e-12)
+        assert got_np[key][1] == pytest.approx(v, rel=1e-12, abs=1e-12)
+        assert got_np[key][2] == n

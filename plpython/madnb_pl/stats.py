@@ -13,9 +13,11 @@ class's rows); ``nv``, ``mean`` and ``var`` are the count, mean and sample
 variance of the non-NULL values of a numeric attribute.  :func:`model_ctes`
 derives MADlib's three tables from that relation; the same SQL serves the
 prepared tables and the ad hoc views, so each formula lives in one place.
-Training computes the same relation faster where it can: numeric-only tables by
-subscript (:func:`_numeric_stats_by_subscript`), categorical integer codes from
-one packed key per element (:func:`packed_code_stats_select`).
+Training computes the same relation faster where it can: numeric attributes by
+subscript (:func:`_numeric_stats_by_subscript`), with the categorical ones of a
+mixed table unnested from slices (:func:`_categorical_stats_by_slices`), and
+categorical integer codes from one packed key per element
+(:func:`packed_code_stats_select`).
 """
 
 from __future__ import annotations
@@ -168,6 +170,22 @@ def _numeric_stats_by_subscript(t: Training) -> str:
     )
 
 
+MAX_SLICES = 16  # beyond, concatenating the slices of each row costs more than unnesting it whole
+
+
+def _categorical_runs(t: Training) -> list[tuple[int, int]]:
+    """The categorical positions as runs [p, q] of consecutive positions."""
+    runs: list[list[int]] = []
+    for j in range(1, t.num_attrs + 1):
+        if j in t.numeric:
+            continue
+        if runs and runs[-1][1] == j - 1:
+            runs[-1][1] = j
+        else:
+            runs.append([j, j])
+    return [(p, q) for p, q in runs]
+
+
 def _categorical_stats_by_slices(t: Training) -> str:
     """The unnest pass over the categorical attributes of a mixed table only.
 
@@ -180,13 +198,7 @@ def _categorical_stats_by_slices(t: Training) -> str:
     """
     a = f"t.{t.attrs.sql}"
     cat = [j for j in range(1, t.num_attrs + 1) if j not in t.numeric]
-    runs: list[list[int]] = []
-    for j in cat:
-        if runs and runs[-1][1] == j - 1:
-            runs[-1][1] = j
-        else:
-            runs.append([j, j])
-    pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in runs)
+    pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in _categorical_runs(t))
     where = "'{" + ",".join(str(j) for j in cat) + "}'::pg_catalog.int4[]"
     return (
         f"SELECT t.{t.cls.sql} AS cls, ({where})[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, "
@@ -292,7 +304,7 @@ def stats_select(t: Training, by_subscript: bool = True) -> str:
     elem = t.attrs.elem_sql
     if t.numeric_only and by_subscript:
         return _numeric_stats_by_subscript(t)
-    if t.numeric and by_subscript:
+    if t.numeric and by_subscript and len(_categorical_runs(t)) <= MAX_SLICES:
         return f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t)}"
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
