@@ -107,7 +107,7 @@ def test_codes_out_of_range_fractional_missing_and_unseen_values_are_skipped(db,
         test += [[v, 2, 3], [1, v, v]]
     n = 3 * copies
     train = [(c, a * copies) for c, a in TRAIN_CODES]
-    test = [a * copies if len(a) == 3 else a for a in test]
+    test = [a * copies if len(a) == 3 else a for a in test] + [[1, 2, 3] * copies + [4, 0]]  # longer than numAttrs
     _load(db, elem, train, test)
     db.execute(f"SELECT madnb.create_nb_prepared_data_tables('tr', 'class', 'attributes', {n}, 'fp', 'cp')")
     db.execute(f"SELECT madnb.create_nb_probs_view('fp', 'cp', 'te', 'id', 'attributes', {n}, 'pv')")
