@@ -7,9 +7,7 @@ call runs in the caller's statement: any error rolls back everything it did.
 
 from __future__ import annotations
 
-import contextlib
-import secrets
-from typing import Any, Iterator
+from typing import Any
 
 from . import dp, scoring, stats
 from .errors import MadnbError, entry_point
@@ -27,49 +25,6 @@ def _training(
     attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn")
     stats.check_attr_column(attrs, numeric, "trainingAttrColumn")
     return stats.Training(rel, cls, attrs, n, tuple(numeric))
-
-
-def _materialise_stats(plpy: Any, t: stats.Training) -> str:
-    """Run the single aggregation pass into a temporary relation; return its name."""
-    name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
-    if stats.packs_codes(t) and _packed_code_stats(plpy, t, name):
-        return name
-    # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
-    plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t)}")
-    if t.numeric and stats.odd_arrays(plpy, name):
-        plpy.execute(f"DROP TABLE {name}")
-        plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.stats_select(t, by_subscript=False)}")
-    return name
-
-
-def _packed_code_stats(plpy: Any, t: stats.Training, name: str) -> bool:
-    """The pass for integer codes (see stats.packs_codes); False when an array's length is off."""
-    shape = quote_ident("pg_temp") + "." + quote_ident("madnb_shape_" + secrets.token_hex(6))
-    plpy.execute(f"CREATE TEMPORARY TABLE {shape} ON COMMIT DROP AS {stats.code_shape_select(t)}")
-    odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
-    if not odd:
-        # PostgreSQL costs a Gather of every element by the table's rows, not the
-        # numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
-        # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
-        # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
-        # few partial groups so much that a 10,000 x 500 table was planned serially.
-        with _gather_cost(plpy, max(1.0, t.num_attrs / 2)):
-            plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats.packed_code_stats_select(t)}")
-        plpy.execute(f"INSERT INTO {name} {stats.packed_code_rest_select(t, name, shape)}")
-    plpy.execute(f"DROP TABLE {shape}")
-    return not odd
-
-
-@contextlib.contextmanager
-def _gather_cost(plpy: Any, factor: float) -> Iterator[None]:
-    """parallel_tuple_cost times factor for the statements inside, then the caller's setting again."""
-    old = plpy.execute("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v")[0]["v"]
-    set_it = plpy.prepare("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)", ["text"])
-    plpy.execute(set_it, [repr(float(old) * factor)])
-    try:
-        yield
-    finally:
-        plpy.execute(set_it, [old])
 
 
 @entry_point
@@ -122,7 +77,7 @@ def create_nb_prepared_data_tables(
             plpy.execute(f"ANALYZE {name.sql}")
         return
 
-    s = _materialise_stats(plpy, t)
+    s = stats.materialise(plpy, t)
     stats.check_stats(plpy, s, t)
     ctes = stats.with_clause(stats.model_ctes(s, t))
     src = t.source.display
@@ -301,7 +256,7 @@ def create_adhoc_view(
     out = resolve_new_name(plpy, dest, "destName")
     # Validate the training data now, as training would, and choose the view's lookup
     # layout from the model it gives today: one pass into a temporary relation.
-    s = _materialise_stats(plpy, t)
+    s = stats.materialise(plpy, t)
     info = stats.check_stats(plpy, s, t)
     k = info["classes"]
     if k > scoring.MAX_CLASSES:

@@ -45,7 +45,7 @@ one-row class or a constant attribute scores instead of failing.
 
 from __future__ import annotations
 
-from .stats import with_clause
+from .stats import int_array, with_clause
 
 VAR_FLOOR_FACTOR = 1e-9
 MAX_CLASSES = 500
@@ -57,9 +57,9 @@ MAX_CODE_SLOTS = 4_000_000
 # 750 terms 20 s against 0.75 s with jit off), while the LATERAL form is as fast
 # as the unrolled one from about 60 attributes on.
 UNROLL_MAX_ATTRS = 128
+UNROLL_MAX_TERMS = 128
 # The LATERAL form writes the positions 1..numAttrs into the view up to this many.
 MAX_POSITION_LITERAL = 10_000
-UNROLL_MAX_TERMS = 128
 # The probs view picks class i's log-likelihood with a CASE up to this many classes
 # (linear in K per output row), beyond it from an array built once per source row.
 CASE_PICK_MAX_CLASSES = 16
@@ -524,7 +524,7 @@ def view_sql(
             # -> 3.3 s measured.  Past a row's end v is NULL, past numAttrs o is: both
             # add nothing, as values that are missing or beyond numAttrs do.
             if n <= MAX_POSITION_LITERAL:
-                positions = "pg_catalog.unnest('{" + ",".join(str(i) for i in range(1, n + 1)) + "}'::pg_catalog.int8[])"
+                positions = f"pg_catalog.unnest({int_array(range(1, n + 1), 'int8')})"
             else:
                 positions = f"pg_catalog.generate_series(1::pg_catalog.int8, {n})"
             values = f"(SELECT pg_catalog.unnest(src.{attrs}) AS v, {positions} AS o) AS u"

@@ -22,9 +22,11 @@ categorical integer codes from one packed key per element
 
 from __future__ import annotations
 
+import contextlib
 import re
+import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from .errors import MadnbError
 from .names import Column, Relation, quote_ident
@@ -91,6 +93,12 @@ def numeric_indices_as_given(text: str | None, num_attrs: int) -> list[int]:
     return out
 
 
+def int_array(values: Any, elem: str = "int4") -> str:
+    """An int4[] (or int8[]) literal of integers we computed ourselves, never user text."""
+    return "'{" + ",".join(str(int(i)) for i in values) + f"}}'::pg_catalog.{elem}[]"
+
+
+
 @dataclass(frozen=True)
 class Training:
     """A validated training specification."""
@@ -112,7 +120,7 @@ class Training:
     @property
     def numeric_array_sql(self) -> str:
         """The numeric indices as an int[] literal (integers we parsed, not user text)."""
-        return "'{" + ",".join(str(int(i)) for i in self.numeric) + "}'::pg_catalog.int4[]"
+        return int_array(self.numeric)
 
 
 def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: str) -> None:
@@ -197,9 +205,9 @@ def _categorical_stats_by_slices(t: Training) -> str:
     pass counts it.
     """
     a = f"t.{t.attrs.sql}"
-    cat = [j for j in range(1, t.num_attrs + 1) if j not in t.numeric]
-    pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in _categorical_runs(t))
-    where = "'{" + ",".join(str(j) for j in cat) + "}'::pg_catalog.int4[]"
+    runs = _categorical_runs(t)
+    pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in runs)
+    where = int_array(j for p, q in runs for j in range(p, q + 1))
     return (
         f"SELECT t.{t.cls.sql} AS cls, ({where})[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
@@ -266,7 +274,7 @@ def packed_code_stats_select(t: Training) -> str:
     (OFFSET 0 keeps ``k IS NOT NULL`` after the aggregate: pushed below it, the
     test would run once per element.)
     """
-    positions = "'{" + ",".join(str(i) for i in range(1, t.num_attrs + 1)) + "}'::pg_catalog.int8[]"
+    positions = int_array(range(1, t.num_attrs + 1), "int8")
     key = f"pg_catalog.unnest(t.{t.attrs.sql})::pg_catalog.int8 * {_PACK} + pg_catalog.unnest({positions})"
     return (
         f"SELECT g.cls, (g.k & {_PACK - 1})::pg_catalog.int4 AS o, (g.k >> 27)::{t.attrs.elem_sql} AS v, g.n, "
@@ -296,6 +304,54 @@ def packed_code_rest_select(t: Training, stats: str, shape: str) -> str:
         "WHERE h.cls IS NOT NULL AND h.n_empty > 0 "
         f"UNION ALL SELECT h.cls, NULL, NULL, h.n_rows, {rest} FROM {shape} AS h WHERE h.cls IS NULL"
     )
+
+
+def materialise(plpy: Any, t: Training) -> str:
+    """Run the statistics pass into a temporary relation (dropped at commit); return its name.
+
+    The pass is the fastest that fits the table: packed integer codes, numeric
+    attributes by subscript (with categorical slices), or the general unnest pass,
+    to which the first two fall back for arrays of another shape.
+    """
+    name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
+    if packs_codes(t) and _packed_code_stats(plpy, t, name):
+        return name
+    # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
+    plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t)}")
+    if t.numeric and odd_arrays(plpy, name):
+        plpy.execute(f"DROP TABLE {name}")
+        plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t, by_subscript=False)}")
+    return name
+
+
+def _packed_code_stats(plpy: Any, t: Training, name: str) -> bool:
+    """The pass for integer codes (see :func:`packs_codes`); False when an array's length is off."""
+    shape = quote_ident("pg_temp") + "." + quote_ident("madnb_shape_" + secrets.token_hex(6))
+    plpy.execute(f"CREATE TEMPORARY TABLE {shape} ON COMMIT DROP AS {code_shape_select(t)}")
+    odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
+    if not odd:
+        # PostgreSQL costs a Gather of every element by the table's rows, not the
+        # numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
+        # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
+        # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
+        # few partial groups so much that a 10,000 x 500 table was planned serially.
+        with _gather_cost(plpy, max(1.0, t.num_attrs / 2)):
+            plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {packed_code_stats_select(t)}")
+        plpy.execute(f"INSERT INTO {name} {packed_code_rest_select(t, name, shape)}")
+    plpy.execute(f"DROP TABLE {shape}")
+    return not odd
+
+
+@contextlib.contextmanager
+def _gather_cost(plpy: Any, factor: float) -> Iterator[None]:
+    """parallel_tuple_cost times factor for the statements inside, then the caller's setting again."""
+    old = plpy.execute("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v")[0]["v"]
+    set_it = plpy.prepare("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)", ["text"])
+    plpy.execute(set_it, [repr(float(old) * factor)])
+    try:
+        yield
+    finally:
+        plpy.execute(set_it, [old])
 
 
 def stats_select(t: Training, by_subscript: bool = True) -> str:
@@ -367,6 +423,7 @@ def model_ctes(stats: str, t: Training) -> list[tuple[str, str]]:
 
 
 def with_clause(ctes: list[tuple[str, str]]) -> str:
+    """A WITH clause of (name, body) common table expressions."""
     return "WITH " + ",\n".join(f"{name} AS ({body})" for name, body in ctes) + "\n"
 
 
@@ -508,10 +565,6 @@ class NumericBounds:
         return f"(VALUES {rows})"
 
 
-def _int_array(values: list[int] | tuple[int, ...]) -> str:
-    return "'{" + ",".join(str(int(i)) for i in values) + "}'::pg_catalog.int4[]"
-
-
 def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     """The one exact pass for private training: class counts, value counts, encoded sums.
 
@@ -525,7 +578,7 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
     cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
     num = [i + 1 for i in t.numeric]
-    v = f"CASE WHEN u.o = ANY ({_int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
+    v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
     if num:
         a = nb.arrays(n)
         k = nb.scale
@@ -541,7 +594,7 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
             present = "u.val IS NOT NULL"
         clipped = f"LEAST(GREATEST({x}, ({a['lo']})[u.o]), ({a['hi']})[u.o])"
         z = (
-            f"(CASE WHEN u.o = ANY ({_int_array(num)}) AND {present} THEN "
+            f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN "
             f"LEAST(GREATEST(pg_catalog.round(({clipped} - ({a['mid']})[u.o]) * ({a['step']})[u.o]), -{k}), {k})"
             "::pg_catalog.int8 END)"
         )
@@ -587,7 +640,7 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
     elem = t.attrs.elem_sql
     eps = f"{_f8(epsilon_per_query)}::{F8}"
     k = nb.scale
-    num = _int_array(t.numeric)
+    num = int_array(t.numeric)
     cells = (
         f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
         f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o > 0 WHERE c.o = 0"
@@ -677,6 +730,8 @@ __all__ = [
     "dp_noisy_ddl",
     "dp_release_select",
     "dp_stats_select",
+    "int_array",
+    "materialise",
     "model_ctes",
     "parse_num_attrs",
     "parse_numeric_indices",
