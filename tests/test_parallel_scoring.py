@@ -254,18 +254,28 @@ def _plan_nodes(plan: dict[str, Any]) -> list[str]:
     return out
 
 
+def _big_table(db, numeric: bool) -> None:
+    """big: 200,000 rows x 3 attributes (Gaussian first attribute when numeric), 3 classes."""
+    elem = "float8" if numeric else "int4"
+    value = "(i % 7)::float8 / 3" if numeric else "i % 5"
+    db.execute(f"CREATE TABLE big (id int, class int, attributes {elem}[])")
+    db.execute(
+        f"INSERT INTO big SELECT i, i % 3, ARRAY[({value})::{elem}, ((i / 3) % 4)::{elem}, ((i / 5) % 6)::{elem}] "
+        "FROM generate_series(1, 200000) AS i"
+    )
+    db.execute("ANALYZE big")
+
+
+def _json_plan(db, query: str) -> list[Any]:
+    plan = db.execute(f"EXPLAIN (FORMAT JSON) {query}").fetchone()[0]
+    return plan if isinstance(plan, list) else json.loads(plan)
+
+
 @pytest.mark.parametrize("kind", ["classify", "probs"])
 @pytest.mark.parametrize("numeric", [False, True])
 def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
     """The scoring expressions sit under a Gather, in a parallel scan joined to the one-row model."""
-    elem = "float8" if numeric else "int4"
-    value = "(i %% 7)::float8 / 3" if numeric else "i %% 5"
-    db.execute(f"CREATE TABLE big (id int, class int, attributes {elem}[])")
-    db.execute(
-        f"INSERT INTO big SELECT i, i %% 3, ARRAY[({value})::{elem}, ((i / 3) %% 4)::{elem}, ((i / 5) %% 6)::{elem}] "
-        "FROM generate_series(1, 200000) AS i".replace("%%", "%")
-    )
-    db.execute("ANALYZE big")
+    _big_table(db, numeric)
     if numeric:
         db.execute("SELECT madnb.create_nb_prepared_data_tables('big', 'class', 'attributes', '1', 3, 'fp', 'np', 'cp')")
         db.execute(f"SELECT madnb.create_nb_{kind}_view('fp', 'cp', 'big', 'id', 'attributes', 3, 'np', 'v')")
@@ -275,8 +285,7 @@ def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
     # The model is built in every worker, so parallelism pays only on tables with more
     # (or wider) rows than a test should load; cheaper tuple transfer tips this one.
     db.execute("SET parallel_tuple_cost = 0.01")
-    plan = db.execute("EXPLAIN (FORMAT JSON) SELECT * FROM v").fetchone()[0]
-    plan = plan if isinstance(plan, list) else json.loads(plan)
+    plan = _json_plan(db, "SELECT * FROM v")
     nodes = _plan_nodes(plan[0]["Plan"])
     assert "Gather" in nodes
     gather = nodes.index("Gather")
@@ -290,21 +299,13 @@ def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
 def test_ad_hoc_views_score_in_parallel_workers(db, kind, numeric):
     """An ad hoc view's model comes from common table expressions (leader only); it is
     read as InitPlan parameters, so the scan of the source still runs in the workers."""
-    elem = "float8" if numeric else "int4"
-    value = "(i %% 7)::float8 / 3" if numeric else "i %% 5"
-    db.execute(f"CREATE TABLE big (id int, class int, attributes {elem}[])")
-    db.execute(
-        f"INSERT INTO big SELECT i, i %% 3, ARRAY[({value})::{elem}, ((i / 3) %% 4)::{elem}, ((i / 5) %% 6)::{elem}] "
-        "FROM generate_series(1, 200000) AS i".replace("%%", "%")
-    )
-    db.execute("ANALYZE big")
+    _big_table(db, numeric)
     if numeric:
         db.execute(f"SELECT madnb.create_nb_{kind}_view('big', 'class', 'attributes', '1', 'big', 'id', 'attributes', 3, 'v')")
     else:
         db.execute(f"SELECT madnb.create_nb_{kind}_view('big', 'class', 'attributes', 'big', 'id', 'attributes', 3, 'v')")
     db.execute("SET parallel_tuple_cost = 0.01")
-    plan = db.execute("EXPLAIN (FORMAT JSON) SELECT * FROM v").fetchone()[0]
-    plan = plan if isinstance(plan, list) else json.loads(plan)
+    plan = _json_plan(db, "SELECT * FROM v")
 
     def scans(node, under_gather=False):
         under_gather = under_gather or node["Node Type"] in ("Gather", "Gather Merge")

@@ -209,6 +209,19 @@ def _mixed_expected(rows=MIXED_ROWS, numeric=MIXED_NUMERIC, width=5):
     return fp, cp, np
 
 
+def _assert_mixed_tables(db, fp, cp, np) -> None:
+    """fp, cp and np equal to the expected counts and moments (pytest.approx: rel and abs 1e-12)."""
+    got = {(c, o, v): (n, k) for c, o, v, n, k in db.execute("SELECT class, attr, value, cnt, attr_cnt FROM fp")}
+    assert got == fp
+    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == cp
+    got_np = {(c, a): (m, v, n) for c, a, m, v, n in db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np")}
+    assert got_np.keys() == np.keys()
+    for key, (m, v, n) in np.items():
+        assert got_np[key][0] == pytest.approx(m, rel=1e-12, abs=1e-12)
+        assert got_np[key][1] == pytest.approx(v, rel=1e-12, abs=1e-12)
+        assert got_np[key][2] == n
+
+
 @pytest.mark.parametrize("lower_bound", [1, 0])
 def test_mixed_statistics_by_slices_and_subscripts(db, lower_bound):
     db.execute("CREATE TABLE t (id int, class text, attributes float8[])")
@@ -220,15 +233,7 @@ def test_mixed_statistics_by_slices_and_subscripts(db, lower_bound):
             cur.execute("INSERT INTO t VALUES (%s, %s, %s::float8[])", (i, c, lit))
     db.execute("SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '2,4', 5, 'fp', 'np', 'cp')")
     fp, cp, np = _mixed_expected()
-    got = {(c, o, v): (n, k) for c, o, v, n, k in db.execute("SELECT class, attr, value, cnt, attr_cnt FROM fp")}
-    assert got == fp
-    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == cp
-    got_np = {(c, a): (m, v, n) for c, a, m, v, n in db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np")}
-    assert got_np.keys() == np.keys()
-    for key, (m, v, n) in np.items():
-        assert got_np[key][0] == pytest.approx(m, rel=1e-12)
-        assert got_np[key][1] == pytest.approx(v, rel=1e-12)
-        assert got_np[key][2] == n
+    _assert_mixed_tables(db, fp, cp, np)
 
 
 @pytest.mark.parametrize(
@@ -258,12 +263,4 @@ def test_mixed_statistics_with_many_categorical_runs(db):
     indices = ",".join(str(j) for j in numeric)
     db.execute(f"SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '{indices}', 40, 'fp', 'np', 'cp')")
     fp, cp, np = _mixed_expected(rows, numeric, 40)
-    got = {(c, o, v): (n, k) for c, o, v, n, k in db.execute("SELECT class, attr, value, cnt, attr_cnt FROM fp")}
-    assert got == fp
-    assert dict(db.execute("SELECT class, class_cnt FROM cp").fetchall()) == cp
-    got_np = {(c, a): (m, v, n) for c, a, m, v, n in db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np")}
-    assert got_np.keys() == np.keys()
-    for key, (m, v, n) in np.items():
-        assert got_np[key][0] == pytest.approx(m, rel=1e-12, abs=1e-12)
-        assert got_np[key][1] == pytest.approx(v, rel=1e-12, abs=1e-12)
-        assert got_np[key][2] == n
+    _assert_mixed_tables(db, fp, cp, np)
