@@ -25,6 +25,33 @@ from pathlib import Path
 from ._version import __version__
 
 PRELUDE_MARK = "#@madnb-prelude"
+RERAISE_MARK = "--@madnb-reraise"
+# What RERAISE_MARK expands to: the exception handler of a public PL/pgSQL wrapper.
+# It re-raises an error of the internal PL/Python function it calls with the same
+# SQLSTATE, message, DETAIL and HINT, less PL/Python's "plpy.Error: " /
+# "spiexceptions.X: " prefix and its traceback (the CONTEXT then names the madnb
+# function).  The wrapper runs on the caller's search_path (names are resolved
+# there), so every type and operator here is pg_catalog's, written out.
+RERAISE = """EXCEPTION WHEN OTHERS THEN
+    DECLARE
+        e_state pg_catalog.text;
+        e_message pg_catalog.text;
+        e_detail pg_catalog.text;
+        e_hint pg_catalog.text;
+    BEGIN
+        GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+                                e_detail = PG_EXCEPTION_DETAIL, e_hint = PG_EXCEPTION_HINT;
+        e_message := pg_catalog.regexp_replace(e_message, '^(plpy|spiexceptions)[.][A-Za-z]+: ', '');
+        IF e_detail OPERATOR(pg_catalog.=) '' AND e_hint OPERATOR(pg_catalog.=) '' THEN
+            RAISE EXCEPTION USING ERRCODE = e_state, MESSAGE = e_message;
+        ELSIF e_detail OPERATOR(pg_catalog.=) '' THEN
+            RAISE EXCEPTION USING ERRCODE = e_state, MESSAGE = e_message, HINT = e_hint;
+        ELSIF e_hint OPERATOR(pg_catalog.=) '' THEN
+            RAISE EXCEPTION USING ERRCODE = e_state, MESSAGE = e_message, DETAIL = e_detail;
+        ELSE
+            RAISE EXCEPTION USING ERRCODE = e_state, MESSAGE = e_message, DETAIL = e_detail, HINT = e_hint;
+        END IF;
+    END;"""
 # Earlier versions an extension can be upgraded from: the script is idempotent, so
 # the upgrade script from each of them is the current script itself.
 UPGRADABLE_FROM = ("0.0.1",)
@@ -168,7 +195,7 @@ def build_script(version: str = __version__, root: Path | None = None) -> str:
     ]
     prelude = _prelude(build)
     for name, text in src.sql:
-        text = text.replace(PRELUDE_MARK, prelude).replace("@MADNB_VERSION@", version)
+        text = text.replace(PRELUDE_MARK, prelude).replace(RERAISE_MARK, RERAISE).replace("@MADNB_VERSION@", version)
         parts.append(f"\n-- ---- sql/{name} ----\n{text}")
     return "".join(parts)
 

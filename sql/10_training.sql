@@ -8,6 +8,40 @@
 --   bounds    public {lower, upper} per numeric attribute (with epsilon)
 --   domain    table (attr, value) of the public domain, or 'observed' (with epsilon)
 --   smoothing Laplace smoothing factor s, recorded in the feature table
+--
+-- The public functions are thin PL/pgSQL wrappers around one internal PL/Python
+-- function: they re-raise its errors with the same SQLSTATE, message, DETAIL and
+-- HINT, so that a user sees a PostgreSQL error naming the madnb function rather
+-- than PL/Python's exception prefix and traceback (the reraise marker, expanded by
+-- the script builder).
+
+CREATE OR REPLACE FUNCTION madnb._train(
+    training_source text,
+    training_class_column text,
+    training_attr_column text,
+    numeric_indices text,
+    num_attrs integer,
+    feature_probs_dest text,
+    numeric_stats_dest text,
+    class_priors_dest text,
+    use_numeric boolean,
+    epsilon float8,
+    bounds float8[],
+    domain text,
+    smoothing float8
+) RETURNS void
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+madnb_pl.api.create_nb_prepared_data_tables(
+    plpy, training_source=training_source, training_class_column=training_class_column,
+    training_attr_column=training_attr_column, numeric_indices=numeric_indices, num_attrs=num_attrs,
+    feature_probs_dest=feature_probs_dest, numeric_stats_dest=numeric_stats_dest,
+    class_priors_dest=class_priors_dest, use_numeric=use_numeric,
+    epsilon=epsilon, bounds=bounds, domain=domain, smoothing=smoothing)
+$python$;
+COMMENT ON FUNCTION madnb._train(text, text, text, text, integer, text, text, text, boolean, float8, float8[], text, float8) IS
+    'internal: the PL/Python entry point behind both create_nb_prepared_data_tables overloads';
 
 CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     "trainingSource" text,
@@ -21,14 +55,18 @@ CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     domain text DEFAULT NULL,
     smoothing float8 DEFAULT 1
 ) RETURNS void
-LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
-AS $python$
-#@madnb-prelude
-madnb_pl.api.create_nb_prepared_data_tables(
-    plpy, trainingSource, trainingClassColumn, trainingAttrColumn, None, numAttrs,
-    featureProbsDestName, None, classPriorsDestName, use_numeric=False,
-    epsilon=epsilon, bounds=bounds, domain=domain, smoothing=smoothing)
-$python$;
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._train(
+        training_source => "trainingSource", training_class_column => "trainingClassColumn",
+        training_attr_column => "trainingAttrColumn", numeric_indices => NULL, num_attrs => "numAttrs",
+        feature_probs_dest => "featureProbsDestName", numeric_stats_dest => NULL,
+        class_priors_dest => "classPriorsDestName", use_numeric => false,
+        epsilon => epsilon, bounds => bounds, domain => domain, smoothing => smoothing);
+--@madnb-reraise
+END
+$$;
 COMMENT ON FUNCTION madnb.create_nb_prepared_data_tables(text, text, text, integer, text, text, float8, float8[], text, float8) IS
     'train naive Bayes on categorical attributes: creates the feature probabilities and class priors tables (MADlib interface; optional epsilon, domain for differential privacy, smoothing)';
 
@@ -46,13 +84,17 @@ CREATE OR REPLACE FUNCTION madnb.create_nb_prepared_data_tables(
     domain text DEFAULT NULL,
     smoothing float8 DEFAULT 1
 ) RETURNS void
-LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
-AS $python$
-#@madnb-prelude
-madnb_pl.api.create_nb_prepared_data_tables(
-    plpy, trainingSource, trainingClassColumn, trainingAttrColumn, numericAttrsColumnIndices, numAttrs,
-    featureProbsDestName, numericFeatureStatsDestName, classPriorsDestName, use_numeric=True,
-    epsilon=epsilon, bounds=bounds, domain=domain, smoothing=smoothing)
-$python$;
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._train(
+        training_source => "trainingSource", training_class_column => "trainingClassColumn",
+        training_attr_column => "trainingAttrColumn", numeric_indices => "numericAttrsColumnIndices",
+        num_attrs => "numAttrs", feature_probs_dest => "featureProbsDestName",
+        numeric_stats_dest => "numericFeatureStatsDestName", class_priors_dest => "classPriorsDestName",
+        use_numeric => true, epsilon => epsilon, bounds => bounds, domain => domain, smoothing => smoothing);
+--@madnb-reraise
+END
+$$;
 COMMENT ON FUNCTION madnb.create_nb_prepared_data_tables(text, text, text, text, integer, text, text, text, float8, float8[], text, float8) IS
     'train naive Bayes with Gaussian numeric attributes: creates the feature probabilities, numeric parameters and class priors tables (MADlib interface; optional epsilon, bounds, domain for differential privacy, smoothing)';

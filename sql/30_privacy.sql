@@ -2,13 +2,43 @@
 -- The ledger and budget tables are created by migrations/0002_privacy.sql.
 -- Private training itself is create_nb_prepared_data_tables(..., epsilon => ...).
 
-CREATE OR REPLACE FUNCTION madnb.dp_laplace(value numeric, sensitivity numeric, epsilon float8) RETURNS numeric
+CREATE OR REPLACE FUNCTION madnb._dp_laplace(value numeric, sensitivity numeric, epsilon float8) RETURNS numeric
 LANGUAGE plpython3u VOLATILE STRICT PARALLEL RESTRICTED SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $python$
 #@madnb-prelude
 return madnb_pl.dp.laplace(plpy, value, sensitivity, epsilon)
 $python$;
+COMMENT ON FUNCTION madnb._dp_laplace(numeric, numeric, float8) IS
+    'internal: the PL/Python sampler behind madnb.dp_laplace (which validates its arguments first)';
+
+-- Validates in PL/pgSQL (so an error is a plain PostgreSQL error, never a Python
+-- traceback), then draws in PL/Python; no exception block: no subtransaction per cell.
+CREATE OR REPLACE FUNCTION madnb.dp_laplace(value numeric, sensitivity numeric, epsilon float8) RETURNS numeric
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- the message never contains value
+    IF value IN ('NaN', 'Infinity', '-Infinity') OR value <> trunc(value) THEN
+        RAISE EXCEPTION 'value must be an integer'
+            USING ERRCODE = '22023', HINT = 'noise is added to counts and fixed-point sums';
+    END IF;
+    IF sensitivity IN ('NaN', 'Infinity', '-Infinity') OR sensitivity <> trunc(sensitivity) THEN
+        RAISE EXCEPTION 'sensitivity must be an integer'
+            USING ERRCODE = '22023', HINT = 'noise is added to counts and fixed-point sums';
+    END IF;
+    IF sensitivity <= 0 THEN
+        RAISE EXCEPTION 'sensitivity must be positive'
+            USING ERRCODE = '22023', HINT = 'the most one row can change the value, e.g. 1 for a count';
+    END IF;
+    IF NOT (epsilon > 0 AND epsilon < 'Infinity'::float8) THEN
+        RAISE EXCEPTION 'epsilon must be a positive finite number'
+            USING ERRCODE = '22023', HINT = 'the privacy budget of this one released number';
+    END IF;
+    RETURN madnb._dp_laplace(value, sensitivity, epsilon);
+END
+$$;
 COMMENT ON FUNCTION madnb.dp_laplace(numeric, numeric, float8) IS
     'integer value plus exact discrete Laplace noise, P(x) proportional to exp(-epsilon |x| / sensitivity), from the OS CSPRNG; apply it once per released cell to a finished aggregate, e.g. dp_laplace(count(*), 1, 0.5)';
 
