@@ -269,7 +269,7 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
             has_state = conn.execute("SELECT pg_catalog.to_regnamespace('madnb_privacy') IS NOT NULL").fetchone()[0]  # type: ignore[index]
             releases, budgets = _privacy_counts(conn) if has_state else (0, 0)
             if _extension_version(conn) is not None:
-                if has_state and not drop_privacy_state:
+                if has_state:  # counters created at run time are not members: detach, then drop or keep
                     _detach_privacy_state(conn)
                 conn.execute("DROP EXTENSION madnb CASCADE" if cascade else "DROP EXTENSION madnb")
                 conn.execute("DROP SCHEMA IF EXISTS madnb CASCADE" if cascade else "DROP SCHEMA IF EXISTS madnb")

@@ -93,10 +93,12 @@ BEGIN
         FROM madnb.privacy_ledger AS l
         JOIN pg_temp.madnb_old_key AS k ON k.source_oid = l.source_oid AND k.schema_name IS NOT NULL
         ORDER BY l.release_id;
-        IF EXISTS (SELECT 1 FROM madnb.privacy_ledger) THEN
+        -- ids continue after the old ones, rolled-back ones (gaps) included
+        IF pg_catalog.pg_sequence_last_value('madnb.privacy_ledger_release_id_seq') IS NOT NULL THEN
             PERFORM pg_catalog.setval('madnb_privacy.ledger_release_id_seq',
                 GREATEST((SELECT pg_catalog.max(x.release_id) FROM madnb_privacy.ledger AS x),
-                         (SELECT pg_catalog.max(l.release_id) FROM madnb.privacy_ledger AS l)), true);
+                         pg_catalog.pg_sequence_last_value('madnb.privacy_ledger_release_id_seq'),
+                         COALESCE(pg_catalog.pg_sequence_last_value('madnb_privacy.ledger_release_id_seq'), 0)), true);
         END IF;
 
         INSERT INTO madnb_privacy.budget (schema_name, table_name, total_epsilon, set_at, set_by)

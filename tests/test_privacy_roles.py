@@ -27,6 +27,7 @@ import madnb
 from helpers import MANUAL_TRAINING, sqlstate_of
 from madnb._cluster import find_bindir
 from madnb._install import InstallError
+from test_install import extension_files  # noqa: F401  (fixture)
 
 ROWS = [(1, 1, (1, 2, 3)), (2, 1, (1, 2, 1)), (3, 1, (1, 4, 3)), (4, 2, (1, 2, 2)), (5, 2, (0, 2, 2)), (6, 2, (0, 1, 3))]
 """The rows of helpers.MANUAL_TRAINING (id, class, attributes)."""
@@ -427,3 +428,74 @@ def test_the_uninstall_refusal_names_the_dependent_views(manual):
         madnb.uninstall(manual)
     assert "view public.spending, view public.v1:" in str(info.value)
     assert "rule" not in str(info.value)
+
+
+def test_under_create_extension_the_privacy_state_survives_uninstall_and_pg_dump(cluster, extension_files, tmp_path):
+    url = new_database(cluster, "ext_privacy")
+    restored = new_database(cluster, "ext_privacy_restored")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION madnb CASCADE")
+        conn.execute("SET search_path = public, madnb")
+        conn.execute(MANUAL_TRAINING)
+        conn.execute(DOMAIN)
+        conn.execute("SELECT madnb.set_privacy_budget('training', 1)")
+        private(conn, 0.75)
+        done = madnb.uninstall(conn)
+        assert done.privacy_state_kept and (done.releases, done.budgets) == (1, 1)
+        conn.execute("CREATE EXTENSION madnb")  # adopts the state uninstall left behind
+        assert status(conn) == (1, Decimal("0.75"), Decimal("0.25"), 1, 0)
+        e = sqlstate_of(conn, PRIVATE, ("e_fp", "e_cp", 0.5))
+        assert e.diag.sqlstate == "53400"
+    dump = tmp_path / "ext.dump"
+    out = subprocess.run([pg_tool("pg_dump"), "-Fc", "-f", str(dump), url], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    out = subprocess.run([pg_tool("pg_restore"), "--exit-on-error", "-d", restored, str(dump)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    with psycopg.connect(restored, autocommit=True) as conn:
+        conn.execute("SET search_path = public, madnb")
+        assert status(conn) == (1, Decimal("0.75"), Decimal("0.25"), 1, 0)
+        e = sqlstate_of(conn, PRIVATE, ("e_fp", "e_cp", 0.5))
+        assert e.diag.sqlstate == "53400"
+        private(conn, 0.25)
+        done = madnb.uninstall(conn, drop_privacy_state=True)
+        assert not done.privacy_state_kept
+        assert conn.execute("SELECT to_regnamespace('madnb_privacy')").fetchone()[0] is None
+
+
+OID_KEYED_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.1.0-privacy-by-oid.sql"
+
+
+def test_upgrading_from_oid_keyed_privacy_state_keeps_every_release_budget_and_charge(cluster, empty_db):
+    url, conn = empty_db
+    madnb.install(conn, script=OID_KEYED_SCRIPT.read_text())
+    conn.execute("SET search_path = public, madnb")
+    conn.execute(MANUAL_TRAINING)
+    conn.execute(DOMAIN)
+    conn.execute("CREATE TABLE other AS SELECT * FROM training")
+    conn.execute("CREATE TABLE gone AS SELECT * FROM training")
+    conn.execute("SELECT madnb.set_privacy_budget('training', 1)")
+    private(conn, 0.6)
+    with psycopg.connect(url) as tx:  # rolled back: only the old spent sequence knows
+        tx.execute("SET search_path = public, madnb")
+        private(tx, 0.2, "rolled")
+        tx.rollback()
+    conn.execute(PRIVATE.replace("public.training", "other"), ("o_fp", "o_cp", 0.5))
+    conn.execute(PRIVATE.replace("public.training", "gone"), ("g_fp", "g_cp", 0.25))
+    conn.execute("DROP TABLE gone")
+    with psycopg.connect(url) as tx:  # the last id is a gap
+        tx.execute("SET search_path = public, madnb")
+        tx.execute(PRIVATE.replace("public.training", "other"), ("gap_fp", "gap_cp", 0.01))  # no budget: not counted
+        tx.rollback()
+    ids = conn.execute("SELECT release_id, source_name FROM madnb.privacy_ledger ORDER BY 1").fetchall()
+
+    before, now = madnb.upgrade(conn)
+    assert now.installed == madnb.__version__
+    assert conn.execute("SELECT release_id, source_name FROM madnb.privacy_ledger ORDER BY 1").fetchall() == ids
+    assert status(conn) == (1, Decimal("0.8"), Decimal("0.2"), 1, Decimal("0.2"))
+    e = sqlstate_of(conn, PRIVATE, ("x_fp", "x_cp", 0.3))
+    assert e.diag.sqlstate == "53400"
+    conn.execute("SELECT madnb.set_privacy_budget('other', 0.6)")
+    assert status(conn, "public.other") == (Decimal("0.6"), Decimal("0.5"), Decimal("0.1"), 1, 0)
+    private(conn, 0.2)  # exactly what is left of training's budget; ids continue after the old ones
+    assert conn.execute("SELECT max(release_id) FROM madnb.privacy_ledger").fetchone()[0] == ids[-1][0] + 2
+    assert conn.execute("SELECT to_regclass('madnb.privacy_spent_' || 'training'::regclass::oid) IS NULL").fetchone()[0]
