@@ -125,6 +125,10 @@ BEGIN
                 EXECUTE pg_catalog.format('CREATE SEQUENCE madnb_privacy.%I AS bigint MINVALUE 0 START 0 NO CYCLE', v_rel.seq);
                 EXECUTE pg_catalog.format('COMMENT ON SEQUENCE madnb_privacy.%I IS %L', v_rel.seq,
                     'epsilon spent on ' || v_rel.schema_name || '.' || v_rel.table_name || ' in units of 1e-12');
+                IF v_ext IS NOT NULL THEN
+                    -- like the counters created at run time: not a member, so pg_dump keeps its value
+                    EXECUTE pg_catalog.format('ALTER EXTENSION madnb DROP SEQUENCE madnb_privacy.%I', v_rel.seq);
+                END IF;
             ELSE
                 v_rel.spent := GREATEST(v_rel.spent, COALESCE(pg_catalog.pg_sequence_last_value(
                     pg_catalog.format('madnb_privacy.%I', v_rel.seq)::pg_catalog.regclass), 0));

@@ -218,14 +218,15 @@ SELECT b.source_oid,
        COALESCE(l.releases, 0) AS releases,
        pg_catalog.trim_scale((s.spent - COALESCE(l.recorded, 0)) / 1000000000000) AS unrecorded_epsilon
 FROM madnb.privacy_budget AS b
-CROSS JOIN LATERAL (
-    SELECT COALESCE(madnb._privacy_spent(b.schema_name, b.table_name), 0)::numeric AS spent
-) AS s
 LEFT JOIN (
     SELECT x.schema_name, x.table_name, pg_catalog.count(*) AS releases,
            pg_catalog.sum(pg_catalog.ceil(x.epsilon * 1000000000000)) AS recorded
     FROM madnb_privacy.ledger AS x GROUP BY x.schema_name, x.table_name
-) AS l ON l.schema_name = b.schema_name AND l.table_name = b.table_name;
+) AS l ON l.schema_name = b.schema_name AND l.table_name = b.table_name
+-- no counter yet (it is created by the next charge): what the ledger records
+CROSS JOIN LATERAL (
+    SELECT COALESCE(madnb._privacy_spent(b.schema_name, b.table_name), l.recorded, 0)::numeric AS spent
+) AS s;
 COMMENT ON VIEW madnb.privacy_budget_status IS
     'per budgeted source: total, spent (rollback-proof), remaining, releases in the ledger, and epsilon spent by releases whose callers rolled back (unrecorded)';
 

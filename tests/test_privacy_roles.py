@@ -499,3 +499,39 @@ def test_upgrading_from_oid_keyed_privacy_state_keeps_every_release_budget_and_c
     private(conn, 0.2)  # exactly what is left of training's budget; ids continue after the old ones
     assert conn.execute("SELECT max(release_id) FROM madnb.privacy_ledger").fetchone()[0] == ids[-1][0] + 2
     assert conn.execute("SELECT to_regclass('madnb.privacy_spent_' || 'training'::regclass::oid) IS NULL").fetchone()[0]
+
+
+def test_an_extension_updated_from_oid_keyed_state_keeps_its_charges_through_pg_dump(cluster, extension_files, tmp_path):
+    old = "0.1.0-oid-keyed"
+    files = [extension_files / f"madnb--{old}.sql", extension_files / f"madnb--{old}--{madnb.__version__}.sql"]
+    files[0].write_text(OID_KEYED_SCRIPT.read_text())
+    files[1].write_text(madnb.build_script())
+    url = new_database(cluster, "ext_oid_keyed")
+    restored = new_database(cluster, "ext_oid_keyed_restored")
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"CREATE EXTENSION madnb VERSION '{old}' CASCADE")
+            conn.execute("SET search_path = public, madnb")
+            conn.execute(MANUAL_TRAINING)
+            conn.execute(DOMAIN)
+            conn.execute("SELECT madnb.set_privacy_budget('training', 1)")
+            private(conn, 0.5)
+            with psycopg.connect(url) as tx:
+                tx.execute("SET search_path = public, madnb")
+                private(tx, 0.25, "rolled")
+                tx.rollback()
+            conn.execute("ALTER EXTENSION madnb UPDATE")
+            assert status(conn) == (1, Decimal("0.75"), Decimal("0.25"), 1, Decimal("0.25"))
+        dump = tmp_path / "ext.dump"
+        out = subprocess.run([pg_tool("pg_dump"), "-Fc", "-f", str(dump), url], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        out = subprocess.run([pg_tool("pg_restore"), "--exit-on-error", "-d", restored, str(dump)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        with psycopg.connect(restored, autocommit=True) as conn:
+            conn.execute("SET search_path = public, madnb")
+            assert status(conn) == (1, Decimal("0.75"), Decimal("0.25"), 1, Decimal("0.25"))
+            e = sqlstate_of(conn, PRIVATE, ("e_fp", "e_cp", 0.5))
+            assert e.diag.sqlstate == "53400"
+    finally:
+        for f in files:
+            f.unlink(missing_ok=True)
