@@ -10,6 +10,7 @@ does not inherit a dropped one's budget.
 from __future__ import annotations
 
 import secrets
+import shutil
 import subprocess
 import sys
 import threading
@@ -27,7 +28,8 @@ import madnb
 from helpers import MANUAL_TRAINING, sqlstate_of
 from madnb._cluster import find_bindir
 from madnb._install import InstallError
-from test_install import extension_files  # noqa: F401  (fixture)
+from madnb._build import write_extension_files
+from test_install import extension_dir
 
 ROWS = [(1, 1, (1, 2, 3)), (2, 1, (1, 2, 1)), (3, 1, (1, 4, 3)), (4, 2, (1, 2, 2)), (5, 2, (0, 2, 2)), (6, 2, (0, 1, 3))]
 """The rows of helpers.MANUAL_TRAINING (id, class, attributes)."""
@@ -106,6 +108,15 @@ def alice(manual: psycopg.Connection[Any]) -> Iterator[tuple[str, psycopg.Connec
     finally:
         conn.close()
         drop_roles(manual, [role])
+
+
+@pytest.fixture
+def extension_files() -> Path:
+    """madnb.control and the generated scripts where the server looks (as in test_install)."""
+    d = extension_dir()
+    shutil.copy(Path(__file__).resolve().parents[1] / "madnb.control", d / "madnb.control")
+    write_extension_files(d)
+    return d
 
 
 # ---------------------------------------------------------------------------
