@@ -242,6 +242,8 @@ BEGIN
         RAISE EXCEPTION 'role "%" does not exist', role USING ERRCODE = '42704';
     END IF;
     EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb TO %I', role);
+    -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
+    EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
     EXECUTE pg_catalog.format(
         'GRANT EXECUTE ON FUNCTION madnb.record_private_release(pg_catalog.regclass, pg_catalog.numeric, pg_catalog.jsonb) TO %I', role);
     EXECUTE pg_catalog.format('GRANT SELECT ON madnb.privacy_ledger, madnb.privacy_budget, madnb.privacy_budget_status TO %I', role);
@@ -273,7 +275,7 @@ BEGIN
     EXECUTE pg_catalog.format('REVOKE USAGE ON SCHEMA madnb FROM %I', role);
 END
 $$;
-COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role';
+COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role in schema madnb (TEMP on the database is left as it is)';
 
 -- Writers of privacy state and role management: not for PUBLIC.
 REVOKE ALL ON FUNCTION madnb.record_private_release(regclass, numeric, jsonb) FROM PUBLIC;

@@ -141,6 +141,21 @@ def test_a_role_with_only_grant_usage_trains_exactly_and_creates_views(alice):
     assert [k for k, _ in sums] == [1, 2] and all(s == pytest.approx(1) for _, s in sums)
 
 
+def test_grant_usage_is_enough_even_where_public_may_not_create_temporary_tables(manual):
+    manual.execute(f'REVOKE TEMPORARY ON DATABASE "{manual.info.dbname}" FROM PUBLIC')
+    role = new_role(manual, "bob")
+    try:
+        manual.execute("SELECT madnb.grant_usage(%s)", (role,))
+        manual.execute(f'GRANT SELECT ON training, manual_domain TO "{role}"')
+        manual.execute(f'CREATE SCHEMA out AUTHORIZATION "{role}"')
+        with connect_as(manual, role) as conn:
+            private(conn, 0.5, "out.p")  # aggregates into temporary tables
+            assert conn.execute("SELECT count(*) FROM out.p_cp").fetchone()[0] == 2
+    finally:
+        manual.execute(f'GRANT TEMPORARY ON DATABASE "{manual.info.dbname}" TO PUBLIC')
+        drop_roles(manual, [role])
+
+
 def test_a_role_with_only_grant_usage_trains_privately_and_the_ledger_names_it(alice, manual):
     role, conn = alice
     private(conn, 0.5, "p")
