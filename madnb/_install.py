@@ -197,8 +197,8 @@ class Uninstalled:
 
     def __str__(self) -> str:
         if self.releases == 0 and self.budgets == 0:
-            what = "madnb uninstalled"
-            return what + ("; its (empty) privacy state in schema madnb_privacy was kept" if self.privacy_state_kept else "")
+            kept = "; schema madnb_privacy (no releases or budgets yet) was kept" if self.privacy_state_kept else ""
+            return "madnb uninstalled" + kept
         if not self.privacy_state_kept:
             return (
                 f"madnb uninstalled; the privacy ledger ({self.releases} release(s)) and {self.budgets} budget(s) "
@@ -211,15 +211,24 @@ class Uninstalled:
         )
 
 
-def _privacy_counts(conn: psycopg.Connection[Any]) -> tuple[int, int]:
+def _privacy_counts(conn: psycopg.Connection[Any]) -> tuple[int, int] | None:
+    """(releases, budgets) in schema madnb_privacy, or None if there is no such schema."""
     row = conn.execute(
         "SELECT pg_catalog.to_regclass('madnb_privacy.ledger') IS NOT NULL, "
-        "pg_catalog.to_regclass('madnb_privacy.budget') IS NOT NULL"
+        "pg_catalog.to_regclass('madnb_privacy.budget') IS NOT NULL, "
+        "pg_catalog.to_regnamespace('madnb_privacy') IS NOT NULL"
     ).fetchone()
     assert row is not None
-    releases = conn.execute("SELECT pg_catalog.count(*) FROM madnb_privacy.ledger").fetchone()[0] if row[0] else 0  # type: ignore[index]
-    budgets = conn.execute("SELECT pg_catalog.count(*) FROM madnb_privacy.budget").fetchone()[0] if row[1] else 0  # type: ignore[index]
-    return int(releases), int(budgets)
+    has_ledger, has_budget, has_schema = row
+    if not has_schema:
+        return None
+
+    def count(table: str) -> int:
+        r = conn.execute(sql.SQL("SELECT pg_catalog.count(*) FROM {}").format(sql.Identifier("madnb_privacy", table))).fetchone()
+        assert r is not None
+        return int(r[0])
+
+    return (count("ledger") if has_ledger else 0), (count("budget") if has_budget else 0)
 
 
 def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
@@ -229,7 +238,7 @@ def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
     """
     rows = conn.execute(
         """
-        SELECT c.oid::pg_catalog.regclass::text, c.relkind::text
+        SELECT c.relname::text, c.relkind::text
         FROM pg_catalog.pg_depend AS d
         JOIN pg_catalog.pg_class AS c ON d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND c.oid = d.objid
         JOIN pg_catalog.pg_extension AS e ON e.oid = d.refobjid AND e.extname = 'madnb'
@@ -240,7 +249,9 @@ def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
     ).fetchall()
     kinds = {"r": "TABLE", "S": "SEQUENCE", "v": "VIEW"}
     for name, kind in rows:
-        conn.execute(sql.SQL("ALTER EXTENSION madnb DROP {} {}").format(sql.SQL(kinds[kind]), sql.SQL(name)))
+        conn.execute(
+            sql.SQL("ALTER EXTENSION madnb DROP {} {}").format(sql.SQL(kinds[kind]), sql.Identifier("madnb_privacy", name))
+        )
     member = conn.execute(
         "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
         "AND d.objid = 'madnb_privacy'::pg_catalog.regnamespace AND d.deptype = 'e'"
@@ -266,10 +277,9 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
                 "madnb is still used by " + ", ".join(deps) + ": drop those first, or uninstall with --cascade"
             )
         with conn.transaction():
-            has_state = conn.execute("SELECT pg_catalog.to_regnamespace('madnb_privacy') IS NOT NULL").fetchone()[0]  # type: ignore[index]
-            releases, budgets = _privacy_counts(conn) if has_state else (0, 0)
+            counts = _privacy_counts(conn)
             if _extension_version(conn) is not None:
-                if has_state:  # counters created at run time are not members: detach, then drop or keep
+                if counts is not None:  # counters created at run time are not members: detach, then drop or keep
                     _detach_privacy_state(conn)
                 conn.execute("DROP EXTENSION madnb CASCADE" if cascade else "DROP EXTENSION madnb")
                 conn.execute("DROP SCHEMA IF EXISTS madnb CASCADE" if cascade else "DROP SCHEMA IF EXISTS madnb")
@@ -277,4 +287,5 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
                 conn.execute("DROP SCHEMA IF EXISTS madnb CASCADE")
             if drop_privacy_state:
                 conn.execute("DROP SCHEMA IF EXISTS madnb_privacy CASCADE")
-        return Uninstalled(bool(has_state) and not drop_privacy_state, releases, budgets)
+        releases, budgets = counts or (0, 0)
+        return Uninstalled(counts is not None and not drop_privacy_state, releases, budgets)
