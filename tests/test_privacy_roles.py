@@ -561,3 +561,39 @@ def test_an_extension_updated_from_oid_keyed_state_keeps_its_charges_through_pg_
     finally:
         for f in files:
             f.unlink(missing_ok=True)
+
+
+PRIVACY_CATALOG = """
+SELECT 'relation ' || c.relname || ' kind=' || c.relkind::text || ' acl=' || coalesce(c.relacl::text, '')
+       || ' comment=' || coalesce(obj_description(c.oid, 'pg_class'), '<none>')
+FROM pg_class c WHERE c.relnamespace = 'madnb_privacy'::regnamespace
+UNION ALL
+SELECT 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+       || ' notnull=' || a.attnotnull || ' default=' || coalesce(pg_get_expr(d.adbin, d.adrelid), '')
+FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+WHERE c.relnamespace = 'madnb_privacy'::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+UNION ALL
+SELECT 'schema acl=' || coalesce(n.nspacl::text, '') || ' comment=' || coalesce(obj_description(n.oid, 'pg_namespace'), '')
+FROM pg_namespace n WHERE n.nspname = 'madnb_privacy'
+ORDER BY 1
+"""
+
+
+def test_both_install_paths_create_the_same_privacy_state_and_grant_nothing_on_it(cluster, extension_files):
+    listings = []
+    for how in ("script", "extension"):
+        url = new_database(cluster, f"privacy_{how}")
+        with psycopg.connect(url, autocommit=True) as conn:
+            if how == "script":
+                madnb.install(conn)
+            else:
+                conn.execute("CREATE EXTENSION madnb CASCADE")
+            listings.append([r[0] for r in conn.execute(PRIVACY_CATALOG).fetchall()])
+            grantees = conn.execute(
+                "SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a "
+                "WHERE c.relnamespace = 'madnb_privacy'::regnamespace AND a.grantee <> c.relowner"
+            ).fetchone()[0]
+            assert grantees == 0
+    assert listings[0] == listings[1]
+    assert any(line.startswith("column ledger.released_by name notnull=true default=SESSION_USER") for line in listings[0])
