@@ -145,26 +145,130 @@ def upgrade(target: Target) -> tuple[str | None, VersionInfo]:
 
 
 def dependents(conn: psycopg.Connection[Any]) -> list[str]:
-    """Objects outside schema madnb that depend on madnb's objects (e.g. views)."""
+    """Objects outside schema madnb that use madnb's functions, types or views.
+
+    A view is named as a view (``view public.cv``), not by its rewrite rule.
+    """
     rows = conn.execute(
         """
-        SELECT DISTINCT pg_catalog.pg_describe_object(d.classid, d.objid, 0)
-        FROM pg_catalog.pg_depend AS d
-        JOIN pg_catalog.pg_proc AS p ON d.refclassid = 'pg_catalog.pg_proc'::regclass AND d.refobjid = p.oid
-        JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace AND n.nspname = 'madnb'
-        WHERE d.deptype = 'n' AND d.classid = 'pg_catalog.pg_rewrite'::regclass
+        WITH madnb_objects AS (
+            SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass AS classid, p.oid AS objid
+            FROM pg_catalog.pg_proc AS p WHERE p.pronamespace = 'madnb'::pg_catalog.regnamespace
+            UNION ALL
+            SELECT 'pg_catalog.pg_class'::pg_catalog.regclass, c.oid
+            FROM pg_catalog.pg_class AS c WHERE c.relnamespace = 'madnb'::pg_catalog.regnamespace
+            UNION ALL
+            SELECT 'pg_catalog.pg_type'::pg_catalog.regclass, t.oid
+            FROM pg_catalog.pg_type AS t WHERE t.typnamespace = 'madnb'::pg_catalog.regnamespace
+        ),
+        users AS (  -- a view's dependency is recorded on its _RETURN rule: name the view
+            SELECT CASE WHEN d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass
+                        THEN 'pg_catalog.pg_class'::pg_catalog.regclass ELSE d.classid END AS classid,
+                   CASE WHEN d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass
+                        THEN r.ev_class ELSE d.objid END AS objid,
+                   CASE WHEN d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass THEN 0 ELSE d.objsubid END AS objsubid
+            FROM pg_catalog.pg_depend AS d
+            JOIN madnb_objects AS m ON m.classid = d.refclassid AND m.objid = d.refobjid
+            LEFT JOIN pg_catalog.pg_rewrite AS r
+                ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND r.oid = d.objid
+            WHERE d.deptype = 'n'
+        )
+        SELECT DISTINCT o.type || ' ' || o.identity
+        FROM users AS u CROSS JOIN LATERAL pg_catalog.pg_identify_object(u.classid, u.objid, u.objsubid) AS o
+        WHERE NOT EXISTS (SELECT 1 FROM madnb_objects AS m WHERE m.classid = u.classid AND m.objid = u.objid)
+          AND NOT (u.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND EXISTS (
+              SELECT 1 FROM pg_catalog.pg_proc AS p WHERE p.oid = u.objid AND p.pronamespace = 'madnb'::pg_catalog.regnamespace))
+          AND NOT (u.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND EXISTS (
+              SELECT 1 FROM pg_catalog.pg_attrdef AS a JOIN pg_catalog.pg_class AS c ON c.oid = a.adrelid
+              WHERE a.oid = u.objid AND c.relnamespace IN ('madnb'::pg_catalog.regnamespace)))
         ORDER BY 1
         """
     ).fetchall()
     return [str(r[0]) for r in rows]
 
 
-def uninstall(target: Target, *, cascade: bool = False) -> None:
+@dataclass(frozen=True)
+class Uninstalled:
+    """What ``uninstall`` removed and what it kept."""
+
+    privacy_state_kept: bool
+    releases: int  # rows in the privacy ledger
+    budgets: int
+
+    def __str__(self) -> str:
+        if self.releases == 0 and self.budgets == 0:
+            kept = "; schema madnb_privacy (no releases or budgets yet) was kept" if self.privacy_state_kept else ""
+            return "madnb uninstalled" + kept
+        if not self.privacy_state_kept:
+            return (
+                f"madnb uninstalled; the privacy ledger ({self.releases} release(s)) and {self.budgets} budget(s) "
+                "were dropped as asked"
+            )
+        return (
+            f"madnb uninstalled; kept the privacy ledger ({self.releases} release(s)), {self.budgets} budget(s) "
+            "and the spent counters in schema madnb_privacy: installing madnb again uses them "
+            "(drop them with `madnb uninstall --drop-privacy-ledger`)"
+        )
+
+
+def _privacy_counts(conn: psycopg.Connection[Any]) -> tuple[int, int] | None:
+    """(releases, budgets) in schema madnb_privacy, or None if there is no such schema."""
+    row = conn.execute(
+        "SELECT pg_catalog.to_regclass('madnb_privacy.ledger') IS NOT NULL, "
+        "pg_catalog.to_regclass('madnb_privacy.budget') IS NOT NULL, "
+        "pg_catalog.to_regnamespace('madnb_privacy') IS NOT NULL"
+    ).fetchone()
+    assert row is not None
+    has_ledger, has_budget, has_schema = row
+    if not has_schema:
+        return None
+
+    def count(table: str) -> int:
+        r = conn.execute(sql.SQL("SELECT pg_catalog.count(*) FROM {}").format(sql.Identifier("madnb_privacy", table))).fetchone()
+        assert r is not None
+        return int(r[0])
+
+    return (count("ledger") if has_ledger else 0), (count("budget") if has_budget else 0)
+
+
+def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
+    """Make schema madnb_privacy and its objects no longer members of extension madnb.
+
+    DROP EXTENSION then leaves them in place; a later CREATE EXTENSION adopts them.
+    """
+    rows = conn.execute(
+        """
+        SELECT c.relname::text, c.relkind::text
+        FROM pg_catalog.pg_depend AS d
+        JOIN pg_catalog.pg_class AS c ON d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND c.oid = d.objid
+        JOIN pg_catalog.pg_extension AS e ON e.oid = d.refobjid AND e.extname = 'madnb'
+        WHERE d.deptype = 'e' AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+          AND c.relnamespace = 'madnb_privacy'::pg_catalog.regnamespace
+        ORDER BY 1
+        """
+    ).fetchall()
+    kinds = {"r": "TABLE", "S": "SEQUENCE", "v": "VIEW"}
+    for name, kind in rows:
+        conn.execute(
+            sql.SQL("ALTER EXTENSION madnb DROP {} {}").format(sql.SQL(kinds[kind]), sql.Identifier("madnb_privacy", name))
+        )
+    member = conn.execute(
+        "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
+        "AND d.objid = 'madnb_privacy'::pg_catalog.regnamespace AND d.deptype = 'e'"
+    ).fetchone()
+    if member:
+        conn.execute("ALTER EXTENSION madnb DROP SCHEMA madnb_privacy")
+
+
+def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool = False) -> Uninstalled:
     """Remove madnb (schema ``madnb`` and everything in it).
 
-    Refuses while views outside the schema still use madnb, unless ``cascade``
-    (which drops them too).  Model tables created by training are ordinary
-    tables and are kept.
+    Refuses while objects outside the schema still use madnb (views are named),
+    unless ``cascade`` (which drops them too).  Model tables created by training
+    are ordinary tables and are kept.  The privacy state (schema
+    ``madnb_privacy``: the ledger of private releases, the budgets and the spent
+    counters) is the audit record of what was released and is kept, so that a
+    reinstall still refuses an exhausted source, unless ``drop_privacy_state``.
     """
     with connection(target) as conn:
         deps = dependents(conn)
@@ -173,8 +277,15 @@ def uninstall(target: Target, *, cascade: bool = False) -> None:
                 "madnb is still used by " + ", ".join(deps) + ": drop those first, or uninstall with --cascade"
             )
         with conn.transaction():
+            counts = _privacy_counts(conn)
             if _extension_version(conn) is not None:
+                if counts is not None:  # counters created at run time are not members: detach, then drop or keep
+                    _detach_privacy_state(conn)
                 conn.execute("DROP EXTENSION madnb CASCADE" if cascade else "DROP EXTENSION madnb")
                 conn.execute("DROP SCHEMA IF EXISTS madnb CASCADE" if cascade else "DROP SCHEMA IF EXISTS madnb")
             else:
                 conn.execute("DROP SCHEMA IF EXISTS madnb CASCADE")
+            if drop_privacy_state:
+                conn.execute("DROP SCHEMA IF EXISTS madnb_privacy CASCADE")
+        releases, budgets = counts or (0, 0)
+        return Uninstalled(counts is not None and not drop_privacy_state, releases, budgets)

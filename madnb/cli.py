@@ -35,8 +35,16 @@ def main(argv: list[str] | None = None) -> int:
 
     with_dsn("install", "install madnb into schema madnb of a database")
     with_dsn("upgrade", "upgrade an existing madnb installation to this version")
-    un = with_dsn("uninstall", "remove schema madnb (model tables are kept)")
+    un = with_dsn(
+        "uninstall",
+        "remove schema madnb (model tables, the privacy ledger and budgets in schema madnb_privacy are kept)",
+    )
     un.add_argument("--cascade", action="store_true", help="also drop views that use madnb")
+    un.add_argument(
+        "--drop-privacy-ledger",
+        action="store_true",
+        help="also drop the privacy ledger, the budgets and the spent counters (schema madnb_privacy)",
+    )
     with_dsn("version", "show the library version and the version installed in a database")
     bs = sub.add_parser("build-script", help="write the generated install script")
     bs.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
@@ -58,8 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             before, now = upgrade(_dsn(args))
             print(f"upgraded from {before}: {now}")
         elif args.cmd == "uninstall":
-            uninstall(_dsn(args), cascade=args.cascade)
-            print("madnb uninstalled")
+            print(uninstall(_dsn(args), cascade=args.cascade, drop_privacy_state=args.drop_privacy_ledger))
         elif args.cmd == "version":
             print(version(_dsn(args)))
         elif args.cmd == "build-script":

@@ -1,5 +1,13 @@
--- Differential privacy: the noise primitive, budgets and their status.
--- The ledger and budget tables are created by migrations/0002_privacy.sql.
+-- Differential privacy: the noise primitive, the accounting functions, roles,
+-- and the views of the ledger and budgets.
+--
+-- The privacy state lives in schema madnb_privacy (migrations/0003_privacy_state.sql):
+-- the ledger, the budgets and one spent counter per source, keyed by schema and
+-- table name.  Users have no privilege on it.  Only two SECURITY DEFINER
+-- functions write it, each under a transaction-level advisory lock per source
+-- taken before it reads anything, so a release in flight and a budget being set
+-- are serialised: madnb.record_private_release (every release; EXECUTE given by
+-- grant_usage) and madnb.set_privacy_budget (admin roles only).
 -- Private training itself is create_nb_prepared_data_tables(..., epsilon => ...).
 
 CREATE OR REPLACE FUNCTION madnb._dp_laplace(value numeric, sensitivity numeric, epsilon float8) RETURNS numeric
@@ -42,14 +50,147 @@ $$;
 COMMENT ON FUNCTION madnb.dp_laplace(numeric, numeric, float8) IS
     'integer value plus exact discrete Laplace noise, P(x) proportional to exp(-epsilon |x| / sensitivity), from the OS CSPRNG; apply it once per released cell to a finished aggregate, e.g. dp_laplace(count(*), 1, 0.5)';
 
-CREATE OR REPLACE FUNCTION madnb.set_privacy_budget(source regclass, total_epsilon numeric) RETURNS void
-LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+CREATE OR REPLACE FUNCTION madnb._privacy_counter(schema_name name, table_name name) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT 'spent_' || pg_catalog.left(pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(
+    pg_catalog.length(schema_name)::text || ':' || schema_name || table_name, 'UTF8')), 'hex'), 40)
+$$;
+COMMENT ON FUNCTION madnb._privacy_counter(name, name) IS
+    'internal: name of the sequence in schema madnb_privacy that holds the epsilon spent on a source (a hash of its schema and table name)';
+
+CREATE OR REPLACE FUNCTION madnb._privacy_spent(schema_name name, table_name name) RETURNS bigint
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    v_name text;
-    v_seq text;
+    v_seq regclass := pg_catalog.to_regclass(
+        pg_catalog.format('madnb_privacy.%I', madnb._privacy_counter(schema_name, table_name)));
+BEGIN
+    IF v_seq IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN COALESCE(pg_catalog.pg_sequence_last_value(v_seq), 0);
+END
+$$;
+COMMENT ON FUNCTION madnb._privacy_spent(name, name) IS
+    'internal: epsilon spent on a source in units of 1e-12 (rollback-proof), NULL if nothing was ever charged to it; read-only';
+
+CREATE OR REPLACE FUNCTION madnb._privacy_lock_source(source regclass, OUT schema_name name, OUT table_name name)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    SELECT n.nspname, c.relname INTO schema_name, table_name
+    FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+    WHERE c.oid = source;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = '42P01';
+    END IF;
+    -- held until the transaction ends: charges and budget changes for one source
+    -- run one at a time, and each sees what the previous one committed or spent
+    PERFORM pg_catalog.pg_advisory_xact_lock(1835098222,
+        pg_catalog.hashtext(pg_catalog.length(schema_name)::text || ':' || schema_name || table_name));
+END
+$$;
+COMMENT ON FUNCTION madnb._privacy_lock_source(regclass) IS
+    'internal: schema and table name of a source, after taking its transaction-level advisory lock (serialises charges and budget changes per source)';
+
+CREATE OR REPLACE FUNCTION madnb._privacy_ensure_counter(schema_name name, table_name name) RETURNS regclass
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_name text := madnb._privacy_counter(schema_name, table_name);
+    v_seq regclass := pg_catalog.to_regclass(pg_catalog.format('madnb_privacy.%I', v_name));
+    v_spent numeric;
+BEGIN
+    IF v_seq IS NOT NULL THEN
+        RETURN v_seq;
+    END IF;
+    EXECUTE pg_catalog.format('CREATE SEQUENCE madnb_privacy.%I AS bigint MINVALUE 0 START 0 NO CYCLE', v_name);
+    EXECUTE pg_catalog.format('COMMENT ON SEQUENCE madnb_privacy.%I IS %L', v_name,
+        'epsilon spent on ' || schema_name || '.' || table_name || ' in units of 1e-12 (see madnb.privacy_budget_status)');
+    v_seq := pg_catalog.format('madnb_privacy.%I', v_name)::regclass;
+    -- releases recorded before the counter existed (e.g. restored without it) count
+    SELECT pg_catalog.sum(pg_catalog.ceil(l.epsilon * 1000000000000)) INTO v_spent
+    FROM madnb_privacy.ledger AS l
+    WHERE l.schema_name = _privacy_ensure_counter.schema_name AND l.table_name = _privacy_ensure_counter.table_name;
+    IF v_spent > 0 THEN
+        PERFORM pg_catalog.setval(v_seq, LEAST(v_spent, 9223372036854775807)::bigint, true);
+    END IF;
+    RETURN v_seq;
+END
+$$;
+COMMENT ON FUNCTION madnb._privacy_ensure_counter(name, name) IS
+    'internal: the spent counter of a source, created (and started at what the ledger records) if missing';
+
+CREATE OR REPLACE FUNCTION madnb.record_private_release(source regclass, epsilon numeric, parameters jsonb) RETURNS bigint
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_key record;
+    v_seq regclass;
     v_spent bigint;
+    v_cost numeric;
+    v_total numeric;
+    v_limit numeric;
+    v_id bigint;
+BEGIN
+    IF source IS NULL THEN
+        RAISE EXCEPTION 'source must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    IF epsilon IS NULL OR epsilon = 'NaN' OR NOT epsilon > 0 THEN
+        RAISE EXCEPTION 'epsilon must be a positive number, got %', epsilon
+            USING ERRCODE = '22023', HINT = 'a release only ever adds to what a source has spent';
+    END IF;
+    IF parameters IS NULL OR pg_catalog.jsonb_typeof(parameters) <> 'object' THEN
+        RAISE EXCEPTION 'parameters must be a json object' USING ERRCODE = '22023';
+    END IF;
+    IF NOT (pg_catalog.has_table_privilege(SESSION_USER, source, 'SELECT')
+            OR pg_catalog.has_any_column_privilege(SESSION_USER, source, 'SELECT')) THEN
+        RAISE EXCEPTION 'permission denied to record a release from %', source
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('role %s may not read %s', SESSION_USER, source),
+                  HINT = 'a release is charged to a source only by a role that can read it';
+    END IF;
+    v_key := madnb._privacy_lock_source(source);
+    v_seq := madnb._privacy_ensure_counter(v_key.schema_name, v_key.table_name);
+    v_spent := COALESCE(pg_catalog.pg_sequence_last_value(v_seq), 0);
+    v_cost := pg_catalog.ceil(epsilon * 1000000000000);
+    SELECT b.total_epsilon INTO v_total FROM madnb_privacy.budget AS b
+    WHERE b.schema_name = v_key.schema_name AND b.table_name = v_key.table_name;
+    IF v_total IS NOT NULL THEN
+        v_limit := pg_catalog.floor(v_total * 1000000000000);
+        IF v_spent + v_cost > v_limit THEN
+            RAISE EXCEPTION 'the privacy budget of %.% would be exceeded', v_key.schema_name, v_key.table_name
+                USING ERRCODE = '53400',
+                      DETAIL = pg_catalog.format('this release needs epsilon %s; the budget is %s, of which %s is left',
+                          pg_catalog.trim_scale(epsilon), v_total,
+                          pg_catalog.trim_scale(GREATEST(v_limit - v_spent, 0) / 1000000000000)),
+                      HINT = 'train with a smaller epsilon, or ask an administrator to raise the budget with madnb.set_privacy_budget()';
+        END IF;
+    END IF;
+    -- setval is not undone by ROLLBACK: the charge stays even if the caller rolls back.
+    -- Saturates: a budget is at most 1e6 (1e18 units), so a full counter exceeds every budget.
+    PERFORM pg_catalog.setval(v_seq, LEAST(v_spent + v_cost, 9223372036854775807)::bigint, true);
+    INSERT INTO madnb_privacy.ledger (schema_name, table_name, epsilon, mechanism, parameters, released_by)
+    VALUES (v_key.schema_name, v_key.table_name, epsilon, 'discrete laplace (two-sided geometric)', parameters, SESSION_USER)
+    RETURNING release_id INTO v_id;
+    RETURN v_id;
+END
+$$;
+COMMENT ON FUNCTION madnb.record_private_release(regclass, numeric, jsonb) IS
+    'charge a differentially private release of epsilon to its source (53400 if that would exceed the budget) and record it in the ledger as the session user; called by private training before any noise is drawn; can only add';
+
+CREATE OR REPLACE FUNCTION madnb.set_privacy_budget(source regclass, total_epsilon numeric) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_key record;
 BEGIN
     IF source IS NULL THEN
         RAISE EXCEPTION 'source must not be NULL' USING ERRCODE = '22004';
@@ -59,30 +200,44 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'the budget is the total epsilon that all differentially private releases from this source may spend';
     END IF;
-    SELECT n.nspname || '.' || c.relname INTO v_name
-    FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-    WHERE c.oid = source;
-    v_seq := 'privacy_spent_' || source::oid::text;
-    IF pg_catalog.to_regclass(pg_catalog.format('madnb.%I', v_seq)) IS NULL THEN
-        -- OWNED BY: dropping madnb (or its budget table) drops the spent counters too
-        EXECUTE pg_catalog.format(
-            'CREATE SEQUENCE madnb.%I AS bigint MINVALUE 0 NO CYCLE OWNED BY madnb.privacy_budget.spent_sequence', v_seq);
-        EXECUTE pg_catalog.format('COMMENT ON SEQUENCE madnb.%I IS %L', v_seq,
-            'epsilon spent on ' || v_name || ' in units of 1e-12 (see madnb.privacy_budget)');
-        -- Releases recorded before the budget was set count against it.
-        SELECT COALESCE(pg_catalog.sum(pg_catalog.ceil(l.epsilon * 1000000000000)), 0)::bigint INTO v_spent
-        FROM madnb.privacy_ledger AS l WHERE l.source_oid = source::oid;
-        PERFORM pg_catalog.setval(pg_catalog.format('madnb.%I', v_seq)::regclass, v_spent, true);
-    END IF;
-    INSERT INTO madnb.privacy_budget AS b (source_oid, source_name, total_epsilon, spent_sequence)
-    VALUES (source::oid, v_name, total_epsilon, pg_catalog.format('madnb.%I', v_seq)::regclass)
-    ON CONFLICT (source_oid) DO UPDATE
-        SET total_epsilon = EXCLUDED.total_epsilon, source_name = EXCLUDED.source_name,
-            set_at = pg_catalog.now(), set_by = CURRENT_USER;
+    v_key := madnb._privacy_lock_source(source);
+    -- a counter created now starts at what the ledger records
+    PERFORM madnb._privacy_ensure_counter(v_key.schema_name, v_key.table_name);
+    INSERT INTO madnb_privacy.budget AS b (schema_name, table_name, total_epsilon, set_at, set_by)
+    VALUES (v_key.schema_name, v_key.table_name, total_epsilon, pg_catalog.now(), SESSION_USER)
+    ON CONFLICT (schema_name, table_name) DO UPDATE
+        SET total_epsilon = EXCLUDED.total_epsilon, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by;
 END
 $$;
 COMMENT ON FUNCTION madnb.set_privacy_budget(regclass, numeric) IS
-    'set (or change) the total epsilon that differentially private training from this source may spend; releases already in the ledger count against it';
+    'set (or change) the total epsilon that differentially private training from this source may spend; everything already spent counts; for admin roles (grant_usage(role, admin => true)) and superusers';
+
+CREATE OR REPLACE VIEW madnb.privacy_ledger AS
+SELECT l.release_id,
+       pg_catalog.to_regclass(pg_catalog.format('%I.%I', l.schema_name, l.table_name))::oid AS source_oid,
+       (l.schema_name || '.' || l.table_name) AS source_name,
+       l.schema_name,
+       l.table_name,
+       l.epsilon,
+       l.mechanism,
+       l.parameters,
+       l.released_at,
+       l.released_by
+FROM madnb_privacy.ledger AS l;
+COMMENT ON VIEW madnb.privacy_ledger IS
+    'one row per differentially private release: source (schema and table name; source_oid is the relation now carrying that name), total epsilon, mechanism, parameters, time and session user';
+
+CREATE OR REPLACE VIEW madnb.privacy_budget AS
+SELECT pg_catalog.to_regclass(pg_catalog.format('%I.%I', b.schema_name, b.table_name))::oid AS source_oid,
+       (b.schema_name || '.' || b.table_name) AS source_name,
+       b.schema_name,
+       b.table_name,
+       b.total_epsilon,
+       b.set_at,
+       b.set_by
+FROM madnb_privacy.budget AS b;
+COMMENT ON VIEW madnb.privacy_budget IS
+    'total epsilon per training source (set with madnb.set_privacy_budget), keyed by schema and table name; a release that would exceed it fails before any noise is drawn';
 
 CREATE OR REPLACE VIEW madnb.privacy_budget_status AS
 SELECT b.source_oid,
@@ -93,13 +248,69 @@ SELECT b.source_oid,
        COALESCE(l.releases, 0) AS releases,
        pg_catalog.trim_scale((s.spent - COALESCE(l.recorded, 0)) / 1000000000000) AS unrecorded_epsilon
 FROM madnb.privacy_budget AS b
-CROSS JOIN LATERAL (
-    SELECT COALESCE(pg_catalog.pg_sequence_last_value(b.spent_sequence), 0)::numeric AS spent
-) AS s
 LEFT JOIN (
-    SELECT x.source_oid, pg_catalog.count(*) AS releases,
+    SELECT x.schema_name, x.table_name, pg_catalog.count(*) AS releases,
            pg_catalog.sum(pg_catalog.ceil(x.epsilon * 1000000000000)) AS recorded
-    FROM madnb.privacy_ledger AS x GROUP BY x.source_oid
-) AS l ON l.source_oid = b.source_oid;
+    FROM madnb_privacy.ledger AS x GROUP BY x.schema_name, x.table_name
+) AS l ON l.schema_name = b.schema_name AND l.table_name = b.table_name
+-- no counter yet (it is created by the next charge): what the ledger records
+CROSS JOIN LATERAL (
+    SELECT COALESCE(madnb._privacy_spent(b.schema_name, b.table_name), l.recorded, 0)::numeric AS spent
+) AS s;
 COMMENT ON VIEW madnb.privacy_budget_status IS
     'per budgeted source: total, spent (rollback-proof), remaining, releases in the ledger, and epsilon spent by releases whose callers rolled back (unrecorded)';
+
+CREATE OR REPLACE FUNCTION madnb.grant_usage(role name, admin boolean DEFAULT false) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF role IS NULL OR admin IS NULL THEN
+        RAISE EXCEPTION 'role and admin must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.rolname = role) THEN
+        RAISE EXCEPTION 'role "%" does not exist', role USING ERRCODE = '42704';
+    END IF;
+    EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb TO %I', role);
+    -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
+    EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
+    EXECUTE pg_catalog.format(
+        'GRANT EXECUTE ON FUNCTION madnb.record_private_release(pg_catalog.regclass, pg_catalog.numeric, pg_catalog.jsonb) TO %I', role);
+    EXECUTE pg_catalog.format('GRANT SELECT ON madnb.privacy_ledger, madnb.privacy_budget, madnb.privacy_budget_status TO %I', role);
+    IF admin THEN
+        EXECUTE pg_catalog.format(
+            'GRANT EXECUTE ON FUNCTION madnb.set_privacy_budget(pg_catalog.regclass, pg_catalog.numeric) TO %I', role);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION madnb.grant_usage(name, boolean) IS
+    'let a role train (exact and private), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
+
+CREATE OR REPLACE FUNCTION madnb.revoke_usage(role name) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF role IS NULL THEN
+        RAISE EXCEPTION 'role must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.rolname = role) THEN
+        RAISE EXCEPTION 'role "%" does not exist', role USING ERRCODE = '42704';
+    END IF;
+    EXECUTE pg_catalog.format(
+        'REVOKE EXECUTE ON FUNCTION madnb.set_privacy_budget(pg_catalog.regclass, pg_catalog.numeric) FROM %I', role);
+    EXECUTE pg_catalog.format(
+        'REVOKE EXECUTE ON FUNCTION madnb.record_private_release(pg_catalog.regclass, pg_catalog.numeric, pg_catalog.jsonb) FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.privacy_ledger, madnb.privacy_budget, madnb.privacy_budget_status FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE USAGE ON SCHEMA madnb FROM %I', role);
+END
+$$;
+COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role in schema madnb (TEMP on the database is left as it is)';
+
+-- Writers of privacy state and role management: not for PUBLIC.
+REVOKE ALL ON FUNCTION madnb.record_private_release(regclass, numeric, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION madnb.set_privacy_budget(regclass, numeric) FROM PUBLIC;
+REVOKE ALL ON FUNCTION madnb._privacy_lock_source(regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION madnb._privacy_ensure_counter(name, name) FROM PUBLIC;
+REVOKE ALL ON FUNCTION madnb.grant_usage(name, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION madnb.revoke_usage(name) FROM PUBLIC;

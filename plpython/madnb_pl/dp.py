@@ -302,50 +302,23 @@ def fill_domain(plpy: Any, t: stats.Training, p: Privacy, dom: str) -> None:
 
 
 def charge(plpy: Any, source: Relation, p: Privacy, parameters: dict[str, Any]) -> int:
-    """Record the release in the ledger; charge it to the source's budget if one is set.
+    """Charge the release to its source and record it in the ledger; return its release id.
 
-    Runs before any noise is drawn.  The budget row is locked (FOR UPDATE) until
-    the caller's transaction ends, so concurrent charges to one source are
-    serialised; the spent total lives in a sequence, which ROLLBACK does not undo.
+    Runs before any noise is drawn, through ``madnb.record_private_release``: a
+    SECURITY DEFINER function (the caller has no write access to privacy state)
+    that takes the source's advisory lock until the transaction ends, fails with
+    53400 if the budget would be exceeded, adds epsilon to the source's spent
+    counter (a sequence: ROLLBACK does not undo it) and writes the ledger row with
+    the session user and the mechanism.
     """
-    rows = plpy.execute(
-        plpy.prepare(
-            "SELECT b.total_epsilon::pg_catalog.text AS total, b.spent_sequence::pg_catalog.oid::pg_catalog.int8 AS seq "
-            "FROM madnb.privacy_budget AS b WHERE b.source_oid = $1 FOR UPDATE",
-            ["oid"],
-        ),
-        [source.oid],
-    )
-    if rows:
-        seq = int(rows[0]["seq"])
-        spent = plpy.execute(
-            plpy.prepare("SELECT pg_catalog.pg_sequence_last_value($1::pg_catalog.regclass) AS v", ["oid"]), [seq]
-        )[0]["v"]
-        spent = int(spent or 0)
-        total = Fraction(rows[0]["total"])
-        cost = math.ceil(p.epsilon * SPENT_UNITS)
-        limit = math.floor(total * SPENT_UNITS)
-        if spent + cost > limit:
-            left = Decimal(max(limit - spent, 0)) / SPENT_UNITS
-            raise MadnbError(
-                "53400",
-                f"the privacy budget of {source.display} would be exceeded",
-                detail=f"this release needs epsilon {p.epsilon_text}; the budget is {rows[0]['total']}, "
-                f"of which {left.normalize():f} is left",
-                hint="train with a smaller epsilon, or raise the budget with madnb.set_privacy_budget()",
-            )
-        plpy.execute(
-            plpy.prepare("SELECT pg_catalog.setval($1::pg_catalog.regclass, $2, true)", ["oid", "int8"]),
-            [seq, spent + cost],
-        )
     return int(
         plpy.execute(
             plpy.prepare(
-                "INSERT INTO madnb.privacy_ledger (source_oid, source_name, epsilon, mechanism, parameters) "
-                "VALUES ($1, $2, $3::pg_catalog.numeric, $4, $5::pg_catalog.jsonb) RETURNING release_id",
-                ["oid", "text", "text", "text", "text"],
+                "SELECT madnb.record_private_release($1::pg_catalog.oid::pg_catalog.regclass, "
+                "$2::pg_catalog.numeric, $3::pg_catalog.jsonb) AS release_id",
+                ["oid", "text", "text"],
             ),
-            [source.oid, source.display, p.epsilon_text, MECHANISM, json.dumps(parameters, sort_keys=True)],
+            [source.oid, p.epsilon_text, json.dumps(parameters, sort_keys=True)],
         )[0]["release_id"]
     )
 
