@@ -72,16 +72,18 @@ def model_rows(db, np: bool = True) -> dict[str, list[tuple]]:
 
 def test_the_private_parameters_are_optional_and_named_on_both_overloads(db):
     rows = db.execute(
-        "SELECT pronargs, proargnames[pronargs - 3:pronargs], pronargdefaults, "
+        "SELECT pronargs, proargnames[pronargs - 4:pronargs], pronargdefaults, "
         "pg_get_expr(proargdefaults, 0) FROM pg_proc "
         "WHERE pronamespace = 'madnb'::regnamespace AND proname = 'create_nb_prepared_data_tables' "
         "ORDER BY pronargs"
     ).fetchall()
     assert [(n, names, d) for n, names, d, _ in rows] == [
-        (10, ["epsilon", "bounds", "domain", "smoothing"], 4),
-        (12, ["epsilon", "bounds", "domain", "smoothing"], 4),
+        (11, ["epsilon", "bounds", "domain", "smoothing", "delta"], 5),
+        (13, ["epsilon", "bounds", "domain", "smoothing", "delta"], 5),
     ]
-    assert all(expr == "NULL::double precision, NULL::double precision[], NULL::text, 1" for *_, expr in rows)
+    assert all(
+        expr == "NULL::double precision, NULL::double precision[], NULL::text, 1, NULL::double precision" for *_, expr in rows
+    )
 
 
 def test_madlib_calls_resolve_to_one_overload(db):
@@ -118,9 +120,9 @@ def test_upgrading_the_0_0_1_script_leaves_no_duplicate_overloads(empty_db):
     ]
     assert sigs == [
         "madnb.create_nb_prepared_data_tables(text,text,text,integer,text,text,double precision,"
-        "double precision[],text,double precision)",
+        "double precision[],text,double precision,double precision)",
         "madnb.create_nb_prepared_data_tables(text,text,text,text,integer,text,text,text,double precision,"
-        "double precision[],text,double precision)",
+        "double precision[],text,double precision,double precision)",
     ]
     conn.execute(MANUAL_TRAINING)
     conn.execute("SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp')")
