@@ -129,6 +129,36 @@ def test_upgrading_the_0_0_1_script_leaves_no_duplicate_overloads(empty_db):
     assert conn.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone()[0] == 0
 
 
+def test_upgrading_from_the_signatures_without_delta_leaves_no_duplicate_overloads(empty_db):
+    url, conn = empty_db
+    madnb.install(conn)
+    # the database as the release before migration 0004 left it: the 10- and 12-argument signatures
+    conn.execute("DROP FUNCTION madnb.create_nb_prepared_data_tables(text,text,text,integer,text,text,float8,float8[],text,float8,float8)")
+    conn.execute(
+        "DROP FUNCTION madnb.create_nb_prepared_data_tables(text,text,text,text,integer,text,text,text,float8,float8[],text,float8,float8)"
+    )
+    for args in ("text,text,text,integer,text,text", "text,text,text,text,integer,text,text,text"):
+        conn.execute(
+            f"CREATE FUNCTION madnb.create_nb_prepared_data_tables({args}, epsilon float8 DEFAULT NULL, "
+            "bounds float8[] DEFAULT NULL, domain text DEFAULT NULL, smoothing float8 DEFAULT 1) RETURNS void "
+            "LANGUAGE sql AS 'SELECT'"
+        )
+    conn.execute("DELETE FROM madnb._migrations WHERE name = '0004_private_domain'")
+    madnb.install(conn)
+    sigs = [
+        r[0] for r in conn.execute(
+            "SELECT oid::regprocedure::text FROM pg_proc WHERE pronamespace = 'madnb'::regnamespace "
+            "AND proname = 'create_nb_prepared_data_tables' ORDER BY pronargs"
+        )
+    ]
+    assert [s.count(",") + 1 for s in sigs] == [11, 13]
+    conn.execute(MANUAL_GAUSSIAN)
+    conn.execute(
+        "SELECT madnb.create_nb_prepared_data_tables('gaussian_data', 'sex', 'attributes', 'ARRAY[1,2]', 3, 'fp', 'np', 'cp')"
+    )
+    conn.execute("SELECT madnb.create_nb_prepared_data_tables('gaussian_data', 'sex', 'attributes', 3, 'fp6', 'cp6')")
+
+
 # ---------------------------------------------------------------------------
 # Smoothing
 # ---------------------------------------------------------------------------
