@@ -1,8 +1,15 @@
 """Differential-privacy noise core for madnb.
 
 This module runs inside PostgreSQL's PL/Python (CPython 3.11, standard library
-only) and in the ordinary Python package.  It releases counts and fixed-point
-sums with *discrete* Laplace noise (the two-sided geometric distribution).
+only) and in the ordinary Python package.  It draws *discrete* Laplace noise (the
+two-sided geometric distribution) for integers: private training adds it to
+counts and to fixed-point sums, which are encoded in SQL
+(:class:`madnb_pl.stats.NumericBounds`), once per released cell, through
+``madnb.dp_laplace`` (:func:`madnb_pl.dp.laplace`).
+
+Running time: one draw loops about |noise| / scale times (the geometric part V
+of CKS Algorithm 2), so its time grows with the noise it returns; the expected
+time is constant whatever the scale.
 
 Why integers only
 -----------------
@@ -57,9 +64,6 @@ __all__ = [
     "epsilon_to_scale",
     "geometric_parameter",
     "noisy_count",
-    "fixed_point",
-    "fixed_point_bound",
-    "noisy_fixed_sum",
 ]
 
 
@@ -319,87 +323,3 @@ def noisy_count(true_count: int, epsilon: float, rng: RandomSource | None = None
     if rng is None:
         rng = _SECURE
     return count + _discrete_laplace_ts(scale.numerator, scale.denominator, rng)
-
-
-def _finite_bound(value: object, name: str) -> float:
-    """Return ``value`` as a finite float or raise ValueError/TypeError."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    as_float = float(value)
-    if not math.isfinite(as_float):
-        raise ValueError(f"{name} must be finite, got {as_float!r}")
-    return as_float
-
-
-def fixed_point_bound(lower: float, upper: float, frac_bits: int) -> int:
-    """Return ``H = ceil(h * 2**frac_bits)`` with ``h = (upper - lower) / 2``.
-
-    Every :func:`fixed_point` result for these bounds lies in ``[-H, H]``, so
-    ``H`` is the sensitivity of a fixed-point sum under adding or removing one
-    row (``2 * H`` under replacing one row).  Computed exactly.
-    """
-    lo = Fraction(_finite_bound(lower, "lower"))
-    hi = Fraction(_finite_bound(upper, "upper"))
-    if lo > hi:
-        raise ValueError("lower must be <= upper")
-    bits = _as_int(frac_bits, "frac_bits")
-    if bits < 0:
-        raise ValueError("frac_bits must be >= 0")
-    return math.ceil((hi - lo) / 2 * (1 << bits))
-
-
-def fixed_point(value: float, lower: float, upper: float, frac_bits: int) -> int:
-    """Encode ``value`` as a centred fixed-point integer, exactly.
-
-    Clip ``value`` to ``[lower, upper]`` (``±inf`` clip to the bounds; ``nan`` is
-    rejected), subtract the midpoint ``m = (lower + upper) / 2`` and return
-    ``round((value - m) * 2**frac_bits)`` (nearest integer, ties to even),
-    computed with Fractions.  The result lies in ``[-H, H]`` with
-    ``H = ceil(h * 2**frac_bits)``, ``h = (upper - lower) / 2`` (see
-    :func:`fixed_point_bound`).
-    """
-    lo = _finite_bound(lower, "lower")
-    hi = _finite_bound(upper, "upper")
-    if lo > hi:
-        raise ValueError("lower must be <= upper")
-    bits = _as_int(frac_bits, "frac_bits")
-    if bits < 0:
-        raise ValueError("frac_bits must be >= 0")
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"value must be a real number, got {type(value).__name__}")
-    if isinstance(value, numbers.Rational):
-        v = Fraction(value)
-    else:
-        vf = float(value)
-        if math.isnan(vf):
-            raise ValueError("value must not be nan")
-        if vf == math.inf:
-            vf = hi
-        elif vf == -math.inf:
-            vf = lo
-        v = Fraction(vf)
-    flo, fhi = Fraction(lo), Fraction(hi)
-    v = min(max(v, flo), fhi)
-    mid = (flo + fhi) / 2
-    return round((v - mid) * (1 << bits))
-
-
-def noisy_fixed_sum(
-    true_sum_fixed: int,
-    epsilon: float,
-    sensitivity_fixed: int,
-    rng: RandomSource | None = None,
-) -> int:
-    """Return a fixed-point integer sum plus discrete Laplace noise.
-
-    The noise scale is ``sensitivity_fixed / epsilon`` (exact), i.e.
-    ``a = exp(-epsilon / sensitivity_fixed)``; ``sensitivity_fixed`` is in
-    fixed-point units (typically :func:`fixed_point_bound`) and must be a
-    positive int.  ``rng`` defaults to :func:`secure_source`.
-    """
-    total = _as_int(true_sum_fixed, "true_sum_fixed")
-    sens = _as_int(sensitivity_fixed, "sensitivity_fixed")
-    scale = epsilon_to_scale(epsilon, sens)
-    if rng is None:
-        rng = _SECURE
-    return total + _discrete_laplace_ts(scale.numerator, scale.denominator, rng)
