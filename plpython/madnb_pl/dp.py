@@ -406,7 +406,7 @@ def fill_domain(plpy: Any, t: stats.Training, p: Privacy, dom: str) -> None:
             f"{NOT_DP_OBSERVED}; this is recorded in the privacy ledger and in the model tables' comments",
             hint=_DOMAIN_HINT,
         )
-        src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
+        src, cls = t.source.sql, t.cls.sql
         plpy.execute(
             f"INSERT INTO {dom} (o, cls, v) "
             f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "

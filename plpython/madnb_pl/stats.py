@@ -604,7 +604,7 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     array that is not one-dimensional counts as all missing (the row still counts
     for its class).  Rows with a NULL class are left out.  NaN counts as missing.
     """
-    src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
+    src, cls = t.source.sql, t.cls.sql
     elem = t.attrs.elem_sql
     n = t.num_attrs
     # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
