@@ -8,6 +8,7 @@ secure source with a wide tolerance.
 from __future__ import annotations
 
 import math
+from collections import Counter
 import random
 import sys
 from fractions import Fraction
@@ -316,20 +317,35 @@ def test_the_samplers_work_grows_with_the_size_of_the_noise_it_draws():
 # ---------------------------------------------------------------------------
 
 
-def test_default_source_is_backed_by_secrets_randbelow(monkeypatch):
+def test_default_source_is_backed_by_secrets_token_bytes(monkeypatch):
     import secrets
 
     calls: list[int] = []
-    real = secrets.randbelow
+    real = secrets.token_bytes
 
-    def spy(n: int) -> int:
+    def spy(n: int) -> bytes:
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(secrets, "randbelow", spy)
-    noise.noisy_count(0, 0.5)
+    monkeypatch.setattr(secrets, "token_bytes", spy)
+    for _ in range(3000):  # more than one block of bytes
+        noise.noisy_count(0, 0.5)
     noise.secure_source().randbelow(10)
     assert calls
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 257, 2**53 + 1])
+def test_the_default_source_is_uniform_below_n(n):
+    src = noise.secure_source()
+    draws = [src.randbelow(n) for _ in range(30_000)]
+    assert all(0 <= x < n for x in draws)
+    # the share below n / 2 (or of each value for small n) is within 5 standard errors of uniform
+    cells = min(n, 8)
+    counts = Counter(x * cells // n for x in draws)
+    expected = [sum(1 for v in range(n) if v * cells // n == c) / n for c in range(cells)] if n < 1000 else [1 / cells] * cells
+    for c in range(cells):
+        p = expected[c]
+        assert abs(counts[c] / len(draws) - p) < 5 * math.sqrt(p * (1 - p) / len(draws)), (n, c)
 
 
 def test_seeding_the_random_module_has_no_effect_on_the_default_source():

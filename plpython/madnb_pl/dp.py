@@ -40,6 +40,7 @@ any noise is drawn.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import numbers
@@ -120,8 +121,14 @@ def laplace(plpy: Any, value: Any, sensitivity: Any, epsilon: float) -> int:
         raise MadnbError("22023", "sensitivity must be positive", hint="the most one row can change the value, e.g. 1 for a count")
     if not (isinstance(epsilon, float) and math.isfinite(epsilon) and epsilon > 0):
         raise MadnbError("22023", "epsilon must be a positive finite number", hint="the privacy budget of this one released number")
-    scale = noise.epsilon_to_scale(epsilon, s)
+    scale = _scale(s, epsilon)
     return v + noise.discrete_laplace(scale, _source())
+
+
+@functools.lru_cache(maxsize=64)
+def _scale(sensitivity: int, epsilon: float) -> Fraction:
+    """The exact scale sensitivity / epsilon (cached: a release asks for the same few, once per cell)."""
+    return noise.epsilon_to_scale(epsilon, sensitivity)
 
 
 # ---------------------------------------------------------------------------
