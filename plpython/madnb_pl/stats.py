@@ -610,7 +610,10 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
     cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
     num = [i + 1 for i in t.numeric]
-    v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
+    if t.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
+        v = "CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END"
+    else:
+        v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
     if num:
         a = nb.arrays(n)
         k = nb.scale
