@@ -54,6 +54,10 @@ def test_the_threshold_grows_like_ln_one_over_delta_over_epsilon():
     assert dp.selection_threshold(1e6, 1e-9) == 2
     # a lot of noise and a large delta: P(X >= 0) = 1 / (1 + a) is already below delta
     assert dp.selection_threshold(1e-3, 0.6) == 1
+    # at the ends of the validated range of epsilon' the threshold is still computed (and finite)
+    assert dp.selection_threshold(1e50, 1e-9) == 2
+    tiny = dp.selection_threshold(1e-50, 1e-9)
+    assert tiny == pytest.approx((math.log(1e9) - math.log(2)) / 1e-50, rel=1e-8)
 
 
 # ---------------------------------------------------------------------------

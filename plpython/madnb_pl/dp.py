@@ -224,15 +224,17 @@ def selection_threshold(epsilon: float, delta: float) -> int:
     """
     log_one_plus_a = math.log1p(math.exp(-epsilon))
     target = math.log(delta)
+    margin = 1e-9 * max(1.0, abs(target))
 
     def log_p(k: int) -> float:  # ln P(X >= k)
         return -epsilon * k - log_one_plus_a
 
     k = max(0, math.ceil((-target - log_one_plus_a) / epsilon))
-    margin = 1e-9 * max(1.0, abs(target))
+    # float rounding: raise k until the bound holds with the margin (steps relative to k, so that this ends
+    # even where epsilon * 1 is below float resolution), then take back one step if that one was not needed
     while log_p(k) > target - margin:
-        k += 1
-    while k > 0 and log_p(k - 1) <= target - margin:
+        k += max(1, k >> 40)
+    if k > 0 and log_p(k - 1) <= target - margin:
         k -= 1
     return 1 + k
 
