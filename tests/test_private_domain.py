@@ -238,3 +238,16 @@ def test_a_table_named_private_is_named_with_its_schema(db):
     )
     assert db.execute("SELECT count(*) FROM fp").fetchone()[0] == 2
     assert ledger(db)[0][3]["domain"] == "public.private"
+
+
+@pytest.mark.parametrize("epsilon", [1e-49, 1e50])  # epsilon' = 1.25e-50 and 1.25e49 over 8 queries
+def test_a_private_domain_at_the_ends_of_the_epsilon_range_releases_without_error(db, epsilon):
+    db.execute("CREATE TABLE t AS SELECT i % 2 AS c, ARRAY[(i % 3)::float8, i % 5, i % 4] AS x FROM generate_series(1, 100) i")
+    db.execute(
+        "SELECT madnb.create_nb_prepared_data_tables('t', 'c', 'x', '2', 3, 'fp', 'np', 'cp', "
+        "epsilon => %s, bounds => '{0,5}', domain => 'private', delta => 1e-6)",
+        (epsilon,),
+    )
+    classes = db.execute("SELECT count(*) FROM cp").fetchone()[0]
+    assert classes == (2 if epsilon > 1 else 0)  # no noise to speak of / a threshold of about 1e51
+    assert len(ledger(db)) == 1
