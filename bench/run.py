@@ -47,7 +47,7 @@ PLAN = [("cat200k", 5), ("num200k", 5), ("mixed200k", 5), ("wide", 3), ("cat1m",
 SMALL_OF = {"cat1m": "cat200k", "num1m": "num200k"}
 
 TARGETS = {
-    ("train", "cat"): 2.0, ("train", "domain"): 2.0, ("train", "wide"): 2.0, ("train", "mixed"): 2.0, ("train", "num"): 1.5,
+    ("train", "cat"): 2.0, ("train", "wide"): 2.0, ("train", "mixed"): 2.0, ("train", "num"): 1.5,
     ("classify", None): 4.0, ("probs", None): 5.0, ("e2e_vs_export", None): 0.5, ("1m_vs_200k", None): 5.5,
     ("private_train", None): 3.0,
 }
@@ -65,7 +65,7 @@ def target_for(figure: str, kind: str) -> float | None:
     if figure == "private_train":
         return TARGETS[("private_train", None)]
     if figure == "train":
-        return TARGETS[("train", kind)]
+        return None if kind in PRIVATE_ONLY else TARGETS[("train", kind)]
     if figure in ("classify", "probs"):
         return TARGETS[(figure, None)]
     if figure in ("adhoc_classify", "adhoc_probs"):
