@@ -38,6 +38,7 @@ class Dataset:
     kind: str  # 'cat', 'num', 'mixed', 'wide'
     num_attrs: int
     numeric: tuple[int, ...]  # 1-based numeric attribute indices
+    wide_values: int = 0  # 'domain': the number of values of attribute 1 (the others as 'cat')
 
     @property
     def numeric_text(self) -> str:
@@ -53,6 +54,12 @@ class Dataset:
             ncat = self.num_attrs - len(self.numeric)
             arr = (
                 f"ARRAY(SELECT CASE WHEN j <= {ncat} THEN ({_CAT})::float8 ELSE {_NUM} END "
+                f"FROM generate_series(1, {self.num_attrs}) AS j)"
+            )
+        elif self.kind == "domain":
+            # attribute 1 uniform over wide_values values (a zip-code-like attribute), the others as 'cat'
+            arr = (
+                f"ARRAY(SELECT CASE WHEN j = 1 THEN floor({int(self.wide_values)} * bench.u(id, 4000))::int ELSE {_CAT} END "
                 f"FROM generate_series(1, {self.num_attrs}) AS j)"
             )
         elif self.kind == "wide":
@@ -79,5 +86,16 @@ DATASETS = {
         Dataset("num1m", 1_000_000, "num", 10, tuple(range(1, 11))),
         Dataset("mixed200k", 200_000, "mixed", 15, tuple(range(11, 16))),
         Dataset("wide", 20_000, "wide", 1000, ()),
+        Dataset("dom16k", 200_000, "domain", 20, (), 16_000),
     ]
 }
+
+
+def domain_sql(d: Dataset, name: str) -> str:
+    """The public domain table of a 'domain' or 'cat' dataset: classes 0..2, attribute 1 its values, the others 0..9."""
+    first = d.wide_values or 10
+    return (
+        f"CREATE TABLE {name} AS SELECT 0 AS attr, c::text AS value FROM generate_series(0, 2) AS c "
+        f"UNION ALL SELECT 1, v::text FROM generate_series(0, {first - 1}) AS v "
+        f"UNION ALL SELECT j, v::text FROM generate_series(2, {d.num_attrs}) AS j, generate_series(0, 9) AS v"
+    )

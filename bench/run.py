@@ -32,7 +32,7 @@ from psycopg import sql
 import madnb
 from madnb._cluster import LocalCluster
 
-from .datagen import DATASETS, SUPPORT_SQL, Dataset
+from .datagen import DATASETS, SUPPORT_SQL, Dataset, domain_sql
 from .export import PARTS, export_run, model_description
 from .timing import Budget, Figure, measure, timed
 
@@ -43,22 +43,29 @@ SHOWN_SETTINGS = [
     "effective_cache_size", "fsync", "synchronous_commit",
 ]
 # (dataset, repetitions wanted); 1m and wide tables get fewer.
-PLAN = [("cat200k", 5), ("num200k", 5), ("mixed200k", 5), ("wide", 3), ("cat1m", 3), ("num1m", 3)]
+PLAN = [("cat200k", 5), ("num200k", 5), ("mixed200k", 5), ("wide", 3), ("cat1m", 3), ("num1m", 3), ("dom16k", 3)]
 SMALL_OF = {"cat1m": "cat200k", "num1m": "num200k"}
 
 TARGETS = {
     ("train", "cat"): 2.0, ("train", "wide"): 2.0, ("train", "mixed"): 2.0, ("train", "num"): 1.5,
     ("classify", None): 4.0, ("probs", None): 5.0, ("e2e_vs_export", None): 0.5, ("1m_vs_200k", None): 5.5,
+    ("private_train", None): 3.0,
 }
+# Tables measured only for private training (a large public domain): the other figure groups are skipped.
+PRIVATE_ONLY = {"domain"}
 
 FP, CP, NP = "bench_fp", "bench_cp", "bench_np"
+PFP, PCP = "bench_private_fp", "bench_private_cp"
+DOMAIN = "bench_domain"
 V_CLASSIFY, V_PROBS, V_ADHOC_C, V_ADHOC_P = "bench_classify", "bench_probs", "bench_adhoc_classify", "bench_adhoc_probs"
 OUT, PRED = "bench_out", "bench_pred"
 
 
 def target_for(figure: str, kind: str) -> float | None:
+    if figure == "private_train":
+        return TARGETS[("private_train", None)]
     if figure == "train":
-        return TARGETS[("train", kind)]
+        return None if kind in PRIVATE_ONLY else TARGETS[("train", kind)]
     if figure in ("classify", "probs"):
         return TARGETS[(figure, None)]
     if figure in ("adhoc_classify", "adhoc_probs"):
@@ -103,6 +110,10 @@ class Bench:
                     (d.name, d.numeric_text, d.num_attrs, FP, NP, CP))
         return (sql.SQL("SELECT madnb.create_nb_prepared_data_tables(%s::text, 'class', 'attributes', %s::int, %s::text, %s::text)"),
                 (d.name, d.num_attrs, FP, CP))
+
+    def private_train_sql(self, d: Dataset) -> tuple[sql.Composable, tuple[Any, ...]]:
+        return (sql.SQL("SELECT madnb.create_nb_prepared_data_tables(%s::text, 'class', 'attributes', %s::int, %s::text, %s::text, "
+                        "epsilon => 1, domain => %s)"), (d.name, d.num_attrs, PFP, PCP, DOMAIN))
 
     def view_sql(self, d: Dataset, kind: str, dest: str) -> tuple[sql.Composable, tuple[Any, ...]]:
         fn = sql.Identifier("madnb", f"create_nb_{kind}_view")
@@ -166,10 +177,31 @@ class Bench:
                 if is_1m:
                     self.ex("RESET work_mem")
 
+        if d.kind in PRIVATE_ONLY:
+            groups = groups & {"train", "private"}
         if "train" in groups or "score" in groups or "export" in groups:
             fig = self.m(d, train, reps) if "train" in groups else Figure([train()], 1, False)
             if "train" in groups:
                 self.record(d, "train", fig, base, "SET work_mem = '4MB'" if is_1m else "")
+
+        if "private" in groups and d.kind in PRIVATE_ONLY:
+            # private training with a public domain, each run paired with an exact training of the same table:
+            # the ratio is private / exact
+            self.drop(DOMAIN)
+            self.ex(domain_sql(d, DOMAIN))
+            self.ex(sql.SQL("ANALYZE {}").format(sql.Identifier(DOMAIN)))
+            cells = self.ex(sql.SQL("SELECT count(*) FILTER (WHERE attr = 0) * count(*) FILTER (WHERE attr > 0) FROM {}").format(
+                sql.Identifier(DOMAIN))).fetchone()[0]
+            pq, pp = self.private_train_sql(d)
+
+            def private() -> float:
+                self.drop(PFP, PCP)
+                return timed(lambda: self.ex(pq, pp))
+
+            fig = measure(private, reps, self.budget, train)
+            self.record(d, "private_train", fig, base, f"epsilon 1, public domain of {cells:,} (class, value) cells",
+                        ratio_to="exact training")
+            self.drop(PFP, PCP, DOMAIN)
 
         madnb_pred: dict[int, int] = {}
         if "score" in groups or "export" in groups:
@@ -292,6 +324,7 @@ FIGURE_LABEL = {
     "adhoc_probs_create": "ad hoc probs view creation",
     "adhoc_probs": "ad hoc probs view materialisation",
     "export": "export path: fetch + scikit-learn fit/predict + COPY back",
+    "private_train": "private training (ε = 1, public domain) **× exact training**, not × baseline",
 }
 
 
@@ -375,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
     ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
-    ap.add_argument("--figures", default="train,score,adhoc,export", help="figure groups: train, score, adhoc, export")
+    ap.add_argument("--figures", default="train,score,adhoc,export,private",
+                    help="figure groups: train, score, adhoc, export, private")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
     plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
@@ -406,7 +440,8 @@ def main(argv: list[str] | None = None) -> int:
         meta["elapsed_s"] = budget.elapsed()
 
     desc = {"cat": "categorical int (0..9), 3 classes", "num": "float8 Gaussian, 3 classes",
-            "mixed": "float8: 10 categorical codes + 5 Gaussian, 3 classes", "wide": "binary int (0/1), 3 classes"}
+            "mixed": "float8: 10 categorical codes + 5 Gaussian, 3 classes", "wide": "binary int (0/1), 3 classes",
+            "domain": "categorical int, attribute 1 over 16,000 values, the others 0..9, 3 classes"}
     meta["datasets"] = [{"name": n, "rows": DATASETS[n].rows, "num_attrs": DATASETS[n].num_attrs, "desc": desc[DATASETS[n].kind]} for n, _ in plan]
     der = derived(b.rows)
     md = markdown(meta, b.rows, der, b.drift)

@@ -8,6 +8,7 @@ secure source with a wide tolerance.
 from __future__ import annotations
 
 import math
+from collections import Counter
 import random
 import sys
 from fractions import Fraction
@@ -283,74 +284,32 @@ def test_geometric_parameter_is_exp_minus_one_over_scale():
 
 
 # ---------------------------------------------------------------------------
-# fixed point
+# running time depends on the noise drawn (docs/privacy.md, "Limits")
 # ---------------------------------------------------------------------------
 
 
-def test_fixed_point_clips_a_huge_value_to_the_upper_bound():
-    h_fixed = noise.fixed_point_bound(0.0, 10.0, 8)
-    assert h_fixed == 5 * 256
-    assert noise.fixed_point(1e12, 0.0, 10.0, 8) == h_fixed
-    assert noise.fixed_point(10.0, 0.0, 10.0, 8) == h_fixed
-    assert noise.fixed_point(math.inf, 0.0, 10.0, 8) == h_fixed
+class _CountingSource:
+    def __init__(self, seed: int) -> None:
+        self.inner = noise.seeded_source(seed)
+        self.calls = 0
+
+    def randbelow(self, n: int) -> int:
+        self.calls += 1
+        return self.inner.randbelow(n)
 
 
-def test_fixed_point_clips_a_hugely_negative_value_to_the_lower_bound():
-    assert noise.fixed_point(-1e12, 0.0, 10.0, 8) == -5 * 256
-    assert noise.fixed_point(-math.inf, 0.0, 10.0, 8) == -5 * 256
-
-
-def test_fixed_point_centres_on_the_midpoint_and_rounds_exactly():
-    assert noise.fixed_point(5.0, 0.0, 10.0, 8) == 0
-    assert noise.fixed_point(6.0, 0.0, 10.0, 8) == 256
-    # Fraction(0.1) * 16 = 1.6000000000000000888... -> 2
-    assert noise.fixed_point(0.1, -1.0, 1.0, 4) == 2
-    assert noise.fixed_point(0.1, -1.0, 1.0, 0) == 0
-    assert noise.fixed_point(-0.75, -1.0, 1.0, 2) == -3
-
-
-def test_fixed_point_results_stay_within_plus_minus_h():
-    r = random.Random(17)
-    for lower, upper, bits in [(0.0, 0.3, 3), (-1.5, 2.25, 10), (1e-3, 1e-3, 5), (-7.0, 13.0, 0)]:
-        h_fixed = noise.fixed_point_bound(lower, upper, bits)
-        assert h_fixed == math.ceil((Fraction(upper) - Fraction(lower)) / 2 * 2**bits)
-        for _ in range(2000):
-            v = r.uniform(lower - 5, upper + 5)
-            fx = noise.fixed_point(v, lower, upper, bits)
-            assert type(fx) is int
-            assert -h_fixed <= fx <= h_fixed
-
-
-def test_fixed_point_rejects_nan_and_bad_bounds():
-    with pytest.raises(ValueError):
-        noise.fixed_point(math.nan, 0.0, 1.0, 4)
-    with pytest.raises(ValueError):
-        noise.fixed_point(0.5, 1.0, 0.0, 4)
-    with pytest.raises(ValueError):
-        noise.fixed_point(0.5, 0.0, math.inf, 4)
-    with pytest.raises(ValueError):
-        noise.fixed_point(0.5, 0.0, 1.0, -1)
-
-
-def test_noisy_fixed_sum_noise_has_scale_sensitivity_over_epsilon():
-    eps, sens = 1.0, noise.fixed_point_bound(0.0, 10.0, 8)  # sens = 1280
-    rng = noise.seeded_source(4242)
-    n = 100_000
-    samples = np.array([noise.noisy_fixed_sum(0, eps, sens, rng) for _ in range(n)])
-    a = math.exp(-eps / sens)
-    expected = _variance_of(a)
-    assert samples.var() == pytest.approx(expected, rel=0.03)
-    assert abs(samples.mean()) < 5 * math.sqrt(expected / n)
-    assert noise.noisy_fixed_sum(777, eps, sens, noise.seeded_source(1)) - 777 == (
-        noise.noisy_fixed_sum(0, eps, sens, noise.seeded_source(1))
-    )
-
-
-def test_noisy_fixed_sum_rejects_a_zero_or_float_sensitivity():
-    with pytest.raises(ValueError):
-        noise.noisy_fixed_sum(0, 1.0, 0, noise.seeded_source(0))
-    with pytest.raises(TypeError):
-        noise.noisy_fixed_sum(0, 1.0, 2.5, noise.seeded_source(0))
+def test_the_samplers_work_grows_with_the_size_of_the_noise_it_draws():
+    # V ~ Geometric(1 - e^-1) counts Bernoulli(e^-1) rounds: |noise| / scale of them, so the work
+    # (and the time) of one draw grows with |noise|; the mean work is constant for any scale
+    src = _CountingSource(3)
+    scale = noise.epsilon_to_scale(0.5)
+    by_size: dict[bool, list[int]] = {False: [], True: []}
+    for _ in range(20_000):
+        before = src.calls
+        x = noise.discrete_laplace(scale, src)
+        by_size[abs(x) >= 4 * scale].append(src.calls - before)
+    small, large = (sum(v) / len(v) for v in (by_size[False], by_size[True]))
+    assert large > small + 3
 
 
 # ---------------------------------------------------------------------------
@@ -358,21 +317,35 @@ def test_noisy_fixed_sum_rejects_a_zero_or_float_sensitivity():
 # ---------------------------------------------------------------------------
 
 
-def test_default_source_is_backed_by_secrets_randbelow(monkeypatch):
+def test_default_source_is_backed_by_secrets_token_bytes(monkeypatch):
     import secrets
 
     calls: list[int] = []
-    real = secrets.randbelow
+    real = secrets.token_bytes
 
-    def spy(n: int) -> int:
+    def spy(n: int) -> bytes:
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(secrets, "randbelow", spy)
-    noise.noisy_count(0, 0.5)
-    noise.noisy_fixed_sum(0, 0.5, 3)
+    monkeypatch.setattr(secrets, "token_bytes", spy)
+    for _ in range(3000):  # more than one block of bytes
+        noise.noisy_count(0, 0.5)
     noise.secure_source().randbelow(10)
     assert calls
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 257, 2**53 + 1])
+def test_the_default_source_is_uniform_below_n(n):
+    src = noise.secure_source()
+    draws = [src.randbelow(n) for _ in range(30_000)]
+    assert all(0 <= x < n for x in draws)
+    # the share below n / 2 (or of each value for small n) is within 5 standard errors of uniform
+    cells = min(n, 8)
+    counts = Counter(x * cells // n for x in draws)
+    expected = [sum(1 for v in range(n) if v * cells // n == c) / n for c in range(cells)] if n < 1000 else [1 / cells] * cells
+    for c in range(cells):
+        p = expected[c]
+        assert abs(counts[c] / len(draws) - p) < 5 * math.sqrt(p * (1 - p) / len(draws)), (n, c)
 
 
 def test_seeding_the_random_module_has_no_effect_on_the_default_source():

@@ -72,16 +72,18 @@ def model_rows(db, np: bool = True) -> dict[str, list[tuple]]:
 
 def test_the_private_parameters_are_optional_and_named_on_both_overloads(db):
     rows = db.execute(
-        "SELECT pronargs, proargnames[pronargs - 3:pronargs], pronargdefaults, "
+        "SELECT pronargs, proargnames[pronargs - 4:pronargs], pronargdefaults, "
         "pg_get_expr(proargdefaults, 0) FROM pg_proc "
         "WHERE pronamespace = 'madnb'::regnamespace AND proname = 'create_nb_prepared_data_tables' "
         "ORDER BY pronargs"
     ).fetchall()
     assert [(n, names, d) for n, names, d, _ in rows] == [
-        (10, ["epsilon", "bounds", "domain", "smoothing"], 4),
-        (12, ["epsilon", "bounds", "domain", "smoothing"], 4),
+        (11, ["epsilon", "bounds", "domain", "smoothing", "delta"], 5),
+        (13, ["epsilon", "bounds", "domain", "smoothing", "delta"], 5),
     ]
-    assert all(expr == "NULL::double precision, NULL::double precision[], NULL::text, 1" for *_, expr in rows)
+    assert all(
+        expr == "NULL::double precision, NULL::double precision[], NULL::text, 1, NULL::double precision" for *_, expr in rows
+    )
 
 
 def test_madlib_calls_resolve_to_one_overload(db):
@@ -118,13 +120,43 @@ def test_upgrading_the_0_0_1_script_leaves_no_duplicate_overloads(empty_db):
     ]
     assert sigs == [
         "madnb.create_nb_prepared_data_tables(text,text,text,integer,text,text,double precision,"
-        "double precision[],text,double precision)",
+        "double precision[],text,double precision,double precision)",
         "madnb.create_nb_prepared_data_tables(text,text,text,text,integer,text,text,text,double precision,"
-        "double precision[],text,double precision)",
+        "double precision[],text,double precision,double precision)",
     ]
     conn.execute(MANUAL_TRAINING)
     conn.execute("SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp')")
     assert conn.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone()[0] == 0
+
+
+def test_upgrading_from_the_signatures_without_delta_leaves_no_duplicate_overloads(empty_db):
+    url, conn = empty_db
+    madnb.install(conn)
+    # the database as the release before migration 0004 left it: the 10- and 12-argument signatures
+    conn.execute("DROP FUNCTION madnb.create_nb_prepared_data_tables(text,text,text,integer,text,text,float8,float8[],text,float8,float8)")
+    conn.execute(
+        "DROP FUNCTION madnb.create_nb_prepared_data_tables(text,text,text,text,integer,text,text,text,float8,float8[],text,float8,float8)"
+    )
+    for args in ("text,text,text,integer,text,text", "text,text,text,text,integer,text,text,text"):
+        conn.execute(
+            f"CREATE FUNCTION madnb.create_nb_prepared_data_tables({args}, epsilon float8 DEFAULT NULL, "
+            "bounds float8[] DEFAULT NULL, domain text DEFAULT NULL, smoothing float8 DEFAULT 1) RETURNS void "
+            "LANGUAGE sql AS 'SELECT'"
+        )
+    conn.execute("DELETE FROM madnb._migrations WHERE name = '0004_private_domain'")
+    madnb.install(conn)
+    sigs = [
+        r[0] for r in conn.execute(
+            "SELECT oid::regprocedure::text FROM pg_proc WHERE pronamespace = 'madnb'::regnamespace "
+            "AND proname = 'create_nb_prepared_data_tables' ORDER BY pronargs"
+        )
+    ]
+    assert [s.count(",") + 1 for s in sigs] == [11, 13]
+    conn.execute(MANUAL_GAUSSIAN)
+    conn.execute(
+        "SELECT madnb.create_nb_prepared_data_tables('gaussian_data', 'sex', 'attributes', 'ARRAY[1,2]', 3, 'fp', 'np', 'cp')"
+    )
+    conn.execute("SELECT madnb.create_nb_prepared_data_tables('gaussian_data', 'sex', 'attributes', 3, 'fp6', 'cp6')")
 
 
 # ---------------------------------------------------------------------------
@@ -352,6 +384,105 @@ def test_numeric_values_are_clipped_to_their_bounds_before_aggregation(db):
     )
     mean, var = db.execute("SELECT attr_mean, attr_var FROM np").fetchone()
     assert mean == 5.0 and 0 < var < 1e-9  # every value sits on the upper bound; the variance is its floor
+
+
+# ---------------------------------------------------------------------------
+# No property of one row decides whether a release succeeds (issue 9, B4)
+# ---------------------------------------------------------------------------
+
+# One odd row of class 'z' (in the domain, no other rows): (attribute array, the values it counts).
+# Only a one-dimensional array is read, by position whatever its lower bound; any other shape is all missing.
+ODD_ROWS = {
+    "2-D, inner length 2": ("{{1,0},{1,1}}", {}),
+    "2-D, inner length 1": ("{{1},{0}}", {}),
+    "3-D": ("{{{1}}}", {}),
+    "NULL": (None, {}),
+    "empty": ("{}", {}),
+    "lower bound 0": ("[0:2]={1,7,0}", {1: 1.0, 3: 0.0}),
+    "longer than numAttrs": ("{0,7,1,1,1}", {1: 0.0, 3: 1.0}),
+}
+
+
+@pytest.mark.parametrize("shape", list(ODD_ROWS))
+def test_a_row_of_any_array_shape_is_released_and_counts_for_its_class_only(mixed, shape):
+    array, counted = ODD_ROWS[shape]
+    mixed.execute("INSERT INTO mixed VALUES (999, 'c', %s::float8[])", (array,))
+    mixed.execute(MIXED_CALL, (1e12, [[0, 30]], "mixed_domain"))  # epsilon' = 2e11: no noise in practice
+    assert mixed.execute("SELECT class_cnt FROM cp WHERE class = 'c'").fetchone()[0] == 1
+    got = {(a, float(v)): n for a, v, n in mixed.execute("SELECT attr, value, cnt FROM fp WHERE class = 'c'")}
+    assert got == {(a, v): int(counted.get(a) == v) for a, v in got}
+    # attribute 2 (numeric, bounds {0, 30}): the odd row holds 7 only where it is read by position
+    mean = mixed.execute("SELECT attr_mean FROM np WHERE class = 'c'").fetchone()[0]
+    assert mean == pytest.approx(7.0 if counted else 15.0, abs=1e-4)  # all missing: the midpoint
+    assert mixed.execute("SELECT class_cnt FROM cp WHERE class = 'a'").fetchone()[0] == 200
+
+
+@pytest.mark.parametrize("domain", ["observed", "private"])
+def test_arrays_of_two_and_three_dimensions_do_not_fail_a_release_from_the_data(mixed, domain):
+    mixed.execute("INSERT INTO mixed VALUES (998, 'c', '{{1,0},{1,1}}'), (999, 'c', '{{{1}}}')")
+    mixed.execute(
+        "SELECT madnb.create_nb_prepared_data_tables('mixed', 'c', 'x', '2', 3, 'fp', 'np', 'cp', "
+        "epsilon => 1e6, bounds => '{{0,30}}', domain => %s, delta => %s)",
+        (domain, 1e-6 if domain == "private" else None),
+    )
+    assert mixed.execute("SELECT class, class_cnt FROM cp ORDER BY 1").fetchall()[:2] == [("a", 200), ("b", 100)]
+    assert len(ledger(mixed)) == 1
+
+
+# ---------------------------------------------------------------------------
+# Linear in the domain (issue 9, B8)
+# ---------------------------------------------------------------------------
+
+
+def test_the_domain_cells_join_the_statistics_by_hash(db):
+    t = stats.Training(
+        madnb_relation("wide"), stats_column("c", "integer", 23), stats_column("x", "text[]", 1009, "text", 25), 1, (),
+    )
+    db.execute("CREATE TABLE wide AS SELECT i % 2 AS c, ARRAY[(i % 16000)::text] AS x FROM generate_series(1, 32000) i")
+    db.execute("ANALYZE wide")
+    db.execute("SELECT madnb._load_python()")
+    db.execute("CREATE TEMP TABLE dom (o int4, cls int, v text)")
+    db.execute("INSERT INTO dom SELECT 0, c, NULL FROM generate_series(0, 1) c UNION ALL SELECT 1, NULL, v::text FROM generate_series(0, 15999) v")
+    db.execute("ANALYZE dom")
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + stats.dp_release_select(t, dp.parse_bounds(None, []), "dom", 0.1)))
+    assert "Hash Right Join" in plan or "Hash Left Join" in plan, plan
+    assert "Merge" not in plan and "DISTINCT" not in plan, plan
+
+
+# ---------------------------------------------------------------------------
+# Validation before the charge; nothing after it can fail (issue 9, B9)
+# ---------------------------------------------------------------------------
+
+UNCHARGEABLE = {
+    "bounds at +-1e308": (1.0, [[-1e308, 1e308]]),
+    "bounds 1e-300 apart": (1.0, [[0.0, 1e-300]]),
+    "epsilon 1e308": (1e308, [[0, 30]]),
+    "epsilon 1e-300": (1e-300, [[0, 30]]),
+}
+
+
+@pytest.mark.parametrize("case", list(UNCHARGEABLE))
+def test_extreme_bounds_and_epsilons_are_22023_before_the_budget_is_charged(mixed, case):
+    eps, bounds = UNCHARGEABLE[case]
+    mixed.execute("SELECT madnb.set_privacy_budget('mixed', 1000000)")
+    before = budget(mixed)
+    e = sqlstate_of(mixed, MIXED_CALL, (eps, bounds, "mixed_domain"))
+    assert e.diag.sqlstate == "22023", e.diag.message_primary
+    assert e.diag.message_hint
+    assert ledger(mixed) == [] and budget(mixed) == before
+    assert "cp" not in relations(mixed)
+
+
+@pytest.mark.parametrize("eps", [6e-50, 4e50])  # epsilon' = 1.2e-50 and 8e49, inside [1e-50, 1e50]
+@pytest.mark.parametrize("bounds", [[[-1e100, 1e100]], [[0.0, 2e-100]], [[1e100, 1e100 + 1e90]]])
+def test_the_extremes_that_pass_validation_release_a_model_whatever_the_noise(mixed, eps, bounds):
+    mixed.execute(MIXED_CALL, (eps, bounds, "mixed_domain"))
+    (lo, hi), = bounds
+    h2 = (hi / 2 - lo / 2) ** 2
+    for _, _, mean, var, cnt in model_rows(mixed)["np"]:
+        assert lo <= mean <= hi and 0 < var <= h2 and 0 <= cnt <= 2**50
+    assert all(0 <= r[3] <= 2**50 for r in model_rows(mixed)["fp"])
+    assert len(ledger(mixed)) == 1
 
 
 # ---------------------------------------------------------------------------

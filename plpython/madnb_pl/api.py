@@ -43,12 +43,14 @@ def create_nb_prepared_data_tables(
     bounds: Any = None,
     domain: str | None = None,
     smoothing: float | None = 1.0,
+    delta: float | None = None,
 ) -> None:
     """Train: class priors, feature probabilities and (optionally) Gaussian parameters.
 
     With ``epsilon`` the model is differentially private (see :mod:`madnb_pl.dp`):
     ``bounds`` are the public bounds of the numeric attributes and ``domain`` the
-    public domain of the class labels and categorical values.  ``smoothing`` is
+    public domain of the class labels and categorical values (or ``'private'``,
+    with ``delta``: chosen from the data by private partition selection).  ``smoothing`` is
     recorded in the feature table, where the views read it.
     """
     t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
@@ -56,11 +58,11 @@ def create_nb_prepared_data_tables(
     privacy = None
     if epsilon is not None:
         given = stats.numeric_indices_as_given(numeric_indices, t.num_attrs) if use_numeric else []
-        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, given)
-    elif bounds is not None or domain is not None:
+        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, given, delta)
+    elif bounds is not None or domain is not None or delta is not None:
         raise MadnbError(
-            "22023", "bounds and domain are used only for a differentially private model",
-            hint="set epsilon to train with differential privacy, or leave bounds and domain out",
+            "22023", "bounds, domain and delta are used only for a differentially private model",
+            hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
         )
     fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
     cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")

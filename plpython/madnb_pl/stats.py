@@ -502,8 +502,11 @@ def check_stats(plpy: Any, stats: str, t: Training) -> dict[str, int]:
 #
 #   cls, o, v, n, s1, s2
 #
-# with o = 0 for the class count (one per row), o = i for attribute i.  Numeric
-# values are clipped to their public bounds [lo, hi] and encoded as integers
+# with o = 0 for the class count (one per row), o = i for attribute i.  The
+# attribute array is read by position when it is one-dimensional (whatever its
+# lower bound); any other shape (NULL, empty, two or more dimensions) counts as
+# all attributes missing, so no array can make the pass fail.  Numeric values
+# are clipped to their public bounds [lo, hi] and encoded as integers
 #
 #   z = clip(round((x - m) / h * K), -K, K),   m = (lo + hi) / 2, h = (hi - lo) / 2,
 #
@@ -565,20 +568,52 @@ class NumericBounds:
         return f"(VALUES {rows})"
 
 
+COUNT_CAP = 1 << 50
+"""Noisy counts are clamped into [0, COUNT_CAP] (post-processing), so that no noise overflows a bigint."""
+
+INT8_MAX = (1 << 63) - 1
+
+
+def dp_attrs_sql(t: Training) -> str:
+    """The attribute array of row ``t`` if it is one-dimensional, else NULL (all attributes missing).
+
+    ``array_ndims`` is NULL for an empty or NULL array and 2 or more for a
+    multi-dimensional one; only a one-dimensional array is unnested by position.
+    """
+    return f"CASE WHEN pg_catalog.array_ndims(t.{t.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{t.attrs.sql} END"
+
+
+def _dp_cells_unnest(t: Training) -> str:
+    """``unnest`` of the class-count cell (o = 1) followed by the attributes (o = i + 1), never failing.
+
+    ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
+    arrays works whatever their lower bounds.
+    """
+    elem = t.attrs.elem_sql
+    return (
+        f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(t)})) "
+        "WITH ORDINALITY AS u(val, o)"
+    )
+
+
 def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     """The one exact pass for private training: class counts, value counts, encoded sums.
 
     Elements beyond numAttrs are ignored and missing ones are missing values (no
-    validation error: an error would disclose something about the data).  Rows
-    with a NULL class are left out.  NaN counts as missing.
+    validation error: an error would disclose something about the data).  An
+    array that is not one-dimensional counts as all missing (the row still counts
+    for its class).  Rows with a NULL class are left out.  NaN counts as missing.
     """
-    src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
+    src, cls = t.source.sql, t.cls.sql
     elem = t.attrs.elem_sql
     n = t.num_attrs
     # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
     cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
     num = [i + 1 for i in t.numeric]
-    v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
+    if t.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
+        v = "CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END"
+    else:
+        v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
     if num:
         a = nb.arrays(n)
         k = nb.scale
@@ -604,10 +639,35 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     return (
         f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{s1} AS s1, {s2} AS s2 "
-        f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest(ARRAY[NULL::{elem}] || t.{attrs}) "
-        f"WITH ORDINALITY AS u(val, o) "
+        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
         f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
         "GROUP BY 1, 2, 3"
+    )
+
+
+def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -> str:
+    """domain => 'private': the candidates whose count plus discrete Laplace noise reaches ``threshold``.
+
+    One pass: per class label its row count (o = 0), per categorical attribute
+    and value present the number of rows (any class) holding it.  Each of these
+    1 + F_cat queries counts at most one value per row.  The noisy count is
+    compared with the threshold inside the statement and never leaves it.
+    Yields rows (o, cls, v) for the domain table.
+    """
+    src, cls = t.source.sql, t.cls.sql
+    n = t.num_attrs
+    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
+    eps = f"{_f8(epsilon_per_query)}::{F8}"
+    return (
+        "SELECT s.o, s.cls, s.v FROM ("
+        f"SELECT (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, "
+        f"CASE WHEN u.o OPERATOR(pg_catalog.=) 1 THEN t.{cls} END AS cls, "
+        f"CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END AS v, pg_catalog.count(*) AS n "
+        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
+        f"WHERE t.{cls} IS NOT NULL AND (u.o OPERATOR(pg_catalog.=) 1 "
+        f"OR (u.o OPERATOR(pg_catalog.=) ANY ({int_array(cat, 'int8')}) AND u.val IS NOT NULL)) "
+        "GROUP BY 1, 2, 3) AS s "
+        f"WHERE madnb.dp_laplace(s.n, 1, {eps}) OPERATOR(pg_catalog.>=) {int(threshold)}::pg_catalog.numeric"
     )
 
 
@@ -633,8 +693,8 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
     Cells: (class) for the class counts, (class, attribute, value) for each
     categorical value of the domain, (class, attribute) for each numeric
     attribute.  The exact statistics of :func:`dp_stats_select` are joined to
-    the cells (an empty cell gets 0) and each released number gets its noise
-    exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
+    the cells (an empty cell gets 0; a hash join, linear in the domain) and each
+    released number gets its noise exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
     folds nor repeats it.
     """
     elem = t.attrs.elem_sql
@@ -657,25 +717,35 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
         f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "
         f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s2, 0), {k * k}, {eps}) END AS s2 "
         f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(t, nb)}) AS e "
-        "ON e.cls = x.cls AND e.o = x.o AND e.v IS NOT DISTINCT FROM x.v"
+        # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
+        # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
+        "ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v] OPERATOR(pg_catalog.=) ARRAY[x.v]"
     )
 
 
 def dp_model_ctes(noisy: str, dom: str, t: Training, nb: NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
     """Post-processing of the noisy cells into MADlib's tables (no data is read here).
 
-    * class counts clamped at 0 (all 1 if every one is 0, so that priors exist);
-      all_cnt is their sum;
-    * value counts clamped at 0; attr_cnt is the size of the attribute's public domain;
+    * class counts clamped into [0, COUNT_CAP] (all 1 if every one is 0, so that
+      priors exist); all_cnt is their sum;
+    * value counts clamped into [0, COUNT_CAP]; attr_cnt is the size of the
+      attribute's domain;
     * Gaussian parameters from the noisy sums over the noisy class count: the
       mean clamped into the bounds, the variance into [floor, h**2] with floor
       = min(h**2, sqrt(2) h**2 / (epsilon' n)), one standard deviation of the
       noise on the second moment; a class with count 0 gets (m, h**2).
+
+    Nothing here can fail, whatever the noise: the noisy numerics are clamped
+    (in numeric) before any float8 arithmetic, the sums to +-2 n K and +-2 n K**2,
+    which changes no result (beyond +-n K the mean and variance are clamped
+    anyway), and the validated ranges of h and epsilon' (``dp.HALF_WIDTH_*``,
+    ``dp.EPSILON_PER_QUERY_*``) keep every float8 product and quotient normal.
     """
     k = float(nb.scale)
     eps = f"{_f8(epsilon_per_query)}::{F8}"
+    cap = f"{COUNT_CAP}::pg_catalog.numeric"
     ctes = [
-        ("cc0", f"SELECT x.cls, GREATEST(x.n, 0) AS c FROM {noisy} AS x WHERE x.o = 0"),
+        ("cc0", f"SELECT x.cls, LEAST(GREATEST(x.n, 0), {cap}) AS c FROM {noisy} AS x WHERE x.o = 0"),
         (
             "cc",
             "SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt "
@@ -683,22 +753,26 @@ def dp_model_ctes(noisy: str, dom: str, t: Training, nb: NumericBounds, epsilon_
         ),
         (
             "cp",
-            "SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc",
+            "SELECT cc.cls AS class, cc.class_cnt, "
+            f"LEAST(pg_catalog.sum(cc.class_cnt) OVER (), {INT8_MAX})::pg_catalog.int8 AS all_cnt FROM cc",
         ),
         ("ac", f"SELECT d.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM {dom} AS d WHERE d.o > 0 GROUP BY d.o"),
         (
             "fp",
-            "SELECT x.cls AS class, x.o AS attr, x.v AS value, GREATEST(x.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt "
+            f"SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), {cap})::pg_catalog.int8 AS cnt, ac.attr_cnt "
             f"FROM {noisy} AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL",
         ),
     ]
     if t.numeric:
+        big1 = f"({2 * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
+        big2 = f"({2 * nb.scale * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
         ctes += [
             (
                 "nm",
                 "SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, "
                 f"GREATEST(cc.class_cnt, 1)::{F8} AS nn, "
-                f"x.s1::{F8} / {k!r} AS m1, x.s2::{F8} / {k * k!r} AS m2 "
+                f"LEAST(GREATEST(x.s1, -{big1}), {big1})::{F8} / {k!r} AS m1, "
+                f"LEAST(GREATEST(x.s2, -{big2}), {big2})::{F8} / {k * k!r} AS m2 "
                 f"FROM {noisy} AS x JOIN cc ON cc.cls = x.cls "
                 f"JOIN {nb.values_sql()} AS b(o, lo, hi, mid, half) ON b.o = x.o",
             ),
@@ -728,7 +802,9 @@ __all__ = [
     "dp_domain_ddl",
     "dp_model_ctes",
     "dp_noisy_ddl",
+    "dp_attrs_sql",
     "dp_release_select",
+    "dp_selection_select",
     "dp_stats_select",
     "int_array",
     "materialise",
