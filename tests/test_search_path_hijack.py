@@ -257,10 +257,14 @@ def generated_sql(conn: psycopg.Connection[Any], action: Any) -> list[str]:
 
 # argument and result types PL/pgSQL cannot declare: objects with them are not planted
 UNPLANTABLE_TYPES = {'"any"', "internal", "cstring", "trigger", "event_trigger", "language_handler", "fdw_handler",
-                     "index_am_handler", "tsm_handler", "table_am_handler", "anynonarray[]"}
-# The issue's three examples: no pg_catalog operator has these signatures.
-ISSUE_OPERATORS = [("/", "double precision", "bigint", "double precision"), ("=", "character varying", "character varying", "boolean"),
-                   ("||", "integer[]", "integer[]", "integer[]")]
+                     "index_am_handler", "tsm_handler", "table_am_handler"}
+# The issue's three examples (name, left, right, result): no pg_catalog operator has these
+# signatures, so they win even behind pg_catalog on the path.
+ISSUE_OPERATORS = [
+    ("/", "double precision", "bigint", "double precision"),
+    ("=", "character varying", "character varying", "boolean"),
+    ("||", "integer[]", "integer[]", "integer[]"),
+]
 
 
 def _body(what: str) -> str:
@@ -328,7 +332,9 @@ class Planter:
                 f"{agg} (SFUNC = {f}, STYPE = anyarray, FINALFUNC = {g})",
             ])
             return
-        self._try(what, [f"CREATE FUNCTION evil.{sql_ident(name)}({args}) RETURNS {result} LANGUAGE plpgsql AS {_body(what)}"])
+        self._try(what, [
+            f"CREATE FUNCTION evil.{sql_ident(name)}({args}) RETURNS {result} LANGUAGE plpgsql AS {_body(what)}"
+        ])
 
     def domain(self, name: str) -> None:
         what = f"type {name}"
@@ -344,7 +350,8 @@ def sql_ident(name: str) -> str:
 def plant(conn: psycopg.Connection[Any], ops: set[str], funcs: set[str], types: set[str], attacker: str) -> Planter:
     """Create schema evil (the attacker's) with an object for every pg_catalog / madnb signature of the names."""
     conn.execute(sql.SQL("CREATE SCHEMA evil AUTHORIZATION {}").format(sql.Identifier(attacker)))
-    conn.execute("SET search_path = pg_catalog")
+    (path,) = conn.execute("SELECT current_setting('search_path')").fetchone()
+    conn.execute("SET search_path = pg_catalog")  # the type names below mean pg_catalog's
     op_rows = conn.execute(
         "SELECT o.oprname, CASE WHEN o.oprleft = 0 THEN NULL ELSE format_type(o.oprleft, NULL) END, "
         "format_type(o.oprright, NULL), format_type(o.oprresult, NULL) FROM pg_operator AS o "
@@ -369,7 +376,9 @@ def plant(conn: psycopg.Connection[Any], ops: set[str], funcs: set[str], types: 
         conn.execute("CREATE SEQUENCE evil.planted_calls")
         conn.execute("GRANT USAGE ON SCHEMA evil TO PUBLIC")
         conn.execute("GRANT USAGE, UPDATE ON SEQUENCE evil.planted_calls TO PUBLIC")
-        conn.execute(f"CREATE FUNCTION evil.planted_check(anyelement) RETURNS boolean LANGUAGE plpgsql AS {_body('a domain check')}")
+        conn.execute(
+            f"CREATE FUNCTION evil.planted_check(anyelement) RETURNS boolean LANGUAGE plpgsql AS {_body('a domain check')}"
+        )
         p = Planter(conn)
         for name, left, right, result in op_rows + ISSUE_OPERATORS:
             if {left, right, result} & UNPLANTABLE_TYPES:
@@ -385,7 +394,7 @@ def plant(conn: psycopg.Connection[Any], ops: set[str], funcs: set[str], types: 
             p.domain(typname)
     finally:
         conn.execute("RESET ROLE")
-        conn.execute("RESET search_path")
+        conn.execute("SELECT set_config('search_path', %s, false)", (path,))
     return p
 
 
@@ -553,6 +562,8 @@ INSERT INTO typed_domain VALUES (0, 'yes'), (0, 'no'), (1, 'sun'), (1, 'rain'), 
 
 def test_enum_classes_and_domain_values_from_outside_pg_catalog_train_and_score_as_their_text_does(db):
     db.execute(TYPED)
+    # an ad hoc view's 'join' form is costed at millions on these tiny tables, and JIT would compile it (~1 s)
+    db.execute("SET jit = off")
     # the types are on the caller's path (public): where madnb writes their names, they must be qualified
     for t in ("plain", "typed"):
         db.execute(f"SELECT madnb.create_nb_prepared_data_tables('{t}', 'class', 'attributes', 2, '{t}_fp', '{t}_cp')")

@@ -13,6 +13,13 @@ object planted in a schema on that path never runs inside madnb.  The names a
 user passes in are still looked up on the caller's search_path, by
 :mod:`madnb_pl.names`, which switches back to it for exactly those lookups
 (:func:`caller_search_path`).
+
+Types from outside pg_catalog: enums and domains compare with pg_catalog's
+operators (anyenum's, the base type's) and work as they are.  A type with its
+own equality elsewhere that casts implicitly to a pg_catalog type (citext) would
+be compared with pg_catalog's operators after the cast, while GROUP BY uses the
+type's own equality; madnb refuses such class and value columns (0A000, see
+:func:`madnb_pl.names.resolve_column`).
 """
 
 from __future__ import annotations

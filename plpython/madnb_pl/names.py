@@ -285,7 +285,10 @@ def resolve_new_name(plpy: Any, text: str | None, what: str) -> NewName:
     if len(parts) == 2:
         schema = parts[0]
         rows = plpy.execute(
-            plpy.prepare("SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1", ["pg_catalog.name"]), [schema]
+            plpy.prepare(
+                "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1", ["pg_catalog.name"]
+            ),
+            [schema],
         )
         if not rows:
             raise MadnbError("3F000", f'schema "{schema}" does not exist', detail=f"{what} is {text!r}")
