@@ -201,9 +201,14 @@ def build_script(version: str = __version__, root: Path | None = None) -> str:
 
 
 def script_for_connection(script: str) -> str:
-    """The script as applied over a plain connection: no psql guard, schema first."""
+    """The script as applied over a plain connection (in one transaction): no psql guard, schema first.
+
+    It runs under ``search_path = pg_catalog, pg_temp`` (as CREATE EXTENSION runs it under
+    ``madnb``): the operators of its views, constraints and DO blocks are bound
+    to pg_catalog's, never to objects on the installing session's search_path.
+    """
     body = "\n".join(line for line in script.splitlines() if not line.startswith("\\echo"))
-    return "CREATE SCHEMA IF NOT EXISTS madnb;\n" + body
+    return "CREATE SCHEMA IF NOT EXISTS madnb;\nSET LOCAL search_path = pg_catalog, pg_temp;\n" + body
 
 
 def script_version(script: str) -> str | None:

@@ -33,10 +33,12 @@ def connection(target: Target) -> Iterator[psycopg.Connection[Any]]:
     """A psycopg connection from a connection, a SQLAlchemy engine or a URL.
 
     A connection passed in is used as it is and left open; one opened here is
-    closed afterwards.
+    closed afterwards.  Either way the installer's statements run under
+    ``search_path = pg_catalog, pg_temp`` (:func:`_pinned_search_path`).
     """
     if isinstance(target, psycopg.Connection):
-        yield target
+        with _pinned_search_path(target):
+            yield target
         return
     if hasattr(target, "url") and hasattr(target, "connect"):  # SQLAlchemy Engine
         url = target.url.render_as_string(hide_password=False)
@@ -44,8 +46,25 @@ def connection(target: Target) -> Iterator[psycopg.Connection[Any]]:
         url = target
     else:
         raise TypeError(f"expected a psycopg connection, a SQLAlchemy engine or a URL, got {type(target).__name__}")
-    with psycopg.connect(_plain_url(url)) as conn:
+    with psycopg.connect(_plain_url(url)) as conn, _pinned_search_path(conn):
         yield conn
+
+
+@contextlib.contextmanager
+def _pinned_search_path(conn: psycopg.Connection[Any]) -> Iterator[None]:
+    """``search_path = pg_catalog, pg_temp`` inside, the session's own afterwards.
+
+    The installer's catalog queries then use pg_catalog's operators, never an
+    operator planted in a schema on the installing role's search_path.  After an
+    error in an open transaction the rollback restores the setting instead.
+    """
+    (saved,) = conn.execute("SELECT pg_catalog.current_setting('search_path')").fetchone()  # type: ignore[misc]
+    conn.execute("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)")
+    try:
+        yield
+    finally:
+        if conn.info.transaction_status != psycopg.pq.TransactionStatus.INERROR and not conn.closed:
+            conn.execute("SELECT pg_catalog.set_config('search_path', %s, false)", (saved,))
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ def _training(
     n = stats.parse_num_attrs(num_attrs)
     numeric = stats.parse_numeric_indices(numeric_indices, n) if use_numeric else []
     rel = resolve_relation(plpy, source, "trainingSource")
-    cls = resolve_column(plpy, rel, class_column, "trainingClassColumn")
-    attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn")
+    cls = resolve_column(plpy, rel, class_column, "trainingClassColumn", compared=True)
+    attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn", compared=True)
     stats.check_attr_column(attrs, numeric, "trainingAttrColumn")
     return stats.Training(rel, cls, attrs, n, tuple(numeric))
 
@@ -113,7 +113,7 @@ def _class_count(plpy: Any, rel_sql: str, what: str) -> int:
 
 def _check_model_columns(plpy: Any, rel: Relation, needed: list[str], what: str) -> None:
     for col in needed:
-        resolve_column(plpy, rel, quote_ident(col), what)
+        resolve_column(plpy, rel, quote_ident(col), what, compared=col in ("class", "value"))
 
 
 @entry_point
@@ -232,7 +232,7 @@ def _deterministic(plpy: Any, *columns: tuple[Relation, Any]) -> bool:
 def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
     src = resolve_relation(plpy, source, "classifySource")
     key = resolve_column(plpy, src, key_column, "classifyKeyColumn")
-    attrs = resolve_column(plpy, src, attr_column, "classifyAttrColumn")
+    attrs = resolve_column(plpy, src, attr_column, "classifyAttrColumn", compared=True)
     stats.check_attr_column(attrs, [1] if numeric else [], "classifyAttrColumn")
     return src, key, attrs
 

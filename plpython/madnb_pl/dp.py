@@ -108,7 +108,7 @@ def _integral(value: Any, what: str) -> int:
     return int(value)
 
 
-@entry_point
+@entry_point(pin_search_path=False)  # no SQL here; its SQL function pins search_path itself
 def laplace(plpy: Any, value: Any, sensitivity: Any, epsilon: float) -> int:
     """``value`` plus discrete Laplace noise of scale ``sensitivity / epsilon`` (exact).
 

@@ -1,11 +1,39 @@
-"""PostgreSQL-style errors: a SQLSTATE, a lower-case message, DETAIL and HINT."""
+"""Entry points: PostgreSQL-style errors, and the search_path madnb's SQL runs under.
+
+Errors: a SQLSTATE, a lower-case message, DETAIL and HINT (:class:`MadnbError`).
+
+search_path: every entry point (:func:`entry_point`) runs under
+``search_path = pg_catalog, pg_temp``, set when it starts and set back to the
+caller's value when it returns (on an error the transaction or savepoint abort
+restores it).  Only pg_catalog is searched for operators, functions and types
+(pg_temp never is for operators and functions), so every one of them in the SQL
+madnb generates, and in its views (which bind operators and functions when they
+are created), is pg_catalog's, whatever the caller's search_path holds: an
+object planted in a schema on that path never runs inside madnb.  The names a
+user passes in are still looked up on the caller's search_path, by
+:mod:`madnb_pl.names`, which switches back to it for exactly those lookups
+(:func:`caller_search_path`).
+
+Types from outside pg_catalog: enums and domains compare with pg_catalog's
+operators (anyenum's, the base type's) and work as they are.  A type with its
+own equality elsewhere that casts implicitly to a pg_catalog type (citext) would
+be compared with pg_catalog's operators after the cast, while GROUP BY uses the
+type's own equality; madnb refuses such class and value columns (0A000, see
+:func:`madnb_pl.names.resolve_column`).
+"""
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, overload
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+PINNED_SEARCH_PATH = "pg_catalog, pg_temp"
+"""The search_path of every entry point's generated SQL."""
+
+# The caller's search_path of each active entry point, innermost last.
+_callers: list[str] = []
 
 
 class MadnbError(Exception):
@@ -19,18 +47,66 @@ class MadnbError(Exception):
         self.hint = hint
 
 
-def entry_point(func: F) -> F:
-    """Turn :class:`MadnbError` into ``plpy.error`` with its SQLSTATE.
+def set_search_path(plpy: Any, value: str) -> None:
+    """``search_path = value`` until the end of the transaction (or of an aborted savepoint).
 
-    Errors raised by PostgreSQL itself (``plpy.SPIError``) propagate unchanged and
-    keep their own SQLSTATE.  Anything else is a bug: it is reported as
-    ``XX000 internal error`` with the exception's text, never a bare traceback.
+    Safe under any search_path: a schema-qualified function, a parameter of a
+    schema-qualified type and no operator.
     """
+    plan = plpy.prepare("SELECT pg_catalog.set_config('search_path', $1, true)", ["pg_catalog.text"])
+    plpy.execute(plan, [value])
 
+
+def caller_search_path() -> str | None:
+    """The search_path of the innermost active entry point's caller (None outside entry points)."""
+    return _callers[-1] if _callers else None
+
+
+@overload
+def entry_point(func: F) -> F: ...
+
+
+@overload
+def entry_point(*, pin_search_path: bool = True) -> Callable[[F], F]: ...
+
+
+def entry_point(func: Any = None, *, pin_search_path: bool = True) -> Any:
+    """Decorate a function called by madnb's SQL functions.
+
+    It runs under :data:`PINNED_SEARCH_PATH` (see the module docstring);
+    ``pin_search_path=False`` is for an entry point that runs no SQL and whose SQL
+    function pins search_path itself (``madnb.dp_laplace``, called once per
+    released cell).
+
+    :class:`MadnbError` becomes ``plpy.error`` with its SQLSTATE.  Errors raised
+    by PostgreSQL itself (``plpy.SPIError``) propagate unchanged and keep their
+    own SQLSTATE.  Anything else is a bug: it is reported as ``XX000 internal
+    error`` with the exception's text, never a bare traceback.
+    """
+    if func is None:
+        return lambda f: _wrap(f, pin_search_path)
+    return _wrap(func, pin_search_path)
+
+
+def _wrap(func: F, pin_search_path: bool) -> F:
     @functools.wraps(func)
     def wrapper(plpy: Any, *args: Any, **kwargs: Any) -> Any:
+        pinned = False
         try:
-            return func(plpy, *args, **kwargs)
+            if pin_search_path:
+                # pg_catalog's current_setting with a literal: nothing on the caller's path can intervene
+                caller = plpy.execute("SELECT pg_catalog.current_setting('search_path') AS p")[0]["p"]
+                set_search_path(plpy, PINNED_SEARCH_PATH)
+                _callers.append(caller)
+                pinned = True
+            try:
+                result = func(plpy, *args, **kwargs)
+            finally:
+                if pinned:
+                    _callers.pop()
+            if pinned:
+                set_search_path(plpy, caller)
+            return result
         except MadnbError as e:
             extra = {k: v for k, v in (("detail", e.detail), ("hint", e.hint)) if v is not None}
             plpy.error(e.message, sqlstate=e.sqlstate, **extra)

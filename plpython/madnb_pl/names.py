@@ -4,14 +4,25 @@ Every table, view and column argument is parsed here with PostgreSQL's rules for
 identifiers (optionally schema-qualified, optionally double-quoted, unquoted parts
 folded to lower case) and resolved against the catalog.  What reaches generated
 SQL is always :func:`quote_ident` of a parsed part, so a hostile name is data.
+
+Unqualified names are resolved on the caller's search_path, as MADlib does:
+an unqualified source is found there (``to_regclass``) and an unqualified output
+goes to the caller's current schema (``current_schema()``).  Entry points run
+under ``pg_catalog, pg_temp`` (see :mod:`madnb_pl.errors`), so exactly those two
+lookups switch back to the caller's path (:func:`_on_callers_search_path`), in
+statements that hold no operator and only schema-qualified functions and types.
+Column types are printed with ``format_type`` under the pinned path, so a type
+outside pg_catalog comes out schema-qualified and means the same type in the
+SQL built from it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
-from .errors import MadnbError
+from .errors import PINNED_SEARCH_PATH, MadnbError, caller_search_path, set_search_path
 
 _FIRST = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _REST = _FIRST | set("0123456789$")
@@ -142,16 +153,45 @@ def _qualified_text(parts: list[str]) -> str:
     return ".".join(quote_ident(p) for p in parts)
 
 
+@contextlib.contextmanager
+def _on_callers_search_path(plpy: Any) -> Iterator[None]:
+    """The caller's search_path for the statements inside, then the pinned one again.
+
+    Outside an entry point nothing is pinned and nothing changes.  The statements
+    inside must be safe under any search_path: no operator, only schema-qualified
+    functions and types (plans are re-analysed when search_path changes).
+    """
+    caller = caller_search_path()
+    if caller is None:
+        yield
+        return
+    set_search_path(plpy, caller)
+    try:
+        yield
+    finally:
+        set_search_path(plpy, PINNED_SEARCH_PATH)
+
+
 def resolve_relation(plpy: Any, text: str | None, what: str) -> Relation:
     """Resolve an existing table or view (caller's search_path for unqualified names)."""
     parts = parse_name(text, what)
-    plan = plpy.prepare(
-        "SELECT c.oid::int8 AS oid, n.nspname::text AS schema, c.relname::text AS name, c.relkind::text AS kind "
-        "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-        "WHERE c.oid = pg_catalog.to_regclass($1)",
-        ["text"],
+    with _on_callers_search_path(plpy):
+        found = plpy.execute(
+            plpy.prepare(
+                "SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid", ["pg_catalog.text"]
+            ),
+            [_qualified_text(parts)],
+        )[0]["oid"]
+    rows = [] if found is None else plpy.execute(
+        plpy.prepare(
+            "SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, "
+            "c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind "
+            "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+            "WHERE c.oid OPERATOR(pg_catalog.=) $1",
+            ["pg_catalog.oid"],
+        ),
+        [found],
     )
-    rows = plpy.execute(plan, [_qualified_text(parts)])
     if not rows:
         raise MadnbError(
             "42P01",
@@ -165,18 +205,27 @@ def resolve_relation(plpy: Any, text: str | None, what: str) -> Relation:
     return Relation(r["schema"], r["name"], int(r["oid"]))
 
 
-def resolve_column(plpy: Any, rel: Relation, text: str | None, what: str) -> Column:
-    """Resolve a column of ``rel`` (one identifier, quoted or not)."""
+def resolve_column(plpy: Any, rel: Relation, text: str | None, what: str, compared: bool = False) -> Column:
+    """Resolve a column of ``rel`` (one identifier, quoted or not).
+
+    ``compared``: madnb compares the column's values (its elements, for an array)
+    with each other, so their type must compare with pg_catalog's operators
+    (:func:`_check_compared_type`).
+    """
     (name,) = parse_name(text, what, max_parts=1)
+    # under the pinned search_path (as in an entry point), format_type qualifies every
+    # type outside pg_catalog, so the text means the same type in the SQL built from it
     plan = plpy.prepare(
-        "SELECT a.attname::text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
-        "a.atttypid::int8 AS typoid, "
-        "CASE WHEN t.typcategory = 'A' AND t.typelem <> 0 "
+        "SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
+        "a.atttypid::pg_catalog.int8 AS typoid, "
+        "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
         "     THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, "
-        "CASE WHEN t.typcategory = 'A' AND t.typelem <> 0 THEN t.typelem::int8 END AS elemoid "
-        "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid "
-        "WHERE a.attrelid = $1 AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped",
-        ["oid", "name"],
+        "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
+        "     THEN t.typelem::pg_catalog.int8 END AS elemoid "
+        "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid "
+        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 "
+        "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
+        ["pg_catalog.oid", "pg_catalog.name"],
     )
     rows = plpy.execute(plan, [rel.oid, name])
     if not rows:
@@ -187,7 +236,47 @@ def resolve_column(plpy: Any, rel: Relation, text: str | None, what: str) -> Col
             hint="column names are identifiers: quote names with capitals or spaces",
         )
     r = rows[0]
-    return Column(r["name"], r["typ"], int(r["typoid"]), r["elem"], None if r["elemoid"] is None else int(r["elemoid"]))
+    col = Column(r["name"], r["typ"], int(r["typoid"]), r["elem"], None if r["elemoid"] is None else int(r["elemoid"]))
+    if compared:
+        _check_compared_type(plpy, col, what)
+    return col
+
+
+def _check_compared_type(plpy: Any, col: Column, what: str) -> None:
+    """0A000 for values whose type (or a domain's base type) has its own default equality outside pg_catalog.
+
+    madnb's SQL compares with pg_catalog's operators only (see :mod:`madnb_pl.errors`),
+    while GROUP BY and DISTINCT use the type's own default operator class: for such a
+    type (citext, say) the two would disagree and the model would be silently wrong.
+    Domains and enums compare with pg_catalog's operators and are fine.  Default
+    operator classes need a superuser to create, so no user can make madnb refuse a type.
+    """
+    typ, oid = (col.elem_sql, col.elem_oid) if col.elem_oid is not None else (col.type_sql, col.type_oid)
+    rows = plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t "
+            "JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
+            "SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c "
+            "JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod "
+            "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace "
+            "WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) "
+            "AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) "
+            "AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1",
+            ["pg_catalog.oid"],
+        ),
+        [oid],
+    )
+    if rows:
+        raise MadnbError(
+            "0A000",
+            f'{what} "{col.name}" holds values of type {typ}, whose equality is defined in schema '
+            f'{rows[0]["schema"]}, not in pg_catalog',
+            detail="madnb compares values only with pg_catalog's operators, so that no object on the search_path "
+            "can run inside it; values of this type would be grouped by their own equality but compared by "
+            "pg_catalog's (for citext: case-sensitively), giving a wrong model",
+            hint="train and classify from a view that casts the column to a type pg_catalog compares, "
+            "e.g. lower(x::text) for case-insensitive text",
+        )
 
 
 def resolve_new_name(plpy: Any, text: str | None, what: str) -> NewName:
@@ -196,12 +285,16 @@ def resolve_new_name(plpy: Any, text: str | None, what: str) -> NewName:
     if len(parts) == 2:
         schema = parts[0]
         rows = plpy.execute(
-            plpy.prepare("SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1", ["name"]), [schema]
+            plpy.prepare(
+                "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1", ["pg_catalog.name"]
+            ),
+            [schema],
         )
         if not rows:
             raise MadnbError("3F000", f'schema "{schema}" does not exist', detail=f"{what} is {text!r}")
     else:
-        schema = plpy.execute("SELECT pg_catalog.current_schema()::text AS s")[0]["s"]
+        with _on_callers_search_path(plpy):
+            schema = plpy.execute("SELECT pg_catalog.current_schema()::pg_catalog.text AS s")[0]["s"]
         if schema is None:
             raise MadnbError(
                 "3F000",
@@ -211,7 +304,7 @@ def resolve_new_name(plpy: Any, text: str | None, what: str) -> NewName:
             )
     new = NewName(schema, parts[-1])
     rows = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken", ["text"]),
+        plpy.prepare("SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken", ["pg_catalog.text"]),
         [_qualified_text([new.schema, new.name])],
     )
     if rows[0]["taken"]:
