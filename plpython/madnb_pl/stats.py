@@ -719,7 +719,8 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
         f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(t, nb)}) AS e "
         # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
         # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
-        "ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v] OPERATOR(pg_catalog.=) ARRAY[x.v]"
+        # (both cast to the element type: a CASE over a domain yields its base type)
+        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
     )
 
 
