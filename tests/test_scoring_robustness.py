@@ -337,6 +337,18 @@ def test_the_recorded_num_attrs_covers_a_last_attribute_without_values(db):
     assert sqlstate_of(db, "SELECT madnb.create_nb_classify_view('fp', 'cp', 'q', 'id', 'x', 1, 'w')").diag.sqlstate == "22023"
 
 
+def test_a_private_model_records_its_num_attrs_too(manual):
+    manual.execute(
+        "SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp', "
+        "epsilon => 1.0, domain => 'observed')"
+    )
+    assert "numAttrs = 3" in manual.execute("SELECT obj_description('fp'::regclass, 'pg_class')").fetchone()[0]
+    err = sqlstate_of(manual, "SELECT madnb.create_nb_classify_view('fp', 'cp', 'toclassify', 'id', 'attributes', 2, 'v')")
+    assert err.diag.sqlstate == "22023"
+    manual.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 'toclassify', 'id', 'attributes', 3, 'v')")
+    assert manual.execute("SELECT count(*) FROM v").fetchone()[0] == 2
+
+
 @pytest.mark.parametrize("form", ["unrolled", "lateral", "adhoc"])
 def test_rows_of_another_length_get_null_output_and_others_are_scored(gaussian, form):
     pv, cv = _gaussian_views(gaussian, form)

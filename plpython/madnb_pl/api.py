@@ -217,7 +217,12 @@ def create_view(
     num_attrs: int | None,
     dest: str | None,
 ) -> None:
-    """A classify or probs view over prepared model tables."""
+    """A classify or probs view over prepared model tables.
+
+    numAttrs must be the model's (see :func:`_check_num_attrs`); model tables
+    given in each other's place are reported as such.  What the view does with
+    NaN, extreme values, rows of another length and ties: :mod:`madnb_pl.scoring`.
+    """
     n = stats.parse_num_attrs(num_attrs)
     fp = resolve_relation(plpy, feature_probs_source, "featureProbsSource")
     cp = resolve_relation(plpy, class_priors_source, "classPriorsSource")
