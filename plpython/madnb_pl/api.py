@@ -7,6 +7,7 @@ call runs in the caller's statement: any error rolls back everything it did.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import dp, scoring, stats
@@ -75,6 +76,11 @@ def create_nb_prepared_data_tables(
 
     if privacy is not None:
         dp.create_private_tables(plpy, t, privacy, fp, np, cp, s_factor)
+        old = plpy.execute(
+            plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["text"]),
+            [fp.sql],
+        )[0]["c"]
+        _comment(plpy, fp, ((old + "; ") if old else "") + _num_attrs_record(t.num_attrs))
         for name in outs:
             plpy.execute(f"ANALYZE {name.sql}")
         return
@@ -88,7 +94,8 @@ def create_nb_prepared_data_tables(
     _comment(
         plpy, fp,
         f"madnb categorical feature counts trained from {src}; "
-        "P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt)",
+        "P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); "
+        + _num_attrs_record(t.num_attrs),
     )
     if np is not None:
         _comment(plpy, np, f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}")
@@ -100,6 +107,88 @@ def create_nb_prepared_data_tables(
 
 def _comment(plpy: Any, name: Any, text: str) -> None:
     plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text)}")
+
+
+# The feature table's comment records the numAttrs of the training, so that a view
+# can check its own numAttrs against it (a model whose last attributes had no
+# values has no feature rows for them).
+_NUM_ATTRS_RECORD = re.compile(r"\bnumAttrs = ([0-9]+)\b", re.ASCII)
+
+
+def _num_attrs_record(n: int) -> str:
+    return f"numAttrs = {int(n)}"
+
+
+def _check_num_attrs(plpy: Any, n: int, fp: Relation, np: Relation | None) -> None:
+    """A view's numAttrs must be the model's (22023 otherwise).
+
+    The model's numAttrs is the one recorded in the feature table's comment
+    (madnb records it at training), else the largest attribute number of the
+    feature and numeric tables (MADlib's tables have rows for every attribute).
+    """
+    union = f"SELECT f.attr FROM {fp.sql} AS f" + (f" UNION ALL SELECT x.attr FROM {np.sql} AS x" if np is not None else "")
+    row = plpy.execute(
+        f"SELECT pg_catalog.max(a.attr)::pg_catalog.int8 AS hi, pg_catalog.min(a.attr)::pg_catalog.int8 AS lo FROM ({union}) AS a"
+    )[0]
+    comment = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["oid"]), [fp.oid]
+    )[0]["c"]
+    found = _NUM_ATTRS_RECORD.search(comment or "")
+    recorded = int(found.group(1)) if found else None
+    hi, lo = row["hi"], row["lo"]
+    if lo is not None and lo < 1:
+        raise MadnbError("22023", f"the model has attribute number {lo}; attributes are numbered from 1", detail=f"featureProbsSource {fp.display}")
+    if recorded is not None and hi is not None and hi > recorded:
+        recorded = None  # the comment is not about these tables
+    expected = recorded if recorded is not None else hi
+    if expected is None:
+        return  # a model without attributes: priors only
+    if n != expected:
+        how = (
+            f"the model was trained with numAttrs = {expected}" if recorded is not None
+            else f"the model's attributes are numbered up to {expected}"
+        )
+        raise MadnbError(
+            "22023",
+            f"numAttrs is {n} but {how}",
+            detail=f"featureProbsSource {fp.display}" + (f", numericFeatureStatsSource {np.display}" if np is not None else ""),
+            hint=f"create the view with numAttrs = {expected}, the length of the attribute arrays the model was trained on",
+        )
+
+
+def _has_columns(plpy: Any, rel: Relation, names: list[str]) -> bool:
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute "
+            "WHERE attrelid = $1 AND attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) AND attnum > 0 AND NOT attisdropped",
+            ["oid", "text[]"],
+        ),
+        [rel.oid, names],
+    )
+    return int(rows[0]["k"]) == len(names)
+
+
+_FEATURE_COLUMNS = ["class", "attr", "value", "cnt", "attr_cnt"]
+_PRIOR_COLUMNS = ["class", "class_cnt", "all_cnt"]
+
+
+def _check_not_swapped(plpy: Any, fp: Relation, cp: Relation) -> None:
+    """Model tables given in each other's place say so (42703), rather than naming a missing column."""
+    order = "the arguments are featureProbsSource, then classPriorsSource"
+    if not _has_columns(plpy, cp, _PRIOR_COLUMNS) and _has_columns(plpy, cp, _FEATURE_COLUMNS):
+        raise MadnbError(
+            "42703",
+            f"classPriorsSource {cp.display} looks like a feature probabilities table",
+            detail=f"it has the columns {', '.join(_FEATURE_COLUMNS)}, not {', '.join(_PRIOR_COLUMNS)}",
+            hint=f"{order}: are the two table names swapped?",
+        )
+    if not _has_columns(plpy, fp, _FEATURE_COLUMNS) and _has_columns(plpy, fp, _PRIOR_COLUMNS):
+        raise MadnbError(
+            "42703",
+            f"featureProbsSource {fp.display} looks like a class priors table",
+            detail=f"it has the columns {', '.join(_PRIOR_COLUMNS)}, not {', '.join(_FEATURE_COLUMNS)}",
+            hint=f"{order}: are the two table names swapped?",
+        )
 
 
 def _class_count(plpy: Any, rel_sql: str, what: str) -> int:
@@ -130,16 +219,24 @@ def create_view(
     num_attrs: int | None,
     dest: str | None,
 ) -> None:
-    """A classify or probs view over prepared model tables."""
+    """A classify or probs view over prepared model tables.
+
+    numAttrs must be the model's (see :func:`_check_num_attrs`); model tables
+    given in each other's place are reported as such.  What the view does with
+    NaN, extreme values, rows of another length and ties: :mod:`madnb_pl.scoring`.
+    """
     n = stats.parse_num_attrs(num_attrs)
     fp = resolve_relation(plpy, feature_probs_source, "featureProbsSource")
     cp = resolve_relation(plpy, class_priors_source, "classPriorsSource")
-    _check_model_columns(plpy, cp, ["class", "class_cnt", "all_cnt"], "classPriorsSource")
-    _check_model_columns(plpy, fp, ["class", "attr", "value", "cnt", "attr_cnt"], "featureProbsSource")
+    _check_not_swapped(plpy, fp, cp)
+    _check_model_columns(plpy, cp, _PRIOR_COLUMNS, "classPriorsSource")
+    _check_model_columns(plpy, fp, _FEATURE_COLUMNS, "featureProbsSource")
     np = None
     if use_numeric:
         np = resolve_relation(plpy, numeric_stats_source, "numericFeatureStatsSource")
         _check_model_columns(plpy, np, ["class", "attr", "attr_mean", "attr_var", "value_cnt"], "numericFeatureStatsSource")
+    # before anything proportional to numAttrs is built
+    _check_num_attrs(plpy, n, fp, np)
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(use_numeric))
     out = resolve_new_name(plpy, dest, "destName")
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")

@@ -240,14 +240,15 @@ def selection_threshold(epsilon: float, delta: float) -> int:
 
 
 def parse_smoothing(smoothing: float | None) -> float:
-    """The Laplace smoothing factor s: finite and at least 0."""
+    """The Laplace smoothing factor s: a number in 0..stats.MAX_SMOOTHING."""
     if smoothing is None:
         raise MadnbError("22004", "smoothing must not be NULL", hint="smoothing is the Laplace smoothing factor, 1 by default")
-    if not math.isfinite(smoothing) or smoothing < 0:
+    if not math.isfinite(smoothing) or not 0 <= smoothing <= stats.MAX_SMOOTHING:
         raise MadnbError(
             "22023",
-            f"smoothing must be a finite number of at least 0, got {smoothing!r}",
-            hint="P(value|class) = (cnt + s) / (n + s * attr_cnt); s = 1 is Laplace smoothing",
+            f"smoothing must be a number from 0 to {stats.MAX_SMOOTHING:g}, got {smoothing!r}",
+            hint="P(value|class) = (cnt + s) / (n + s * attr_cnt); s = 1 is Laplace smoothing, "
+            "and a large s makes every probability nearly uniform",
         )
     return float(smoothing)
 

@@ -37,17 +37,48 @@ Two forms, chosen when the view is created:
 
 Categorical: log P(a=v|c) = ln(cnt + s) - ln(n_{c,a} + s * attr_cnt), where
 n_{c,a} is the number of class-c rows with attribute a present (MADlib's
-class_cnt when nothing is missing) and s = 1 (Laplace).
-Gaussian: log N(x; mean, var) with var floored at 1e-9 times the attribute's
-total variance over the training data (scikit-learn's var_smoothing idea), so a
+class_cnt when nothing is missing) and s the feature table's smoothing (1,
+Laplace, by default; a value above MAX_SMOOTHING edited into the table is
+computed in a form that cannot overflow).
+Gaussian: log N(x; mean, var) = a - (r * (x - mean))^2, a = -ln(2 pi var) / 2,
+r = sqrt(1 / (2 var)), with var floored at 1e-9 times the attribute's total
+variance over the training data (scikit-learn's var_smoothing idea), so a
 one-row class or a constant attribute scores instead of failing.
+
+What a row cannot spoil (each row is scored on its own, nothing it holds can
+make another row fail or read NaN):
+
+* a NULL or NaN value is missing: its term adds 0;
+* a Gaussian value beyond its attribute's window [min mean - R, max mean + R],
+  R = GAUSS_CLIP_SDS (1e100) times the smallest standard deviation of the
+  classes, is clipped to the window, ±Infinity and ±1e308 included: its terms
+  stay finite (about -1e200 at most for the narrowest class) and the class
+  with the widest variance wins such a row, as it does in the limit x -> ±inf;
+* a row whose array has elements but not numAttrs of them gets NULL output
+  (``nb_classification`` NULL, ``nb_prob`` NULL for every class); a NULL or
+  empty array is a row with every attribute missing, scored by the priors.
+
+Classify returns every class whose log-likelihood is within TIE_TOLERANCE
+(1e-12) times max(1, |best|) of the best one, in class order.
 """
 
 from __future__ import annotations
 
-from .stats import int_array, with_clause
+from .stats import MAX_SMOOTHING, int_array, with_clause
 
 VAR_FLOOR_FACTOR = 1e-9
+# Classes whose log-likelihoods are within TIE_TOLERANCE * max(1, |best|) of the best
+# one are all returned by classify: a tie that is exact in rational arithmetic
+# (10 rows per class, 4/12 * 9/12 against 6/12 * 6/12) is rarely exact in floating
+# point, and MADlib's install-check expects both classes.  Rounding of a sum of n
+# log terms is about n * 1e-16 relative, far below it.
+TIE_TOLERANCE = 1e-12
+# A Gaussian value x is clipped to [min mean - R, max mean + R] of its attribute,
+# R = GAUSS_CLIP_SDS * the smallest (floored) standard deviation of the classes,
+# before (x - mean) is squared, so that no term can overflow (1e308, Infinity).  A
+# value that far out scores below -GAUSS_CLIP_SDS**2 / 2 in the narrowest class
+# and the classes' order there is the order of their variances, as at infinity.
+GAUSS_CLIP_SDS = 1e100
 MAX_CLASSES = 500
 MAX_CODE_SLOTS = 4_000_000
 # The unrolled (parallel) form writes one term per (class, attribute) into the
@@ -111,13 +142,16 @@ def _catl(cp: str, fp: str, smoothing: float | str) -> str:
     """One row per (class, attr, value) of the feature table with its log-probability.
 
     ``smoothing`` is a number, or an SQL expression over the feature table's row
-    ``f`` (e.g. its ``smoothing`` column, read live).
+    ``f`` (e.g. its ``smoothing`` column, read live).  A smoothing factor above
+    MAX_SMOOTHING (only possible by editing the table) is computed as
+    (cnt / s + 1) / (n / s + attr_cnt), which cannot overflow.
     """
     s = f"({smoothing})" if isinstance(smoothing, str) else f"{float(smoothing)!r}::{F8}"
+    usual = f"{_ln(f'f.cnt + {s}')} - {_ln(f'n.cnt + {s} * f.attr_cnt')}"
+    scaled = f"{_ln(f'f.cnt / {s} + 1')} - {_ln(f'n.cnt / {s} + f.attr_cnt')}"
     return (
         "(SELECT f.attr, f.value, c.pos, "
-        f"{_ln(f'f.cnt + {s}')} - "
-        f"{_ln(f'n.cnt + {s} * f.attr_cnt')} AS lp "
+        f"CASE WHEN {s} <= {MAX_SMOOTHING!r}::{F8} THEN {usual} ELSE {scaled} END AS lp "
         f"FROM {fp} AS f JOIN {_cls(cp)} AS c ON c.class = f.class "
         # n_{c,a} by a grouped join, not a window function (which would make the model parallel-unsafe)
         f"JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM {fp} AS g GROUP BY g.class, g.attr) AS n "
@@ -308,26 +342,39 @@ def _numeric_model(cp: str, np: str, n: int, n_classes: int) -> list[str]:
         f"CASE WHEN f.total_var > 0 THEN {VAR_FLOOR_FACTOR!r} * f.total_var ELSE 1 END) AS w "
         f"FROM {numb} AS b JOIN {numf} AS f ON f.attr = b.attr)"
     )
+    # the clipping window of each attribute (see GAUSS_CLIP_SDS)
+    numr = (
+        f"(SELECT w.attr, pg_catalog.min(w.mu) - {GAUSS_CLIP_SDS!r} * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, "
+        f"pg_catalog.max(w.mu) + {GAUSS_CLIP_SDS!r} * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi "
+        f"FROM {numw} AS w GROUP BY w.attr)"
+    )
     # one array per class, indexed by attribute; 0 where a class has no value of the
-    # attribute (the term then adds 0)
+    # attribute (the term then adds 0).  A term is a - (r * (x - mu))^2 with
+    # a = -ln(2 pi w) / 2 and r = sqrt(1 / (2 w)): r * (x - mu) stays finite where
+    # (x - mu)^2 alone would not.
     per_class = ", ".join(
-        f"pg_catalog.max(q.mu) FILTER (WHERE q.pos = {k}) AS mu{k}, pg_catalog.max(q.h) FILTER (WHERE q.pos = {k}) AS h{k}, "
+        f"pg_catalog.max(q.mu) FILTER (WHERE q.pos = {k}) AS mu{k}, pg_catalog.max(q.r) FILTER (WHERE q.pos = {k}) AS r{k}, "
         f"pg_catalog.max(q.a) FILTER (WHERE q.pos = {k}) AS a{k}"
         for k in range(1, n_classes + 1)
     )
     grids = (
         f"(SELECT {per_class} FROM ("
         f"SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::{F8}) ORDER BY g.a) AS mu, "
-        f"pg_catalog.array_agg(COALESCE(0.5 / w.w, 0::{F8}) ORDER BY g.a) AS h, "
+        f"pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::{F8}) ORDER BY g.a) AS r, "
         f"pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::{F8}) ORDER BY g.a) AS a "
         f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
         f"LEFT JOIN {numw} AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q)"
+    )
+    window = (
+        f"(SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::{F8}) ORDER BY g.a) AS nlo, "
+        f"pg_catalog.array_agg(COALESCE(b.hi, 0::{F8}) ORDER BY g.a) AS nhi "
+        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN {numr} AS b ON b.attr = g.a)"
     )
     isnum = (
         "(SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum "
         f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM {np} AS y) AS x ON x.attr = g.a)"
     )
-    return [grids, isnum]
+    return [grids, window, isnum]
 
 
 def view_sql(
@@ -369,7 +416,7 @@ def view_sql(
     # Every check of the model's shape is part of ``ready``, the one column the
     # scoring query filters or joins on (unreferenced columns may be optimised away).
     checks = ["m0.checked"]
-    num = sorted(set(numeric_attrs or ()))
+    num = set(numeric_attrs or ())
     cat_attrs = [j for j in range(1, n + 1) if j not in num]
     if strategy == "dict":
         parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if unroll else None, value_type_oid)
@@ -393,6 +440,11 @@ def view_sql(
                 f"madnb._check_view_model(m{len(parts) - 1}.isnum IS NOT DISTINCT FROM '{baked}'::pg_catalog.bool[], "
                 "'numeric attributes')"
             )
+    # A row whose array has elements but not numAttrs of them is not scored: its
+    # output is NULL (a NULL or empty array is a row with every attribute missing).
+    ok = (
+        f"(pg_catalog.cardinality(src.{attrs}) OPERATOR(pg_catalog.=) ANY ('{{0,{n}}}'::pg_catalog.int4[])) IS NOT FALSE AS ok"
+    )
     ready = " AND ".join(checks)
     joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
     ctes = list(prefix)
@@ -407,7 +459,7 @@ def view_sql(
         # The small per-class arrays are concatenated into one, ``g``, read at constant
         # positions: an array under 127 bytes is stored with a short header in the
         # hash table and PostgreSQL would copy it on every subscript.
-        flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "h", "mu")] if np is not None else [])
+        flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "r", "mu")] + ["nlo", "nhi"] if np is not None else [])
         pos = {name: 1 + q * n for q, name in enumerate(flat[1:])}
         luts = ""
         if strategy == "codes":
@@ -427,13 +479,27 @@ def view_sql(
 
             def m(col: str) -> str:
                 return f"m.{col}"
+        # Each Gaussian value is cleaned once per row, not once per class: NaN reads
+        # NULL (missing), values beyond the attribute's window are clipped to it (see
+        # GAUSS_CLIP_SDS).  The cleaned values come from a LATERAL subquery on the
+        # nullable side of a left join whose condition is not constant, so PostgreSQL
+        # keeps them as one computation per row (placeholders) rather than copying the
+        # expression into every term, and still runs it in the parallel workers
+        # (measured: one check per term made classify 25-40% slower).
+        cleaned: list[str] = []
         terms: dict[int, list[str]] = {i: [] for i in ks}
         for j in range(1, n + 1):
             x = f"src.{attrs}[{j}]"
             if j in num:
+                lo, hi = (f"{m('g')}[{k + pos[w] + j - 1}]" for w in ("nlo", "nhi"))
+                # NULLIF reads the value once; float8larger / float8smaller (max / min)
+                # are strict, so NULL stays NULL
+                cleaned.append(
+                    f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF({x}::{F8}, 'NaN'::{F8}), {lo}), {hi}) AS x{j}"
+                )
                 for i in ks:
-                    a, h, mu = (f"{m('g')}[{k + pos[f'{w}{i}'] + j - 1}]" for w in ("a", "h", "mu"))
-                    terms[i].append(f"{a} - {h} * ({x}::{F8} - {mu}) ^ 2")
+                    a, r, mu = (f"{m('g')}[{k + pos[f'{w}{i}'] + j - 1}]" for w in ("a", "r", "mu"))
+                    terms[i].append(f"{a} - ({r} * (s.x{j} - {mu})) ^ 2")
             elif strategy == "dict":
                 # a value missing from the dictionary reads NULL and adds 0
                 for i in ks:
@@ -449,19 +515,23 @@ def view_sql(
         ls = ", ".join(
             f"{m('g')}[{i}]" + "".join(f" + COALESCE({t}, 0)" for t in terms[i]) + f" AS l{i}" for i in ks
         )
-        if prefix:
-            scored = f"SELECT src.{key} AS key, {m('classes')} AS classes, {ls} FROM {source} AS src WHERE {m('ready')} OFFSET 0"
-        else:
+        join = f"JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
+        if cleaned:
+            where = f" WHERE {m('ready')}" if prefix else ""
+            clean = f"LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON {m('ready')}"
             scored = (
-                f"SELECT src.{key} AS key, m.classes, {ls} "
-                f"FROM {source} AS src JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0) OFFSET 0"
+                f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src "
+                f"{'' if prefix else join + ' '}{clean}{where} OFFSET 0"
             )
+        elif prefix:
+            scored = f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src WHERE {m('ready')} OFFSET 0"
+        else:
+            scored = f"SELECT src.{key} AS key, m.classes, {ok}, {ls} FROM {source} AS src {join} OFFSET 0"
     else:
         # The model is one row of arrays, built once per query from one-row aggregates.
         model = f"(SELECT {ready} AS ready, * FROM {joined} OFFSET 0)"
         x = "u.v"
         o = "w.o"
-        xf = f"w.v::{F8}"
         joins = ""
         inner_cols = ["u.o::pg_catalog.int4 AS o", "u.v AS v"]
         if strategy == "codes" and rectangle:
@@ -506,7 +576,13 @@ def view_sql(
             raise ValueError(strategy)
         if np is None and strategy == "codes":
             inner_cols = inner_cols[2:]  # only the slot is read past the fence
-        gauss = f"m.a{{i}}[{o}] - ({xf} - m.mu{{i}}[{o}]) * ({xf} - m.mu{{i}}[{o}]) * m.h{{i}}[{o}]"
+        if np is not None:
+            # the value clipped to its attribute's window, once per value; NaN reads NULL
+            uo = "u.o::pg_catalog.int4"
+            xc = f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF({x}::{F8}, 'NaN'::{F8}), m.nlo[{uo}]), m.nhi[{uo}])"
+            inner_cols.append(f"{xc if strategy == 'none' else f'CASE WHEN m.isnum[{uo}] THEN {xc} END'} AS xc")
+        xf = "w.xc"
+        gauss = f"m.a{{i}}[{o}] - (m.r{{i}}[{o}] * ({xf} - m.mu{{i}}[{o}])) ^ 2"
         if np is None:
             term = cat_term
         elif not cat_term:
@@ -514,8 +590,8 @@ def view_sql(
         else:
             term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
         sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
-        # only the codes strategy has a per-value expression (the slot) worth computing once
-        fence = " OFFSET 0" if strategy in ("codes", "dict") else ""
+        # per-value expressions (the slot, the cleaned Gaussian value) are computed once
+        fence = " OFFSET 0" if strategy in ("codes", "dict") or (strategy == "none" and np is not None) else ""
         if strategy == "join":
             values = f"pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o)"
         else:
@@ -532,7 +608,7 @@ def view_sql(
         # OFFSET 0 fences keep each per-value and per-row expression computed once
         # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so this form is serial).
         scored = (
-            f"SELECT src.{key} AS key, m.classes, {ls} "
+            f"SELECT src.{key} AS key, m.classes, {ok}, {ls} "
             f"FROM {source} AS src CROSS JOIN {model} AS m CROSS JOIN LATERAL ("
             f"SELECT {sums} FROM (SELECT {', '.join(inner_cols)} "
             f"FROM {values}{joins} "
@@ -540,10 +616,12 @@ def view_sql(
         )
     greatest = f"GREATEST({', '.join(f'q.l{i}' for i in ks)})"
     if kind == "classify":
-        picks = ", ".join(f"CASE WHEN q.l{i} = q.mx THEN q.classes[{i}] END" for i in ks)
+        # every class within TIE_TOLERANCE of the best, in class order
+        threshold = f"{greatest} - {TIE_TOLERANCE!r}::{F8} * GREATEST(1::{F8}, pg_catalog.abs({greatest}))"
+        picks = ", ".join(f"CASE WHEN q.l{i} >= q.thr THEN q.classes[{i}] END" for i in ks)
         body = (
-            f"SELECT q.key, pg_catalog.array_remove(ARRAY[{picks}], NULL) AS nb_classification "
-            f"FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q"
+            f"SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[{picks}], NULL) END AS nb_classification "
+            f"FROM (SELECT q.*, {threshold} AS thr FROM ({scored}) AS q OFFSET 0) AS q"
         )
     elif kind == "probs":
         # K output rows per source row from a join with 1..K (a set-returning function
@@ -559,9 +637,10 @@ def view_sql(
         else:
             pick, per_row = "q.ds[c.i]", f", ARRAY[{', '.join(f'q.d{i}' for i in ks)}] AS ds"
         body = (
-            f"SELECT q.key, q.classes[c.i] AS class, COALESCE(pg_catalog.exp({pick} - q.lse), 0) AS nb_prob FROM ("
+            f"SELECT q.key, q.classes[c.i] AS class, "
+            f"CASE WHEN q.ok THEN COALESCE(pg_catalog.exp({pick} - q.lse), 0) END AS nb_prob FROM ("
             f"SELECT q.*, pg_catalog.ln({lse}) AS lse{per_row} FROM ("
-            f"SELECT q.key, q.classes, {ds} FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q "
+            f"SELECT q.key, q.classes, q.ok, {ds} FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q "
             "OFFSET 0) AS q OFFSET 0"
             f") AS q CROSS JOIN pg_catalog.generate_series(1, {k}) AS c(i)"
         )

@@ -44,12 +44,34 @@ NUMERIC_ELEMENT_TYPES = {
 _INDEX_LIST = re.compile(r"^\s*(?:array\s*\[(?P<a>.*)\]|\{(?P<b>.*)\}|(?P<c>.*))\s*$", re.IGNORECASE | re.DOTALL)
 
 
+# The largest numAttrs accepted.  Checked before anything proportional to numAttrs
+# is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
+# interrupted while it runs Python code, so no loop here may be unbounded.  With
+# this bound the longest of them (the numeric indices, the categorical runs, a
+# view's per-attribute SQL) takes well under a second.
+MAX_NUM_ATTRS = 100_000
+
+
+# The largest Laplace smoothing factor accepted at training (far beyond any useful
+# value: s pulls every categorical probability towards uniform).  The views also
+# compute a larger value edited into a feature table without overflow (see
+# madnb_pl.scoring).
+MAX_SMOOTHING = 1e6
+
+
 def parse_num_attrs(num_attrs: int | None) -> int:
-    """numAttrs must be a positive integer (22023 otherwise)."""
+    """numAttrs must be an integer in 1..MAX_NUM_ATTRS (22023 / 54000 otherwise)."""
     if num_attrs is None:
         raise MadnbError("22004", "numAttrs must not be NULL")
     if num_attrs < 1:
         raise MadnbError("22023", f"numAttrs must be at least 1, got {num_attrs}")
+    if num_attrs > MAX_NUM_ATTRS:
+        raise MadnbError(
+            "54000",
+            f"numAttrs {num_attrs} is more than madnb supports ({MAX_NUM_ATTRS})",
+            hint="numAttrs is the number of elements of each attribute array; "
+            f"split wider data into several models of at most {MAX_NUM_ATTRS} attributes",
+        )
     return int(num_attrs)
 
 
@@ -72,8 +94,10 @@ def numeric_indices_as_given(text: str | None, num_attrs: int) -> list[int]:
         raise MadnbError("22P02", f"invalid numericAttrsColumnIndices: {text!r}")
     items = [s.strip() for s in body.split(",")] if body.strip() else []
     out: list[int] = []
+    seen: set[int] = set()
     for s in items:
-        if not re.fullmatch(r"[+]?\d+", s):
+        # ASCII digits only: Python's \d (and int()) also accept other scripts' digits ('٣' = 3)
+        if not re.fullmatch(r"[+]?[0-9]+", s):
             raise MadnbError(
                 "22P02",
                 f"invalid numericAttrsColumnIndices: {text!r}",
@@ -87,8 +111,9 @@ def numeric_indices_as_given(text: str | None, num_attrs: int) -> list[int]:
                 f"numeric attribute index {i} is out of range 1..{num_attrs}",
                 hint="indices are 1-based positions in the attribute array, at most numAttrs",
             )
-        if i in out:
+        if i in seen:
             raise MadnbError("22023", f"numeric attribute index {i} is given twice")
+        seen.add(i)
         out.append(i)
     return out
 
@@ -139,7 +164,21 @@ def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: s
         )
 
 
-def _numeric_stats_by_subscript(t: Training) -> str:
+def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> str:
+    """A numeric attribute value as float8; with ``nan_missing`` NaN reads NULL (missing).
+
+    Integer arrays hold no NaN.  Training runs its fast pass without the test and
+    repeats it with the test only when a statistic came out NaN (see
+    :func:`materialise`), so tables without NaN pay nothing for it.
+    """
+    nan_types = {700: "float4", 701: "float8", 1700: "numeric"}
+    if nan_missing and t.attrs.elem_oid in nan_types:
+        nan = f"'NaN'::pg_catalog.{nan_types[t.attrs.elem_oid]}"
+        return f"(CASE WHEN {x} OPERATOR(pg_catalog.<>) {nan} THEN {x} END)::pg_catalog.float8"
+    return f"{x}::pg_catalog.float8"
+
+
+def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> str:
     """Numeric statistics by subscript: one GROUP BY class, no unnest.
 
     Yields the rows of the unnest pass for the numeric attributes of
@@ -165,8 +204,9 @@ def _numeric_stats_by_subscript(t: Training) -> str:
         "(-1, g.n_odd, NULL, NULL, NULL)",
     ]
     for j in t.numeric:
-        x = f"{a}[{j}]::pg_catalog.float8"
-        aggs.append(f"pg_catalog.count({a}[{j}]) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}")
+        x = numeric_value_sql(t, f"{a}[{j}]", nan_missing)
+        counted = x if nan_missing else f"{a}[{j}]"
+        aggs.append(f"pg_catalog.count({counted}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}")
         # rows with at least j elements: exact whenever every array has numAttrs
         # elements, which check_stats demands (it reports the others from o = 1 and o = numAttrs)
         rows.append(f"({j}, g.{'n_any' if j == 1 else 'n_full'}, g.c{j}, g.m{j}, g.v{j})")
@@ -178,14 +218,16 @@ def _numeric_stats_by_subscript(t: Training) -> str:
     )
 
 
+MAX_SUBSCRIPT_ATTRS = 500  # numeric attributes by subscript: 3 aggregates each, at most 1664 in a select list
 MAX_SLICES = 16  # beyond, concatenating the slices of each row costs more than unnesting it whole
 
 
 def _categorical_runs(t: Training) -> list[tuple[int, int]]:
     """The categorical positions as runs [p, q] of consecutive positions."""
     runs: list[list[int]] = []
+    numeric = set(t.numeric)
     for j in range(1, t.num_attrs + 1):
-        if j in t.numeric:
+        if j in numeric:
             continue
         if runs and runs[-1][1] == j - 1:
             runs[-1][1] = j
@@ -318,10 +360,44 @@ def materialise(plpy: Any, t: Training) -> str:
         return name
     # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
     plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t)}")
-    if t.numeric and odd_arrays(plpy, name):
-        plpy.execute(f"DROP TABLE {name}")
-        plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t, by_subscript=False)}")
+    if not t.numeric:
+        return name
+    by_subscript = not odd_arrays(plpy, name)
+    if by_subscript and _nonfinite_stats(plpy, name, t) is None:
+        return name
+    # NaN counts as a missing value.  The fast pass does not test for it: a NaN (or
+    # infinite) statistic says there is one, and the pass runs again with the test.
+    plpy.execute(f"DROP TABLE {name}")
+    plpy.execute(
+        f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t, by_subscript=by_subscript, nan_missing=True)}"
+    )
+    bad = _nonfinite_stats(plpy, name, t)
+    if bad is not None:
+        raise MadnbError(
+            "22003",
+            f"numeric attribute {bad['o']} of {t.source.display} has an infinite value",
+            detail=f'column "{t.attrs.name}", class {bad["cls"]}',
+            hint="Gaussian attributes need finite values: replace an infinity by NULL (a missing value) or clip it",
+        )
     return name
+
+
+def _nonfinite_stats(plpy: Any, stats: str, t: Training) -> dict[str, Any] | None:
+    """The first numeric statistic that is NaN or infinite, if any (from the statistics only).
+
+    Before NaN is treated as missing, such a statistic means a NaN or an
+    infinite value; afterwards only an infinite one (avg and var_samp raise an
+    error themselves when finite values overflow).
+    """
+    f8 = "pg_catalog.float8"
+    rows = plpy.execute(
+        "SELECT s.o, s.cls::pg_catalog.text AS cls, s.mean, s.var FROM "
+        f"{stats} AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND ("
+        f"s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
+        f"OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) "
+        "ORDER BY s.o LIMIT 1"
+    )
+    return rows[0] if rows else None
 
 
 def _packed_code_stats(plpy: Any, t: Training, name: str) -> bool:
@@ -354,27 +430,34 @@ def _gather_cost(plpy: Any, factor: float) -> Iterator[None]:
         plpy.execute(set_it, [old])
 
 
-def stats_select(t: Training, by_subscript: bool = True) -> str:
-    """The one aggregation pass over the training table (see the module docstring)."""
+def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = False) -> str:
+    """The one aggregation pass over the training table (see the module docstring).
+
+    ``nan_missing``: a NaN numeric value is a missing value.  The unnest pass
+    (ad hoc views train with it on every query) always tests for NaN.
+    """
     src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
     elem = t.attrs.elem_sql
+    # three aggregates per numeric attribute in one select list, which holds at most 1664
+    by_subscript = by_subscript and len(t.numeric) <= MAX_SUBSCRIPT_ATTRS
     if t.numeric_only and by_subscript:
-        return _numeric_stats_by_subscript(t)
+        return _numeric_stats_by_subscript(t, nan_missing)
     if t.numeric and by_subscript and len(_categorical_runs(t)) <= MAX_SLICES:
-        return f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t)}"
+        return f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t, nan_missing)}"
+    x = numeric_value_sql(t, "u.val", True)
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
     elif t.numeric_only:
         v = f"NULL::{elem}"
-        nv = "pg_catalog.count(u.val)"
-        mean = "pg_catalog.avg(u.val::pg_catalog.float8)"
-        var = "pg_catalog.var_samp(u.val::pg_catalog.float8)"
+        nv = f"pg_catalog.count({x})"
+        mean = f"pg_catalog.avg({x})"
+        var = f"pg_catalog.var_samp({x})"
     else:
         isnum = f"u.o = ANY ({t.numeric_array_sql})"
         v = f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
-        nv = f"pg_catalog.count(u.val) FILTER (WHERE {isnum})"
-        mean = f"pg_catalog.avg(u.val::pg_catalog.float8) FILTER (WHERE {isnum})"
-        var = f"pg_catalog.var_samp(u.val::pg_catalog.float8) FILTER (WHERE {isnum})"
+        nv = f"pg_catalog.count({x}) FILTER (WHERE {isnum})"
+        mean = f"pg_catalog.avg({x}) FILTER (WHERE {isnum})"
+        var = f"pg_catalog.var_samp({x}) FILTER (WHERE {isnum})"
     return (
         f"SELECT t.{cls} AS cls, u.o::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{nv} AS nv, {mean} AS mean, {var} AS var "
