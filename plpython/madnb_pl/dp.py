@@ -33,9 +33,10 @@ validated before the release is charged (:func:`charge`); what runs after the
 charge cannot fail whatever the data or the noise (clamps in numeric,
 post-processing in ranges the validation guarantees).
 
-Accounting: one row per release in ``madnb.privacy_ledger``; with a budget set
-for the source (``madnb.set_privacy_budget``), the release is charged before
-any noise is drawn.
+Accounting: :func:`charge` calls ``madnb.record_private_release`` (SECURITY
+DEFINER) before any noise is drawn: it checks the source's budget, adds epsilon
+to the source's rollback-proof counter and writes the ledger row in schema
+``madnb_privacy``, which users cannot write directly.
 """
 
 from __future__ import annotations
