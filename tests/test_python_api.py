@@ -1,0 +1,179 @@
+"""The Python API over every kind of connection, and what a new user meets first.
+
+install, upgrade and uninstall through a URL, psycopg connections (autocommit or
+not, inside a caller's transaction or not), a SQLAlchemy engine and a SQLAlchemy
+connection: what madnb did is committed when madnb began the transaction, and is
+left to the caller's COMMIT or ROLLBACK when the caller had one open.  Then the
+command line's first impressions (no arguments, nothing to upgrade, nothing to
+uninstall, the psql script), the demo against a user's database and the README's
+psql session, run in psql.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import sqlalchemy
+
+import madnb
+from madnb._cluster import find_bindir
+from madnb._install import InstallError
+
+from test_install import OLD_SCRIPT, catalog, extension_files  # noqa: F401 (a fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def url(cluster) -> Iterator[str]:
+    """A fresh database without madnb, as a URL (no connection kept open)."""
+    name = "api_" + secrets.token_hex(4)
+    with psycopg.connect(cluster.url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield cluster.url_for(name)
+    finally:
+        with psycopg.connect(cluster.url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def installed(url: str) -> str | None:
+    """The madnb version a new connection sees (so only committed work counts)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        return madnb.version(conn).installed
+
+
+def committed_schema(url: str) -> bool:
+    """Whether another session sees schema madnb (a catalog read: never waits on the caller's locks)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        return bool(conn.execute("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = 'madnb'").fetchone()[0])
+
+
+def sqlalchemy_url(url: str) -> str:
+    return url.replace("postgresql://", "postgresql+psycopg://")
+
+
+@contextlib.contextmanager
+def target(kind: str, url: str) -> Iterator[Any]:
+    """A target of the given kind, closed afterwards without any COMMIT by the caller."""
+    if kind == "url":
+        yield url
+    elif kind == "psycopg autocommit":
+        conn = psycopg.connect(url, autocommit=True)
+        try:
+            yield conn
+        finally:
+            conn.close()
+    elif kind == "psycopg non-autocommit":
+        conn = psycopg.connect(url)
+        try:
+            yield conn
+        finally:
+            conn.close()  # close() never commits
+    elif kind == "sqlalchemy engine":
+        engine = sqlalchemy.create_engine(sqlalchemy_url(url))
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+    elif kind == "sqlalchemy connection":
+        engine = sqlalchemy.create_engine(sqlalchemy_url(url))
+        try:
+            with engine.connect() as sa_conn:  # closing rolls back what was not committed
+                yield sa_conn
+        finally:
+            engine.dispose()
+    else:  # pragma: no cover
+        raise ValueError(kind)
+
+
+KINDS = ["url", "psycopg autocommit", "psycopg non-autocommit", "sqlalchemy engine", "sqlalchemy connection"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_install_upgrade_and_uninstall_are_committed_through_every_kind_of_connection(url, kind):
+    with target(kind, url) as t:
+        assert madnb.install(t).installed == madnb.__version__
+    assert installed(url) == madnb.__version__
+
+    with target(kind, url) as t:
+        madnb.uninstall(t)
+    assert installed(url) is None
+
+    madnb.install(url, script=OLD_SCRIPT.read_text())
+    assert installed(url) == "0.0.1"
+    with target(kind, url) as t:
+        before, now = madnb.upgrade(t)
+        assert (before, now.installed) == ("0.0.1", madnb.__version__)
+    assert installed(url) == madnb.__version__
+
+
+def test_inside_a_psycopg_transaction_madnb_is_committed_by_the_callers_commit(url):
+    with psycopg.connect(url, autocommit=True) as conn:
+        with conn.transaction():
+            madnb.install(conn)
+            assert madnb.version(conn).installed == madnb.__version__
+            assert not committed_schema(url)  # not committed yet: the caller's transaction decides
+        assert installed(url) == madnb.__version__
+        with conn.transaction():
+            madnb.uninstall(conn)
+            assert committed_schema(url)
+        assert installed(url) is None
+
+
+def test_a_rolled_back_psycopg_transaction_leaves_no_madnb_behind(url):
+    with psycopg.connect(url, autocommit=True) as conn:
+        with conn.transaction():
+            madnb.install(conn)
+            raise psycopg.Rollback()
+        assert madnb.version(conn).installed is None
+        assert conn.execute("SELECT pg_catalog.to_regnamespace('madnb')").fetchone()[0] is None
+
+
+def test_a_non_autocommit_connection_already_in_a_transaction_leaves_the_commit_to_the_caller(url):
+    with psycopg.connect(url) as conn:
+        conn.execute("SELECT 1")  # psycopg has begun a transaction: the caller's
+        madnb.install(conn)
+        assert not committed_schema(url)
+        conn.rollback()
+        assert madnb.version(conn).installed is None
+        conn.execute("SELECT 1")
+        madnb.install(conn)
+        conn.commit()
+    assert installed(url) == madnb.__version__
+
+
+def test_inside_a_sqlalchemy_transaction_madnb_follows_its_commit_or_rollback(url):
+    engine = sqlalchemy.create_engine(sqlalchemy_url(url))
+    try:
+        with engine.connect() as conn:
+            with conn.begin() as tx:
+                madnb.install(conn)
+                assert not committed_schema(url)
+                tx.rollback()
+            assert installed(url) is None
+            with conn.begin():
+                madnb.install(conn)
+                assert madnb.version(conn).installed == madnb.__version__
+            assert installed(url) == madnb.__version__
+    finally:
+        engine.dispose()
+
+
+def test_a_failed_transaction_is_refused_with_a_message_saying_to_roll_it_back(url):
+    with psycopg.connect(url) as conn:
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            conn.execute("SELECT 1/0")
+        with pytest.raises(InstallError, match="roll"):
+            madnb.install(conn)
