@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
 from psycopg import errors, sql
 
-from ._build import build_script, script_for_connection
+from ._build import build_hash, build_script, read_sources, script_for_connection
 from ._version import __version__
 
 Target = Any  # a URL string, a psycopg connection, a SQLAlchemy Engine or Connection
@@ -121,6 +122,9 @@ class VersionInfo:
     library: str
     installed: str | None
     method: str | None  # 'extension', 'script' or None
+    # Hash of the installed build's sources (None when unknown): two builds of the
+    # same version differ here, so upgrade knows whether there is anything to do.
+    build: str | None = field(default=None, repr=False)
 
     def __str__(self) -> str:
         if self.installed is None:
@@ -140,14 +144,29 @@ def _script_version(conn: psycopg.Connection[Any]) -> str | None:
     return None if row is None else str(row[0])
 
 
+def _installed_build(conn: psycopg.Connection[Any]) -> str | None:
+    row = conn.execute(
+        "SELECT p.prosrc FROM pg_catalog.pg_proc AS p WHERE p.oid = pg_catalog.to_regprocedure('madnb._load_python()')"
+    ).fetchone()
+    m = re.search(r"^BUILD = '([0-9a-f]+)'$", str(row[0]), re.MULTILINE) if row else None
+    return m.group(1) if m else None
+
+
+def current_build() -> str:
+    """The build hash of this library's install script."""
+    return build_hash(read_sources(), __version__)
+
+
 def version(target: Target) -> VersionInfo:
     """The library's version and the version installed in the target database."""
     with connection(target) as conn:
         ext = _extension_version(conn)
         if ext is not None:
-            return VersionInfo(__version__, ext, "extension")
+            return VersionInfo(__version__, ext, "extension", _installed_build(conn))
         v = _script_version(conn)
-        return VersionInfo(__version__, v, None if v is None else "script")
+        if v is None:
+            return VersionInfo(__version__, None, None)
+        return VersionInfo(__version__, v, "script", _installed_build(conn))
 
 
 def _ensure_plpython(conn: psycopg.Connection[Any]) -> None:
@@ -202,12 +221,15 @@ def install(target: Target, *, script: str | None = None) -> VersionInfo:
 def upgrade(target: Target) -> tuple[str | None, VersionInfo]:
     """Upgrade an existing installation to this version; returns (previous, now).
 
-    The transaction rules are :func:`connection`'s.
+    Does nothing when this very build is installed already (``previous ==
+    now.installed`` then).  The transaction rules are :func:`connection`'s.
     """
     with connection(target) as conn:
         before = version(conn)
         if before.installed is None:
             raise InstallError("madnb is not installed in this database: use `madnb install`")
+        if before.installed == __version__ and (before.method == "extension" or before.build == current_build()):
+            return before.installed, before
         if before.method == "extension":
             with conn.transaction():
                 conn.execute(sql.SQL("ALTER EXTENSION madnb UPDATE TO {}").format(sql.Literal(__version__)))

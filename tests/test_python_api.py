@@ -177,3 +177,95 @@ def test_a_failed_transaction_is_refused_with_a_message_saying_to_roll_it_back(u
             conn.execute("SELECT 1/0")
         with pytest.raises(InstallError, match="roll"):
             madnb.install(conn)
+
+
+# ---- the command line -------------------------------------------------------
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "madnb.cli", *args], capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_madnb_without_arguments_prints_the_help():
+    out = run_cli()
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("usage: madnb")
+    for cmd in ("install", "upgrade", "uninstall", "version", "build-script", "demo"):
+        assert cmd in out.stdout
+
+
+def test_upgrading_an_up_to_date_database_says_so(url):
+    madnb.install(url)
+    out = run_cli("upgrade", "--dsn", url)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"madnb {madnb.__version__} is already up to date"
+
+
+def test_upgrade_after_a_changed_build_of_the_same_version_says_it_reapplied(url):
+    madnb.install(url)
+    with psycopg.connect(url, autocommit=True) as conn:
+        # a build of the same version whose sources differ
+        conn.execute("CREATE OR REPLACE FUNCTION madnb._load_python() RETURNS void LANGUAGE sql AS $$ SELECT $$")
+    out = run_cli("upgrade", "--dsn", url)
+    assert out.returncode == 0, out.stderr
+    assert "re-applied" in out.stdout
+    out = run_cli("upgrade", "--dsn", url)
+    assert "already up to date" in out.stdout
+
+
+def test_uninstalling_from_a_database_without_madnb_says_so(url):
+    out = run_cli("uninstall", "--dsn", url)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "madnb is not installed in this database: nothing to uninstall"
+
+
+def test_database_url_is_not_read_as_a_fallback_for_dsn(url):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "MADNB_DSN"}
+    env["DATABASE_URL"] = url
+    out = run_cli("install", env=env)
+    assert out.returncode != 0
+    assert "no database given" in out.stderr
+    assert installed(url) is None
+
+
+def psql() -> str:
+    exe = shutil.which("psql") or str(find_bindir() / "psql")
+    if not Path(exe).exists():
+        pytest.skip("psql is not available")
+    return exe
+
+
+def test_the_psql_script_applied_with_psql_gives_the_same_objects_as_madnb_install(cluster, url, tmp_path):
+    script = tmp_path / "madnb-install.sql"
+    out = run_cli("build-script", "--psql", "-o", str(script))
+    assert out.returncode == 0, out.stderr
+    assert not any(line.startswith("\\") for line in script.read_text().splitlines())  # plain SQL
+    for _ in range(2):  # applying it again is harmless
+        res = subprocess.run([psql(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-f", str(script)],
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+    other = url + "_b"
+    with psycopg.connect(cluster.url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{other.rsplit("/", 1)[1]}"')
+    try:
+        madnb.install(other)
+        madnb.install(other)
+        with psycopg.connect(url) as a, psycopg.connect(other) as b:
+            assert catalog(a) == catalog(b)
+            assert madnb.version(a) == madnb.version(b)
+    finally:
+        with psycopg.connect(cluster.url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{other.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
+def test_the_psql_script_refuses_a_database_where_madnb_is_an_extension(url, cluster, tmp_path, extension_files):
+    script = tmp_path / "madnb-install.sql"
+    assert run_cli("build-script", "--psql", "-o", str(script)).returncode == 0
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION madnb CASCADE")
+    res = subprocess.run([psql(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-f", str(script)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode != 0
+    assert "ALTER EXTENSION madnb UPDATE" in res.stderr
