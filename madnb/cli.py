@@ -13,6 +13,7 @@ from ._build import build_script, psql_script, write_extension_files
 from ._install import InstallError, install, uninstall, upgrade, version
 from ._version import __version__
 from . import privacy_curve
+from .demo import DemoError
 
 
 def _dsn(args: argparse.Namespace) -> str:
@@ -94,10 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "privacy-curve":
             return privacy_curve.run_command(args)
         elif args.cmd == "demo":
-            from .demo import main as demo_main
+            from .demo import main as demo_main, process_started
 
-            return demo_main(args.dsn)
-    except InstallError as e:
+            return demo_main(args.dsn, started=process_started())
+    except (InstallError, DemoError) as e:
         print(f"madnb: {e}", file=sys.stderr)
         return 1
     except psycopg.Error as e:

@@ -269,3 +269,34 @@ def test_the_psql_script_refuses_a_database_where_madnb_is_an_extension(url, clu
                          capture_output=True, text=True, timeout=300)
     assert res.returncode != 0
     assert "ALTER EXTENSION madnb UPDATE" in res.stderr
+
+
+# ---- the demo against a user's database --------------------------------------
+
+
+def test_the_demo_on_a_users_database_stays_in_its_own_schema_and_runs_twice(url):
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE public.training (mine int)")  # a user's table with a demo name
+    for _ in range(2):
+        out = run_cli("demo", "--dsn", url)
+        assert out.returncode == 0, out.stderr
+        assert "schema madnb_demo" in out.stdout
+        assert "accuracy on the test split" in out.stdout
+        assert re.search(r"^demo finished in \d+\.\d s$", out.stdout, re.MULTILINE)
+    with psycopg.connect(url, autocommit=True) as conn:
+        public = conn.execute(
+            "SELECT c.relname FROM pg_catalog.pg_class c WHERE c.relnamespace = 'public'::regnamespace ORDER BY 1"
+        ).fetchall()
+        assert public == [("training",)]
+        assert conn.execute("SELECT count(*) FROM madnb_demo.hv_predictions").fetchone()[0] > 0
+
+
+def test_the_demo_does_not_drop_a_schema_named_madnb_demo_that_it_did_not_create(url):
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA madnb_demo")
+        conn.execute("CREATE TABLE madnb_demo.precious (x int)")
+    out = run_cli("demo", "--dsn", url)
+    assert out.returncode == 1
+    assert "madnb_demo" in out.stderr and "not created by" in out.stderr
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert conn.execute("SELECT pg_catalog.to_regclass('madnb_demo.precious') IS NOT NULL").fetchone()[0]
