@@ -300,3 +300,81 @@ def test_the_demo_does_not_drop_a_schema_named_madnb_demo_that_it_did_not_create
     assert "madnb_demo" in out.stderr and "not created by" in out.stderr
     with psycopg.connect(url, autocommit=True) as conn:
         assert conn.execute("SELECT pg_catalog.to_regclass('madnb_demo.precious') IS NOT NULL").fetchone()[0]
+
+
+# ---- the README's psql session, run in psql -----------------------------------
+
+
+def readme_psql_session() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## A psql session", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sql\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 1
+    return blocks[0]
+
+
+def split_session(sql_text: str) -> list[tuple[str, list[str]]]:
+    """(statement, quoted output lines) for every statement of the session.
+
+    Quoted output is the run of comment lines right after a statement that look
+    like psql's output (a table or ``(n rows)``), without their ``-- `` prefix.
+    """
+    chunks: list[tuple[str, list[str]]] = []
+    stmt: list[str] = []
+    lines = sql_text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stmt.append(line)
+        i += 1
+        if line.split("--", 1)[0].rstrip().endswith(";"):
+            quoted: list[str] = []
+            while i < len(lines) and lines[i].startswith("--") and (quoted or lines[i].startswith("--  ")):
+                quoted.append(lines[i][3:] if lines[i].startswith("-- ") else lines[i][2:])
+                i += 1
+            chunks.append(("\n".join(stmt), quoted))
+            stmt = []
+    assert not "".join(stmt).strip(), f"unterminated statement in the README: {stmt}"
+    return chunks
+
+
+def same_output(shown: list[str], quoted: list[str]) -> bool:
+    """psql's output as quoted: headers and text exactly, floats to 1e-12."""
+    if shown == quoted:
+        return True
+    if len(shown) != len(quoted):
+        return False
+    for a, b in zip(shown, quoted):
+        ca, cb = a.split("|"), b.split("|")
+        if len(ca) != len(cb):
+            return False
+        for x, y in zip(ca, cb):
+            if x.strip() == y.strip():
+                continue
+            try:
+                if not math.isclose(float(x), float(y), rel_tol=1e-12, abs_tol=1e-15):
+                    return False
+            except ValueError:
+                return False
+    return True
+
+
+def test_the_readme_psql_session_runs_in_psql_and_shows_what_it_says(url, tmp_path):
+    chunks = split_session(readme_psql_session())
+    assert sum(1 for _, q in chunks if q) >= 6
+    madnb.install(url)  # the README's `madnb install --dsn ...`
+    marked = []
+    for n, (stmt, _) in enumerate(chunks):
+        marked.append(f"\\echo @@{n}@@\n{stmt}\n")
+    path = tmp_path / "session.sql"
+    path.write_text("".join(marked), encoding="utf-8")
+    res = subprocess.run([psql(), "-X", "-v", "ON_ERROR_STOP=1", "-d", url, "-f", str(path)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    outputs = re.split(r"^@@(\d+)@@\n", res.stdout, flags=re.MULTILINE)[1:]
+    shown = {int(outputs[k]): outputs[k + 1].rstrip("\n").split("\n") for k in range(0, len(outputs), 2)}
+    for n, (stmt, quoted) in enumerate(chunks):
+        if quoted:
+            got = [line.rstrip() for line in shown[n] if line.strip()]
+            want = [line.rstrip() for line in quoted]
+            assert same_output(got, want), f"{stmt}\npsql shows:\n" + "\n".join(got) + "\nREADME says:\n" + "\n".join(want)
