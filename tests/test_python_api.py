@@ -30,7 +30,7 @@ import madnb
 from madnb._cluster import find_bindir
 from madnb._install import InstallError
 
-from test_install import OLD_SCRIPT, catalog, extension_files  # noqa: F401 (a fixture)
+from test_install import OLD_SCRIPT, catalog, install_extension_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -167,6 +167,11 @@ def test_inside_a_sqlalchemy_transaction_madnb_follows_its_commit_or_rollback(ur
                 madnb.install(conn)
                 assert madnb.version(conn).installed == madnb.__version__
             assert installed(url) == madnb.__version__
+            conn.execute(sqlalchemy.text("SELECT 1"))  # SQLAlchemy's autobegin: the caller's transaction
+            madnb.uninstall(conn)
+            assert committed_schema(url)
+            conn.rollback()
+            assert installed(url) == madnb.__version__
     finally:
         engine.dispose()
 
@@ -260,7 +265,8 @@ def test_the_psql_script_applied_with_psql_gives_the_same_objects_as_madnb_insta
             admin.execute(f'DROP DATABASE "{other.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
-def test_the_psql_script_refuses_a_database_where_madnb_is_an_extension(url, cluster, tmp_path, extension_files):
+def test_the_psql_script_refuses_a_database_where_madnb_is_an_extension(url, cluster, tmp_path):
+    install_extension_files(cluster)
     script = tmp_path / "madnb-install.sql"
     assert run_cli("build-script", "--psql", "-o", str(script)).returncode == 0
     with psycopg.connect(url, autocommit=True) as conn:
