@@ -1,12 +1,14 @@
 """Build the one self-contained install script from sql/, plpython/ and migrations/.
 
-The same script serves both install paths:
+The same script serves every install path:
 
 * ``CREATE EXTENSION madnb`` (``make install`` copies it, with ``madnb.control``,
   where the server finds it; PostgreSQL skips the ``\\echo`` guard line);
 * ``madnb install --dsn ...`` applies it over a plain connection after
   ``CREATE SCHEMA IF NOT EXISTS madnb``, so nothing is needed on the database host
-  but PostgreSQL with ``plpython3u``.
+  but PostgreSQL with ``plpython3u``;
+* ``madnb build-script --psql`` wraps that same text for a DBA's ``psql -f``
+  (:func:`psql_script`): one transaction, no psql meta-commands.
 
 Layout of the script: a migration runner (each file of ``migrations/`` runs
 exactly once, recorded with its hash in ``madnb._migrations``), the PL/Python
