@@ -62,11 +62,25 @@ def extension_files(cluster) -> Path:
     return install_extension_files(cluster)
 
 
-def install_extension_files(cluster) -> Path:
-    d = cluster.extension_dir
+def extension_dir(cluster=None) -> Path:
+    """Where the test cluster looks for extension files first: its private ``extension_destdir``.
+
+    Never the system's extension directory, which the tests leave untouched.
+    ``cluster`` defaults to the session's; skips where the server has no such setting.
+    """
+    if cluster is None:
+        import conftest
+
+        cluster = conftest._cluster
+    d = cluster.extension_dir if cluster is not None else None
     if d is None:
         pytest.skip("the server has no extension_destdir setting (Debian's packages do): "
                     "extension tests never write into the system's extension directory")
+    return d
+
+
+def install_extension_files(cluster) -> Path:
+    d = extension_dir(cluster)
     shutil.copy(ROOT / "madnb.control", d / "madnb.control")
     write_extension_files(d)
     shutil.copy(OLD_SCRIPT, d / "madnb--0.0.1.sql")
