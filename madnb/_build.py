@@ -1,12 +1,14 @@
 """Build the one self-contained install script from sql/, plpython/ and migrations/.
 
-The same script serves both install paths:
+The same script serves every install path:
 
 * ``CREATE EXTENSION madnb`` (``make install`` copies it, with ``madnb.control``,
   where the server finds it; PostgreSQL skips the ``\\echo`` guard line);
 * ``madnb install --dsn ...`` applies it over a plain connection after
   ``CREATE SCHEMA IF NOT EXISTS madnb``, so nothing is needed on the database host
-  but PostgreSQL with ``plpython3u``.
+  but PostgreSQL with ``plpython3u``;
+* ``madnb build-script --psql`` wraps that same text for a DBA's ``psql -f``
+  (:func:`psql_script`): one transaction, no psql meta-commands.
 
 Layout of the script: a migration runner (each file of ``migrations/`` runs
 exactly once, recorded with its hash in ``madnb._migrations``), the PL/Python
@@ -98,9 +100,13 @@ def _sql_literal(s: str) -> str:
 
 
 def build_hash(src: Sources, version: str) -> str:
+    """A short hash of everything the script is made of: two builds differ iff their sources do."""
     h = hashlib.sha256(version.encode())
     for name in sorted(src.python):
         h.update(name.encode() + b"\0" + src.python[name].encode() + b"\0")
+    for kind, files in (("sql", src.sql), ("migration", src.migrations)):
+        for name, text in files:
+            h.update(kind.encode() + b"\0" + name.encode() + b"\0" + text.encode() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -209,6 +215,41 @@ def script_for_connection(script: str) -> str:
     """
     body = "\n".join(line for line in script.splitlines() if not line.startswith("\\echo"))
     return "CREATE SCHEMA IF NOT EXISTS madnb;\nSET LOCAL search_path = pg_catalog, pg_temp;\n" + body
+
+
+_EXTENSION_GUARD = """
+DO $madnb_guard$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'madnb') THEN
+        RAISE EXCEPTION 'madnb is installed as an extension in this database'
+            USING ERRCODE = '55000',
+                  HINT = 'upgrade it with ALTER EXTENSION madnb UPDATE (after make install) instead of this script';
+    END IF;
+END
+$madnb_guard$;
+"""
+
+
+def psql_script(version: str = __version__) -> str:
+    """A plain SQL install (and upgrade) script for psql or any SQL client.
+
+    No psql meta-commands; one transaction, so a failure leaves nothing behind;
+    creates ``plpython3u`` if missing (a superuser's right), refuses a database
+    where madnb is an extension.  Applying it is what ``madnb install`` does.
+    """
+    script = build_script(version)
+    header, _, _ = script.partition("\n")
+    return (
+        header + "\n"
+        "-- Plain SQL install script (`madnb build-script --psql`); apply it with\n"
+        "--     psql -v ON_ERROR_STOP=1 -d DBNAME -f THIS_FILE\n"
+        "-- It runs in one transaction; applying it again re-applies the objects (an upgrade).\n"
+        "BEGIN;\n"
+        + _EXTENSION_GUARD
+        + "CREATE EXTENSION IF NOT EXISTS plpython3u;\n"
+        + script_for_connection(script)
+        + "\nCOMMIT;\n"
+    )
 
 
 def script_version(script: str) -> str | None:

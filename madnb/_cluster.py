@@ -4,6 +4,12 @@ PostgreSQL refuses to run as root, so when this process is root the server runs
 as the ``postgres`` OS user; otherwise it runs as the invoking user.  The server's
 environment has ``PYTHONHOME`` and ``PYTHONPATH`` removed: PL/Python embeds the
 system Python, which a virtualenv's ``PYTHONHOME`` crashes on the first call.
+
+Extensions: where the server supports ``extension_destdir`` (Debian's and
+Ubuntu's PostgreSQL packages), the cluster looks for extension files in a
+private directory first (:attr:`LocalCluster.extension_dir`), so tests can
+install ``madnb.control`` and its scripts without touching the system's
+extension directory.
 """
 
 from __future__ import annotations
@@ -47,6 +53,11 @@ def find_bindir() -> Path:
     raise FileNotFoundError("no PostgreSQL server binaries found; set MADNB_PG_BINDIR")
 
 
+def _pg_config(bindir: Path) -> str | None:
+    own = bindir / "pg_config"
+    return str(own) if own.exists() else shutil.which("pg_config")
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -80,6 +91,7 @@ class LocalCluster:
     dbname: str = "postgres"
     _dir: Path | None = None
     _run_as: str | None = None
+    _extension_dir: Path | None = None
 
     @property
     def url(self) -> str:
@@ -95,12 +107,39 @@ class LocalCluster:
         assert self._dir is not None, "cluster not started"
         return self._dir / "data"
 
+    @property
+    def extension_dir(self) -> Path | None:
+        """A private folder for extension control and script files this cluster finds first.
+
+        None when the server has no ``extension_destdir`` setting (a Debian patch).
+        Removed with the cluster.
+        """
+        return self._extension_dir
+
+    def _private_extension_dir(self, bindir: Path) -> Path | None:
+        """Set up extension_destdir under the cluster's folder, if this server has the setting."""
+        assert self._dir is not None
+        pg_config = _pg_config(bindir)
+        if pg_config is None:
+            return None
+        described = subprocess.run([str(bindir / "postgres"), "--describe-config"], capture_output=True, text=True,
+                                   env=_server_env(), **self._run_as_kwargs())  # type: ignore[call-overload]
+        if not any(line.split("\t", 1)[0] == "extension_destdir" for line in described.stdout.splitlines()):
+            return None
+        sharedir = subprocess.run([pg_config, "--sharedir"], capture_output=True, text=True, check=True).stdout.strip()
+        destdir = self._dir / "extension_destdir"
+        ext = destdir / sharedir.lstrip("/") / "extension"
+        ext.mkdir(parents=True, mode=0o755)
+        return ext
+
+    def _run_as_kwargs(self) -> dict[str, object]:
+        if not self._run_as:
+            return {}
+        return {"user": self._run_as, "group": pwd.getpwnam(self._run_as).pw_gid, "extra_groups": []}
+
     def _cmd(self, args: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
         kwargs: dict[str, object] = {"env": _server_env(), "capture_output": True, "text": True}
-        if self._run_as:
-            kwargs["user"] = self._run_as
-            kwargs["group"] = pwd.getpwnam(self._run_as).pw_gid
-            kwargs["extra_groups"] = []
+        kwargs.update(self._run_as_kwargs())
         kwargs.update(kw)
         res = subprocess.run(args, **kwargs)  # type: ignore[call-overload]
         if res.returncode != 0:
@@ -132,6 +171,9 @@ class LocalCluster:
         }
         if self.fast:
             conf.update({"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"})
+        self._extension_dir = self._private_extension_dir(bindir)
+        if self._extension_dir is not None:
+            conf["extension_destdir"] = "'" + str(self._dir / "extension_destdir") + "'"
         conf.update(self.settings)
         with open(self.datadir / "postgresql.conf", "a", encoding="utf-8") as f:
             f.write("\n# madnb throwaway cluster\n")
@@ -171,6 +213,7 @@ class LocalCluster:
         finally:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
+            self._extension_dir = None
 
     def __enter__(self) -> "LocalCluster":
         return self.start()

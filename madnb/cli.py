@@ -9,14 +9,15 @@ from pathlib import Path
 
 import psycopg
 
-from ._build import build_script, write_extension_files
+from ._build import build_script, psql_script, write_extension_files
 from ._install import InstallError, install, uninstall, upgrade, version
 from ._version import __version__
 from . import privacy_curve
+from .demo import DemoError
 
 
 def _dsn(args: argparse.Namespace) -> str:
-    dsn = args.dsn or os.environ.get("MADNB_DSN") or os.environ.get("DATABASE_URL")
+    dsn = args.dsn or os.environ.get("MADNB_DSN")
     if not dsn:
         raise SystemExit("madnb: no database given: use --dsn URL (or set MADNB_DSN)")
     return str(dsn)
@@ -50,6 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     bs.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     bs.add_argument("--as-version", default=__version__, help=argparse.SUPPRESS)
     bs.add_argument("--extension-dir", type=Path, help="write madnb--VERSION.sql and the upgrade scripts into this folder")
+    bs.add_argument(
+        "--psql",
+        action="store_true",
+        help="a plain SQL install/upgrade script for psql -v ON_ERROR_STOP=1 -f FILE (one transaction)",
+    )
     dm = sub.add_parser("demo", help="run the demo (a throwaway local PostgreSQL unless --dsn is given)")
     dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
     pc = sub.add_parser(
@@ -58,15 +64,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     privacy_curve.add_arguments(pc)
 
+    if not (sys.argv[1:] if argv is None else argv):
+        p.print_help()
+        return 0
     args = p.parse_args(argv)
     try:
         if args.cmd == "install":
             print(install(_dsn(args)))
         elif args.cmd == "upgrade":
-            before, now = upgrade(_dsn(args))
-            print(f"upgraded from {before}: {now}")
+            dsn = _dsn(args)
+            pre = version(dsn)
+            before, now = upgrade(dsn)
+            if before != now.installed:
+                print(f"upgraded from {before}: {now}")
+            elif pre.build == now.build:
+                print(f"madnb {now.installed} is already up to date")
+            else:
+                print(f"madnb {now.installed}: objects re-applied (same version, changed build)")
         elif args.cmd == "uninstall":
-            print(uninstall(_dsn(args), cascade=args.cascade, drop_privacy_state=args.drop_privacy_ledger))
+            dsn = _dsn(args)
+            if version(dsn).installed is None and not args.drop_privacy_ledger:
+                print("madnb is not installed in this database: nothing to uninstall")
+                return 0
+            print(uninstall(dsn, cascade=args.cascade, drop_privacy_state=args.drop_privacy_ledger))
         elif args.cmd == "version":
             print(version(_dsn(args)))
         elif args.cmd == "build-script":
@@ -74,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                 for path in write_extension_files(args.extension_dir, args.as_version):
                     print(path)
                 return 0
-            script = build_script(args.as_version)
+            script = psql_script(args.as_version) if args.psql else build_script(args.as_version)
             if args.output:
                 args.output.parent.mkdir(parents=True, exist_ok=True)
                 args.output.write_text(script, encoding="utf-8")
@@ -83,10 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "privacy-curve":
             return privacy_curve.run_command(args)
         elif args.cmd == "demo":
-            from .demo import main as demo_main
+            from .demo import main as demo_main, process_started
 
-            return demo_main(args.dsn)
-    except InstallError as e:
+            return demo_main(args.dsn, started=process_started())
+    except (InstallError, DemoError) as e:
         print(f"madnb: {e}", file=sys.stderr)
         return 1
     except psycopg.Error as e:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -53,24 +52,59 @@ def catalog(conn: psycopg.Connection) -> list[str]:
     return [r[0] for r in conn.execute(CATALOG).fetchall()]
 
 
-def extension_dir() -> Path:
-    out = subprocess.run(["pg_config", "--sharedir"], capture_output=True, text=True)
-    if out.returncode != 0:
-        pytest.skip("pg_config is not available")
-    d = Path(out.stdout.strip()) / "extension"
-    if not os.access(d, os.W_OK):
-        pytest.skip(f"{d} is not writable (run as root, or `make install` first)")
+@pytest.fixture
+def extension_files(cluster) -> Path:
+    """Put madnb.control and the generated scripts (current and 0.0.1) where the test cluster looks first.
+
+    That is the cluster's private ``extension_destdir``, never the system's
+    extension directory, which the tests leave untouched.
+    """
+    return install_extension_files(cluster)
+
+
+def extension_dir(cluster=None) -> Path:
+    """Where the test cluster looks for extension files first: its private ``extension_destdir``.
+
+    Never the system's extension directory, which the tests leave untouched.
+    ``cluster`` defaults to the session's; skips where the server has no such setting.
+    """
+    if cluster is None:
+        import conftest
+
+        cluster = conftest._cluster
+    d = cluster.extension_dir if cluster is not None else None
+    if d is None:
+        pytest.skip("the server has no extension_destdir setting (Debian's packages do): "
+                    "extension tests never write into the system's extension directory")
     return d
 
 
-@pytest.fixture
-def extension_files() -> Path:
-    """Put madnb.control and the generated scripts (current and 0.0.1) where the server looks."""
-    d = extension_dir()
+def install_extension_files(cluster) -> Path:
+    d = extension_dir(cluster)
     shutil.copy(ROOT / "madnb.control", d / "madnb.control")
     write_extension_files(d)
     shutil.copy(OLD_SCRIPT, d / "madnb--0.0.1.sql")
     return d
+
+
+def system_extension_files() -> dict[str, int]:
+    out = subprocess.run(["pg_config", "--sharedir"], capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip("pg_config is not available")
+    d = Path(out.stdout.strip()) / "extension"
+    return {p.name: p.stat().st_mtime_ns for p in d.glob("madnb*")}
+
+
+def test_extension_tests_use_the_clusters_private_folder_and_leave_the_system_untouched(cluster):
+    before = system_extension_files()
+    d = install_extension_files(cluster)
+    url = new_database(cluster, "ext_private")
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert Path(conn.execute("SHOW extension_destdir").fetchone()[0]) in d.parents
+        conn.execute("CREATE EXTENSION madnb VERSION '0.0.1' CASCADE")
+        conn.execute("ALTER EXTENSION madnb UPDATE")
+        assert madnb.version(conn).installed == madnb.__version__
+    assert system_extension_files() == before
 
 
 def new_database(cluster, name: str) -> str:
@@ -201,7 +235,7 @@ def test_the_command_line_installs_reports_and_uninstalls(cluster):
     out = run_cli("version", "--dsn", url)
     assert out.returncode == 0 and f"installed: {madnb.__version__} (script)" in out.stdout
     out = run_cli("upgrade", "--dsn", url)
-    assert out.returncode == 0 and "upgraded from" in out.stdout
+    assert out.returncode == 0 and "already up to date" in out.stdout
     out = run_cli("uninstall", "--dsn", url)
     assert out.returncode == 0
     out = run_cli("version", "--dsn", url)
