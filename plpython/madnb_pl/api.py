@@ -174,21 +174,17 @@ _PRIOR_COLUMNS = ["class", "class_cnt", "all_cnt"]
 
 def _check_not_swapped(plpy: Any, fp: Relation, cp: Relation) -> None:
     """Model tables given in each other's place say so (42703), rather than naming a missing column."""
-    order = "the arguments are featureProbsSource, then classPriorsSource"
-    if not _has_columns(plpy, cp, _PRIOR_COLUMNS) and _has_columns(plpy, cp, _FEATURE_COLUMNS):
-        raise MadnbError(
-            "42703",
-            f"classPriorsSource {cp.display} looks like a feature probabilities table",
-            detail=f"it has the columns {', '.join(_FEATURE_COLUMNS)}, not {', '.join(_PRIOR_COLUMNS)}",
-            hint=f"{order}: are the two table names swapped?",
-        )
-    if not _has_columns(plpy, fp, _FEATURE_COLUMNS) and _has_columns(plpy, fp, _PRIOR_COLUMNS):
-        raise MadnbError(
-            "42703",
-            f"featureProbsSource {fp.display} looks like a class priors table",
-            detail=f"it has the columns {', '.join(_PRIOR_COLUMNS)}, not {', '.join(_FEATURE_COLUMNS)}",
-            hint=f"{order}: are the two table names swapped?",
-        )
+    for what, rel, want, other, looks_like in (
+        ("classPriorsSource", cp, _PRIOR_COLUMNS, _FEATURE_COLUMNS, "a feature probabilities table"),
+        ("featureProbsSource", fp, _FEATURE_COLUMNS, _PRIOR_COLUMNS, "a class priors table"),
+    ):
+        if not _has_columns(plpy, rel, want) and _has_columns(plpy, rel, other):
+            raise MadnbError(
+                "42703",
+                f"{what} {rel.display} looks like {looks_like}",
+                detail=f"it has the columns {', '.join(other)}, not {', '.join(want)}",
+                hint="the arguments are featureProbsSource, then classPriorsSource: are the two table names swapped?",
+            )
 
 
 def _class_count(plpy: Any, rel_sql: str, what: str) -> int:
