@@ -5,9 +5,9 @@ then every cell is summed over the parts and only then post-processed:
 
 * exact parts: counts add; a numeric attribute's (nv, mean, sample variance)
   merge with Chan et al.'s parallel formula, the deviations taken from one
-  part's mean so that values like 1e9 +- small spreads lose no digits:
-  ref = the first part's mean, d = sum(nv_i (mean_i - ref)) / N,
-  mean = ref + d, M2 = sum(M2_i) + sum(nv_i ((mean_i - ref) - d)**2),
+  part's mean (double-doubles mean + mean_lo) so that values like 1e9 +- small
+  spreads lose no digits: ref = the first part's mean, dev_i = mean_i - ref,
+  d = sum(nv_i dev_i) / N, mean = ref + d, M2 = sum(M2_i) + sum(nv_i (dev_i - d)**2),
   var = M2 / (N - 1).  A cell held by one part keeps that part's numbers, so a
   single part derives exactly the model training always wrote;
 * private parts: the raw noisy integers add (n, s1, s2 per cell), and the
@@ -102,7 +102,8 @@ def _shape(plpy: Any, rel: Relation, h: Header, what: str) -> stats.Training:
 
 def _union(parts: list[tuple[Relation, Header]]) -> str:
     return " UNION ALL ".join(
-        f"SELECT {i}::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.var, s.s1, s.s2 FROM {rel.sql} AS s"
+        f"SELECT {i}::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 "
+        f"FROM {rel.sql} AS s"
         for i, (rel, _) in enumerate(parts, start=1)
     )
 
@@ -122,20 +123,23 @@ def merged_exact_select(parts: list[tuple[Relation, Header]], t: stats.Training)
         "c AS (SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u "
         f"WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ({num})) GROUP BY 1, 2, 3), "
         # numeric cells: Chan et al., deviations from the first part's mean
-        "w AS (SELECT u.part, u.cls, u.attr, u.nv, u.mean, u.var, pg_catalog.first_value(u.mean) OVER "
-        "(PARTITION BY u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS ref FROM u "
-        f"WHERE u.attr OPERATOR(pg_catalog.=) ANY ({num})), "
+        "w0 AS (SELECT u.part, u.cls, u.attr, u.nv, u.mean, COALESCE(u.mean_lo, 0) AS lo, u.var, "
+        "pg_catalog.first_value(u.part) OVER (PARTITION BY u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS rp "
+        f"FROM u WHERE u.attr OPERATOR(pg_catalog.=) ANY ({num})), "
+        # dev: the part's mean less the reference part's, both double-doubles
+        "w AS (SELECT w0.*, r.mean AS ref, r.lo AS ref_lo, (w0.mean - r.mean) + (w0.lo - r.lo) AS dev "
+        "FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr), "
         "g AS (SELECT w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, "
-        "pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.var) AS v1, pg_catalog.min(w.ref) AS ref, "
-        f"pg_catalog.sum(w.nv::{f8} * (w.mean - w.ref)) / NULLIF(pg_catalog.sum(w.nv), 0)::{f8} AS d "
+        "pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.var) AS v1, pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, "
+        f"pg_catalog.sum(w.nv::{f8} * w.dev) / NULLIF(pg_catalog.sum(w.nv), 0)::{f8} AS d "
         "FROM w GROUP BY w.cls, w.attr), "
-        "x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.v1, g.ref, g.d, "
+        "x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.v1, g.ref, g.ref_lo, g.d, "
         f"pg_catalog.sum(COALESCE(w.var * (w.nv - 1)::{f8}, 0::{f8}) "
-        f"+ COALESCE(w.nv::{f8} * ((w.mean - w.ref) - g.d) * ((w.mean - w.ref) - g.d), 0::{f8})) AS m2 "
-        "FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.v1, g.ref, g.d) "
+        f"+ COALESCE(w.nv::{f8} * (w.dev - g.d) * (w.dev - g.d), 0::{f8})) AS m2 "
+        "FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.v1, g.ref, g.ref_lo, g.d) "
         f"SELECT c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::{f8} AS mean, NULL::{f8} AS var FROM c "
         f"UNION ALL SELECT x.cls, x.attr, NULL::{elem}, NULL::pg_catalog.numeric, x.nv::pg_catalog.int8, "
-        "CASE WHEN x.k = 1 THEN x.m1 WHEN x.k > 1 THEN x.ref + x.d END, "
+        "CASE WHEN x.k = 1 THEN x.m1 WHEN x.k > 1 THEN x.ref + (x.ref_lo + x.d) END, "
         f"CASE WHEN x.k = 1 THEN x.v1 WHEN x.k > 1 AND x.nv > 1 THEN x.m2 / (x.nv - 1)::{f8} END FROM x"
     )
 

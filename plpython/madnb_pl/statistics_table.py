@@ -10,6 +10,9 @@ row per released cell:
                            whose attribute equals value; NULL for a numeric attribute
     nv     int8            exact, numeric attr: non-missing values of the class
     mean   float8          exact, numeric attr: their mean
+    mean_lo float8         exact, numeric attr: what the mean is above ``mean`` (a double-double
+                           mean + mean_lo; NULL = 0): set where the values sit far from 0
+                           compared with their spread (see :func:`refine_far_from_zero`)
     var    float8          exact, numeric attr: their sample variance (M2 = var * (nv - 1)),
                            NULL below two values
     s1     numeric         private, numeric attr: noisy sum of the fixed-point values
@@ -90,7 +93,7 @@ def table_ddl(name_sql: str, t: stats.Training) -> str:
     """The statistics table (see the module docstring for its columns)."""
     return (
         f"CREATE TABLE {name_sql} (cls {t.cls.type_sql}, attr pg_catalog.int4 NOT NULL, value {t.attrs.elem_sql}, "
-        "n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, var pg_catalog.float8, "
+        "n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, "
         "s1 pg_catalog.numeric, s2 pg_catalog.numeric)"
     )
 
@@ -137,12 +140,67 @@ def write_exact(plpy: Any, t: stats.Training, dest: NewName | Relation) -> Heade
             f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num}) ORDER BY s.o, s.cls"
         )
     plpy.execute(f"DROP TABLE {s}")
+    refine_far_from_zero(plpy, t, dest.sql)
     header = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
         class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=_now(plpy),
     )
     _write_header(plpy, dest.sql, header)
     return header
+
+
+FAR_FROM_ZERO = 1e8
+"""A numeric cell is refined when mean**2 > FAR_FROM_ZERO * variance (|mean| > 1e4 standard deviations)."""
+
+
+def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
+    """Recompute the numeric cells whose values sit far from 0 compared with their spread.
+
+    PostgreSQL's float8 ``avg`` and ``var_samp`` keep a running sum: for values
+    like 1e9 +- 1 its rounding (about 1e-16 of 1e9 per row) is large next to the
+    spread, and the variance loses digits (a relative error of about 1e-16
+    |mean| / sd).  Such cells -- rare, and found from the statistics alone -- are
+    computed again from values shifted by a constant c near them (the mean of the
+    largest such cell of the attribute): x - c is exact, so the shifted pass keeps
+    every digit; the mean is stored as the double-double c + avg(x - c) = mean +
+    mean_lo, so that merging parts loses nothing either.  Tables without such cells
+    pay one query on the statistics table; arrays that are not one-dimensional and
+    1-based keep the fast pass's numbers.
+    """
+    if not t.numeric:
+        return
+    f8 = stats.F8
+    far = f"s.nv > 1 AND s.mean * s.mean > {FAR_FROM_ZERO!r}::{f8} * s.var"
+    rows = plpy.execute(
+        f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND {far} ORDER BY s.attr, s.nv DESC"
+    )
+    if not rows:
+        return
+    a = f"t.{t.attrs.sql}"
+    aggs, cells = [], []
+    for r in rows:
+        j, c = int(r["o"]), float(r["c"])
+        x = f"({stats.numeric_value_sql(t, f'{a}[{j}]', True)} - {c!r}::{f8})"
+        aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
+        cells.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
+    odd = f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1) AS odd"
+    passed = (
+        f"SELECT t.{t.cls.sql} AS cls, {odd}, {', '.join(aggs)} FROM {t.source.sql} AS t "
+        f"WHERE t.{t.cls.sql} IS NOT NULL GROUP BY t.{t.cls.sql}"
+    )
+    refined = (
+        f"SELECT g.cls, x.o, x.c, x.r, x.v, g.odd FROM ({passed}) AS g "
+        f"CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)"
+    )
+    tmp = "pg_temp." + quote_ident("madnb_refined_" + secrets.token_hex(6))
+    plpy.execute(f"CREATE TEMPORARY TABLE {tmp} ON COMMIT DROP AS {refined}")
+    if not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {tmp} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
+        plpy.execute(
+            f"UPDATE {dest} AS s SET mean = y.c + y.r, mean_lo = (y.c - (y.c + y.r)) + y.r, var = y.v "
+            f"FROM {tmp} AS y WHERE s.cls = y.cls AND s.attr = y.o AND y.r IS NOT NULL AND {far}"
+        )
+    plpy.execute(f"DROP TABLE {tmp}")
 
 
 def domain_fingerprint(plpy: Any, dom: str) -> str:
