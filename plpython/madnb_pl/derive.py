@@ -168,15 +168,25 @@ def create_model(
     for rel, h in parts[1:]:
         _shape(plpy, rel, h, what)
     merged = _temp("madnb_merged_")
-    if first.private:
-        plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_private_select(parts)}")
-        eps = effective_epsilon([h for _, h in parts])
-        ctes = stats.with_clause(stats.dp_model_ctes(merged, t, first.numeric_bounds(), eps))
+    if len(parts) == 1:
+        # one part is its own sum (what training derives from): read it in place
+        rel = first_rel.sql
+        cells = (
+            f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM {rel} AS s)" if first.private
+            else f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM {rel} AS s)"
+        )
     else:
-        plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_exact_select(parts, t)}")
-        ctes = stats.with_clause(stats.model_ctes(merged, t, stats.CLASS_ROWS_OF_TABLE))
+        select = merged_private_select(parts) if first.private else merged_exact_select(parts, t)
+        plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {select}")
+        cells = merged
+    if first.private:
+        eps = effective_epsilon([h for _, h in parts])
+        ctes = stats.with_clause(stats.dp_model_ctes(cells, t, first.numeric_bounds(), eps))
+    else:
+        ctes = stats.with_clause(stats.model_ctes(cells, t, stats.CLASS_ROWS_OF_TABLE))
     stats.write_model_tables(plpy, ctes, t, cp, fp, np, smoothing)
-    plpy.execute(f"DROP TABLE {merged}")
+    if len(parts) > 1:
+        plpy.execute(f"DROP TABLE {merged}")
     _comment_model(plpy, parts, fp, np, cp)
     for name in (fp, cp) + ((np,) if np is not None else ()):
         plpy.execute(f"ANALYZE {name.sql}")

@@ -124,21 +124,17 @@ def write_exact(plpy: Any, t: stats.Training, dest: NewName | Relation) -> Heade
     plpy.execute(table_ddl(dest.sql, t))
     cc = stats.with_clause([stats.model_ctes(s, t)[0]])
     num = t.numeric_array_sql
+    f8, i8 = stats.F8, "pg_catalog.int8"
+    # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
     plpy.execute(
-        f"{cc} INSERT INTO {dest.sql} (cls, attr, value, n) "
-        "SELECT cc.cls, 0, NULL, cc.class_cnt FROM cc ORDER BY cc.cls"
+        f"{cc} INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+        f"SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM cc "
+        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
+        f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
+        f"UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM {s} AS s "
+        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})"
     )
-    if not t.numeric_only:
-        plpy.execute(
-            f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, s.v, s.n FROM {s} AS s "
-            "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
-            f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} ORDER BY s.o, s.v, s.cls"
-        )
-    if t.numeric:
-        plpy.execute(
-            f"INSERT INTO {dest.sql} (cls, attr, nv, mean, var) SELECT s.cls, s.o, s.nv, s.mean, s.var FROM {s} AS s "
-            f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num}) ORDER BY s.o, s.cls"
-        )
     plpy.execute(f"DROP TABLE {s}")
     refine_far_from_zero(plpy, t, dest.sql)
     header = Header(
