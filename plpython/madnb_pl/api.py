@@ -175,18 +175,10 @@ def create_nb_model_from_statistics(
     derive.create_model(plpy, parts, fp, np, cp, s_factor)
 
 
-def _comment(plpy: Any, name: Any, text: str) -> None:
-    plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text)}")
-
-
 # The feature table's comment records the numAttrs of the training, so that a view
 # can check its own numAttrs against it (a model whose last attributes had no
 # values has no feature rows for them).
 _NUM_ATTRS_RECORD = re.compile(r"\bnumAttrs = ([0-9]+)\b", re.ASCII)
-
-
-def _num_attrs_record(n: int) -> str:
-    return f"numAttrs = {int(n)}"
 
 
 def _check_num_attrs(plpy: Any, n: int, fp: Relation, np: Relation | None) -> None:

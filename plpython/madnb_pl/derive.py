@@ -27,7 +27,7 @@ from typing import Any
 from . import stats
 from .errors import MadnbError
 from .names import Column, NewName, Relation, quote_ident, resolve_column
-from .statistics_table import Header, read_header
+from .statistics_table import Header
 
 
 def effective_epsilon(headers: list[Header]) -> float:

@@ -45,7 +45,6 @@ import functools
 import json
 import math
 import numbers
-import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -53,7 +52,7 @@ from typing import Any
 
 from . import noise, stats
 from .errors import MadnbError, entry_point
-from .names import NewName, Relation, quote_ident, resolve_column, resolve_relation
+from .names import Relation, resolve_column, resolve_relation
 
 FIXED_POINT_BITS = 20
 """Numeric values are encoded with K = 2**20 steps per half-width of their bounds."""
