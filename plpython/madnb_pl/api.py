@@ -79,7 +79,7 @@ def create_nb_prepared_data_tables(
         header = statistics_table.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
     else:
         header = statistics_table.write_exact(plpy, t, kept)
-    derive.create_model(plpy, [(_created(plpy, kept), header)], fp, np, cp, s_factor)
+    derive.create_model(plpy, [(_created(plpy, kept), header)], fp, np, cp, s_factor, shape=t)
 
 
 def _created(plpy: Any, name: Any) -> Relation:

@@ -160,11 +160,17 @@ def create_model(
     cp: NewName,
     smoothing: float,
     what: str = "statistics",
+    shape: stats.Training | None = None,
 ) -> None:
-    """Check, sum and post-process the parts into MADlib's model tables; comment them."""
+    """Check, sum and post-process the parts into MADlib's model tables; comment them.
+
+    ``shape``: the training the single part was just released from (training
+    passes it; otherwise the types are read from each part and checked against
+    its header).
+    """
     check_compatible(parts)
     first_rel, first = parts[0]
-    t = _shape(plpy, first_rel, first, what)
+    t = shape if shape is not None and len(parts) == 1 else _shape(plpy, first_rel, first, what)
     for rel, h in parts[1:]:
         _shape(plpy, rel, h, what)
     merged = _temp("madnb_merged_")
