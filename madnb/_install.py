@@ -372,11 +372,22 @@ def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
         conn.execute("ALTER EXTENSION madnb DROP SCHEMA madnb_privacy")
 
 
+def _detach_statistics_schema(conn: psycopg.Connection[Any]) -> None:
+    """Detach schema ``madnb_statistics`` from the extension: the statistics kept by
+    training belong to the user, like the model tables, and stay after uninstall."""
+    member = conn.execute(
+        "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
+        "AND d.objid = pg_catalog.to_regnamespace('madnb_statistics') AND d.deptype = 'e'"
+    ).fetchone()
+    if member:
+        conn.execute("ALTER EXTENSION madnb DROP SCHEMA madnb_statistics")
+
+
 def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool = False) -> Uninstalled:
     """Remove madnb (schema ``madnb`` and everything in it).
 
     Refuses while objects outside the schema still use madnb (views are named),
-    unless ``cascade`` (which drops them too).  Model tables created by training
+    unless ``cascade`` (which drops them too).  Model tables created by training (and the statistics kept in schema ``madnb_statistics``)
     are ordinary tables and are kept.  The privacy state (schema
     ``madnb_privacy``: the ledger of private releases, the budgets and the spent
     counters) is the audit record of what was released and is kept, so that a
@@ -393,6 +404,7 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
             if _extension_version(conn) is not None:
                 if counts is not None:  # counters created at run time are not members: detach, then drop or keep
                     _detach_privacy_state(conn)
+                _detach_statistics_schema(conn)
                 conn.execute("DROP EXTENSION madnb CASCADE" if cascade else "DROP EXTENSION madnb")
                 conn.execute("DROP SCHEMA IF EXISTS madnb CASCADE" if cascade else "DROP SCHEMA IF EXISTS madnb")
             else:

@@ -176,6 +176,13 @@ EXPECTED_SIGNATURES = {
                                             "numericAttrsColumnIndices", "numAttrs", "featureProbsDestName",
                                             "numericFeatureStatsDestName", "classPriorsDestName"],
 }
+# madnb's own statistics functions (issue 10) follow MADlib's argument names and order
+EXPECTED_SIGNATURES[("create_nb_statistics", 5)] = ["trainingSource", "trainingClassColumn", "trainingAttrColumn",
+                                                    "numAttrs", "statisticsDestName"]
+EXPECTED_SIGNATURES[("create_nb_statistics", 6)] = ["trainingSource", "trainingClassColumn", "trainingAttrColumn",
+                                                    "numericAttrsColumnIndices", "numAttrs", "statisticsDestName"]
+EXPECTED_SIGNATURES[("create_nb_model_from_statistics", 4)] = ["statistics", "featureProbsDestName",
+                                                               "numericFeatureStatsDestName", "classPriorsDestName"]
 for fn in ("create_nb_classify_view", "create_nb_probs_view"):
     EXPECTED_SIGNATURES[(fn, 7)] = ["featureProbsSource", "classPriorsSource", "classifySource", "classifyKeyColumn",
                                     "classifyAttrColumn", "numAttrs", "destName"]

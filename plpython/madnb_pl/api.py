@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import dp, scoring, stats
+from . import derive, dp, scoring, statistics_table, stats
 from .errors import MadnbError, entry_point
 from .names import Relation, quote_ident, resolve_column, resolve_new_name, resolve_relation, distinct_outputs
 
@@ -20,12 +20,13 @@ def _training(
     numeric_indices: str | None, num_attrs: int | None, use_numeric: bool,
 ) -> stats.Training:
     n = stats.parse_num_attrs(num_attrs)
-    numeric = stats.parse_numeric_indices(numeric_indices, n) if use_numeric else []
+    given = stats.numeric_indices_as_given(numeric_indices, n) if use_numeric else []
+    numeric = sorted(given)
     rel = resolve_relation(plpy, source, "trainingSource")
     cls = resolve_column(plpy, rel, class_column, "trainingClassColumn", compared=True)
     attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn", compared=True)
     stats.check_attr_column(attrs, numeric, "trainingAttrColumn")
-    return stats.Training(rel, cls, attrs, n, tuple(numeric))
+    return stats.Training(rel, cls, attrs, n, tuple(numeric), tuple(given))
 
 
 @entry_point
@@ -58,13 +59,9 @@ def create_nb_prepared_data_tables(
     s_factor = dp.parse_smoothing(smoothing)
     privacy = None
     if epsilon is not None:
-        given = stats.numeric_indices_as_given(numeric_indices, t.num_attrs) if use_numeric else []
-        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, given, delta)
-    elif bounds is not None or domain is not None or delta is not None:
-        raise MadnbError(
-            "22023", "bounds, domain and delta are used only for a differentially private model",
-            hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
-        )
+        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
+    else:
+        _no_private_options(bounds, domain, delta)
     fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
     cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
     outs = [fp, cp]
@@ -74,49 +71,114 @@ def create_nb_prepared_data_tables(
         outs.append(np)
     distinct_outputs(*outs)
 
+    kept = statistics_table.kept_name(plpy, fp)
     if privacy is not None:
-        dp.create_private_tables(plpy, t, privacy, fp, np, cp, s_factor)
-        old = plpy.execute(
-            plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["text"]),
-            [fp.sql],
-        )[0]["c"]
-        _comment(plpy, fp, ((old + "; ") if old else "") + _num_attrs_record(t.num_attrs))
-        for name in outs:
-            plpy.execute(f"ANALYZE {name.sql}")
-        return
-
-    s = stats.materialise(plpy, t)
-    stats.check_stats(plpy, s, t)
-    ctes = stats.with_clause(stats.model_ctes(s, t))
-    src = t.source.display
-    stats.write_model_tables(plpy, ctes, t, cp, fp, np, s_factor)
-    _comment(plpy, cp, f"madnb class priors trained from {src}")
-    _comment(
-        plpy, fp,
-        f"madnb categorical feature counts trained from {src}; "
-        "P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); "
-        + _num_attrs_record(t.num_attrs),
-    )
-    if np is not None:
-        _comment(plpy, np, f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}")
-    plpy.execute(f"DROP TABLE {s}")
-    # Fresh statistics on the small model tables keep the views' plans honest.
-    for name in outs:
-        plpy.execute(f"ANALYZE {name.sql}")
+        outputs = {"featureProbs": fp.display, "classPriors": cp.display}
+        if np is not None:
+            outputs["numericFeatureStats"] = np.display
+        header = statistics_table.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
+    else:
+        header = statistics_table.write_exact(plpy, t, kept)
+    derive.create_model(plpy, [(_created(plpy, kept), header)], fp, np, cp, s_factor, shape=t)
 
 
-def _comment(plpy: Any, name: Any, text: str) -> None:
-    plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text)}")
+def _created(plpy: Any, name: Any) -> Relation:
+    """The relation just created under ``name``."""
+    oid = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        [name.sql],
+    )[0]["o"]
+    return Relation(name.schema, name.name, int(oid))
+
+
+def _no_private_options(bounds: Any, domain: str | None, delta: float | None) -> None:
+    if bounds is not None or domain is not None or delta is not None:
+        raise MadnbError(
+            "22023", "bounds, domain and delta are used only for a differentially private model",
+            hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
+        )
+
+
+@entry_point
+def create_nb_statistics(
+    plpy: Any,
+    training_source: str | None,
+    training_class_column: str | None,
+    training_attr_column: str | None,
+    numeric_indices: str | None,
+    num_attrs: int | None,
+    statistics_dest: str | None,
+    use_numeric: bool,
+    epsilon: float | None = None,
+    bounds: Any = None,
+    domain: str | None = None,
+    delta: float | None = None,
+) -> None:
+    """Release the statistics of a training table into a new statistics table (exact, or private with epsilon).
+
+    The same statistics pass as training; see :mod:`madnb_pl.statistics_table`
+    for the table and its header.  A private release is charged and ledgered as
+    private training is.
+    """
+    t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    privacy = None
+    if epsilon is not None:
+        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
+    else:
+        _no_private_options(bounds, domain, delta)
+    dest = resolve_new_name(plpy, statistics_dest, "statisticsDestName")
+    if privacy is not None:
+        statistics_table.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
+    else:
+        statistics_table.write_exact(plpy, t, dest)
+    plpy.execute(f"ANALYZE {dest.sql}")
+
+
+@entry_point
+def create_nb_model_from_statistics(
+    plpy: Any,
+    statistics: list[str | None] | None,
+    feature_probs_dest: str | None,
+    numeric_stats_dest: str | None,
+    class_priors_dest: str | None,
+    smoothing: float | None = 1.0,
+) -> None:
+    """Merge statistics tables (their sum) and derive MADlib's model tables from the sum."""
+    if statistics is None:
+        raise MadnbError("22004", "statistics must not be NULL", hint="pass an array of statistics table names")
+    if len(statistics) == 0:
+        raise MadnbError("22023", "statistics is empty", hint="pass at least one statistics table, e.g. ARRAY['stats_a', 'stats_b']")
+    s_factor = dp.parse_smoothing(smoothing)
+    parts = []
+    for i, name in enumerate(statistics, start=1):
+        rel = resolve_relation(plpy, name, f"statistics[{i}]")
+        parts.append((rel, statistics_table.read_header(plpy, rel, f"statistics[{i}]")))
+    numeric = bool(parts[0][1].numeric)
+    fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
+    cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
+    outs = [fp, cp]
+    np = None
+    if numeric:
+        if numeric_stats_dest is None:
+            raise MadnbError(
+                "22004", "numericFeatureStatsDestName must not be NULL: the statistics have numeric attributes",
+                hint="name the table for the Gaussian parameters",
+            )
+        np = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
+        outs.append(np)
+    elif numeric_stats_dest is not None:
+        raise MadnbError(
+            "22023", "numericFeatureStatsDestName is given but the statistics have no numeric attributes",
+            hint="pass NULL as numericFeatureStatsDestName",
+        )
+    distinct_outputs(*outs)
+    derive.create_model(plpy, parts, fp, np, cp, s_factor)
 
 
 # The feature table's comment records the numAttrs of the training, so that a view
 # can check its own numAttrs against it (a model whose last attributes had no
 # values has no feature rows for them).
 _NUM_ATTRS_RECORD = re.compile(r"\bnumAttrs = ([0-9]+)\b", re.ASCII)
-
-
-def _num_attrs_record(n: int) -> str:
-    return f"numAttrs = {int(n)}"
 
 
 def _check_num_attrs(plpy: Any, n: int, fp: Relation, np: Relation | None) -> None:

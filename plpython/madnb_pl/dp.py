@@ -45,7 +45,6 @@ import functools
 import json
 import math
 import numbers
-import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -53,7 +52,7 @@ from typing import Any
 
 from . import noise, stats
 from .errors import MadnbError, entry_point
-from .names import NewName, Relation, quote_ident, resolve_column, resolve_relation
+from .names import Relation, resolve_column, resolve_relation
 
 FIXED_POINT_BITS = 20
 """Numeric values are encoded with K = 2**20 steps per half-width of their bounds."""
@@ -503,89 +502,3 @@ def charge(plpy: Any, source: Relation, p: Privacy, parameters: dict[str, Any]) 
             [source.oid, p.epsilon_text, json.dumps(parameters, sort_keys=True)],
         )[0]["release_id"]
     )
-
-
-# ---------------------------------------------------------------------------
-# Training
-# ---------------------------------------------------------------------------
-
-
-def _temp_name(prefix: str) -> str:
-    return quote_ident("pg_temp") + "." + quote_ident(prefix + secrets.token_hex(6))
-
-
-def create_private_tables(
-    plpy: Any,
-    t: stats.Training,
-    p: Privacy,
-    fp: NewName,
-    np: NewName | None,
-    cp: NewName,
-    smoothing: float,
-) -> int:
-    """Train a differentially private model into MADlib's tables; return the ledger's release id."""
-    dom = _temp_name("madnb_domain_")
-    plpy.execute(stats.dp_domain_ddl(dom, t))
-    if p.selection is None:
-        fill_domain(plpy, t, p, dom)
-
-    nb = p.bounds
-    parameters: dict[str, Any] = {
-        "class_column": t.cls.name,
-        "attr_column": t.attrs.name,
-        "num_attrs": t.num_attrs,
-        "numeric_attributes": list(t.numeric),
-        "queries": p.queries,
-        "epsilon_per_query": p.per_query,
-        "delta": p.delta,
-        "guarantee": p.guarantee,
-        "neighbouring": "add or remove one row",
-        "bounds": {str(a): [lo, hi] for a, lo, hi in nb.bounds},
-        "domain": p.domain_text,
-        "domain_disclosed": p.domain_kind == OBSERVED,
-        "fixed_point_bits": nb.bits,
-        "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
-        "smoothing": smoothing,
-        "outputs": {
-            "featureProbs": fp.display,
-            "classPriors": cp.display,
-            **({"numericFeatureStats": np.display} if np is not None else {}),
-        },
-    }
-    if p.selection is not None:
-        parameters["selection"] = {
-            "queries": p.selection.queries,
-            "epsilon_per_query": p.per_query,
-            "delta_per_query": p.selection.delta_per_query,
-            "threshold": p.selection.threshold,
-        }
-    release = charge(plpy, t.source, p, parameters)
-    if p.selection is not None:
-        select_private_domain(plpy, t, p, dom)
-
-    noisy = _temp_name("madnb_noisy_")
-    plpy.execute(stats.dp_noisy_ddl(noisy, t))
-    plpy.execute(f"INSERT INTO {noisy} (cls, o, v, n, s1, s2) {stats.dp_release_select(t, nb, dom, p.per_query)}")
-
-    ctes = stats.with_clause(stats.dp_model_ctes(noisy, dom, t, nb, p.per_query))
-    stats.write_model_tables(plpy, ctes, t, cp, fp, np, smoothing)
-    src = t.source.display
-    about = f"{p.guarantee}; release {release} of madnb.privacy_ledger"
-    _comment(plpy, cp, f"madnb class priors trained from {src}; noisy class counts clamped at 0; {about}")
-    _comment(
-        plpy, fp,
-        f"madnb categorical feature counts trained from {src}; noisy counts clamped at 0, attr_cnt = size of the attribute's domain; "
-        f"P(value|class) = (cnt + smoothing) / (sum of cnt over the attribute's values + smoothing * attr_cnt); {about}",
-    )
-    if np is not None:
-        _comment(
-            plpy, np,
-            f"madnb Gaussian parameters trained from {src}: mean and variance from noisy sums of values clipped to "
-            f"public bounds, over the noisy class count (value_cnt); {about}",
-        )
-    plpy.execute(f"DROP TABLE {noisy}, {dom}")
-    return release
-
-
-def _comment(plpy: Any, name: NewName, text: str) -> None:
-    plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text)}")

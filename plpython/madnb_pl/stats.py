@@ -133,6 +133,12 @@ class Training:
     attrs: Column
     num_attrs: int
     numeric: tuple[int, ...]
+    given: tuple[int, ...] | None = None  # the numeric indices in the order written (default: sorted)
+
+    @property
+    def numeric_given(self) -> tuple[int, ...]:
+        """The numeric indices in the order the caller wrote them (public bounds follow it)."""
+        return self.numeric if self.given is None else self.given
 
     @property
     def categorical_only(self) -> bool:
@@ -466,8 +472,18 @@ def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = Fal
     )
 
 
-def model_ctes(stats: str, t: Training) -> list[tuple[str, str]]:
+CLASS_ROWS_OF_PASS = "(s.o = 1 OR s.o IS NULL)"
+"""The rows of the statistics pass whose counts add up to a class's rows."""
+CLASS_ROWS_OF_TABLE = "s.o OPERATOR(pg_catalog.=) 0"
+"""The class-count rows of a statistics table (attr 0, see madnb_pl.statistics_table)."""
+
+
+def model_ctes(stats: str, t: Training, class_rows: str = CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
     """CTEs deriving MADlib's tables ``cp``, ``fp`` and ``np`` from a stats relation.
+
+    ``class_rows`` selects the rows whose ``n`` add up to the class counts: those
+    of the statistics pass (:data:`CLASS_ROWS_OF_PASS`), or the attr-0 rows of a
+    (merged) statistics table (:data:`CLASS_ROWS_OF_TABLE`).
 
     * cp: (class, class_cnt, all_cnt)
     * fp: (class, attr, value, cnt, attr_cnt), a row for every class x (attr, value
@@ -479,7 +495,7 @@ def model_ctes(stats: str, t: Training) -> list[tuple[str, str]]:
         (
             "cc",
             f"SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM {stats} AS s "
-            "WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls",
+            f"WHERE s.cls IS NOT NULL AND {class_rows} GROUP BY s.cls",
         ),
         (
             "cp",
@@ -807,13 +823,19 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
     )
 
 
-def dp_model_ctes(noisy: str, dom: str, t: Training, nb: NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
+def dp_model_ctes(noisy: str, t: Training, nb: NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
     """Post-processing of the noisy cells into MADlib's tables (no data is read here).
+
+    ``noisy`` holds every released cell of the public domain (summed over the
+    parts of a merge, never clamped before): (cls, o, v, n, s1, s2) with o = 0
+    for the class counts.  ``epsilon_per_query`` is the epsilon' of the variance
+    floor: for a merge, the epsilon' whose noise variance is the parts' summed
+    noise variance (:func:`madnb_pl.derive.effective_epsilon`).
 
     * class counts clamped into [0, COUNT_CAP] (all 1 if every one is 0, so that
       priors exist); all_cnt is their sum;
     * value counts clamped into [0, COUNT_CAP]; attr_cnt is the size of the
-      attribute's domain;
+      attribute's domain (its distinct released values);
     * Gaussian parameters from the noisy sums over the noisy class count: the
       mean clamped into the bounds, the variance into [floor, h**2] with floor
       = min(h**2, sqrt(2) h**2 / (epsilon' n)), one standard deviation of the
@@ -840,7 +862,13 @@ def dp_model_ctes(noisy: str, dom: str, t: Training, nb: NumericBounds, epsilon_
             "SELECT cc.cls AS class, cc.class_cnt, "
             f"LEAST(pg_catalog.sum(cc.class_cnt) OVER (), {INT8_MAX})::pg_catalog.int8 AS all_cnt FROM cc",
         ),
-        ("ac", f"SELECT d.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM {dom} AS d WHERE d.o > 0 GROUP BY d.o"),
+        # every cell of the domain is released, for every class: the attribute's domain
+        # size is the number of distinct values among its released cells
+        (
+            "ac",
+            f"SELECT d.o, pg_catalog.count(DISTINCT d.v)::pg_catalog.int8 AS attr_cnt FROM {noisy} AS d "
+            "WHERE d.o > 0 AND d.v IS NOT NULL GROUP BY d.o",
+        ),
         (
             "fp",
             f"SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), {cap})::pg_catalog.int8 AS cnt, ac.attr_cnt "

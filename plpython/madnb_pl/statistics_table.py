@@ -1,0 +1,322 @@
+"""Statistics tables: the released object between the training data and a model.
+
+A statistics table holds the sufficient statistics of one training table, one
+row per released cell:
+
+    cls    class type      the class label
+    attr   int4            0: the class's row count; i: attribute i
+    value  element type    a categorical value (NULL for attr 0 and numeric attributes)
+    n      numeric         attr 0: rows of the class; categorical attr: rows of the class
+                           whose attribute equals value; NULL for a numeric attribute
+    nv     int8            exact, numeric attr: non-missing values of the class
+    mean   float8          exact, numeric attr: their mean
+    mean_lo float8         exact, numeric attr: what the mean is above ``mean`` (a double-double
+                           mean + mean_lo; NULL = 0): set where the values sit far from 0
+                           compared with their spread (see :func:`refine_far_from_zero`)
+    var    float8          exact, numeric attr: their sample variance (M2 = var * (nv - 1)),
+                           NULL below two values
+    s1     numeric         private, numeric attr: noisy sum of the fixed-point values
+    s2     numeric         private, numeric attr: noisy sum of their squares
+
+Exact statistics store (count, mean, sample variance), which parts merge with
+Chan et al.'s parallel formula (:mod:`madnb_pl.derive`); private statistics
+store every cell of the public domain exactly as released (raw noisy integers,
+possibly negative, never clamped), with the fixed-point scale in the header.
+
+The header is the table's comment: ``madnb statistics `` followed by a JSON
+object (:class:`Header`).  A private release is charged and ledgered by
+:func:`madnb_pl.dp.charge`, exactly as private training is.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import uuid
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from . import dp, stats
+from .errors import MadnbError
+from .names import NewName, Relation, quote_ident
+
+FORMAT = 1
+COMMENT_PREFIX = "madnb statistics "
+EXACT = "exact"
+PRIVATE_MODE = "private"
+KEPT_SCHEMA = "madnb_statistics"
+"""The schema where training keeps the statistics it derived its model from (migration 0005)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a statistics table is: everything a merge must agree on, and where it came from."""
+
+    format: int
+    id: str  # a fresh UUID per statistics table (a part listed twice is refused by it)
+    mode: str  # 'exact' or 'private'
+    num_attrs: int
+    numeric: list[int]  # numeric attribute indices in the order given
+    class_type: str
+    element_type: str
+    source: str
+    created_at: str
+    bounds: list[list[float]] | None = None  # private: [attr, lower, upper] in the order given
+    fixed_point_bits: int | None = None
+    fixed_point_scale: int | None = None
+    domain: str | None = None
+    domain_fingerprint: str | None = None  # md5 of the public domain's cells (private)
+    epsilon: str | None = None
+    epsilon_per_query: float | None = None
+    delta: float | None = None
+    release_id: int | None = None  # the privacy ledger's release id (private)
+    guarantee: str | None = None
+
+    def text(self) -> str:
+        return COMMENT_PREFIX + json.dumps(asdict(self), sort_keys=True)
+
+    @property
+    def private(self) -> bool:
+        return self.mode == PRIVATE_MODE
+
+    @property
+    def numeric_sorted(self) -> tuple[int, ...]:
+        return tuple(sorted(self.numeric))
+
+    def numeric_bounds(self) -> stats.NumericBounds:
+        """The fixed-point encoding of a private part (attribute order)."""
+        pairs = tuple(sorted((int(a), float(lo), float(hi)) for a, lo, hi in (self.bounds or [])))
+        return stats.NumericBounds(pairs, int(self.fixed_point_bits or dp.FIXED_POINT_BITS))
+
+
+def table_ddl(name_sql: str, t: stats.Training) -> str:
+    """The statistics table (see the module docstring for its columns)."""
+    return (
+        f"CREATE TABLE {name_sql} (cls {t.cls.type_sql}, attr pg_catalog.int4 NOT NULL, value {t.attrs.elem_sql}, "
+        "n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, "
+        "s1 pg_catalog.numeric, s2 pg_catalog.numeric)"
+    )
+
+
+def _now(plpy: Any) -> str:
+    return str(
+        plpy.execute(
+            "SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', "
+            "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS t"
+        )[0]["t"]
+    )
+
+
+def _write_header(plpy: Any, name_sql: str, header: Header) -> None:
+    plpy.execute(f"COMMENT ON TABLE {name_sql} IS {plpy.quote_literal(header.text())}")
+
+
+def write_exact(plpy: Any, t: stats.Training, dest: NewName | Relation) -> Header:
+    """The exact statistics pass of ``t`` into a new statistics table ``dest``; return its header.
+
+    Runs :func:`stats.materialise` (the same fast passes as ever) and
+    :func:`stats.check_stats`, then keeps per class its row count (the class-count
+    CTE of :func:`stats.model_ctes`, the one place it is written), the non-NULL
+    categorical cells, and per numeric attribute (nv, mean, sample variance).
+    """
+    s = stats.materialise(plpy, t)
+    stats.check_stats(plpy, s, t)
+    plpy.execute(table_ddl(dest.sql, t))
+    cc = stats.with_clause([stats.model_ctes(s, t)[0]])
+    num = t.numeric_array_sql
+    f8, i8 = stats.F8, "pg_catalog.int8"
+    # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
+    plpy.execute(
+        f"{cc} INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+        f"SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM cc "
+        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
+        f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
+        f"UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM {s} AS s "
+        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})"
+    )
+    plpy.execute(f"DROP TABLE {s}")
+    refine_far_from_zero(plpy, t, dest.sql)
+    header = Header(
+        format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
+        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=_now(plpy),
+    )
+    _write_header(plpy, dest.sql, header)
+    return header
+
+
+FAR_FROM_ZERO = 1e8
+"""A numeric cell is refined when mean**2 > FAR_FROM_ZERO * variance (|mean| > 1e4 standard deviations)."""
+
+
+def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
+    """Recompute the numeric cells whose values sit far from 0 compared with their spread.
+
+    PostgreSQL's float8 ``avg`` and ``var_samp`` keep a running sum: for values
+    like 1e9 +- 1 its rounding (about 1e-16 of 1e9 per row) is large next to the
+    spread, and the variance loses digits (a relative error of about 1e-16
+    |mean| / sd).  Such cells -- rare, and found from the statistics alone -- are
+    computed again from values shifted by a constant c near them (the mean of the
+    largest such cell of the attribute): x - c is exact, so the shifted pass keeps
+    every digit; the mean is stored as the double-double c + avg(x - c) = mean +
+    mean_lo, so that merging parts loses nothing either.  Tables without such cells
+    pay one query on the statistics table; arrays that are not one-dimensional and
+    1-based keep the fast pass's numbers.
+    """
+    if not t.numeric:
+        return
+    f8 = stats.F8
+    far = f"s.nv > 1 AND s.mean * s.mean > {FAR_FROM_ZERO!r}::{f8} * s.var"
+    rows = plpy.execute(
+        f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND {far} ORDER BY s.attr, s.nv DESC"
+    )
+    if not rows:
+        return
+    a = f"t.{t.attrs.sql}"
+    aggs, cells = [], []
+    for r in rows:
+        j, c = int(r["o"]), float(r["c"])
+        x = f"({stats.numeric_value_sql(t, f'{a}[{j}]', True)} - {c!r}::{f8})"
+        aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
+        cells.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
+    odd = f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1) AS odd"
+    passed = (
+        f"SELECT t.{t.cls.sql} AS cls, {odd}, {', '.join(aggs)} FROM {t.source.sql} AS t "
+        f"WHERE t.{t.cls.sql} IS NOT NULL GROUP BY t.{t.cls.sql}"
+    )
+    refined = (
+        f"SELECT g.cls, x.o, x.c, x.r, x.v, g.odd FROM ({passed}) AS g "
+        f"CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)"
+    )
+    tmp = "pg_temp." + quote_ident("madnb_refined_" + secrets.token_hex(6))
+    plpy.execute(f"CREATE TEMPORARY TABLE {tmp} ON COMMIT DROP AS {refined}")
+    if not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {tmp} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
+        plpy.execute(
+            f"UPDATE {dest} AS s SET mean = y.c + y.r, mean_lo = (y.c - (y.c + y.r)) + y.r, var = y.v "
+            f"FROM {tmp} AS y WHERE s.cls = y.cls AND s.attr = y.o AND y.r IS NOT NULL AND {far}"
+        )
+    plpy.execute(f"DROP TABLE {tmp}")
+
+
+def domain_fingerprint(plpy: Any, dom: str) -> str:
+    """md5 of the public domain's cells (o, class, value) in a collation-independent order."""
+    return str(
+        plpy.execute(
+            "SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) AS f "
+            "FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM "
+            f"{dom} AS d) AS x"
+        )[0]["f"]
+    )
+
+
+def write_private(
+    plpy: Any, t: stats.Training, p: dp.Privacy, dest: NewName | Relation, outputs: dict[str, str],
+    extra: dict[str, Any] | None = None,
+) -> Header:
+    """A differentially private release of ``t`` into a new statistics table ``dest``; return its header.
+
+    The same steps as private training always took: the domain (public table,
+    'observed', or chosen privately after the charge), the charge and ledger row
+    (:func:`dp.charge`, before any noise is drawn), then every cell of the domain
+    with its noise, stored as released.  ``outputs`` and ``extra`` are recorded
+    in the ledger's parameters.
+    """
+    dom = "pg_temp." + quote_ident("madnb_domain_" + secrets.token_hex(6))
+    plpy.execute(stats.dp_domain_ddl(dom, t))
+    if p.selection is None:
+        dp.fill_domain(plpy, t, p, dom)
+    plpy.execute(table_ddl(dest.sql, t))
+    nb = p.bounds
+    parameters: dict[str, Any] = {
+        "class_column": t.cls.name,
+        "attr_column": t.attrs.name,
+        "num_attrs": t.num_attrs,
+        "numeric_attributes": list(t.numeric),
+        "queries": p.queries,
+        "epsilon_per_query": p.per_query,
+        "delta": p.delta,
+        "guarantee": p.guarantee,
+        "neighbouring": "add or remove one row",
+        "bounds": {str(a): [lo, hi] for a, lo, hi in nb.bounds},
+        "domain": p.domain_text,
+        "domain_disclosed": p.domain_kind == dp.OBSERVED,
+        "fixed_point_bits": nb.bits,
+        "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
+        "outputs": outputs,
+        "statistics": dest.display,
+        **(extra or {}),
+    }
+    if p.selection is not None:
+        parameters["selection"] = {
+            "queries": p.selection.queries,
+            "epsilon_per_query": p.per_query,
+            "delta_per_query": p.selection.delta_per_query,
+            "threshold": p.selection.threshold,
+        }
+    return _release(plpy, t, p, dest, dom, parameters)
+
+
+def _release(plpy: Any, t: stats.Training, p: dp.Privacy, dest: Any, dom: str, parameters: dict[str, Any]) -> Header:
+    release = dp.charge(plpy, t.source, p, parameters)
+    if p.selection is not None:
+        dp.select_private_domain(plpy, t, p, dom)
+    nb = p.bounds
+    plpy.execute(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {stats.dp_release_select(t, nb, dom, p.per_query)}")
+    order = {a: i for i, a in enumerate(t.numeric_given)}
+    header = Header(
+        format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
+        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=_now(plpy),
+        bounds=[[a, lo, hi] for a, lo, hi in sorted(nb.bounds, key=lambda b: order.get(b[0], 0))],
+        fixed_point_bits=nb.bits, fixed_point_scale=nb.scale, domain=p.domain_text,
+        domain_fingerprint=domain_fingerprint(plpy, dom), epsilon=p.epsilon_text, epsilon_per_query=p.per_query,
+        delta=p.delta, release_id=release, guarantee=p.guarantee,
+    )
+    plpy.execute(f"DROP TABLE {dom}")
+    _write_header(plpy, dest.sql, header)
+    return header
+
+
+def read_header(plpy: Any, rel: Relation, what: str) -> Header:
+    """The header of statistics table ``rel`` (22023 when it is not one)."""
+    comment = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["pg_catalog.oid"]), [rel.oid]
+    )[0]["c"]
+    hint = "statistics tables are made by madnb.create_nb_statistics (or kept by training); their comment is their header"
+    if not comment or not comment.startswith(COMMENT_PREFIX):
+        raise MadnbError("22023", f"{what} {rel.display} is not a madnb statistics table", detail="its comment holds no madnb statistics header", hint=hint)
+    try:
+        fields = json.loads(comment[len(COMMENT_PREFIX):])
+        header = Header(**fields)
+    except (ValueError, TypeError) as e:
+        raise MadnbError("22023", f"{what} {rel.display} has an unreadable statistics header", detail=str(e), hint=hint) from None
+    if header.format != FORMAT:
+        raise MadnbError(
+            "22023", f"{what} {rel.display} has statistics format {header.format}, not {FORMAT}", hint="release the statistics again with this madnb",
+        )
+    if header.mode not in (EXACT, PRIVATE_MODE):
+        raise MadnbError("22023", f"{what} {rel.display} has an unknown mode {header.mode!r}", hint=hint)
+    return header
+
+
+def kept_name(plpy: Any, fp: NewName) -> NewName:
+    """A free name in schema madnb_statistics for the statistics a training keeps.
+
+    ``<schema>.<feature table>`` (cut to 50 bytes), with ``_2``, ``_3``, ... when
+    that is taken (a model of the same name trained before); the feature table's
+    comment names the table chosen.
+    """
+    base = f"{fp.schema}.{fp.name}".encode()[:50].decode("utf-8", "ignore")
+    taken = plpy.prepare(
+        "SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' "
+        "OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t",
+        ["pg_catalog.text", "pg_catalog.text"],
+    )
+    for i in range(1, 100):
+        name = base if i == 1 else f"{base}_{i}"
+        if not plpy.execute(taken, [KEPT_SCHEMA, name])[0]["t"]:
+            return NewName(KEPT_SCHEMA, name)
+    return NewName(KEPT_SCHEMA, f"{base}_{secrets.token_hex(4)}")
+
+
+__all__ = ["Header", "domain_fingerprint", "kept_name", "read_header", "table_ddl", "write_exact", "write_private"]
