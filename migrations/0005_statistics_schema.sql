@@ -7,9 +7,11 @@
 -- not go next to the model tables: MADlib's interface creates exactly the tables
 -- it is asked for in the caller's schema.
 --
--- Every user may create tables here (each table belongs to whoever trained the
--- model and grants nothing to anybody else); madnb always qualifies the names it
--- writes here and never reads a table it did not name itself.  Like the model
+-- Roles given madnb.grant_usage may create tables here (each table belongs to
+-- whoever trained the model and grants nothing to anybody else); nothing is
+-- granted to PUBLIC, so the schema is not a place where anyone may plant
+-- objects.  madnb always qualifies the names it writes here and never reads a
+-- table it did not name itself.  Like the model
 -- tables, the kept statistics belong to the user: `madnb uninstall` detaches
 -- the schema from the extension and keeps it; a later CREATE EXTENSION adopts it.
 
@@ -29,6 +31,5 @@ BEGIN
 END
 $madnb_statistics_schema$;
 
-GRANT USAGE, CREATE ON SCHEMA madnb_statistics TO PUBLIC;
 COMMENT ON SCHEMA madnb_statistics IS
     'madnb: the statistics tables kept by create_nb_prepared_data_tables (each named in its model''s feature table comment)';

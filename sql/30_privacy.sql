@@ -272,6 +272,8 @@ BEGIN
         RAISE EXCEPTION 'role "%" does not exist', role USING ERRCODE = '42704';
     END IF;
     EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb TO %I', role);
+    -- training keeps its statistics in a table of madnb_statistics
+    EXECUTE pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA madnb_statistics TO %I', role);
     -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
     EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
     EXECUTE pg_catalog.format(
@@ -284,7 +286,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.grant_usage(name, boolean) IS
-    'let a role train (exact and private), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
+    'let a role train (exact and private; its statistics are kept in schema madnb_statistics), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
 
 CREATE OR REPLACE FUNCTION madnb.revoke_usage(role name) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
@@ -303,9 +305,10 @@ BEGIN
         'REVOKE EXECUTE ON FUNCTION madnb.record_private_release(pg_catalog.regclass, pg_catalog.numeric, pg_catalog.jsonb) FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.privacy_ledger, madnb.privacy_budget, madnb.privacy_budget_status FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE ON SCHEMA madnb FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA madnb_statistics FROM %I', role);
 END
 $$;
-COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role in schema madnb (TEMP on the database is left as it is)';
+COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role in schemas madnb and madnb_statistics (TEMP on the database is left as it is)';
 
 -- Writers of privacy state and role management: not for PUBLIC.
 REVOKE ALL ON FUNCTION madnb.record_private_release(regclass, numeric, jsonb) FROM PUBLIC;
