@@ -24,7 +24,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
