@@ -43,3 +43,9 @@ lint: setup
 
 clean:
 	rm -rf build
+
+# Regenerate the golden files of generated SQL and of the SQL surface (tests/golden/README.md);
+# then read `git diff tests/golden` and commit what is intended.
+.PHONY: golden
+golden: setup
+	MADNB_REGEN_GOLDEN=1 $(VENV)/bin/pytest -q tests/test_golden_sql.py

@@ -39,3 +39,73 @@ INSERT INTO gaussian_data VALUES (1,1,'{6,180,12}'), (2,1,'{5.92,190,12}'), (3,1
 CREATE TABLE gaussian_test (id int, sex int, attributes float8[]);
 INSERT INTO gaussian_test VALUES (9,1,'{5.8,180,11}'), (10,2,'{5,160,6}');
 """
+
+
+# What madnb sends to the server: every statement text its PL/Python code hands to
+# plpy.execute / plpy.cursor (a prepared plan's text each time the plan is run), in
+# the order issued, utility statements (CREATE VIEW, COMMENT ON, DROP) included,
+# which auto_explain does not see.  It wraps the PL/Python interface of the session
+# (the ``plpy`` module every PL/Python function shares), not any madnb_pl function,
+# so it reads the same however madnb_pl is organised.
+_RECORD_PLPY = r"""
+import plpy
+if not hasattr(plpy, '_madnb_test_log'):
+    log = []
+    state = {'on': False}
+    orig = {'execute': plpy.execute, 'prepare': plpy.prepare, 'cursor': plpy.cursor}
+
+    class _Plan:
+        def __init__(self, plan, query):
+            self._plan, self._query = plan, query
+
+        def execute(self, *a, **k):
+            if state['on']:
+                log.append(self._query)
+            return self._plan.execute(*a, **k)
+
+        def cursor(self, *a, **k):
+            if state['on']:
+                log.append(self._query)
+            return self._plan.cursor(*a, **k)
+
+        def __getattr__(self, name):
+            return getattr(self._plan, name)
+
+    def _unwrap(q):
+        if isinstance(q, _Plan):
+            if state['on']:
+                log.append(q._query)
+            return q._plan
+        if state['on']:
+            log.append(q)
+        return q
+
+    def execute(q, *a, **k):
+        return orig['execute'](_unwrap(q), *a, **k)
+
+    def cursor(q, *a, **k):
+        return orig['cursor'](_unwrap(q), *a, **k)
+
+    def prepare(q, *a, **k):
+        return _Plan(orig['prepare'](q, *a, **k), q)
+
+    plpy.execute, plpy.cursor, plpy.prepare = execute, cursor, prepare
+    plpy._madnb_test_log, plpy._madnb_test_state = log, state
+plpy._madnb_test_state['on'] = __ON__
+"""
+
+
+def statements_sent(conn: psycopg.Connection[Any], action: Any) -> list[str]:
+    """The text of every statement madnb's PL/Python code sends during ``action()``, in order."""
+    conn.execute("SELECT madnb._load_python()")  # loading happens before, not inside, what is recorded
+    conn.execute("DO $$" + _RECORD_PLPY.replace("__ON__", "True") + "$$ LANGUAGE plpython3u")
+    try:
+        action()
+    finally:
+        conn.execute("DO $$" + _RECORD_PLPY.replace("__ON__", "False") + "$$ LANGUAGE plpython3u")
+    conn.execute(
+        "CREATE OR REPLACE FUNCTION pg_temp.madnb_test_statements() RETURNS text[] LANGUAGE plpython3u AS "
+        "$$\nimport plpy\ntexts = list(plpy._madnb_test_log)\ndel plpy._madnb_test_log[:]\nreturn texts\n$$"
+    )
+    (texts,) = conn.execute("SELECT pg_temp.madnb_test_statements()").fetchone()
+    return list(texts)

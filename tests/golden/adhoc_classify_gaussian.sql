@@ -1,0 +1,406 @@
+-- golden SQL of: SELECT madnb.create_nb_classify_view('gaussian_data', 'sex', 'attributes', '1,2,3', 'gaussian_test', 'id', 'attributes', 3, 'adhoc_gaussian_classify')
+-- regenerate: MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+
+-- statement 1
+SELECT pg_catalog.current_setting('search_path') AS p
+
+-- statement 2
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 3
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 4
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 5
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 6
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 7
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 8
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 9
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 10
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 11
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 12
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 13
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 14
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 15
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 16
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 17
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 18
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 19
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+
+-- statement 20
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 21
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+
+-- statement 22
+CREATE TEMPORARY TABLE "pg_temp"."madnb_stats_<hex1>" ON COMMIT DROP AS SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."sex" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count(t."attributes"[1]) AS c1, pg_catalog.avg(t."attributes"[1]::pg_catalog.float8) AS m1, pg_catalog.var_samp(t."attributes"[1]::pg_catalog.float8) AS v1, pg_catalog.count(t."attributes"[2]) AS c2, pg_catalog.avg(t."attributes"[2]::pg_catalog.float8) AS m2, pg_catalog.var_samp(t."attributes"[2]::pg_catalog.float8) AS v2, pg_catalog.count(t."attributes"[3]) AS c3, pg_catalog.avg(t."attributes"[3]::pg_catalog.float8) AS m3, pg_catalog.var_samp(t."attributes"[3]::pg_catalog.float8) AS v3 FROM "public"."gaussian_data" AS t GROUP BY t."sex") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (1, g.n_any, g.c1, g.m1, g.v1), (2, g.n_full, g.c2, g.m2, g.v2), (3, g.n_full, g.c3, g.m3, g.v3)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o = -1)
+
+-- statement 23
+SELECT EXISTS (SELECT 1 FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.o = -1) AS odd
+
+-- statement 24
+SELECT s.o, s.cls::pg_catalog.text AS cls, s.mean, s.var FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ('{1,2,3}'::pg_catalog.int4[]) AND (s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY s.o LIMIT 1
+
+-- statement 25
+SELECT  COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 3), 0)::int8 AS full_length, COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len, pg_catalog.count(DISTINCT cls)::int8 AS classes FROM "pg_temp"."madnb_stats_<hex1>" AS s
+
+-- statement 26
+SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation WHERE a.attrelid = $1 AND a.attname = $2
+
+-- statement 27
+SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation WHERE a.attrelid = $1 AND a.attname = $2
+
+-- statement 28
+DROP TABLE "pg_temp"."madnb_stats_<hex1>"
+
+-- statement 29
+CREATE VIEW "public"."adhoc_gaussian_classify" AS WITH stats AS (SELECT t."sex" AS cls, u.o::pg_catalog.int4 AS o, NULL::double precision AS v, pg_catalog.count(*) AS n, pg_catalog.count((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS nv, pg_catalog.avg((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS mean, pg_catalog.var_samp((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS var FROM "public"."gaussian_data" AS t LEFT JOIN LATERAL pg_catalog.unnest(t."attributes") WITH ORDINALITY AS u(val, o) ON true GROUP BY 1, 2, 3),
+cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
+vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
+ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
+fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[])),
+mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM np AS y) AS x ON x.attr = g.a) AS m3)
+SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[CASE WHEN q.l1 >= q.thr THEN q.classes[1] END, CASE WHEN q.l2 >= q.thr THEN q.classes[2] END], NULL) END AS nb_classification FROM (SELECT q.*, GREATEST(q.l1, q.l2) - 1e-12::pg_catalog.float8 * GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(q.l1, q.l2))) AS thr FROM (SELECT src."id" AS key, (SELECT mdl.classes FROM mdl) AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, (SELECT mdl.g FROM mdl)[1] + COALESCE((SELECT mdl.g FROM mdl)[3] - ((SELECT mdl.g FROM mdl)[6] * (s.x1 - (SELECT mdl.g FROM mdl)[9])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[4] - ((SELECT mdl.g FROM mdl)[7] * (s.x2 - (SELECT mdl.g FROM mdl)[10])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[5] - ((SELECT mdl.g FROM mdl)[8] * (s.x3 - (SELECT mdl.g FROM mdl)[11])) ^ 2, 0) AS l1, (SELECT mdl.g FROM mdl)[2] + COALESCE((SELECT mdl.g FROM mdl)[12] - ((SELECT mdl.g FROM mdl)[15] * (s.x1 - (SELECT mdl.g FROM mdl)[18])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[13] - ((SELECT mdl.g FROM mdl)[16] * (s.x2 - (SELECT mdl.g FROM mdl)[19])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[14] - ((SELECT mdl.g FROM mdl)[17] * (s.x3 - (SELECT mdl.g FROM mdl)[20])) ^ 2, 0) AS l2 FROM "public"."gaussian_test" AS src LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[1]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[21]), (SELECT mdl.g FROM mdl)[24]) AS x1, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[22]), (SELECT mdl.g FROM mdl)[25]) AS x2, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[3]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[23]), (SELECT mdl.g FROM mdl)[26]) AS x3) AS s ON (SELECT mdl.ready FROM mdl) WHERE (SELECT mdl.ready FROM mdl) OFFSET 0) AS q OFFSET 0) AS q
+
+-- statement 30
+COMMENT ON VIEW "public"."adhoc_gaussian_classify" IS 'madnb naive Bayes classification of public.gaussian_test, trained ad hoc from public.gaussian_data on every query'
+
+-- statement 31
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- view definition of adhoc_gaussian_classify (pg_get_viewdef)
+ WITH stats AS (
+         SELECT t.sex AS cls,
+            u.o::integer AS o,
+            NULL::double precision AS v,
+            count(*) AS n,
+            count(
+                CASE
+                    WHEN u.val <> 'NaN'::double precision THEN u.val
+                    ELSE NULL::double precision
+                END) AS nv,
+            avg(
+                CASE
+                    WHEN u.val <> 'NaN'::double precision THEN u.val
+                    ELSE NULL::double precision
+                END) AS mean,
+            var_samp(
+                CASE
+                    WHEN u.val <> 'NaN'::double precision THEN u.val
+                    ELSE NULL::double precision
+                END) AS var
+           FROM gaussian_data t
+             LEFT JOIN LATERAL unnest(t.attributes) WITH ORDINALITY u(val, o) ON true
+          GROUP BY t.sex, (u.o::integer), NULL::double precision
+        ), cc AS (
+         SELECT s.cls,
+            sum(s.n)::bigint AS class_cnt
+           FROM stats s
+          WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL)
+          GROUP BY s.cls
+        ), cp AS (
+         SELECT cc.cls AS class,
+            cc.class_cnt,
+            sum(cc.class_cnt) OVER ()::bigint AS all_cnt
+           FROM cc
+        ), vals AS (
+         SELECT DISTINCT s.o,
+            s.v
+           FROM stats s
+          WHERE s.cls IS NOT NULL AND s.v IS NOT NULL
+        ), ac AS (
+         SELECT vals.o,
+            count(*) AS attr_cnt
+           FROM vals
+          GROUP BY vals.o
+        ), fp AS (
+         SELECT cc.cls AS class,
+            vals.o AS attr,
+            vals.v AS value,
+            COALESCE(s.n, 0::bigint) AS cnt,
+            ac.attr_cnt
+           FROM cc
+             CROSS JOIN vals
+             JOIN ac ON ac.o = vals.o
+             LEFT JOIN stats s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v
+        ), np AS (
+         SELECT s.cls AS class,
+            s.o AS attr,
+            s.mean AS attr_mean,
+            s.var AS attr_var,
+            s.nv AS value_cnt
+           FROM stats s
+          WHERE s.cls IS NOT NULL AND (s.o = ANY ('{1,2,3}'::integer[]))
+        ), mdl AS (
+         SELECT DISTINCT ON (m0.checked) m0.checked AS ready,
+            m0.classes,
+            (((((((m0.prior || m1.a1) || m1.r1) || m1.mu1) || m1.a2) || m1.r2) || m1.mu2) || m2.nlo) || m2.nhi AS g
+           FROM ( SELECT array_agg(c.class ORDER BY c.pos) AS classes,
+                    array_agg(
+                        CASE
+                            WHEN (c.class_cnt::double precision / c.all_cnt::double precision) > 0::double precision THEN ln(c.class_cnt::double precision / c.all_cnt::double precision)
+                            ELSE '-Infinity'::double precision
+                        END ORDER BY c.pos) AS prior,
+                    _check_class_count(count(*), 2) AS checked
+                   FROM ( SELECT u.class,
+                            u.class_cnt,
+                            u.all_cnt,
+                            u.pos::integer AS pos
+                           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                                   FROM cp m) s
+                             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c) m0,
+            ( SELECT max(q_1.mu) FILTER (WHERE q_1.pos = 1) AS mu1,
+                    max(q_1.r) FILTER (WHERE q_1.pos = 1) AS r1,
+                    max(q_1.a) FILTER (WHERE q_1.pos = 1) AS a1,
+                    max(q_1.mu) FILTER (WHERE q_1.pos = 2) AS mu2,
+                    max(q_1.r) FILTER (WHERE q_1.pos = 2) AS r2,
+                    max(q_1.a) FILTER (WHERE q_1.pos = 2) AS a2
+                   FROM ( SELECT c.pos,
+                            array_agg(COALESCE(w.mu, 0::double precision) ORDER BY g.a) AS mu,
+                            array_agg(COALESCE(sqrt(0.5::double precision / w.w), 0::double precision) ORDER BY g.a) AS r,
+                            array_agg(COALESCE('-0.5'::numeric::double precision * ln(2::double precision * pi() * w.w), 0::double precision) ORDER BY g.a) AS a
+                           FROM ( SELECT u.class,
+                                    u.class_cnt,
+                                    u.all_cnt,
+                                    u.pos::integer AS pos
+                                   FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+    array_agg(m.class_cnt ORDER BY m.class) AS n,
+    array_agg(m.all_cnt ORDER BY m.class) AS a
+   FROM cp m) s
+                                     CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c
+                             CROSS JOIN generate_series(1, 3) g(a)
+                             LEFT JOIN ( SELECT b.attr,
+                                    b.pos,
+                                    b.mu,
+                                    GREATEST(COALESCE(b.var, 0::double precision),
+CASE
+ WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+ ELSE 1::double precision
+END) AS w
+                                   FROM ( SELECT x.attr,
+    c_1.pos,
+    x.attr_mean AS mu,
+    x.attr_var AS var,
+    x.value_cnt AS cnt
+   FROM np x
+     JOIN ( SELECT u.class,
+      u.class_cnt,
+      u.all_cnt,
+      u.pos::integer AS pos
+     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+        array_agg(m.class_cnt ORDER BY m.class) AS n,
+        array_agg(m.all_cnt ORDER BY m.class) AS a
+       FROM cp m) s
+       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+  WHERE x.value_cnt > 0) b
+                                     JOIN ( SELECT b_1.attr,
+    sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g_1.gm) * (b_1.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+   FROM ( SELECT x.attr,
+      c_1.pos,
+      x.attr_mean AS mu,
+      x.attr_var AS var,
+      x.value_cnt AS cnt
+     FROM np x
+       JOIN ( SELECT u.class,
+        u.class_cnt,
+        u.all_cnt,
+        u.pos::integer AS pos
+       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+          array_agg(m.class_cnt ORDER BY m.class) AS n,
+          array_agg(m.all_cnt ORDER BY m.class) AS a
+         FROM cp m) s
+         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+    WHERE x.value_cnt > 0) b_1
+     JOIN ( SELECT b_2.attr,
+      sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
+      sum(b_2.cnt) AS tot
+     FROM ( SELECT x.attr,
+        c_1.pos,
+        x.attr_mean AS mu,
+        x.attr_var AS var,
+        x.value_cnt AS cnt
+       FROM np x
+         JOIN ( SELECT u.class,
+          u.class_cnt,
+          u.all_cnt,
+          u.pos::integer AS pos
+         FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+            array_agg(m.class_cnt ORDER BY m.class) AS n,
+            array_agg(m.all_cnt ORDER BY m.class) AS a
+           FROM cp m) s
+           CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+      WHERE x.value_cnt > 0) b_2
+    GROUP BY b_2.attr) g_1 ON g_1.attr = b_1.attr
+  GROUP BY b_1.attr, g_1.tot) f ON f.attr = b.attr) w ON w.pos = c.pos AND w.attr = g.a
+                          GROUP BY c.pos) q_1) m1,
+            ( SELECT array_agg(COALESCE(b.lo, 0::double precision) ORDER BY g.a) AS nlo,
+                    array_agg(COALESCE(b.hi, 0::double precision) ORDER BY g.a) AS nhi
+                   FROM generate_series(1, 3) g(a)
+                     LEFT JOIN ( SELECT w.attr,
+                            min(w.mu) - '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS lo,
+                            max(w.mu) + '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS hi
+                           FROM ( SELECT b_1.attr,
+                                    b_1.pos,
+                                    b_1.mu,
+                                    GREATEST(COALESCE(b_1.var, 0::double precision),
+CASE
+ WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+ ELSE 1::double precision
+END) AS w
+                                   FROM ( SELECT x.attr,
+    c.pos,
+    x.attr_mean AS mu,
+    x.attr_var AS var,
+    x.value_cnt AS cnt
+   FROM np x
+     JOIN ( SELECT u.class,
+      u.class_cnt,
+      u.all_cnt,
+      u.pos::integer AS pos
+     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+        array_agg(m.class_cnt ORDER BY m.class) AS n,
+        array_agg(m.all_cnt ORDER BY m.class) AS a
+       FROM cp m) s
+       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+  WHERE x.value_cnt > 0) b_1
+                                     JOIN ( SELECT b_2.attr,
+    sum(GREATEST(b_2.cnt - 1, 0::bigint)::double precision * COALESCE(b_2.var, 0::double precision) + b_2.cnt::double precision * (b_2.mu - g_1.gm) * (b_2.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+   FROM ( SELECT x.attr,
+      c.pos,
+      x.attr_mean AS mu,
+      x.attr_var AS var,
+      x.value_cnt AS cnt
+     FROM np x
+       JOIN ( SELECT u.class,
+        u.class_cnt,
+        u.all_cnt,
+        u.pos::integer AS pos
+       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+          array_agg(m.class_cnt ORDER BY m.class) AS n,
+          array_agg(m.all_cnt ORDER BY m.class) AS a
+         FROM cp m) s
+         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+    WHERE x.value_cnt > 0) b_2
+     JOIN ( SELECT b_3.attr,
+      sum(b_3.cnt::double precision * b_3.mu) / sum(b_3.cnt)::double precision AS gm,
+      sum(b_3.cnt) AS tot
+     FROM ( SELECT x.attr,
+        c.pos,
+        x.attr_mean AS mu,
+        x.attr_var AS var,
+        x.value_cnt AS cnt
+       FROM np x
+         JOIN ( SELECT u.class,
+          u.class_cnt,
+          u.all_cnt,
+          u.pos::integer AS pos
+         FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+            array_agg(m.class_cnt ORDER BY m.class) AS n,
+            array_agg(m.all_cnt ORDER BY m.class) AS a
+           FROM cp m) s
+           CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+      WHERE x.value_cnt > 0) b_3
+    GROUP BY b_3.attr) g_1 ON g_1.attr = b_2.attr
+  GROUP BY b_2.attr, g_1.tot) f ON f.attr = b_1.attr) w
+                          GROUP BY w.attr) b ON b.attr = g.a) m2,
+            ( SELECT array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum
+                   FROM generate_series(1, 3) g(a)
+                     LEFT JOIN ( SELECT DISTINCT y.attr
+                           FROM np y) x ON x.attr = g.a) m3
+        )
+ SELECT q.key,
+        CASE
+            WHEN q.ok THEN array_remove(ARRAY[
+            CASE
+                WHEN q.l1 >= q.thr THEN q.classes[1]
+                ELSE NULL::integer
+            END,
+            CASE
+                WHEN q.l2 >= q.thr THEN q.classes[2]
+                ELSE NULL::integer
+            END], NULL::integer)
+            ELSE NULL::integer[]
+        END AS nb_classification
+   FROM ( SELECT q_1.key,
+            q_1.classes,
+            q_1.ok,
+            q_1.l1,
+            q_1.l2,
+            GREATEST(q_1.l1, q_1.l2) - 0.000000000001::double precision * GREATEST(1::double precision, abs(GREATEST(q_1.l1, q_1.l2))) AS thr
+           FROM ( SELECT src.id AS key,
+                    ( SELECT mdl.classes
+                           FROM mdl) AS classes,
+                    (cardinality(src.attributes) = ANY ('{0,3}'::integer[])) IS NOT FALSE AS ok,
+                    (( SELECT mdl.g
+                           FROM mdl))[1] + COALESCE((( SELECT mdl.g
+                           FROM mdl))[3] - (((( SELECT mdl.g
+                           FROM mdl))[6] * (s.x1 - (( SELECT mdl.g
+                           FROM mdl))[9])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[4] - (((( SELECT mdl.g
+                           FROM mdl))[7] * (s.x2 - (( SELECT mdl.g
+                           FROM mdl))[10])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[5] - (((( SELECT mdl.g
+                           FROM mdl))[8] * (s.x3 - (( SELECT mdl.g
+                           FROM mdl))[11])) ^ 2::double precision), 0::double precision) AS l1,
+                    (( SELECT mdl.g
+                           FROM mdl))[2] + COALESCE((( SELECT mdl.g
+                           FROM mdl))[12] - (((( SELECT mdl.g
+                           FROM mdl))[15] * (s.x1 - (( SELECT mdl.g
+                           FROM mdl))[18])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[13] - (((( SELECT mdl.g
+                           FROM mdl))[16] * (s.x2 - (( SELECT mdl.g
+                           FROM mdl))[19])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[14] - (((( SELECT mdl.g
+                           FROM mdl))[17] * (s.x3 - (( SELECT mdl.g
+                           FROM mdl))[20])) ^ 2::double precision), 0::double precision) AS l2
+                   FROM gaussian_test src
+                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[1], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[21]), (( SELECT mdl.g
+                                   FROM mdl))[24]) AS x1,
+                            float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[22]), (( SELECT mdl.g
+                                   FROM mdl))[25]) AS x2,
+                            float8smaller(float8larger(NULLIF(src.attributes[3], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[23]), (( SELECT mdl.g
+                                   FROM mdl))[26]) AS x3) s ON ( SELECT mdl.ready
+                           FROM mdl)
+                  WHERE ( SELECT mdl.ready
+                           FROM mdl)
+                 OFFSET 0) q_1
+         OFFSET 0) q;

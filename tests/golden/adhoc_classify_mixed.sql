@@ -1,0 +1,518 @@
+-- golden SQL of: SELECT madnb.create_nb_classify_view('mixed', 'class', 'attributes', '2', 'mixed_test', 'id', 'attributes', 3, 'adhoc_mixed_classify')
+-- regenerate: MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+
+-- statement 1
+SELECT pg_catalog.current_setting('search_path') AS p
+
+-- statement 2
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 3
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 4
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 5
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 6
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 7
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 8
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 9
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 10
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 11
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 12
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 13
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 14
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 15
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 16
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 17
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 18
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 19
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+
+-- statement 20
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 21
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+
+-- statement 22
+CREATE TEMPORARY TABLE "pg_temp"."madnb_stats_<hex1>" ON COMMIT DROP AS SELECT t."class" AS cls, ('{1,3}'::pg_catalog.int4[])[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(t."attributes"[1:1] || t."attributes"[3:3]) WITH ORDINALITY AS u(val, r) GROUP BY 1, 2, 3 UNION ALL SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."class" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count(t."attributes"[2]) AS c2, pg_catalog.avg(t."attributes"[2]::pg_catalog.float8) AS m2, pg_catalog.var_samp(t."attributes"[2]::pg_catalog.float8) AS v2 FROM "public"."mixed" AS t GROUP BY t."class") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (2, g.n_full, g.c2, g.m2, g.v2)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o = -1)
+
+-- statement 23
+SELECT EXISTS (SELECT 1 FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.o = -1) AS odd
+
+-- statement 24
+SELECT s.o, s.cls::pg_catalog.text AS cls, s.mean, s.var FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AND (s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY s.o LIMIT 1
+
+-- statement 25
+SELECT  COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 3), 0)::int8 AS full_length, COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len, pg_catalog.count(DISTINCT cls)::int8 AS classes FROM "pg_temp"."madnb_stats_<hex1>" AS s
+
+-- statement 26
+SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation WHERE a.attrelid = $1 AND a.attname = $2
+
+-- statement 27
+SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation WHERE a.attrelid = $1 AND a.attname = $2
+
+-- statement 28
+WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
+vals AS (SELECT DISTINCT s.o, s.v FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
+ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
+fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN "pg_temp"."madnb_stats_<hex1>" AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM "pg_temp"."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{2}'::pg_catalog.int4[]))
+SELECT COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 AND q.slots <= 4 * q.n + 1024 AND q.slots <= 4000000, false) AS codes, COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 AND q.width * 3 <= 4 * q.n + 4096 AND q.width * 6 <= 4000000, false) AS rectangle FROM (SELECT pg_catalog.sum(r.span) AS slots, pg_catalog.sum(r.n) AS n, pg_catalog.bool_and(r.whole) AS whole, pg_catalog.min(r.lo) AS lo, pg_catalog.max(r.hi) AS hi, pg_catalog.max(r.hi) - pg_catalog.min(r.lo) + 1 AS width FROM (SELECT pg_catalog.min(f.value)::pg_catalog.numeric AS lo, pg_catalog.max(f.value)::pg_catalog.numeric AS hi, pg_catalog.max(f.value)::pg_catalog.numeric - pg_catalog.min(f.value)::pg_catalog.numeric + 1 AS span, pg_catalog.count(*) AS n, pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value)) AS whole FROM fp AS f GROUP BY f.attr) AS r) AS q
+
+-- statement 29
+DROP TABLE "pg_temp"."madnb_stats_<hex1>"
+
+-- statement 30
+CREATE VIEW "public"."adhoc_mixed_classify" AS WITH stats AS (SELECT t."class" AS cls, u.o::pg_catalog.int4 AS o, CASE WHEN u.o = ANY ('{2}'::pg_catalog.int4[]) THEN NULL ELSE u.val END AS v, pg_catalog.count(*) AS n, pg_catalog.count((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS nv, pg_catalog.avg((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS mean, pg_catalog.var_samp((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS var FROM "public"."mixed" AS t LEFT JOIN LATERAL pg_catalog.unnest(t."attributes") WITH ORDINALITY AS u(val, o) ON true GROUP BY 1, 2, 3),
+cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
+vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
+ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
+fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{2}'::pg_catalog.int4[])),
+mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AND m3.whole AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g, lut1, lut2, lo0, hi1 FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2 FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) CROSS JOIN (SELECT b.hi1 - b.lo0 - 1 AS w FROM (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f) AS b) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT x.attr, x.pos, (x.value::pg_catalog.int8 - b.lo0)::pg_catalog.int4 AS slot, x.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM fp AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM fp AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS x CROSS JOIN (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f) AS b) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 6, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q) AS m1, (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f) AS m2, (SELECT madnb._check_whole_values(pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))) AS whole FROM fp AS f) AS m3, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m4, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m5, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM np AS y) AS x ON x.attr = g.a) AS m6)
+SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[CASE WHEN q.l1 >= q.thr THEN q.classes[1] END, CASE WHEN q.l2 >= q.thr THEN q.classes[2] END], NULL) END AS nb_classification FROM (SELECT q.*, GREATEST(q.l1, q.l2) - 1e-12::pg_catalog.float8 * GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(q.l1, q.l2))) AS thr FROM (SELECT src."id" AS key, (SELECT mdl.classes FROM mdl) AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, (SELECT mdl.g FROM mdl)[1] + COALESCE((SELECT mdl.lut1 FROM mdl)[1][CASE WHEN src."attributes"[1] = pg_catalog.trunc(src."attributes"[1]) THEN (LEAST(GREATEST(src."attributes"[1], (SELECT mdl.lo0 FROM mdl)), (SELECT mdl.hi1 FROM mdl)) - (SELECT mdl.lo0 FROM mdl))::pg_catalog.int4 END], 0) + COALESCE((SELECT mdl.g FROM mdl)[4] - ((SELECT mdl.g FROM mdl)[7] * (s.x2 - (SELECT mdl.g FROM mdl)[10])) ^ 2, 0) + COALESCE((SELECT mdl.lut1 FROM mdl)[3][CASE WHEN src."attributes"[3] = pg_catalog.trunc(src."attributes"[3]) THEN (LEAST(GREATEST(src."attributes"[3], (SELECT mdl.lo0 FROM mdl)), (SELECT mdl.hi1 FROM mdl)) - (SELECT mdl.lo0 FROM mdl))::pg_catalog.int4 END], 0) AS l1, (SELECT mdl.g FROM mdl)[2] + COALESCE((SELECT mdl.lut2 FROM mdl)[1][CASE WHEN src."attributes"[1] = pg_catalog.trunc(src."attributes"[1]) THEN (LEAST(GREATEST(src."attributes"[1], (SELECT mdl.lo0 FROM mdl)), (SELECT mdl.hi1 FROM mdl)) - (SELECT mdl.lo0 FROM mdl))::pg_catalog.int4 END], 0) + COALESCE((SELECT mdl.g FROM mdl)[13] - ((SELECT mdl.g FROM mdl)[16] * (s.x2 - (SELECT mdl.g FROM mdl)[19])) ^ 2, 0) + COALESCE((SELECT mdl.lut2 FROM mdl)[3][CASE WHEN src."attributes"[3] = pg_catalog.trunc(src."attributes"[3]) THEN (LEAST(GREATEST(src."attributes"[3], (SELECT mdl.lo0 FROM mdl)), (SELECT mdl.hi1 FROM mdl)) - (SELECT mdl.lo0 FROM mdl))::pg_catalog.int4 END], 0) AS l2 FROM "public"."mixed_test" AS src LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[22]), (SELECT mdl.g FROM mdl)[25]) AS x2) AS s ON (SELECT mdl.ready FROM mdl) WHERE (SELECT mdl.ready FROM mdl) OFFSET 0) AS q OFFSET 0) AS q
+
+-- statement 31
+COMMENT ON VIEW "public"."adhoc_mixed_classify" IS 'madnb naive Bayes classification of public.mixed_test, trained ad hoc from public.mixed on every query'
+
+-- statement 32
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- view definition of adhoc_mixed_classify (pg_get_viewdef)
+ WITH stats AS (
+         SELECT t.class AS cls,
+            u.o::integer AS o,
+                CASE
+                    WHEN u.o = ANY ('{2}'::integer[]) THEN NULL::double precision
+                    ELSE u.val
+                END AS v,
+            count(*) AS n,
+            count(
+                CASE
+                    WHEN u.val <> 'NaN'::double precision THEN u.val
+                    ELSE NULL::double precision
+                END) FILTER (WHERE u.o = ANY ('{2}'::integer[])) AS nv,
+            avg(
+                CASE
+                    WHEN u.val <> 'NaN'::double precision THEN u.val
+                    ELSE NULL::double precision
+                END) FILTER (WHERE u.o = ANY ('{2}'::integer[])) AS mean,
+            var_samp(
+                CASE
+                    WHEN u.val <> 'NaN'::double precision THEN u.val
+                    ELSE NULL::double precision
+                END) FILTER (WHERE u.o = ANY ('{2}'::integer[])) AS var
+           FROM mixed t
+             LEFT JOIN LATERAL unnest(t.attributes) WITH ORDINALITY u(val, o) ON true
+          GROUP BY t.class, (u.o::integer), (
+                CASE
+                    WHEN u.o = ANY ('{2}'::integer[]) THEN NULL::double precision
+                    ELSE u.val
+                END)
+        ), cc AS (
+         SELECT s.cls,
+            sum(s.n)::bigint AS class_cnt
+           FROM stats s
+          WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL)
+          GROUP BY s.cls
+        ), cp AS (
+         SELECT cc.cls AS class,
+            cc.class_cnt,
+            sum(cc.class_cnt) OVER ()::bigint AS all_cnt
+           FROM cc
+        ), vals AS (
+         SELECT DISTINCT s.o,
+            s.v
+           FROM stats s
+          WHERE s.cls IS NOT NULL AND s.v IS NOT NULL
+        ), ac AS (
+         SELECT vals.o,
+            count(*) AS attr_cnt
+           FROM vals
+          GROUP BY vals.o
+        ), fp AS (
+         SELECT cc.cls AS class,
+            vals.o AS attr,
+            vals.v AS value,
+            COALESCE(s.n, 0::bigint) AS cnt,
+            ac.attr_cnt
+           FROM cc
+             CROSS JOIN vals
+             JOIN ac ON ac.o = vals.o
+             LEFT JOIN stats s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v
+        ), np AS (
+         SELECT s.cls AS class,
+            s.o AS attr,
+            s.mean AS attr_mean,
+            s.var AS attr_var,
+            s.nv AS value_cnt
+           FROM stats s
+          WHERE s.cls IS NOT NULL AND (s.o = ANY ('{2}'::integer[]))
+        ), mdl AS (
+         SELECT DISTINCT ON (m0.checked) m0.checked AND m3.whole AS ready,
+            m0.classes,
+            (((((((m0.prior || m4.a1) || m4.r1) || m4.mu1) || m4.a2) || m4.r2) || m4.mu2) || m5.nlo) || m5.nhi AS g,
+            m1.lut1,
+            m1.lut2,
+            m2.lo0,
+            m2.hi1
+           FROM ( SELECT array_agg(c.class ORDER BY c.pos) AS classes,
+                    array_agg(
+                        CASE
+                            WHEN (c.class_cnt::double precision / c.all_cnt::double precision) > 0::double precision THEN ln(c.class_cnt::double precision / c.all_cnt::double precision)
+                            ELSE '-Infinity'::double precision
+                        END ORDER BY c.pos) AS prior,
+                    _check_class_count(count(*), 2) AS checked
+                   FROM ( SELECT u.class,
+                            u.class_cnt,
+                            u.all_cnt,
+                            u.pos::integer AS pos
+                           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                                   FROM cp m) s
+                             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c) m0,
+            ( SELECT max(q_1.arr) FILTER (WHERE q_1.pos = 1) AS lut1,
+                    max(q_1.arr) FILTER (WHERE q_1.pos = 2) AS lut2
+                   FROM ( SELECT r.pos,
+                            array_agg(r.arr ORDER BY r.a) AS arr
+                           FROM ( SELECT c.pos,
+                                    g.a,
+                                    array_agg(COALESCE(x.lp, 0::double precision) ORDER BY s.s) AS arr
+                                   FROM ( SELECT u.class,
+    u.class_cnt,
+    u.all_cnt,
+    u.pos::integer AS pos
+   FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+      array_agg(m.class_cnt ORDER BY m.class) AS n,
+      array_agg(m.all_cnt ORDER BY m.class) AS a
+     FROM cp m) s_1
+     CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c
+                                     CROSS JOIN generate_series(1, 3) g(a)
+                                     CROSS JOIN ( SELECT b_1.hi1 - b_1.lo0 - 1 AS w
+   FROM ( SELECT min(f.value)::bigint - 1 AS lo0,
+      max(f.value)::bigint + 1 AS hi1,
+      max(f.value)::bigint - min(f.value)::bigint + 1 AS w
+     FROM fp f) b_1) b
+                                     CROSS JOIN LATERAL generate_series(1::bigint, b.w) s(s)
+                                     LEFT JOIN ( SELECT x_1.attr,
+    x_1.pos,
+    (x_1.value::bigint - b_1.lo0)::integer AS slot,
+    x_1.lp
+   FROM ( SELECT f.attr,
+      f.value,
+      c_1.pos,
+    CASE
+     WHEN 1.0::double precision <= 1000000.0::double precision THEN
+     CASE
+      WHEN (f.cnt::double precision + 1.0::double precision) > 0::double precision THEN ln(f.cnt::double precision + 1.0::double precision)
+      ELSE '-Infinity'::double precision
+     END -
+     CASE
+      WHEN (n.cnt::double precision + 1.0::double precision * f.attr_cnt::double precision) > 0::double precision THEN ln(n.cnt::double precision + 1.0::double precision * f.attr_cnt::double precision)
+      ELSE '-Infinity'::double precision
+     END
+     ELSE
+     CASE
+      WHEN (f.cnt::double precision / 1.0::double precision + 1::double precision) > 0::double precision THEN ln(f.cnt::double precision / 1.0::double precision + 1::double precision)
+      ELSE '-Infinity'::double precision
+     END -
+     CASE
+      WHEN (n.cnt::double precision / 1.0::double precision + f.attr_cnt::double precision) > 0::double precision THEN ln(n.cnt::double precision / 1.0::double precision + f.attr_cnt::double precision)
+      ELSE '-Infinity'::double precision
+     END
+    END AS lp
+     FROM fp f
+       JOIN ( SELECT u.class,
+        u.class_cnt,
+        u.all_cnt,
+        u.pos::integer AS pos
+       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+          array_agg(m.class_cnt ORDER BY m.class) AS n,
+          array_agg(m.all_cnt ORDER BY m.class) AS a
+         FROM cp m) s_1
+         CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = f.class
+       JOIN ( SELECT g_1.class,
+        g_1.attr,
+        sum(g_1.cnt) AS cnt
+       FROM fp g_1
+      GROUP BY g_1.class, g_1.attr) n ON n.class = f.class AND n.attr = f.attr) x_1
+     CROSS JOIN ( SELECT min(f.value)::bigint - 1 AS lo0,
+      max(f.value)::bigint + 1 AS hi1,
+      max(f.value)::bigint - min(f.value)::bigint + 1 AS w
+     FROM fp f) b_1) x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s
+                                  WHERE _check_code_slots(b.w * 6, 4000000) > 0
+                                  GROUP BY c.pos, g.a) r
+                          GROUP BY r.pos) q_1) m1,
+            ( SELECT min(f.value)::bigint - 1 AS lo0,
+                    max(f.value)::bigint + 1 AS hi1,
+                    max(f.value)::bigint - min(f.value)::bigint + 1 AS w
+                   FROM fp f) m2,
+            ( SELECT _check_whole_values(bool_and(f.value = trunc(f.value))) AS whole
+                   FROM fp f) m3,
+            ( SELECT max(q_1.mu) FILTER (WHERE q_1.pos = 1) AS mu1,
+                    max(q_1.r) FILTER (WHERE q_1.pos = 1) AS r1,
+                    max(q_1.a) FILTER (WHERE q_1.pos = 1) AS a1,
+                    max(q_1.mu) FILTER (WHERE q_1.pos = 2) AS mu2,
+                    max(q_1.r) FILTER (WHERE q_1.pos = 2) AS r2,
+                    max(q_1.a) FILTER (WHERE q_1.pos = 2) AS a2
+                   FROM ( SELECT c.pos,
+                            array_agg(COALESCE(w.mu, 0::double precision) ORDER BY g.a) AS mu,
+                            array_agg(COALESCE(sqrt(0.5::double precision / w.w), 0::double precision) ORDER BY g.a) AS r,
+                            array_agg(COALESCE('-0.5'::numeric::double precision * ln(2::double precision * pi() * w.w), 0::double precision) ORDER BY g.a) AS a
+                           FROM ( SELECT u.class,
+                                    u.class_cnt,
+                                    u.all_cnt,
+                                    u.pos::integer AS pos
+                                   FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+    array_agg(m.class_cnt ORDER BY m.class) AS n,
+    array_agg(m.all_cnt ORDER BY m.class) AS a
+   FROM cp m) s
+                                     CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c
+                             CROSS JOIN generate_series(1, 3) g(a)
+                             LEFT JOIN ( SELECT b.attr,
+                                    b.pos,
+                                    b.mu,
+                                    GREATEST(COALESCE(b.var, 0::double precision),
+CASE
+ WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+ ELSE 1::double precision
+END) AS w
+                                   FROM ( SELECT x.attr,
+    c_1.pos,
+    x.attr_mean AS mu,
+    x.attr_var AS var,
+    x.value_cnt AS cnt
+   FROM np x
+     JOIN ( SELECT u.class,
+      u.class_cnt,
+      u.all_cnt,
+      u.pos::integer AS pos
+     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+        array_agg(m.class_cnt ORDER BY m.class) AS n,
+        array_agg(m.all_cnt ORDER BY m.class) AS a
+       FROM cp m) s
+       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+  WHERE x.value_cnt > 0) b
+                                     JOIN ( SELECT b_1.attr,
+    sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g_1.gm) * (b_1.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+   FROM ( SELECT x.attr,
+      c_1.pos,
+      x.attr_mean AS mu,
+      x.attr_var AS var,
+      x.value_cnt AS cnt
+     FROM np x
+       JOIN ( SELECT u.class,
+        u.class_cnt,
+        u.all_cnt,
+        u.pos::integer AS pos
+       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+          array_agg(m.class_cnt ORDER BY m.class) AS n,
+          array_agg(m.all_cnt ORDER BY m.class) AS a
+         FROM cp m) s
+         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+    WHERE x.value_cnt > 0) b_1
+     JOIN ( SELECT b_2.attr,
+      sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
+      sum(b_2.cnt) AS tot
+     FROM ( SELECT x.attr,
+        c_1.pos,
+        x.attr_mean AS mu,
+        x.attr_var AS var,
+        x.value_cnt AS cnt
+       FROM np x
+         JOIN ( SELECT u.class,
+          u.class_cnt,
+          u.all_cnt,
+          u.pos::integer AS pos
+         FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+            array_agg(m.class_cnt ORDER BY m.class) AS n,
+            array_agg(m.all_cnt ORDER BY m.class) AS a
+           FROM cp m) s
+           CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+      WHERE x.value_cnt > 0) b_2
+    GROUP BY b_2.attr) g_1 ON g_1.attr = b_1.attr
+  GROUP BY b_1.attr, g_1.tot) f ON f.attr = b.attr) w ON w.pos = c.pos AND w.attr = g.a
+                          GROUP BY c.pos) q_1) m4,
+            ( SELECT array_agg(COALESCE(b.lo, 0::double precision) ORDER BY g.a) AS nlo,
+                    array_agg(COALESCE(b.hi, 0::double precision) ORDER BY g.a) AS nhi
+                   FROM generate_series(1, 3) g(a)
+                     LEFT JOIN ( SELECT w.attr,
+                            min(w.mu) - '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS lo,
+                            max(w.mu) + '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS hi
+                           FROM ( SELECT b_1.attr,
+                                    b_1.pos,
+                                    b_1.mu,
+                                    GREATEST(COALESCE(b_1.var, 0::double precision),
+CASE
+ WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+ ELSE 1::double precision
+END) AS w
+                                   FROM ( SELECT x.attr,
+    c.pos,
+    x.attr_mean AS mu,
+    x.attr_var AS var,
+    x.value_cnt AS cnt
+   FROM np x
+     JOIN ( SELECT u.class,
+      u.class_cnt,
+      u.all_cnt,
+      u.pos::integer AS pos
+     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+        array_agg(m.class_cnt ORDER BY m.class) AS n,
+        array_agg(m.all_cnt ORDER BY m.class) AS a
+       FROM cp m) s
+       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+  WHERE x.value_cnt > 0) b_1
+                                     JOIN ( SELECT b_2.attr,
+    sum(GREATEST(b_2.cnt - 1, 0::bigint)::double precision * COALESCE(b_2.var, 0::double precision) + b_2.cnt::double precision * (b_2.mu - g_1.gm) * (b_2.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+   FROM ( SELECT x.attr,
+      c.pos,
+      x.attr_mean AS mu,
+      x.attr_var AS var,
+      x.value_cnt AS cnt
+     FROM np x
+       JOIN ( SELECT u.class,
+        u.class_cnt,
+        u.all_cnt,
+        u.pos::integer AS pos
+       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+          array_agg(m.class_cnt ORDER BY m.class) AS n,
+          array_agg(m.all_cnt ORDER BY m.class) AS a
+         FROM cp m) s
+         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+    WHERE x.value_cnt > 0) b_2
+     JOIN ( SELECT b_3.attr,
+      sum(b_3.cnt::double precision * b_3.mu) / sum(b_3.cnt)::double precision AS gm,
+      sum(b_3.cnt) AS tot
+     FROM ( SELECT x.attr,
+        c.pos,
+        x.attr_mean AS mu,
+        x.attr_var AS var,
+        x.value_cnt AS cnt
+       FROM np x
+         JOIN ( SELECT u.class,
+          u.class_cnt,
+          u.all_cnt,
+          u.pos::integer AS pos
+         FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+            array_agg(m.class_cnt ORDER BY m.class) AS n,
+            array_agg(m.all_cnt ORDER BY m.class) AS a
+           FROM cp m) s
+           CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+      WHERE x.value_cnt > 0) b_3
+    GROUP BY b_3.attr) g_1 ON g_1.attr = b_2.attr
+  GROUP BY b_2.attr, g_1.tot) f ON f.attr = b_1.attr) w
+                          GROUP BY w.attr) b ON b.attr = g.a) m5,
+            ( SELECT array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum
+                   FROM generate_series(1, 3) g(a)
+                     LEFT JOIN ( SELECT DISTINCT y.attr
+                           FROM np y) x ON x.attr = g.a) m6
+        )
+ SELECT q.key,
+        CASE
+            WHEN q.ok THEN array_remove(ARRAY[
+            CASE
+                WHEN q.l1 >= q.thr THEN q.classes[1]
+                ELSE NULL::text
+            END,
+            CASE
+                WHEN q.l2 >= q.thr THEN q.classes[2]
+                ELSE NULL::text
+            END], NULL::text)
+            ELSE NULL::text[]
+        END AS nb_classification
+   FROM ( SELECT q_1.key,
+            q_1.classes,
+            q_1.ok,
+            q_1.l1,
+            q_1.l2,
+            GREATEST(q_1.l1, q_1.l2) - 0.000000000001::double precision * GREATEST(1::double precision, abs(GREATEST(q_1.l1, q_1.l2))) AS thr
+           FROM ( SELECT src.id AS key,
+                    ( SELECT mdl.classes
+                           FROM mdl) AS classes,
+                    (cardinality(src.attributes) = ANY ('{0,3}'::integer[])) IS NOT FALSE AS ok,
+                    (( SELECT mdl.g
+                           FROM mdl))[1] + COALESCE((( SELECT mdl.lut1
+                           FROM mdl))[1][
+                        CASE
+                            WHEN src.attributes[1] = trunc(src.attributes[1]) THEN (LEAST(GREATEST(src.attributes[1], (( SELECT mdl.lo0
+                               FROM mdl))::double precision), (( SELECT mdl.hi1
+                               FROM mdl))::double precision) - (( SELECT mdl.lo0
+                               FROM mdl))::double precision)::integer
+                            ELSE NULL::integer
+                        END], 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[4] - (((( SELECT mdl.g
+                           FROM mdl))[7] * (s.x2 - (( SELECT mdl.g
+                           FROM mdl))[10])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.lut1
+                           FROM mdl))[3][
+                        CASE
+                            WHEN src.attributes[3] = trunc(src.attributes[3]) THEN (LEAST(GREATEST(src.attributes[3], (( SELECT mdl.lo0
+                               FROM mdl))::double precision), (( SELECT mdl.hi1
+                               FROM mdl))::double precision) - (( SELECT mdl.lo0
+                               FROM mdl))::double precision)::integer
+                            ELSE NULL::integer
+                        END], 0::double precision) AS l1,
+                    (( SELECT mdl.g
+                           FROM mdl))[2] + COALESCE((( SELECT mdl.lut2
+                           FROM mdl))[1][
+                        CASE
+                            WHEN src.attributes[1] = trunc(src.attributes[1]) THEN (LEAST(GREATEST(src.attributes[1], (( SELECT mdl.lo0
+                               FROM mdl))::double precision), (( SELECT mdl.hi1
+                               FROM mdl))::double precision) - (( SELECT mdl.lo0
+                               FROM mdl))::double precision)::integer
+                            ELSE NULL::integer
+                        END], 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[13] - (((( SELECT mdl.g
+                           FROM mdl))[16] * (s.x2 - (( SELECT mdl.g
+                           FROM mdl))[19])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.lut2
+                           FROM mdl))[3][
+                        CASE
+                            WHEN src.attributes[3] = trunc(src.attributes[3]) THEN (LEAST(GREATEST(src.attributes[3], (( SELECT mdl.lo0
+                               FROM mdl))::double precision), (( SELECT mdl.hi1
+                               FROM mdl))::double precision) - (( SELECT mdl.lo0
+                               FROM mdl))::double precision)::integer
+                            ELSE NULL::integer
+                        END], 0::double precision) AS l2
+                   FROM mixed_test src
+                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[22]), (( SELECT mdl.g
+                                   FROM mdl))[25]) AS x2) s ON ( SELECT mdl.ready
+                           FROM mdl)
+                  WHERE ( SELECT mdl.ready
+                           FROM mdl)
+                 OFFSET 0) q_1
+         OFFSET 0) q;

@@ -1,0 +1,128 @@
+-- golden SQL of: SELECT madnb.create_nb_model_from_statistics(ARRAY['stats_private'], 'merged_private_fp', 'merged_private_np', 'merged_private_cp')
+-- regenerate: MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+
+-- statement 1
+SELECT pg_catalog.current_setting('search_path') AS p
+
+-- statement 2
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 3
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 4
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 5
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 6
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 7
+SELECT pg_catalog.obj_description($1, 'pg_class') AS c
+
+-- statement 8
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 9
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+
+-- statement 10
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 11
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+
+-- statement 12
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 13
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+
+-- statement 14
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 15
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+
+-- statement 16
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 17
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+
+-- statement 18
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 19
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+
+-- statement 20
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 21
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 22
+CREATE TABLE "public"."merged_private_cp" (class text, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+
+-- statement 23
+CREATE TABLE "public"."merged_private_fp" (class text, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+
+-- statement 24
+WITH cc0 AS (SELECT x.cls, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric) AS c FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x WHERE x.o = 0),
+cc AS (SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt FROM cc0),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, LEAST(pg_catalog.sum(cc.class_cnt) OVER (), 9223372036854775807)::pg_catalog.int8 AS all_cnt FROM cc),
+ac AS (SELECT d.o, pg_catalog.count(DISTINCT d.v)::pg_catalog.int8 AS attr_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS d WHERE d.o > 0 AND d.v IS NOT NULL GROUP BY d.o),
+fp AS (SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL),
+nm AS (SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, GREATEST(cc.class_cnt, 1)::pg_catalog.float8 AS nn, LEAST(GREATEST(x.s1, -(2097152::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))), (2097152::pg_catalog.numeric * GREATEST(cc.class_cnt, 1)))::pg_catalog.float8 / 1048576.0 AS m1, LEAST(GREATEST(x.s2, -(2199023255552::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))), (2199023255552::pg_catalog.numeric * GREATEST(cc.class_cnt, 1)))::pg_catalog.float8 / 1099511627776.0 AS m2 FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x JOIN cc ON cc.cls = x.cls JOIN (VALUES (2, 5.0::pg_catalog.float8, 20.0::pg_catalog.float8, 12.5::pg_catalog.float8, 7.5::pg_catalog.float8)) AS b(o, lo, hi, mid, half) ON b.o = x.o),
+nm2 AS (SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid ELSE LEAST(GREATEST(nm.mid + nm.half * nm.m1 / nm.nn, nm.lo), nm.hi) END AS mean, LEAST(nm.half * nm.half, pg_catalog.sqrt(2::pg_catalog.float8) * nm.half * nm.half / (0.39999999999999997::pg_catalog.float8 * nm.nn)) AS floor FROM nm),
+np AS (SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2)
+ INSERT INTO "public"."merged_private_cp" SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
+
+-- statement 25
+WITH cc0 AS (SELECT x.cls, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric) AS c FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x WHERE x.o = 0),
+cc AS (SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt FROM cc0),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, LEAST(pg_catalog.sum(cc.class_cnt) OVER (), 9223372036854775807)::pg_catalog.int8 AS all_cnt FROM cc),
+ac AS (SELECT d.o, pg_catalog.count(DISTINCT d.v)::pg_catalog.int8 AS attr_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS d WHERE d.o > 0 AND d.v IS NOT NULL GROUP BY d.o),
+fp AS (SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL),
+nm AS (SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, GREATEST(cc.class_cnt, 1)::pg_catalog.float8 AS nn, LEAST(GREATEST(x.s1, -(2097152::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))), (2097152::pg_catalog.numeric * GREATEST(cc.class_cnt, 1)))::pg_catalog.float8 / 1048576.0 AS m1, LEAST(GREATEST(x.s2, -(2199023255552::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))), (2199023255552::pg_catalog.numeric * GREATEST(cc.class_cnt, 1)))::pg_catalog.float8 / 1099511627776.0 AS m2 FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x JOIN cc ON cc.cls = x.cls JOIN (VALUES (2, 5.0::pg_catalog.float8, 20.0::pg_catalog.float8, 12.5::pg_catalog.float8, 7.5::pg_catalog.float8)) AS b(o, lo, hi, mid, half) ON b.o = x.o),
+nm2 AS (SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid ELSE LEAST(GREATEST(nm.mid + nm.half * nm.m1 / nm.nn, nm.lo), nm.hi) END AS mean, LEAST(nm.half * nm.half, pg_catalog.sqrt(2::pg_catalog.float8) * nm.half * nm.half / (0.39999999999999997::pg_catalog.float8 * nm.nn)) AS floor FROM nm),
+np AS (SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2)
+ INSERT INTO "public"."merged_private_fp" SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
+
+-- statement 26
+CREATE TABLE "public"."merged_private_np" (class text, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
+
+-- statement 27
+WITH cc0 AS (SELECT x.cls, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric) AS c FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x WHERE x.o = 0),
+cc AS (SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt FROM cc0),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, LEAST(pg_catalog.sum(cc.class_cnt) OVER (), 9223372036854775807)::pg_catalog.int8 AS all_cnt FROM cc),
+ac AS (SELECT d.o, pg_catalog.count(DISTINCT d.v)::pg_catalog.int8 AS attr_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS d WHERE d.o > 0 AND d.v IS NOT NULL GROUP BY d.o),
+fp AS (SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL),
+nm AS (SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, GREATEST(cc.class_cnt, 1)::pg_catalog.float8 AS nn, LEAST(GREATEST(x.s1, -(2097152::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))), (2097152::pg_catalog.numeric * GREATEST(cc.class_cnt, 1)))::pg_catalog.float8 / 1048576.0 AS m1, LEAST(GREATEST(x.s2, -(2199023255552::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))), (2199023255552::pg_catalog.numeric * GREATEST(cc.class_cnt, 1)))::pg_catalog.float8 / 1099511627776.0 AS m2 FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "public"."stats_private" AS s) AS x JOIN cc ON cc.cls = x.cls JOIN (VALUES (2, 5.0::pg_catalog.float8, 20.0::pg_catalog.float8, 12.5::pg_catalog.float8, 7.5::pg_catalog.float8)) AS b(o, lo, hi, mid, half) ON b.o = x.o),
+nm2 AS (SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid ELSE LEAST(GREATEST(nm.mid + nm.half * nm.m1 / nm.nn, nm.lo), nm.hi) END AS mean, LEAST(nm.half * nm.half, pg_catalog.sqrt(2::pg_catalog.float8) * nm.half * nm.half / (0.39999999999999997::pg_catalog.float8 * nm.nn)) AS floor FROM nm),
+np AS (SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2)
+ INSERT INTO "public"."merged_private_np" SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
+
+-- statement 28
+COMMENT ON TABLE "public"."merged_private_cp" IS 'madnb class priors trained from public.mixed; noisy class counts clamped at 0; epsilon 2-differentially private (add or remove one row) with respect to the public domain public.mixed_domain; release <release_id> of madnb.privacy_ledger; derived from statistics "public"."stats_private" (id <uuid>)'
+
+-- statement 29
+COMMENT ON TABLE "public"."merged_private_fp" IS 'madnb categorical feature counts trained from public.mixed; noisy counts clamped at 0, attr_cnt = size of the attribute''s domain; P(value|class) = (cnt + smoothing) / (sum of cnt over the attribute''s values + smoothing * attr_cnt); epsilon 2-differentially private (add or remove one row) with respect to the public domain public.mixed_domain; release <release_id> of madnb.privacy_ledger; numAttrs = 3; derived from statistics "public"."stats_private" (id <uuid>)'
+
+-- statement 30
+COMMENT ON TABLE "public"."merged_private_np" IS 'madnb Gaussian parameters trained from public.mixed: mean and variance from noisy sums of values clipped to public bounds, over the noisy class count (value_cnt); epsilon 2-differentially private (add or remove one row) with respect to the public domain public.mixed_domain; release <release_id> of madnb.privacy_ledger; derived from statistics "public"."stats_private" (id <uuid>)'
+
+-- statement 31
+ANALYZE "public"."merged_private_fp"
+
+-- statement 32
+ANALYZE "public"."merged_private_cp"
+
+-- statement 33
+ANALYZE "public"."merged_private_np"
+
+-- statement 34
+SELECT pg_catalog.set_config('search_path', $1, true)

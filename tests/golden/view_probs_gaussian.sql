@@ -1,0 +1,397 @@
+-- golden SQL of: SELECT madnb.create_nb_probs_view('gaussian_fp', 'gaussian_cp', 'gaussian_test', 'id', 'attributes', 3, 'gaussian_np', 'gaussian_probs')
+-- regenerate: MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+
+-- statement 1
+SELECT pg_catalog.current_setting('search_path') AS p
+
+-- statement 2
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 3
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 4
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 5
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 6
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 7
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 8
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 9
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 10
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 11
+SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) AND attnum > 0 AND NOT attisdropped
+
+-- statement 12
+SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) AND attnum > 0 AND NOT attisdropped
+
+-- statement 13
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 14
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 15
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 16
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 17
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 18
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 19
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 20
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 21
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 22
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 23
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 24
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 25
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 26
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 27
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 28
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 29
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 30
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 31
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 32
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 33
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 34
+SELECT pg_catalog.max(a.attr)::pg_catalog.int8 AS hi, pg_catalog.min(a.attr)::pg_catalog.int8 AS lo FROM (SELECT f.attr FROM "public"."gaussian_fp" AS f UNION ALL SELECT x.attr FROM "public"."gaussian_np" AS x) AS a
+
+-- statement 35
+SELECT pg_catalog.obj_description($1, 'pg_class') AS c
+
+-- statement 36
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 37
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid
+
+-- statement 38
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 39
+SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 40
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 41
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 42
+WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+
+-- statement 43
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 44
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+
+-- statement 45
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- statement 46
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+
+-- statement 47
+SELECT pg_catalog.count(*)::int8 AS k FROM "public"."gaussian_cp" AS m
+
+-- statement 48
+SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+
+-- statement 49
+SELECT EXISTS (SELECT 1 FROM "public"."gaussian_fp") AS e
+
+-- statement 50
+SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation WHERE a.attrelid = $1 AND a.attname = $2
+
+-- statement 51
+SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation WHERE a.attrelid = $1 AND a.attname = $2
+
+-- statement 52
+SELECT DISTINCT x.attr FROM "public"."gaussian_np" AS x WHERE x.attr IS NOT NULL
+
+-- statement 53
+SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname = 'smoothing' AND attnum > 0 AND NOT attisdropped
+
+-- statement 54
+CREATE VIEW "public"."gaussian_probs" AS SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, m.classes AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.g[1] + COALESCE(m.g[3] - (m.g[6] * (s.x1 - m.g[9])) ^ 2, 0) + COALESCE(m.g[4] - (m.g[7] * (s.x2 - m.g[10])) ^ 2, 0) + COALESCE(m.g[5] - (m.g[8] * (s.x3 - m.g[11])) ^ 2, 0) AS l1, m.g[2] + COALESCE(m.g[12] - (m.g[15] * (s.x1 - m.g[18])) ^ 2, 0) + COALESCE(m.g[13] - (m.g[16] * (s.x2 - m.g[19])) ^ 2, 0) + COALESCE(m.g[14] - (m.g[17] * (s.x3 - m.g[20])) ^ 2, 0) AS l2 FROM "public"."gaussian_test" AS src JOIN (SELECT DISTINCT ON (m0.checked) m0.checked AND madnb._check_view_model(m3.isnum IS NOT DISTINCT FROM '{t,t,t}'::pg_catalog.bool[], 'numeric attributes') AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "public"."gaussian_np" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "public"."gaussian_np" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "public"."gaussian_np" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "public"."gaussian_np" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "public"."gaussian_np" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "public"."gaussian_np" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "public"."gaussian_cp" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM "public"."gaussian_np" AS y) AS x ON x.attr = g.a) AS m3) AS m ON m.ready = (pg_catalog.num_nulls(src."id") >= 0) LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[1]::pg_catalog.float8, 'NaN'::pg_catalog.float8), m.g[21]), m.g[24]) AS x1, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), m.g[22]), m.g[25]) AS x2, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[3]::pg_catalog.float8, 'NaN'::pg_catalog.float8), m.g[23]), m.g[26]) AS x3) AS s ON m.ready OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
+
+-- statement 55
+COMMENT ON VIEW "public"."gaussian_probs" IS 'madnb naive Bayes class probabilities of public.gaussian_test by the model in public.gaussian_cp, public.gaussian_fp, public.gaussian_np'
+
+-- statement 56
+SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- view definition of gaussian_probs (pg_get_viewdef)
+ SELECT q.key,
+    q.classes[c.i] AS class,
+        CASE
+            WHEN q.ok THEN COALESCE(exp(
+            CASE c.i
+                WHEN 1 THEN q.d1
+                WHEN 2 THEN q.d2
+                ELSE NULL::double precision
+            END - q.lse), 0::double precision)
+            ELSE NULL::double precision
+        END AS nb_prob
+   FROM ( SELECT q_1.key,
+            q_1.classes,
+            q_1.ok,
+            q_1.d1,
+            q_1.d2,
+            ln(COALESCE(exp(q_1.d1), 0::double precision) + COALESCE(exp(q_1.d2), 0::double precision)) AS lse
+           FROM ( SELECT q_2.key,
+                    q_2.classes,
+                    q_2.ok,
+                        CASE
+                            WHEN (q_2.l1 - q_2.mx) < '-700'::integer::double precision THEN NULL::double precision
+                            ELSE q_2.l1 - q_2.mx
+                        END AS d1,
+                        CASE
+                            WHEN (q_2.l2 - q_2.mx) < '-700'::integer::double precision THEN NULL::double precision
+                            ELSE q_2.l2 - q_2.mx
+                        END AS d2
+                   FROM ( SELECT q_3.key,
+                            q_3.classes,
+                            q_3.ok,
+                            q_3.l1,
+                            q_3.l2,
+                            GREATEST(q_3.l1, q_3.l2) AS mx
+                           FROM ( SELECT src.id AS key,
+                                    m.classes,
+                                    (cardinality(src.attributes) = ANY ('{0,3}'::integer[])) IS NOT FALSE AS ok,
+                                    m.g[1] + COALESCE(m.g[3] - ((m.g[6] * (s.x1 - m.g[9])) ^ 2::double precision), 0::double precision) + COALESCE(m.g[4] - ((m.g[7] * (s.x2 - m.g[10])) ^ 2::double precision), 0::double precision) + COALESCE(m.g[5] - ((m.g[8] * (s.x3 - m.g[11])) ^ 2::double precision), 0::double precision) AS l1,
+                                    m.g[2] + COALESCE(m.g[12] - ((m.g[15] * (s.x1 - m.g[18])) ^ 2::double precision), 0::double precision) + COALESCE(m.g[13] - ((m.g[16] * (s.x2 - m.g[19])) ^ 2::double precision), 0::double precision) + COALESCE(m.g[14] - ((m.g[17] * (s.x3 - m.g[20])) ^ 2::double precision), 0::double precision) AS l2
+                                   FROM gaussian_test src
+                                     JOIN ( SELECT DISTINCT ON (m0.checked) m0.checked AND _check_view_model(NOT m3.isnum IS DISTINCT FROM '{t,t,t}'::boolean[], 'numeric attributes'::text) AS ready,
+    m0.classes,
+    (((((((m0.prior || m1.a1) || m1.r1) || m1.mu1) || m1.a2) || m1.r2) || m1.mu2) || m2.nlo) || m2.nhi AS g
+   FROM ( SELECT array_agg(c_1.class ORDER BY c_1.pos) AS classes,
+      array_agg(
+    CASE
+     WHEN (c_1.class_cnt::double precision / c_1.all_cnt::double precision) > 0::double precision THEN ln(c_1.class_cnt::double precision / c_1.all_cnt::double precision)
+     ELSE '-Infinity'::double precision
+    END ORDER BY c_1.pos) AS prior,
+      _check_class_count(count(*), 2) AS checked
+     FROM ( SELECT u.class,
+        u.class_cnt,
+        u.all_cnt,
+        u.pos::integer AS pos
+       FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+          array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+          array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+         FROM gaussian_cp m_1) s_1
+         CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1) m0,
+    ( SELECT max(q_4.mu) FILTER (WHERE q_4.pos = 1) AS mu1,
+      max(q_4.r) FILTER (WHERE q_4.pos = 1) AS r1,
+      max(q_4.a) FILTER (WHERE q_4.pos = 1) AS a1,
+      max(q_4.mu) FILTER (WHERE q_4.pos = 2) AS mu2,
+      max(q_4.r) FILTER (WHERE q_4.pos = 2) AS r2,
+      max(q_4.a) FILTER (WHERE q_4.pos = 2) AS a2
+     FROM ( SELECT c_1.pos,
+        array_agg(COALESCE(w.mu, 0::double precision) ORDER BY g.a) AS mu,
+        array_agg(COALESCE(sqrt(0.5::double precision / w.w), 0::double precision) ORDER BY g.a) AS r,
+        array_agg(COALESCE('-0.5'::numeric::double precision * ln(2::double precision * pi() * w.w), 0::double precision) ORDER BY g.a) AS a
+       FROM ( SELECT u.class,
+          u.class_cnt,
+          u.all_cnt,
+          u.pos::integer AS pos
+         FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+            array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+            array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+           FROM gaussian_cp m_1) s_1
+           CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1
+         CROSS JOIN generate_series(1, 3) g(a)
+         LEFT JOIN ( SELECT b.attr,
+          b.pos,
+          b.mu,
+          GREATEST(COALESCE(b.var, 0::double precision),
+        CASE
+         WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+         ELSE 1::double precision
+        END) AS w
+         FROM ( SELECT x.attr,
+            c_2.pos,
+            x.attr_mean AS mu,
+            x.attr_var AS var,
+            x.value_cnt AS cnt
+           FROM gaussian_np x
+             JOIN ( SELECT u.class,
+              u.class_cnt,
+              u.all_cnt,
+              u.pos::integer AS pos
+             FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+                array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+                array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+               FROM gaussian_cp m_1) s_1
+               CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = x.class
+          WHERE x.value_cnt > 0) b
+           JOIN ( SELECT b_1.attr,
+            sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g_1.gm) * (b_1.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+           FROM ( SELECT x.attr,
+              c_2.pos,
+              x.attr_mean AS mu,
+              x.attr_var AS var,
+              x.value_cnt AS cnt
+             FROM gaussian_np x
+               JOIN ( SELECT u.class,
+                u.class_cnt,
+                u.all_cnt,
+                u.pos::integer AS pos
+               FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+                  array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+                  array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+                 FROM gaussian_cp m_1) s_1
+                 CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = x.class
+            WHERE x.value_cnt > 0) b_1
+             JOIN ( SELECT b_2.attr,
+              sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
+              sum(b_2.cnt) AS tot
+             FROM ( SELECT x.attr,
+                c_2.pos,
+                x.attr_mean AS mu,
+                x.attr_var AS var,
+                x.value_cnt AS cnt
+               FROM gaussian_np x
+                 JOIN ( SELECT u.class,
+                  u.class_cnt,
+                  u.all_cnt,
+                  u.pos::integer AS pos
+                 FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+                    array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+                    array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+                   FROM gaussian_cp m_1) s_1
+                   CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = x.class
+              WHERE x.value_cnt > 0) b_2
+            GROUP BY b_2.attr) g_1 ON g_1.attr = b_1.attr
+          GROUP BY b_1.attr, g_1.tot) f ON f.attr = b.attr) w ON w.pos = c_1.pos AND w.attr = g.a
+      GROUP BY c_1.pos) q_4) m1,
+    ( SELECT array_agg(COALESCE(b.lo, 0::double precision) ORDER BY g.a) AS nlo,
+      array_agg(COALESCE(b.hi, 0::double precision) ORDER BY g.a) AS nhi
+     FROM generate_series(1, 3) g(a)
+       LEFT JOIN ( SELECT w.attr,
+        min(w.mu) - '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS lo,
+        max(w.mu) + '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS hi
+       FROM ( SELECT b_1.attr,
+          b_1.pos,
+          b_1.mu,
+          GREATEST(COALESCE(b_1.var, 0::double precision),
+        CASE
+         WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+         ELSE 1::double precision
+        END) AS w
+         FROM ( SELECT x.attr,
+            c_1.pos,
+            x.attr_mean AS mu,
+            x.attr_var AS var,
+            x.value_cnt AS cnt
+           FROM gaussian_np x
+             JOIN ( SELECT u.class,
+              u.class_cnt,
+              u.all_cnt,
+              u.pos::integer AS pos
+             FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+                array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+                array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+               FROM gaussian_cp m_1) s_1
+               CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+          WHERE x.value_cnt > 0) b_1
+           JOIN ( SELECT b_2.attr,
+            sum(GREATEST(b_2.cnt - 1, 0::bigint)::double precision * COALESCE(b_2.var, 0::double precision) + b_2.cnt::double precision * (b_2.mu - g_1.gm) * (b_2.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+           FROM ( SELECT x.attr,
+              c_1.pos,
+              x.attr_mean AS mu,
+              x.attr_var AS var,
+              x.value_cnt AS cnt
+             FROM gaussian_np x
+               JOIN ( SELECT u.class,
+                u.class_cnt,
+                u.all_cnt,
+                u.pos::integer AS pos
+               FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+                  array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+                  array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+                 FROM gaussian_cp m_1) s_1
+                 CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+            WHERE x.value_cnt > 0) b_2
+             JOIN ( SELECT b_3.attr,
+              sum(b_3.cnt::double precision * b_3.mu) / sum(b_3.cnt)::double precision AS gm,
+              sum(b_3.cnt) AS tot
+             FROM ( SELECT x.attr,
+                c_1.pos,
+                x.attr_mean AS mu,
+                x.attr_var AS var,
+                x.value_cnt AS cnt
+               FROM gaussian_np x
+                 JOIN ( SELECT u.class,
+                  u.class_cnt,
+                  u.all_cnt,
+                  u.pos::integer AS pos
+                 FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
+                    array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
+                    array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
+                   FROM gaussian_cp m_1) s_1
+                   CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+              WHERE x.value_cnt > 0) b_3
+            GROUP BY b_3.attr) g_1 ON g_1.attr = b_2.attr
+          GROUP BY b_2.attr, g_1.tot) f ON f.attr = b_1.attr) w
+      GROUP BY w.attr) b ON b.attr = g.a) m2,
+    ( SELECT array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum
+     FROM generate_series(1, 3) g(a)
+       LEFT JOIN ( SELECT DISTINCT y.attr
+       FROM gaussian_np y) x ON x.attr = g.a) m3) m ON m.ready = (num_nulls(src.id) >= 0)
+                                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[1], 'NaN'::double precision), m.g[21]), m.g[24]) AS x1,
+    float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), m.g[22]), m.g[25]) AS x2,
+    float8smaller(float8larger(NULLIF(src.attributes[3], 'NaN'::double precision), m.g[23]), m.g[26]) AS x3) s ON m.ready
+                                 OFFSET 0) q_3
+                         OFFSET 0) q_2
+                 OFFSET 0) q_1
+         OFFSET 0) q
+     CROSS JOIN generate_series(1, 2) c(i);
