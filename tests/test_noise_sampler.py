@@ -10,17 +10,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 import random
-import sys
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
-
-from madnb_pl import noise  # noqa: E402
+from madnb_pl import noise
 
 N_DRAWS = 200_000
 

@@ -18,8 +18,7 @@ import madnb
 from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations, sqlstate_of
 from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
-from madnb_pl import dp, stats  # noqa: E402
+from madnb_pl import dp, stats
 
 OLD_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.0.1.sql"
 
