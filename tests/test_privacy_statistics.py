@@ -18,10 +18,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from privacy_helpers import use_seeded_noise
-
 from madnb_pl import dp, stats
 from madnb_pl.names import Column, Relation
+from privacy_helpers import use_seeded_noise
 
 K = 1 << dp.FIXED_POINT_BITS
 

@@ -14,9 +14,8 @@ import math
 import pytest
 
 from helpers import relations, sqlstate_of
-from privacy_helpers import ledger, pl_calls, use_seeded_noise
-
 from madnb_pl import dp
+from privacy_helpers import ledger, pl_calls, use_seeded_noise
 
 
 def keep_probability(count: int, epsilon: float, tau: int) -> float:
