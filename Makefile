@@ -1,11 +1,12 @@
 # madnb: naive Bayes inside PostgreSQL.
 #   make demo    set up (PL/Python, .venv) and run the demo on a throwaway PostgreSQL
-#   make test    set up and run the whole test suite (its own throwaway PostgreSQL)
+#   make test    set up, lint, and run the whole test suite (its own throwaway PostgreSQL)
 #   make bench   set up and run the benchmark (results in bench/results/)
 #   make privacy-curve  accuracy against epsilon (docs/privacy_curve.md and .png)
 #   make install copy madnb.control and the generated script into PostgreSQL (PGXS),
 #                so that CREATE EXTENSION madnb CASCADE works
-#   make lint    static checks
+#   make lint    static checks: ruff (all Python) and mypy --strict (madnb, madnb_pl);
+#                configured in pyproject.toml
 
 VENV    := .venv
 PY      := $(VENV)/bin/python
@@ -19,7 +20,8 @@ setup:
 demo: setup
 	$(VENV)/bin/madnb demo
 
-test: setup
+# Lint first, so that CI (.ci/run = make test) fails on a lint error too.
+test: setup lint
 	$(VENV)/bin/pytest -q
 
 bench: setup
@@ -38,8 +40,8 @@ install: script
 	$(MAKE) -f extension.mk install VERSION=$(VERSION)
 
 lint: setup
-	$(PY) -m compileall -q madnb plpython tests bench
-	$(PY) -m pyflakes madnb plpython tests bench 2>/dev/null || $(VENV)/bin/python -m pip install -q pyflakes && $(PY) -m pyflakes madnb plpython tests bench
+	$(VENV)/bin/ruff check --quiet madnb plpython tests bench
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf build

@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                     | set(explain_tables if "explain" in parts else []), key=list(DATASETS).index)
     with database(args.dsn) as conn:
         madnb.install(conn)
-        meta = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(), "settings": settings(conn)}
+        meta = {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(), "settings": settings(conn)}
         conn.execute(SUPPORT_SQL)
         for name in tables:
             d = DATASETS[name]

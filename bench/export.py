@@ -53,7 +53,7 @@ class _MixedNB:
         self.cat_cols = [i for i in range(num_attrs) if i not in self.num_cols]
         self.cat, self.gauss = CategoricalNB(alpha=1.0), GaussianNB()
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> "_MixedNB":
+    def fit(self, X: np.ndarray, y: np.ndarray) -> _MixedNB:
         self.cat.fit(X[:, self.cat_cols].astype(np.int64), y)
         self.gauss.fit(X[:, self.num_cols], y)
         return self

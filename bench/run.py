@@ -22,8 +22,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -277,7 +277,7 @@ def machine() -> dict[str, Any]:
         pass
     mem = ""
     try:
-        kb = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
+        kb = int(next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")).split()[1])
         mem = f"{kb / 1024 / 1024:.1f} GiB"
     except (OSError, StopIteration, ValueError):
         pass
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with LocalCluster(fast=True) as pg, psycopg.connect(pg.url, autocommit=True) as conn:
         madnb.install(conn)
-        meta: dict[str, Any] = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
+        meta: dict[str, Any] = {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
                                 "settings": settings(conn), "budget_s": args.budget, "command": "make bench",
                                 "madnb_version": madnb.__version__}
         try:

@@ -141,12 +141,12 @@ class LocalCluster:
         kwargs: dict[str, object] = {"env": _server_env(), "capture_output": True, "text": True}
         kwargs.update(self._run_as_kwargs())
         kwargs.update(kw)
-        res = subprocess.run(args, **kwargs)  # type: ignore[call-overload]
+        res: subprocess.CompletedProcess[str] = subprocess.run(args, **kwargs)  # type: ignore[call-overload]
         if res.returncode != 0:
             raise RuntimeError(f"{' '.join(args)} failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
         return res
 
-    def start(self) -> "LocalCluster":
+    def start(self) -> LocalCluster:
         """initdb a new cluster and start it, listening on 127.0.0.1 only."""
         bindir = find_bindir()
         self._dir = Path(tempfile.mkdtemp(prefix="madnb-pg-"))
@@ -215,7 +215,7 @@ class LocalCluster:
             self._dir = None
             self._extension_dir = None
 
-    def __enter__(self) -> "LocalCluster":
+    def __enter__(self) -> LocalCluster:
         return self.start()
 
     def __exit__(

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import psycopg
 
+from . import privacy_curve
 from ._build import build_script, psql_script, write_extension_files
 from ._install import InstallError, install, uninstall, upgrade, version
 from ._version import __version__
-from . import privacy_curve
 from .demo import DemoError
 
 

@@ -29,8 +29,8 @@ import statistics
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,8 +196,8 @@ def create_tables(conn: psycopg.Connection[Any], d: Dataset) -> None:
     dom = sql.Identifier(f"{d.table}_domain")
     conn.execute(sql.SQL("CREATE TABLE {} (attr int NOT NULL, value text NOT NULL)").format(dom))
     with conn.cursor().copy(sql.SQL("COPY {} (attr, value) FROM STDIN").format(dom)) as cp:
-        for r in d.domain:
-            cp.write_row(r)
+        for entry in d.domain:
+            cp.write_row(entry)
 
 
 def _names(tag: str) -> tuple[sql.Identifier, ...]:
@@ -357,7 +357,7 @@ def plot(curves: list[Curve], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(curves), figsize=(4 * len(curves), 3.4), squeeze=False)
-    for ax, c in zip(axes[0], curves):
+    for ax, c in zip(axes[0], curves, strict=True):
         eps = sorted(c.runs)
         means = [c.mean(e) for e in eps]
         sds = [c.sd(e) for e in eps]

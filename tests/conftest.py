@@ -8,7 +8,6 @@ which madnb is already installed.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,6 @@ from madnb._cluster import LocalCluster
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT / "plpython"))
 
 _cluster: LocalCluster | None = None
 

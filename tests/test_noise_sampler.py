@@ -8,19 +8,15 @@ secure source with a wide tolerance.
 from __future__ import annotations
 
 import math
-from collections import Counter
 import random
-import sys
+from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
-from pathlib import Path
+from functools import cache
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
-
-from madnb_pl import noise  # noqa: E402
+from madnb_pl import noise
 
 N_DRAWS = 200_000
 
@@ -30,7 +26,7 @@ N_DRAWS = 200_000
 # ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _count_noise(epsilon: float, seed: int, n: int = N_DRAWS) -> np.ndarray:
     """Noise of noisy_count(0, epsilon) from a seeded source, cached per module."""
     rng = noise.seeded_source(seed)

@@ -16,10 +16,8 @@ import pytest
 
 import madnb
 from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations, sqlstate_of
+from madnb_pl import dp, stats
 from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
-from madnb_pl import dp, stats  # noqa: E402
 
 OLD_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.0.1.sql"
 
@@ -333,7 +331,7 @@ def test_the_released_rows_are_the_public_domain_whatever_the_data(mixed):
         total = sum(r[1] for r in model["cp"])
         assert all(r[2] == total for r in model["cp"]) and all(r[1] >= 0 for r in model["cp"])
         assert all(r[3] >= 0 for r in model["fp"])
-        for _, _, mean, var, cnt in model["np"]:
+        for _, _, mean, var, _cnt in model["np"]:
             assert 0 <= mean <= 30 and 0 < var <= 15 ** 2
         assert [r[4] for r in model["np"]] == [r[1] for r in model["cp"]]  # value_cnt is the class count
 

@@ -26,9 +26,9 @@ import pytest
 
 import madnb
 from helpers import MANUAL_TRAINING, sqlstate_of
+from madnb._build import write_extension_files
 from madnb._cluster import find_bindir
 from madnb._install import InstallError
-from madnb._build import write_extension_files
 from test_install import extension_dir
 
 ROWS = [(1, 1, (1, 2, 3)), (2, 1, (1, 2, 1)), (3, 1, (1, 4, 3)), (4, 2, (1, 2, 2)), (5, 2, (0, 2, 2)), (6, 2, (0, 1, 3))]

@@ -12,19 +12,15 @@ generator injected from PL/Python (no SQL path can do that).
 from __future__ import annotations
 
 import math
-import sys
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from madnb_pl import dp, stats
+from madnb_pl.names import Column, Relation
 from privacy_helpers import use_seeded_noise
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
-from madnb_pl import dp, stats  # noqa: E402
-from madnb_pl.names import Column, Relation  # noqa: E402
 
 K = 1 << dp.FIXED_POINT_BITS
 

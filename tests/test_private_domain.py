@@ -10,16 +10,12 @@ at most delta' = delta / (1 + F_cat).
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
 from helpers import relations, sqlstate_of
+from madnb_pl import dp
 from privacy_helpers import ledger, pl_calls, use_seeded_noise
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plpython"))
-from madnb_pl import dp  # noqa: E402
 
 
 def keep_probability(count: int, epsilon: float, tau: int) -> float:

@@ -29,7 +29,6 @@ import sqlalchemy
 import madnb
 from madnb._cluster import find_bindir
 from madnb._install import InstallError
-
 from test_install import OLD_SCRIPT, catalog, install_extension_files
 
 ROOT = Path(__file__).resolve().parents[1]

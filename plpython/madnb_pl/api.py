@@ -12,7 +12,7 @@ from typing import Any
 
 from . import derive, dp, scoring, statistics_table, stats
 from .errors import MadnbError, entry_point
-from .names import Relation, quote_ident, resolve_column, resolve_new_name, resolve_relation, distinct_outputs
+from .names import Relation, distinct_outputs, quote_ident, resolve_column, resolve_new_name, resolve_relation
 
 
 def _training(

@@ -171,8 +171,8 @@ def create_model(
     check_compatible(parts)
     first_rel, first = parts[0]
     t = shape if shape is not None and len(parts) == 1 else _shape(plpy, first_rel, first, what)
-    for rel, h in parts[1:]:
-        _shape(plpy, rel, h, what)
+    for other, h in parts[1:]:
+        _shape(plpy, other, h, what)
     merged = _temp("madnb_merged_")
     if len(parts) == 1:
         # one part is its own sum (what training derives from): read it in place

@@ -275,7 +275,7 @@ def parse_bounds(bounds: Any, given_order: list[int]) -> stats.NumericBounds:
             hint=_BOUNDS_HINT,
         )
     out: list[tuple[int, float, float]] = []
-    for attr, (lo, hi) in zip(given_order, pairs):
+    for attr, (lo, hi) in zip(given_order, pairs, strict=True):
         if lo is None or hi is None:
             raise MadnbError("22023", f"the bounds of numeric attribute {attr} contain NULL", hint=_BOUNDS_HINT)
         lo, hi = float(lo), float(hi)

@@ -25,7 +25,8 @@ type's own equality; madnb refuses such class and value columns (0A000, see
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar, overload
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 F = TypeVar("F", bound=Callable[..., Any])
 

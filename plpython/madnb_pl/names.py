@@ -19,8 +19,9 @@ SQL built from it.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import PINNED_SEARCH_PATH, MadnbError, caller_search_path, set_search_path
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import MadnbError
 from .names import Column, Relation, quote_ident
