@@ -74,7 +74,7 @@ def test_detail_and_hint_survive_the_wrapper(manual):
 def test_an_error_raised_by_postgresql_inside_madnb_keeps_its_sqlstate_without_a_prefix(manual):
     manual.execute("CREATE ROLE madnb_err_reader")
     try:
-        manual.execute("GRANT USAGE ON SCHEMA madnb TO madnb_err_reader")
+        manual.execute("SELECT madnb.grant_usage('madnb_err_reader')")  # everything but SELECT on the data
         manual.execute("REVOKE ALL ON training FROM PUBLIC")
         manual.execute("SET ROLE madnb_err_reader")
         e = sqlstate_of(manual, "SELECT madnb.create_nb_prepared_data_tables('public.training', 'class', 'attributes', 3, 'x1', 'x2')")
