@@ -28,8 +28,10 @@ bench: setup
 	$(PY) -m bench.run
 
 # Accuracy against epsilon on four UCI datasets (docs/privacy_curve.md and .png).
+# PRIVACY_DATA: the folder with the UCI CSV files (make privacy-curve PRIVACY_DATA=...).
+PRIVACY_DATA ?= ../shared/data
 privacy-curve: setup
-	$(VENV)/bin/madnb privacy-curve
+	$(VENV)/bin/madnb privacy-curve --data $(PRIVACY_DATA) --out docs
 
 # The generated script for CREATE EXTENSION, plus an upgrade script from every
 # earlier version we ship a script of (the script is idempotent, so it also upgrades).

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
     pc = sub.add_parser(
         "privacy-curve",
-        help="accuracy against epsilon on four UCI datasets (throwaway cluster; writes docs/privacy_curve.md and .png)",
+        help="accuracy against epsilon on four UCI datasets (throwaway cluster; writes privacy_curve.md and .png; needs the bench extra)",
     )
     privacy_curve.add_arguments(pc)
 

@@ -18,6 +18,17 @@ Public knowledge used (never taken from the training data):
 
 Splits: adult uses its train/test files; mushroom, house votes and skin a 90/10
 split with a fixed seed (:data:`SPLIT_SEED`).
+
+Why this stays in the installed package (and works from a wheel): it is the
+``madnb privacy-curve`` command, the way a user reproduces the accuracy figures
+of ``docs/privacy_curve.md`` against the madnb they installed, and it needs
+nothing of the repository but the UCI CSV files.  So it assumes no repository
+layout: in a source checkout the defaults are ``../shared/data`` and ``docs/``
+(what ``make privacy-curve`` uses); installed from a wheel, ``--data FOLDER`` is
+required and the output goes to the current directory unless ``--out`` says
+otherwise.  A missing data folder or CSV file, or a missing matplotlib (the
+``bench`` extra: ``pip install 'madnb[bench]'``), is reported in one line with
+exit status 2 before any cluster is started or model trained.
 """
 
 from __future__ import annotations
@@ -44,9 +55,9 @@ from ._install import install
 EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 SPLIT_SEED = 20220711
 DEFAULT_REPS = 20
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
-DOCS = ROOT / "docs"
+PROG = "madnb privacy-curve"
+# The extra of pyproject.toml that brings matplotlib (the plot).
+PLOT_EXTRA = "bench"
 
 # UCI adult.names: the values of the categorical attributes (in that file's order).
 ADULT_DOMAIN: dict[str, list[str]] = {
@@ -181,6 +192,72 @@ def load_skin(data: Path) -> Dataset:
 LOADERS: dict[str, Callable[[Path], Dataset]] = {
     "adult": load_adult, "mushroom": load_mushroom, "house votes": load_house_votes, "skin": load_skin,
 }
+# The CSV files each loader reads from the data folder.
+FILES: dict[str, tuple[str, ...]] = {
+    "adult": ("adult_train.csv", "adult_test.csv"), "mushroom": ("mushroom.csv",),
+    "house votes": ("house_votes_84.csv",), "skin": ("skin_segmentation.csv",),
+}
+
+
+def source_checkout() -> Path | None:
+    """The root of the source checkout this module runs from, or None when madnb is installed (a wheel)."""
+    root = Path(__file__).resolve().parents[1]
+    return root if (root / "pyproject.toml").is_file() and (root / "sql").is_dir() else None
+
+
+def default_data() -> Path | None:
+    """``../shared/data`` next to a source checkout, if it exists; otherwise None (``--data`` is required)."""
+    root = source_checkout()
+    data = root.parent / "shared" / "data" if root is not None else None
+    return data if data is not None and data.is_dir() else None
+
+
+def default_out() -> Path:
+    """``docs/`` of a source checkout, otherwise the current directory."""
+    root = source_checkout()
+    return root / "docs" if root is not None else Path.cwd()
+
+
+class CurveError(Exception):
+    """A problem the user can fix (missing data, missing matplotlib, bad option): one line, exit status 2."""
+
+
+def check_plotting() -> None:
+    """Raise :class:`CurveError` naming the extra to install if matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        raise CurveError(
+            f"matplotlib is needed to draw privacy_curve.png but cannot be imported ({e}): "
+            f"install the '{PLOT_EXTRA}' extra, e.g. pip install 'madnb[{PLOT_EXTRA}]'"
+        ) from e
+
+
+def check_data(data: Path | None, names: Sequence[str]) -> Path:
+    """The data folder, after checking that it holds every CSV file of ``names``; else :class:`CurveError`."""
+    if data is None:
+        raise CurveError(
+            "no data folder: give --data FOLDER, a folder with the UCI CSV files "
+            + ", ".join(f for n in names for f in FILES[n])
+        )
+    if not data.is_dir():
+        raise CurveError(f"data folder {data} does not exist (--data)")
+    missing = [f for n in names for f in FILES[n] if not (data / f).is_file()]
+    if missing:
+        raise CurveError(f"data folder {data} lacks {', '.join(missing)} (use --only to run fewer datasets)")
+    return data
+
+
+def load(data: Path, name: str) -> Dataset:
+    """Dataset ``name`` from the data folder; a file that does not read as expected is a :class:`CurveError`."""
+    try:
+        return LOADERS[name](data)
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise CurveError(f"cannot read dataset {name} from {data}: {e}") from e
+    except KeyError as e:
+        raise CurveError(f"cannot read dataset {name} from {data}: no column {e} in {', '.join(FILES[name])}") from e
+    except ValueError as e:
+        raise CurveError(f"cannot read dataset {name} from {data}: {e}") from e
 
 
 def create_tables(conn: psycopg.Connection[Any], d: Dataset) -> None:
@@ -321,6 +398,10 @@ def markdown(curves: list[Curve], reps: int, seconds: float, jobs: int = 1) -> s
         f"({jobs} connection(s) training side by side). "
         "The last row is the non-private model (epsilon NULL), the dashed line of the plot.",
         "",
+        f"To reproduce from an installed madnb: `pip install 'madnb[{PLOT_EXTRA}]'`, then "
+        "`madnb privacy-curve --data FOLDER --out FOLDER` (the data folder holds "
+        + ", ".join(f"`{f}`" for fs in FILES.values() for f in fs) + ").",
+        "",
         head,
         "|---|" + "---|" * len(curves),
     ]
@@ -379,22 +460,41 @@ def plot(curves: list[Curve], path: Path) -> None:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``madnb privacy-curve``."""
     p.add_argument("--reps", type=int, default=DEFAULT_REPS, help=f"private trainings per epsilon and dataset (default {DEFAULT_REPS})")
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with the UCI CSV files (default: ../shared/data)")
-    p.add_argument("--out", type=Path, default=DOCS, help="folder for privacy_curve.md and privacy_curve.png (default: docs/)")
+    p.add_argument(
+        "--data", type=Path,
+        help="folder with the UCI CSV files (" + ", ".join(f for fs in FILES.values() for f in fs)
+        + "); required unless run from a source checkout with ../shared/data",
+    )
+    p.add_argument(
+        "--out", type=Path,
+        help="folder for privacy_curve.md and privacy_curve.png (default: docs/ in a source checkout, else the current directory)",
+    )
     p.add_argument("--only", help="comma-separated datasets: " + ", ".join(LOADERS))
     p.add_argument("--jobs", type=int, default=2, help="connections training side by side (default 2)")
     p.add_argument("--dsn", help="use this database (madnb installed, no tables of the same names) instead of a throwaway cluster")
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """Run ``madnb privacy-curve`` with parsed options."""
+    """Run ``madnb privacy-curve`` with parsed options; a :class:`CurveError` is one line on stderr, status 2."""
+    try:
+        return _run(args)
+    except CurveError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     names = [s.strip() for s in args.only.split(",")] if args.only else list(LOADERS)
     unknown = [n for n in names if n not in LOADERS]
     if unknown:
-        raise SystemExit(f"madnb privacy-curve: unknown dataset(s): {', '.join(unknown)}")
+        raise CurveError(f"unknown dataset(s): {', '.join(unknown)} (choose from {', '.join(LOADERS)})")
     if args.reps < 2:
-        raise SystemExit("madnb privacy-curve: --reps must be at least 2")
-    datasets = [LOADERS[n](args.data) for n in names]
+        raise CurveError("--reps must be at least 2")
+    # Everything a user can fix is checked before the (long) run starts.
+    check_plotting()
+    data = check_data(args.data if args.data is not None else default_data(), names)
+    out: Path = args.out if args.out is not None else default_out()
+    datasets = [load(data, n) for n in names]
 
     def say(s: str) -> None:
         print(s, file=sys.stderr, flush=True)
@@ -408,16 +508,20 @@ def run_command(args: argparse.Namespace) -> int:
                 install(conn)
             curves = run(pg.url, datasets, args.reps, jobs=args.jobs, progress=say)
     text = markdown(curves, args.reps, time.monotonic() - t0, args.jobs)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "privacy_curve.md").write_text(text, encoding="utf-8")
-    plot(curves, args.out / "privacy_curve.png")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "privacy_curve.md").write_text(text, encoding="utf-8")
+        plot(curves, out / "privacy_curve.png")
+    except OSError as e:
+        print(text)
+        raise CurveError(f"cannot write the results to {out} (--out): {e}") from e
     print(text)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m madnb.privacy_curve``: the same as ``madnb privacy-curve``."""
-    p = argparse.ArgumentParser(prog="madnb privacy-curve", description="accuracy against epsilon on four UCI datasets")
+    p = argparse.ArgumentParser(prog=PROG, description="accuracy against epsilon on four UCI datasets")
     add_arguments(p)
     return run_command(p.parse_args(argv))
 
