@@ -249,3 +249,22 @@ def test_the_generated_script_guards_against_psql_and_names_its_version():
     lines = script.splitlines()
     assert lines[0].startswith(f"-- madnb {madnb.__version__} ")
     assert '\\echo Use "CREATE EXTENSION madnb" to load this file. \\quit' in lines
+
+
+def test_the_install_script_embeds_subpackages_of_madnb_pl_under_their_dotted_names(tmp_path):
+    from madnb._build import read_sources
+
+    pkg = tmp_path / "plpython" / "madnb_pl"
+    (pkg / "sub").mkdir(parents=True)
+    for rel in ("__init__.py", "top.py", "sub/__init__.py", "sub/leaf.py"):
+        (pkg / rel).write_text(f"# {rel}\n", encoding="utf-8")
+    (tmp_path / "sql").mkdir()
+    (tmp_path / "migrations").mkdir()
+    src = read_sources(tmp_path)
+    assert src.python == {
+        "madnb_pl": "# __init__.py\n",
+        "madnb_pl.top": "# top.py\n",
+        "madnb_pl.sub": "# sub/__init__.py\n",
+        "madnb_pl.sub.leaf": "# sub/leaf.py\n",
+    }
+    assert src.packages() == ["madnb_pl", "madnb_pl.sub"]
