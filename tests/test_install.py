@@ -268,3 +268,24 @@ def test_the_install_script_embeds_subpackages_of_madnb_pl_under_their_dotted_na
         "madnb_pl.sub.leaf": "# sub/leaf.py\n",
     }
     assert src.packages() == ["madnb_pl", "madnb_pl.sub"]
+
+
+def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):
+    db.execute("SELECT madnb._load_python()")
+    db.execute(
+        "CREATE FUNCTION pg_temp.madnb_modules() RETURNS text[] LANGUAGE plpython3u AS $$\n"
+        "import sys\n"
+        "return sorted(m + (' (package)' if hasattr(sys.modules[m], '__path__') else '')\n"
+        "              for m in sys.modules if m.startswith('madnb_pl.scoring'))\n"
+        "$$"
+    )
+    modules = db.execute("SELECT pg_temp.madnb_modules()").fetchone()[0]
+    assert modules == [
+        "madnb_pl.scoring (package)",
+        "madnb_pl.scoring.bodies",
+        "madnb_pl.scoring.common",
+        "madnb_pl.scoring.lateral",
+        "madnb_pl.scoring.model",
+        "madnb_pl.scoring.plan",
+        "madnb_pl.scoring.unrolled",
+    ]
