@@ -73,6 +73,10 @@ class Sources:
     migrations: list[tuple[str, str]]
     python: dict[str, str]
 
+    def packages(self) -> list[str]:
+        """The embedded modules that are packages: those with submodules."""
+        return sorted(m for m in self.python if any(o.startswith(m + ".") for o in self.python))
+
 
 def read_sources(root: Path | None = None) -> Sources:
     root = root or sources_root()
@@ -80,8 +84,10 @@ def read_sources(root: Path | None = None) -> Sources:
     migrations = [(p.stem, p.read_text(encoding="utf-8")) for p in sorted((root / "migrations").glob("*.sql"))]
     python: dict[str, str] = {}
     pkg = root / "plpython" / "madnb_pl"
-    for p in sorted(pkg.glob("*.py")):
-        mod = "madnb_pl" if p.stem == "__init__" else f"madnb_pl.{p.stem}"
+    # the package and its subpackages (madnb_pl.scoring, ...): a directory's __init__.py is its package
+    for p in sorted(pkg.rglob("*.py")):
+        parts = ("madnb_pl", *p.relative_to(pkg).with_suffix("").parts)
+        mod = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         python[mod] = p.read_text(encoding="utf-8")
     return Sources(sql, migrations, python)
 
@@ -115,12 +121,13 @@ def _loader_body(src: Sources, build: str) -> str:
         "import importlib, importlib.abc, importlib.util, sys\n"
         f"SOURCES = {src.python!r}\n"
         f"BUILD = {build!r}\n"
+        f"PACKAGES = {sorted(set(src.packages()) | {'madnb_pl'})!r}\n"
         "class MadnbFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n"
         "    madnb_finder = True\n"
         "    def find_spec(self, fullname, path=None, target=None):\n"
         "        if fullname in SOURCES:\n"
         "            return importlib.util.spec_from_loader(\n"
-        "                fullname, self, origin='madnb:' + fullname, is_package=(fullname == 'madnb_pl'))\n"
+        "                fullname, self, origin='madnb:' + fullname, is_package=(fullname in PACKAGES))\n"
         "        return None\n"
         "    def create_module(self, spec):\n"
         "        return None\n"

@@ -249,3 +249,43 @@ def test_the_generated_script_guards_against_psql_and_names_its_version():
     lines = script.splitlines()
     assert lines[0].startswith(f"-- madnb {madnb.__version__} ")
     assert '\\echo Use "CREATE EXTENSION madnb" to load this file. \\quit' in lines
+
+
+def test_the_install_script_embeds_subpackages_of_madnb_pl_under_their_dotted_names(tmp_path):
+    from madnb._build import read_sources
+
+    pkg = tmp_path / "plpython" / "madnb_pl"
+    (pkg / "sub").mkdir(parents=True)
+    for rel in ("__init__.py", "top.py", "sub/__init__.py", "sub/leaf.py"):
+        (pkg / rel).write_text(f"# {rel}\n", encoding="utf-8")
+    (tmp_path / "sql").mkdir()
+    (tmp_path / "migrations").mkdir()
+    src = read_sources(tmp_path)
+    assert src.python == {
+        "madnb_pl": "# __init__.py\n",
+        "madnb_pl.top": "# top.py\n",
+        "madnb_pl.sub": "# sub/__init__.py\n",
+        "madnb_pl.sub.leaf": "# sub/leaf.py\n",
+    }
+    assert src.packages() == ["madnb_pl", "madnb_pl.sub"]
+
+
+def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):
+    db.execute("SELECT madnb._load_python()")
+    db.execute(
+        "CREATE FUNCTION pg_temp.madnb_modules() RETURNS text[] LANGUAGE plpython3u AS $$\n"
+        "import sys\n"
+        "return sorted(m + (' (package)' if hasattr(sys.modules[m], '__path__') else '')\n"
+        "              for m in sys.modules if m.startswith('madnb_pl.scoring'))\n"
+        "$$"
+    )
+    modules = db.execute("SELECT pg_temp.madnb_modules()").fetchone()[0]
+    assert modules == [
+        "madnb_pl.scoring (package)",
+        "madnb_pl.scoring.bodies",
+        "madnb_pl.scoring.common",
+        "madnb_pl.scoring.lateral",
+        "madnb_pl.scoring.model",
+        "madnb_pl.scoring.plan",
+        "madnb_pl.scoring.unrolled",
+    ]

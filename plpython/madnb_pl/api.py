@@ -300,18 +300,14 @@ def create_view(
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
     value = resolve_column(plpy, fp, quote_ident("value"), "featureProbsSource")
     has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
-    strategy, unroll, rectangle = _strategy(
-        plpy, fp.sql, value.type_oid, has_cat, n, k, source_elem_oid=attrs.elem_oid,
-        deterministic=_deterministic(plpy, (fp, value), (src, attrs)),
+    plan = scoring.choose_plan(
+        plpy, fp_sql=fp.sql, value_type_oid=value.type_oid, has_cat=has_cat, num_attrs=n, k=k,
+        source_elem_oid=attrs.elem_oid, collated=((fp, value), (src, attrs)),
+        np_sql=None if np is None else np.sql, fp_oid=fp.oid,
     )
-    numeric_attrs: list[int] = []
-    if np is not None:
-        numeric_attrs = [int(r["attr"]) for r in plpy.execute(f"SELECT DISTINCT x.attr FROM {np.sql} AS x WHERE x.attr IS NOT NULL")]
     body = scoring.view_sql(
-        prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql, k=k,
-        source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=n, kind=kind,
-        strategy=strategy, value_type_oid=value.type_oid, source_elem_oid=attrs.elem_oid,
-        smoothing=_smoothing_sql(plpy, fp), numeric_attrs=numeric_attrs, unroll=unroll, rectangle=rectangle,
+        plan, kind=kind, prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql,
+        source=src.sql, key=key.sql, attrs=attrs.sql,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"
@@ -320,68 +316,6 @@ def create_view(
         + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display} by the model in {cp.display}, {fp.display}"
                              + (f", {np.display}" if np is not None else ""))
     )
-
-
-def _smoothing_sql(plpy: Any, fp: Relation) -> float | str:
-    """The smoothing factor as the view reads it: the feature table's ``smoothing`` column, live.
-
-    Feature tables made before madnb recorded smoothing (or by MADlib) have no
-    such column: they were trained for s = 1.
-    """
-    rows = plpy.execute(
-        plpy.prepare(
-            "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname = 'smoothing' "
-            "AND attnum > 0 AND NOT attisdropped",
-            ["oid"],
-        ),
-        [fp.oid],
-    )
-    if not rows:
-        return 1.0
-    return f"COALESCE(f.{quote_ident('smoothing')}::pg_catalog.float8, 1::pg_catalog.float8)"
-
-
-def _strategy(
-    plpy: Any, fp_sql: str, value_type_oid: int, has_cat: bool, n: int, k: int, prefix: str = "",
-    source_elem_oid: int | None = None, deterministic: bool = False,
-) -> tuple[str, bool, bool]:
-    """How a view looks categorical values up, whether it is unrolled, and whether integer
-    codes share one value range (see :mod:`madnb_pl.scoring`).
-
-    Values of types with a canonical text form (text and varchar under
-    deterministic collations, booleans, dates, timestamps, uuids, numeric) use
-    jsonb dictionaries when they fit; other non-integer values a join in the
-    LATERAL form.
-    """
-    if not has_cat:
-        return "none", scoring.unroll_ok("none", False, n, k), False
-    codes, rectangle = scoring.code_layout(plpy, fp_sql, value_type_oid, n, k, prefix)
-    if codes:
-        return "codes", scoring.unroll_ok("codes", rectangle, n, k), rectangle
-    same_type = source_elem_oid == value_type_oid or {source_elem_oid, value_type_oid} <= scoring.TEXT_TYPES
-    if (
-        value_type_oid in scoring.DICT_TYPES and same_type and deterministic
-        and scoring.dict_layout_ok(plpy, fp_sql, n, k, prefix)
-    ):
-        return "dict", scoring.unroll_ok("dict", True, n, k), False
-    return "join", False, False
-
-
-def _deterministic(plpy: Any, *columns: tuple[Relation, Any]) -> bool:
-    """Whether every given (relation, column) compares text under a deterministic collation."""
-    for rel, col in columns:
-        rows = plpy.execute(
-            plpy.prepare(
-                "SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a "
-                "LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation "
-                "WHERE a.attrelid = $1 AND a.attname = $2",
-                ["oid", "name"],
-            ),
-            [rel.oid, col.name],
-        )
-        if not rows or not rows[0]["det"]:
-            return False
-    return True
 
 
 def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
@@ -418,19 +352,17 @@ def create_adhoc_view(
     k = info["classes"]
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
-    has_cat = not t.numeric_only
-    strategy, unroll, rectangle = _strategy(
-        plpy, "fp", t.attrs.elem_oid or 0, has_cat, t.num_attrs, k, stats.with_clause(stats.model_ctes(s, t)),
-        source_elem_oid=attrs.elem_oid, deterministic=_deterministic(plpy, (t.source, t.attrs), (src, attrs)),
+    plan = scoring.choose_plan(
+        plpy, fp_sql="fp", value_type_oid=t.attrs.elem_oid, has_cat=not t.numeric_only, num_attrs=t.num_attrs, k=k,
+        source_elem_oid=attrs.elem_oid, collated=((t.source, t.attrs), (src, attrs)),
+        numeric_attrs=list(t.numeric), check_numeric=False, prefix=stats.with_clause(stats.model_ctes(s, t)),
     )
     plpy.execute(f"DROP TABLE {s}")
     # the view itself trains on every query (the unnest pass: it must accept any array shape)
     prefix = [("stats", stats.stats_select(t, by_subscript=False))] + stats.model_ctes("stats", t)
     body = scoring.view_sql(
-        prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None, k=k,
-        source=src.sql, key=key.sql, attrs=attrs.sql, num_attrs=t.num_attrs, kind=kind,
-        strategy=strategy, value_type_oid=t.attrs.elem_oid, source_elem_oid=attrs.elem_oid,
-        numeric_attrs=list(t.numeric), unroll=unroll, check_numeric=False, rectangle=rectangle,
+        plan, kind=kind, prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None,
+        source=src.sql, key=key.sql, attrs=attrs.sql,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
     what = "classification" if kind == "classify" else "class probabilities"
