@@ -260,6 +260,31 @@ CROSS JOIN LATERAL (
 COMMENT ON VIEW madnb.privacy_budget_status IS
     'per budgeted source: total, spent (rollback-proof), remaining, releases in the ledger, and epsilon spent by releases whose callers rolled back (unrecorded)';
 
+COMMENT ON COLUMN madnb.privacy_ledger.release_id IS 'the release''s id; a gap marks a release whose caller rolled back (its charge stays)';
+COMMENT ON COLUMN madnb.privacy_ledger.source_oid IS 'the relation that now carries the source''s name, NULL if none';
+COMMENT ON COLUMN madnb.privacy_ledger.source_name IS 'the source as schema.table when it was released';
+COMMENT ON COLUMN madnb.privacy_ledger.schema_name IS 'the source''s schema (with table_name, the key of its account)';
+COMMENT ON COLUMN madnb.privacy_ledger.table_name IS 'the source''s table (with schema_name, the key of its account)';
+COMMENT ON COLUMN madnb.privacy_ledger.epsilon IS 'total epsilon of the release, as the exact decimal the float8 argument prints as';
+COMMENT ON COLUMN madnb.privacy_ledger.mechanism IS 'the noise mechanism, set by madnb';
+COMMENT ON COLUMN madnb.privacy_ledger.parameters IS 'what the release did: per-query epsilon, queries, delta, guarantee, neighbouring relation, bounds, domain, selection, fixed-point encoding, sensitivities, smoothing, outputs';
+COMMENT ON COLUMN madnb.privacy_ledger.released_at IS 'when the release was recorded';
+COMMENT ON COLUMN madnb.privacy_ledger.released_by IS 'the session user who made the release (never chosen by the caller)';
+COMMENT ON COLUMN madnb.privacy_budget.source_oid IS 'the relation that now carries the source''s name, NULL if none';
+COMMENT ON COLUMN madnb.privacy_budget.source_name IS 'the source as schema.table';
+COMMENT ON COLUMN madnb.privacy_budget.schema_name IS 'the source''s schema (with table_name, the key of its account)';
+COMMENT ON COLUMN madnb.privacy_budget.table_name IS 'the source''s table (with schema_name, the key of its account)';
+COMMENT ON COLUMN madnb.privacy_budget.total_epsilon IS 'the total epsilon all private releases from the source may spend';
+COMMENT ON COLUMN madnb.privacy_budget.set_at IS 'when the budget was last set';
+COMMENT ON COLUMN madnb.privacy_budget.set_by IS 'the session user who last set it';
+COMMENT ON COLUMN madnb.privacy_budget_status.source_oid IS 'the relation that now carries the source''s name, NULL if none';
+COMMENT ON COLUMN madnb.privacy_budget_status.source_name IS 'the source as schema.table';
+COMMENT ON COLUMN madnb.privacy_budget_status.total_epsilon IS 'the budget';
+COMMENT ON COLUMN madnb.privacy_budget_status.spent_epsilon IS 'epsilon spent on the source, rolled-back releases included (charges round up to 1e-12)';
+COMMENT ON COLUMN madnb.privacy_budget_status.remaining_epsilon IS 'what is left of the budget, at least 0';
+COMMENT ON COLUMN madnb.privacy_budget_status.releases IS 'releases of the source in the ledger';
+COMMENT ON COLUMN madnb.privacy_budget_status.unrecorded_epsilon IS 'epsilon spent by releases whose callers rolled back (charged, not in the ledger)';
+
 CREATE OR REPLACE FUNCTION madnb.grant_usage(role name, admin boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
