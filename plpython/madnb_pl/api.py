@@ -57,11 +57,7 @@ def create_nb_prepared_data_tables(
     """
     t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     s_factor = dp.parse_smoothing(smoothing)
-    privacy = None
-    if epsilon is not None:
-        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
-    else:
-        _no_private_options(bounds, domain, delta)
+    privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
     fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
     cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
     outs = [fp, cp]
@@ -91,12 +87,22 @@ def _created(plpy: Any, name: Any) -> Relation:
     return Relation(name.schema, name.name, int(oid))
 
 
-def _no_private_options(bounds: Any, domain: str | None, delta: float | None) -> None:
+def _privacy(
+    plpy: Any, t: stats.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
+) -> dp.Privacy | None:
+    """The validated private release of ``t`` with ``epsilon``, or None for exact statistics.
+
+    Without epsilon, bounds, domain and delta are refused, so that forgetting
+    epsilon never silently releases exact statistics.
+    """
+    if epsilon is not None:
+        return dp.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
     if bounds is not None or domain is not None or delta is not None:
         raise MadnbError(
             "22023", "bounds, domain and delta are used only for a differentially private model",
             hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
         )
+    return None
 
 
 @entry_point
@@ -121,11 +127,7 @@ def create_nb_statistics(
     private training is.
     """
     t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    privacy = None
-    if epsilon is not None:
-        privacy = dp.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
-    else:
-        _no_private_options(bounds, domain, delta)
+    privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
     dest = resolve_new_name(plpy, statistics_dest, "statisticsDestName")
     if privacy is not None:
         statistics_table.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
