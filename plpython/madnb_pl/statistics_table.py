@@ -166,7 +166,8 @@ def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
     if not t.numeric:
         return
     f8 = stats.F8
-    far = f"s.nv > 1 AND s.mean * s.mean > {FAR_FROM_ZERO!r}::{f8} * s.var"
+    # |mean| > sqrt(FAR_FROM_ZERO) * sd: the same test as mean**2 > FAR_FROM_ZERO * var, without a product that can overflow
+    far = f"s.nv > 1 AND pg_catalog.abs(s.mean) > {FAR_FROM_ZERO ** 0.5!r}::{f8} * pg_catalog.sqrt(s.var)"
     rows = plpy.execute(
         f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
         f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND {far} ORDER BY s.attr, s.nv DESC"

@@ -93,7 +93,7 @@ WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM
 DROP TABLE "pg_temp"."madnb_stats_<hex1>"
 
 -- statement 31
-SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM "madnb_statistics"."public.mixed_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AND s.nv > 1 AND s.mean * s.mean > 100000000.0::pg_catalog.float8 * s.var ORDER BY s.attr, s.nv DESC
+SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM "madnb_statistics"."public.mixed_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AND s.nv > 1 AND pg_catalog.abs(s.mean) > 10000.0::pg_catalog.float8 * pg_catalog.sqrt(s.var) ORDER BY s.attr, s.nv DESC
 
 -- statement 32
 SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
