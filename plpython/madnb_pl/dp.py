@@ -57,11 +57,6 @@ from .names import Relation, resolve_column, resolve_relation
 FIXED_POINT_BITS = 20
 """Numeric values are encoded with K = 2**20 steps per half-width of their bounds."""
 
-SPENT_UNITS = 10**12
-"""Budgets are accounted in units of 1e-12 epsilon: charges round up, totals round down."""
-
-MAX_BUDGET = 10**6
-MECHANISM = "discrete laplace (two-sided geometric)"
 OBSERVED = "observed"
 PRIVATE = "private"
 
