@@ -480,3 +480,18 @@ def test_swapped_model_tables_say_so(manual):
     err = sqlstate_of(manual, "SELECT madnb.create_nb_probs_view('cp', 'cp', 'toclassify', 'id', 'attributes', 3, 'v')")
     assert err.diag.sqlstate == "42703"
     assert "looks like a class priors table" in err.diag.message_primary
+
+
+def test_a_finite_gaussian_value_too_large_to_square_is_22003_naming_the_source(gaussian):
+    # 1e300 is finite, but var_samp's sum of squares (1e600) overflows float8
+    gaussian.execute("INSERT INTO gaussian_data VALUES (99, 1, '{1e300,170,12}')")
+    e = sqlstate_of(
+        gaussian,
+        "SELECT create_nb_prepared_data_tables('gaussian_data', 'sex', 'attributes', 'ARRAY[1,2]', 3, 'f', 'n', 'c')",
+    )
+    assert e.sqlstate == "22003"
+    assert e.diag.message_primary == (
+        "a numeric attribute of public.gaussian_data holds values too large for its mean and variance in float8"
+    )
+    assert "1e154" in (e.diag.message_hint or "")
+    assert not {"f", "n", "c"} & relations(gaussian)

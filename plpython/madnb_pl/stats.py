@@ -360,8 +360,25 @@ def materialise(plpy: Any, t: Training) -> str:
 
     The pass is the fastest that fits the table: packed integer codes, numeric
     attributes by subscript (with categorical slices), or the general unnest pass,
-    to which the first two fall back for arrays of another shape.
+    to which the first two fall back for arrays of another shape.  A finite
+    numeric value too large for float8's sum of squares (beyond about 1e154) makes
+    PostgreSQL's ``var_samp`` overflow: that is 22003 naming the source, with a hint.
     """
+    try:
+        return _materialise(plpy, t)
+    except plpy.spiexceptions.NumericValueOutOfRange as e:
+        if not t.numeric:
+            raise
+        raise MadnbError(
+            "22003",
+            f"a numeric attribute of {t.source.display} holds values too large for its mean and variance in float8",
+            detail=f'column "{t.attrs.name}", numeric attributes {list(t.numeric_given)}',
+            hint="Gaussian attributes need values whose squares fit a float8 (about within +-1e154): "
+            "rescale the column in a view, or make the attribute categorical",
+        ) from e
+
+
+def _materialise(plpy: Any, t: Training) -> str:
     name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
     if packs_codes(t) and _packed_code_stats(plpy, t, name):
         return name
