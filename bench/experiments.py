@@ -35,13 +35,14 @@ from .run import RESULTS, machine, settings
 from .timing import Budget, measure, timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plpython"))
+from madnb_pl import spec as madnb_spec  # noqa: E402, I001
 from madnb_pl import stats as madnb_stats  # noqa: E402
 from madnb_pl.names import Column, Relation  # noqa: E402
 
 
 def training(d: Dataset) -> Any:
     elem, oid = ("double precision", 701) if d.kind in ("num", "mixed") else ("integer", 23)
-    return madnb_stats.Training(
+    return madnb_spec.Training(
         Relation(schema="public", name=d.name, oid=0),
         Column(name="class", type_sql="integer", type_oid=23, elem_sql=None, elem_oid=None),
         Column(name="attributes", type_sql=f"{elem}[]", type_oid=0, elem_sql=elem, elem_oid=oid), d.num_attrs, d.numeric)

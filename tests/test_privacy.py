@@ -16,7 +16,7 @@ import pytest
 
 import madnb
 from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations, sqlstate_of
-from madnb_pl import dp, stats
+from madnb_pl import dp, private, spec
 from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
 
 OLD_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.0.1.sql"
@@ -433,7 +433,7 @@ def test_arrays_of_two_and_three_dimensions_do_not_fail_a_release_from_the_data(
 
 
 def test_the_domain_cells_join_the_statistics_by_hash(db):
-    t = stats.Training(
+    t = spec.Training(
         madnb_relation("wide"), stats_column("c", "integer", 23), stats_column("x", "text[]", 1009, "text", 25), 1, (),
     )
     db.execute("CREATE TABLE wide AS SELECT i % 2 AS c, ARRAY[(i % 16000)::text] AS x FROM generate_series(1, 32000) i")
@@ -442,7 +442,7 @@ def test_the_domain_cells_join_the_statistics_by_hash(db):
     db.execute("CREATE TEMP TABLE dom (o int4, cls int, v text)")
     db.execute("INSERT INTO dom SELECT 0, c, NULL FROM generate_series(0, 1) c UNION ALL SELECT 1, NULL, v::text FROM generate_series(0, 15999) v")
     db.execute("ANALYZE dom")
-    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + stats.dp_release_select(t, dp.parse_bounds(None, []), "dom", 0.1)))
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + private.dp_release_select(t, dp.parse_bounds(None, []), "dom", 0.1)))
     assert "Hash Right Join" in plan or "Hash Left Join" in plan, plan
     assert "Merge" not in plan and "DISTINCT" not in plan, plan
 
@@ -705,14 +705,14 @@ def test_private_training_runs_with_a_parallel_plan(db):
     db.execute("SET parallel_setup_cost = 0")
     db.execute("SET parallel_tuple_cost = 0")
     db.execute("SET min_parallel_table_scan_size = 0")
-    t = stats.Training(
+    t = spec.Training(
         madnb_relation("big"), stats_column("c", "integer", 23), stats_column("x", "double precision[]", 1022, "double precision", 701),
         2, (1,),
     )
     db.execute("SELECT madnb._load_python()")
     db.execute("CREATE TEMP TABLE dom (o int4, cls int, v float8)")
     db.execute("INSERT INTO dom VALUES (0, 0, NULL), (0, 1, NULL), (2, NULL, 0), (2, NULL, 1), (2, NULL, 2)")
-    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + stats.dp_release_select(t, dp.parse_bounds([[0, 10]], [1]), "dom", 0.1)))
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + private.dp_release_select(t, dp.parse_bounds([[0, 10]], [1]), "dom", 0.1)))
     assert "Partial" in plan and "Gather" in plan
     db.execute("DROP TABLE dom")
     db.execute(

@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from madnb_pl import dp, stats
+from madnb_pl import dp, private, spec
 from madnb_pl.names import Column, Relation
 from privacy_helpers import use_seeded_noise
 
@@ -152,12 +152,12 @@ def test_adding_one_row_changes_output_frequencies_by_at_most_e_to_the_epsilon_p
 
 def exact_stats(db, table: str, elem: str, elem_oid: int) -> dict:
     """The exact pass of private training (never stored by madnb; run here to inspect it)."""
-    t = stats.Training(
+    t = spec.Training(
         Relation("public", table, 0), Column("c", "integer", 23, None, None),
         Column("x", f"{elem}[]", 0, elem, elem_oid), 2, (1,),
     )
     nb = dp.parse_bounds([[-3, 5]], [1])
-    return {(r[0], r[1], r[2]): tuple(r[3:]) for r in db.execute(stats.dp_stats_select(t, nb))}
+    return {(r[0], r[1], r[2]): tuple(r[3:]) for r in db.execute(private.dp_stats_select(t, nb))}
 
 
 @pytest.mark.parametrize("elem, oid, huge", [("float8", 701, "1e12"), ("numeric", 1700, "1e400"), ("bigint", 20, "9000000000000000000")])

@@ -1,8 +1,24 @@
-"""Entry points called by the SQL functions (MADlib's interface).
+"""Entry points called by the SQL functions (MADlib's interface): the pipeline, stage by stage.
 
-Each function validates its arguments, resolves every name against the catalog,
-and builds SQL only from quoted identifiers and integers it parsed itself.  A
-call runs in the caller's statement: any error rolls back everything it did.
+Every call goes through the same stages, each one module:
+
+    spec        MADlib's arguments -> a validated Training (names resolved on the caller's path)
+    stats       exact statistics pass           \
+    private     private release (dp: parameters) } -> a statistics table (statistics_table)
+    derive      merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
+    scoring     a ScoringPlan for the model, then the classify / probs view over it
+
+Training is release + derive::
+
+    t = spec.training(...)                                  # what to train on
+    header = statistics_table.write_exact(plpy, t, kept)    # or private.write_private(...)
+    derive.create_model(plpy, [(kept, header)], model, s)   # the model tables
+
+``create_nb_statistics`` stops after the release; ``create_nb_model_from_statistics``
+is derive alone, over several parts.  Each function validates its arguments,
+resolves every name against the catalog, and builds SQL only from quoted
+identifiers and integers it parsed itself.  A call runs in the caller's
+statement: any error rolls back everything it did.
 """
 
 from __future__ import annotations
@@ -10,28 +26,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import derive, dp, scoring, statistics_table, stats
+from . import derive, dp, private, scoring, spec, statistics_table, stats
+from .derive import ModelTables
 from .errors import MadnbError, entry_point
-from .names import Relation, distinct_outputs, quote_ident, resolve_column, resolve_new_name, resolve_relation
-
-
-def _training(
-    plpy: Any, source: str | None, class_column: str | None, attr_column: str | None,
-    numeric_indices: str | None, num_attrs: int | None, use_numeric: bool,
-) -> stats.Training:
-    n = stats.parse_num_attrs(num_attrs)
-    given = stats.numeric_indices_as_given(numeric_indices, n) if use_numeric else []
-    numeric = sorted(given)
-    rel = resolve_relation(plpy, source, "trainingSource")
-    cls = resolve_column(plpy, rel, class_column, "trainingClassColumn", compared=True)
-    attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn", compared=True)
-    stats.check_attr_column(attrs, numeric, "trainingAttrColumn")
-    return stats.Training(rel, cls, attrs, n, tuple(numeric), tuple(given))
+from .names import NewName, Relation, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
+from .sql import Plpy, quote_ident, with_clause
 
 
 @entry_point
 def create_nb_prepared_data_tables(
-    plpy: Any,
+    plpy: Plpy,
     training_source: str | None,
     training_class_column: str | None,
     training_attr_column: str | None,
@@ -55,30 +59,39 @@ def create_nb_prepared_data_tables(
     with ``delta``: chosen from the data by private partition selection).  ``smoothing`` is
     recorded in the feature table, where the views read it.
     """
-    t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    s_factor = dp.parse_smoothing(smoothing)
+    t = spec.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    s_factor = spec.parse_smoothing(smoothing)
     privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
-    fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
-    cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
-    outs = [fp, cp]
-    np = None
-    if use_numeric:
-        np = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
-        outs.append(np)
-    distinct_outputs(*outs)
+    model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, use_numeric)
 
-    kept = statistics_table.kept_name(plpy, fp)
+    # release: the statistics, kept in schema madnb_statistics
+    kept = statistics_table.kept_name(plpy, model.feature_probs)
     if privacy is not None:
-        outputs = {"featureProbs": fp.display, "classPriors": cp.display}
-        if np is not None:
-            outputs["numericFeatureStats"] = np.display
-        header = statistics_table.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
+        outputs = {"featureProbs": model.feature_probs.display, "classPriors": model.class_priors.display}
+        if model.numeric_stats is not None:
+            outputs["numericFeatureStats"] = model.numeric_stats.display
+        header = private.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
     else:
         header = statistics_table.write_exact(plpy, t, kept)
-    derive.create_model(plpy, [(_created(plpy, kept), header)], fp, np, cp, s_factor, shape=t)
+    # derive: the model tables from that one part
+    derive.create_model(plpy, [(_created(plpy, kept), header)], model, s_factor, shape=t)
 
 
-def _created(plpy: Any, name: Any) -> Relation:
+def _model_tables(
+    plpy: Plpy, feature_probs_dest: str | None, numeric_stats_dest: str | None, class_priors_dest: str | None, numeric: bool,
+) -> ModelTables:
+    """The new model tables' names, checked distinct (numericFeatureStats only with numeric attributes)."""
+    fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
+    cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
+    np: NewName | None = None
+    if numeric:
+        np = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
+    model = ModelTables(fp, cp, np)
+    distinct_outputs(*model.all())
+    return model
+
+
+def _created(plpy: Plpy, name: NewName) -> Relation:
     """The relation just created under ``name``."""
     oid = plpy.execute(
         plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
@@ -88,7 +101,7 @@ def _created(plpy: Any, name: Any) -> Relation:
 
 
 def _privacy(
-    plpy: Any, t: stats.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
+    plpy: Plpy, t: spec.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
 ) -> dp.Privacy | None:
     """The validated private release of ``t`` with ``epsilon``, or None for exact statistics.
 
@@ -107,7 +120,7 @@ def _privacy(
 
 @entry_point
 def create_nb_statistics(
-    plpy: Any,
+    plpy: Plpy,
     training_source: str | None,
     training_class_column: str | None,
     training_attr_column: str | None,
@@ -126,11 +139,11 @@ def create_nb_statistics(
     for the table and its header.  A private release is charged and ledgered as
     private training is.
     """
-    t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    t = spec.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
     dest = resolve_new_name(plpy, statistics_dest, "statisticsDestName")
     if privacy is not None:
-        statistics_table.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
+        private.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
     else:
         statistics_table.write_exact(plpy, t, dest)
     plpy.execute(f"ANALYZE {dest.sql}")
@@ -138,7 +151,7 @@ def create_nb_statistics(
 
 @entry_point
 def create_nb_model_from_statistics(
-    plpy: Any,
+    plpy: Plpy,
     statistics: list[str | None] | None,
     feature_probs_dest: str | None,
     numeric_stats_dest: str | None,
@@ -150,31 +163,24 @@ def create_nb_model_from_statistics(
         raise MadnbError("22004", "statistics must not be NULL", hint="pass an array of statistics table names")
     if len(statistics) == 0:
         raise MadnbError("22023", "statistics is empty", hint="pass at least one statistics table, e.g. ARRAY['stats_a', 'stats_b']")
-    s_factor = dp.parse_smoothing(smoothing)
+    s_factor = spec.parse_smoothing(smoothing)
     parts = []
     for i, name in enumerate(statistics, start=1):
         rel = resolve_relation(plpy, name, f"statistics[{i}]")
         parts.append((rel, statistics_table.read_header(plpy, rel, f"statistics[{i}]")))
     numeric = bool(parts[0][1].numeric)
-    fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
-    cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
-    outs = [fp, cp]
-    np = None
-    if numeric:
-        if numeric_stats_dest is None:
-            raise MadnbError(
-                "22004", "numericFeatureStatsDestName must not be NULL: the statistics have numeric attributes",
-                hint="name the table for the Gaussian parameters",
-            )
-        np = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
-        outs.append(np)
-    elif numeric_stats_dest is not None:
+    if numeric and numeric_stats_dest is None:
+        raise MadnbError(
+            "22004", "numericFeatureStatsDestName must not be NULL: the statistics have numeric attributes",
+            hint="name the table for the Gaussian parameters",
+        )
+    if not numeric and numeric_stats_dest is not None:
         raise MadnbError(
             "22023", "numericFeatureStatsDestName is given but the statistics have no numeric attributes",
             hint="pass NULL as numericFeatureStatsDestName",
         )
-    distinct_outputs(*outs)
-    derive.create_model(plpy, parts, fp, np, cp, s_factor)
+    model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, numeric)
+    derive.create_model(plpy, parts, model, s_factor)
 
 
 # The feature table's comment records the numAttrs of the training, so that a view
@@ -183,7 +189,7 @@ def create_nb_model_from_statistics(
 _NUM_ATTRS_RECORD = re.compile(r"\bnumAttrs = ([0-9]+)\b", re.ASCII)
 
 
-def _check_num_attrs(plpy: Any, n: int, fp: Relation, np: Relation | None) -> None:
+def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, np: Relation | None) -> None:
     """A view's numAttrs must be the model's (22023 otherwise).
 
     The model's numAttrs is the one recorded in the feature table's comment
@@ -220,7 +226,7 @@ def _check_num_attrs(plpy: Any, n: int, fp: Relation, np: Relation | None) -> No
         )
 
 
-def _has_columns(plpy: Any, rel: Relation, names: list[str]) -> bool:
+def _has_columns(plpy: Plpy, rel: Relation, names: list[str]) -> bool:
     rows = plpy.execute(
         plpy.prepare(
             "SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute "
@@ -236,7 +242,7 @@ _FEATURE_COLUMNS = ["class", "attr", "value", "cnt", "attr_cnt"]
 _PRIOR_COLUMNS = ["class", "class_cnt", "all_cnt"]
 
 
-def _check_not_swapped(plpy: Any, fp: Relation, cp: Relation) -> None:
+def _check_not_swapped(plpy: Plpy, fp: Relation, cp: Relation) -> None:
     """Model tables given in each other's place say so (42703), rather than naming a missing column."""
     for what, rel, want, other, looks_like in (
         ("classPriorsSource", cp, _PRIOR_COLUMNS, _FEATURE_COLUMNS, "a feature probabilities table"),
@@ -251,7 +257,7 @@ def _check_not_swapped(plpy: Any, fp: Relation, cp: Relation) -> None:
             )
 
 
-def _class_count(plpy: Any, rel_sql: str, what: str) -> int:
+def _class_count(plpy: Plpy, rel_sql: str, what: str) -> int:
     k = int(plpy.execute(f"SELECT pg_catalog.count(*)::int8 AS k FROM {rel_sql} AS m")[0]["k"])
     if k == 0:
         raise MadnbError("22023", f"the model has no classes: {what} is empty", hint="train the model first")
@@ -260,14 +266,14 @@ def _class_count(plpy: Any, rel_sql: str, what: str) -> int:
     return k
 
 
-def _check_model_columns(plpy: Any, rel: Relation, needed: list[str], what: str) -> None:
+def _check_model_columns(plpy: Plpy, rel: Relation, needed: list[str], what: str) -> None:
     for col in needed:
         resolve_column(plpy, rel, quote_ident(col), what, compared=col in ("class", "value"))
 
 
 @entry_point
 def create_view(
-    plpy: Any,
+    plpy: Plpy,
     kind: str,
     feature_probs_source: str | None,
     class_priors_source: str | None,
@@ -285,7 +291,7 @@ def create_view(
     given in each other's place are reported as such.  What the view does with
     NaN, extreme values, rows of another length and ties: :mod:`madnb_pl.scoring`.
     """
-    n = stats.parse_num_attrs(num_attrs)
+    n = spec.parse_num_attrs(num_attrs)
     fp = resolve_relation(plpy, feature_probs_source, "featureProbsSource")
     cp = resolve_relation(plpy, class_priors_source, "classPriorsSource")
     _check_not_swapped(plpy, fp, cp)
@@ -320,17 +326,17 @@ def create_view(
     )
 
 
-def _classify_source(plpy: Any, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
+def _classify_source(plpy: Plpy, source: str | None, key_column: str | None, attr_column: str | None, numeric: bool) -> tuple[Relation, Any, Any]:
     src = resolve_relation(plpy, source, "classifySource")
     key = resolve_column(plpy, src, key_column, "classifyKeyColumn")
     attrs = resolve_column(plpy, src, attr_column, "classifyAttrColumn", compared=True)
-    stats.check_attr_column(attrs, [1] if numeric else [], "classifyAttrColumn")
+    spec.check_attr_column(attrs, [1] if numeric else [], "classifyAttrColumn")
     return src, key, attrs
 
 
 @entry_point
 def create_adhoc_view(
-    plpy: Any,
+    plpy: Plpy,
     kind: str,
     training_source: str | None,
     training_class_column: str | None,
@@ -344,7 +350,7 @@ def create_adhoc_view(
     dest: str | None,
 ) -> None:
     """A classify or probs view that trains from the training table on every query."""
-    t = _training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    t = spec.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(t.numeric))
     out = resolve_new_name(plpy, dest, "destName")
     # Validate the training data now, as training would, and choose the view's lookup
@@ -357,11 +363,11 @@ def create_adhoc_view(
     plan = scoring.choose_plan(
         plpy, fp_sql="fp", value_type_oid=t.attrs.elem_oid, has_cat=not t.numeric_only, num_attrs=t.num_attrs, k=k,
         source_elem_oid=attrs.elem_oid, collated=((t.source, t.attrs), (src, attrs)),
-        numeric_attrs=list(t.numeric), check_numeric=False, prefix=stats.with_clause(stats.model_ctes(s, t)),
+        numeric_attrs=list(t.numeric), check_numeric=False, prefix=with_clause(derive.model_ctes(s, t)),
     )
     plpy.execute(f"DROP TABLE {s}")
     # the view itself trains on every query (the unnest pass: it must accept any array shape)
-    prefix = [("stats", stats.stats_select(t, by_subscript=False))] + stats.model_ctes("stats", t)
+    prefix = [("stats", stats.stats_select(t, by_subscript=False))] + derive.model_ctes("stats", t)
     body = scoring.view_sql(
         plan, kind=kind, prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None,
         source=src.sql, key=key.sql, attrs=attrs.sql,

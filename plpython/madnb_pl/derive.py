@@ -11,9 +11,14 @@ then every cell is summed over the parts and only then post-processed:
   var = M2 / (N - 1).  A cell held by one part keeps that part's numbers, so a
   single part derives exactly the model training always wrote;
 * private parts: the raw noisy integers add (n, s1, s2 per cell), and the
-  post-processing of :func:`madnb_pl.stats.dp_model_ctes` (clamps, the
+  post-processing of :func:`dp_model_ctes` (clamps, the
   variance floor) runs on the sums.  The floor uses the epsilon' whose noise
   variance is the summed noise variance of the parts (:func:`effective_epsilon`).
+
+Deriving: :func:`model_ctes` (exact) and :func:`dp_model_ctes` (private) turn
+the summed cells into MADlib's three tables, which :func:`write_model_tables`
+creates (a :class:`ModelTables` names them).  Training derives from its one
+part through the same functions.
 
 Merging is post-processing: nothing is charged to any privacy budget.
 """
@@ -21,13 +26,27 @@ Merging is post-processing: nothing is charged to any privacy budget.
 from __future__ import annotations
 
 import math
-import secrets
-from typing import Any
+from dataclasses import dataclass
 
-from . import stats
+from . import dp, stats
 from .errors import MadnbError
-from .names import Column, NewName, Relation, quote_ident, resolve_column
+from .names import Column, NewName, Relation, resolve_column
+from .spec import Training
+from .sql import F8, Plpy, float8_literal, temp_name, with_clause
 from .statistics_table import Header
+
+
+@dataclass(frozen=True)
+class ModelTables:
+    """The names of MADlib's model tables: featureProbs, classPriors and (with numeric attributes) numericFeatureStats."""
+
+    feature_probs: NewName
+    class_priors: NewName
+    numeric_stats: NewName | None = None
+
+    def all(self) -> tuple[NewName, ...]:
+        """Every table of the model, in MADlib's argument order."""
+        return (self.feature_probs, self.class_priors) + ((self.numeric_stats,) if self.numeric_stats is not None else ())
 
 
 def effective_epsilon(headers: list[Header]) -> float:
@@ -85,7 +104,7 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
                 )
 
 
-def _shape(plpy: Any, rel: Relation, h: Header, what: str) -> stats.Training:
+def _shape(plpy: Plpy, rel: Relation, h: Header, what: str) -> Training:
     """A Training-shaped description of the model (types from the stored table, checked against the header)."""
     cls = resolve_column(plpy, rel, "cls", what)
     value = resolve_column(plpy, rel, "value", what)
@@ -97,7 +116,7 @@ def _shape(plpy: Any, rel: Relation, h: Header, what: str) -> stats.Training:
                 hint="a statistics table is not to be altered: release the statistics again",
             )
     attrs = Column("value", f"{value.type_sql}[]", 0, value.type_sql, value.type_oid)
-    return stats.Training(rel, cls, attrs, h.num_attrs, h.numeric_sorted, tuple(h.numeric))
+    return Training(rel, cls, attrs, h.num_attrs, h.numeric_sorted, tuple(h.numeric))
 
 
 def _union(parts: list[tuple[Relation, Header]]) -> str:
@@ -108,14 +127,10 @@ def _union(parts: list[tuple[Relation, Header]]) -> str:
     )
 
 
-def _temp(prefix: str) -> str:
-    return quote_ident("pg_temp") + "." + quote_ident(prefix + secrets.token_hex(6))
-
-
-def merged_exact_select(parts: list[tuple[Relation, Header]], t: stats.Training) -> str:
+def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> str:
     """The summed exact statistics, shaped like the statistics pass (cls, o, v, n, nv, mean, var), o = 0 for class rows."""
     num = t.numeric_array_sql
-    f8 = stats.F8
+    f8 = F8
     elem = t.attrs.elem_sql
     return (
         f"WITH u AS ({_union(parts)}), "
@@ -153,14 +168,12 @@ def merged_private_select(parts: list[tuple[Relation, Header]]) -> str:
 
 
 def create_model(
-    plpy: Any,
+    plpy: Plpy,
     parts: list[tuple[Relation, Header]],
-    fp: NewName,
-    np: NewName | None,
-    cp: NewName,
+    model: ModelTables,
     smoothing: float,
     what: str = "statistics",
-    shape: stats.Training | None = None,
+    shape: Training | None = None,
 ) -> None:
     """Check, sum and post-process the parts into MADlib's model tables; comment them.
 
@@ -173,7 +186,7 @@ def create_model(
     t = shape if shape is not None and len(parts) == 1 else _shape(plpy, first_rel, first, what)
     for other, h in parts[1:]:
         _shape(plpy, other, h, what)
-    merged = _temp("madnb_merged_")
+    merged = temp_name("madnb_merged_")
     if len(parts) == 1:
         # one part is its own sum (what training derives from): read it in place
         rel = first_rel.sql
@@ -187,19 +200,20 @@ def create_model(
         cells = merged
     if first.private:
         eps = effective_epsilon([h for _, h in parts])
-        ctes = stats.with_clause(stats.dp_model_ctes(cells, t, first.numeric_bounds(), eps))
+        ctes = with_clause(dp_model_ctes(cells, t, first.numeric_bounds(), eps))
     else:
-        ctes = stats.with_clause(stats.model_ctes(cells, t, stats.CLASS_ROWS_OF_TABLE))
-    stats.write_model_tables(plpy, ctes, t, cp, fp, np, smoothing)
+        ctes = with_clause(model_ctes(cells, t, stats.CLASS_ROWS_OF_TABLE))
+    write_model_tables(plpy, ctes, t, model, smoothing)
     if len(parts) > 1:
         plpy.execute(f"DROP TABLE {merged}")
-    _comment_model(plpy, parts, fp, np, cp)
-    for name in (fp, cp) + ((np,) if np is not None else ()):
+    _comment_model(plpy, parts, model)
+    for name in model.all():
         plpy.execute(f"ANALYZE {name.sql}")
 
 
-def _comment_model(plpy: Any, parts: list[tuple[Relation, Header]], fp: NewName, np: NewName | None, cp: NewName) -> None:
+def _comment_model(plpy: Plpy, parts: list[tuple[Relation, Header]], model: ModelTables) -> None:
     """The model's comments: what it is, from which source(s), and the statistics it was derived from."""
+    fp, cp, np = model.feature_probs, model.class_priors, model.numeric_stats
     first = parts[0][1]
     sources = list(dict.fromkeys(h.source for _, h in parts))
     src = ", ".join(sources)
@@ -234,4 +248,152 @@ def _comment_model(plpy: Any, parts: list[tuple[Relation, Header]], fp: NewName,
         plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text + '; ' + derived)}")
 
 
-__all__ = ["check_compatible", "create_model", "effective_epsilon", "merged_exact_select", "merged_private_select"]
+def model_ctes(cells: str, t: Training, class_rows: str = stats.CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
+    """CTEs deriving MADlib's tables ``cp``, ``fp`` and ``np`` from a statistics relation ``cells``.
+
+    ``class_rows`` selects the rows whose ``n`` add up to the class counts: those
+    of the statistics pass (:data:`madnb_pl.stats.CLASS_ROWS_OF_PASS`), or the attr-0 rows of a
+    (merged) statistics table (:data:`madnb_pl.stats.CLASS_ROWS_OF_TABLE`).
+
+    * cp: (class, class_cnt, all_cnt)
+    * fp: (class, attr, value, cnt, attr_cnt), a row for every class x (attr, value
+      seen in training), zero counts included; attr_cnt = distinct values of attr.
+    * np: (class, attr, attr_mean, attr_var, value_cnt) for numeric attributes.
+    """
+    num = t.numeric_array_sql
+    return [
+        stats.class_counts_cte(cells, class_rows),
+        (
+            "cp",
+            "SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc",
+        ),
+        (
+            "vals",
+            f"SELECT DISTINCT s.o, s.v FROM {cells} AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL",
+        ),
+        ("ac", "SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o"),
+        (
+            "fp",
+            "SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, "
+            "COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt "
+            f"FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o "
+            f"LEFT JOIN {cells} AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v",
+        ),
+        (
+            "np",
+            "SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt "
+            f"FROM {cells} AS s WHERE s.cls IS NOT NULL AND s.o = ANY ({num})",
+        ),
+    ]
+
+
+def dp_model_ctes(noisy: str, t: Training, nb: dp.NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
+    """Post-processing of the noisy cells into MADlib's tables (no data is read here).
+
+    ``noisy`` holds every released cell of the public domain (summed over the
+    parts of a merge, never clamped before): (cls, o, v, n, s1, s2) with o = 0
+    for the class counts.  ``epsilon_per_query`` is the epsilon' of the variance
+    floor: for a merge, the epsilon' whose noise variance is the parts' summed
+    noise variance (:func:`madnb_pl.derive.effective_epsilon`).
+
+    * class counts clamped into [0, COUNT_CAP] (all 1 if every one is 0, so that
+      priors exist); all_cnt is their sum;
+    * value counts clamped into [0, COUNT_CAP]; attr_cnt is the size of the
+      attribute's domain (its distinct released values);
+    * Gaussian parameters from the noisy sums over the noisy class count: the
+      mean clamped into the bounds, the variance into [floor, h**2] with floor
+      = min(h**2, sqrt(2) h**2 / (epsilon' n)), one standard deviation of the
+      noise on the second moment; a class with count 0 gets (m, h**2).
+
+    Nothing here can fail, whatever the noise: the noisy numerics are clamped
+    (in numeric) before any float8 arithmetic, the sums to +-2 n K and +-2 n K**2,
+    which changes no result (beyond +-n K the mean and variance are clamped
+    anyway), and the validated ranges of h and epsilon' (``dp.HALF_WIDTH_*``,
+    ``dp.EPSILON_PER_QUERY_*``) keep every float8 product and quotient normal.
+    """
+    k = float(nb.scale)
+    eps = f"{float8_literal(epsilon_per_query)}::{F8}"
+    cap = f"{dp.COUNT_CAP}::pg_catalog.numeric"
+    ctes = [
+        ("cc0", f"SELECT x.cls, LEAST(GREATEST(x.n, 0), {cap}) AS c FROM {noisy} AS x WHERE x.o = 0"),
+        (
+            "cc",
+            "SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt "
+            "FROM cc0",
+        ),
+        (
+            "cp",
+            "SELECT cc.cls AS class, cc.class_cnt, "
+            f"LEAST(pg_catalog.sum(cc.class_cnt) OVER (), {dp.INT8_MAX})::pg_catalog.int8 AS all_cnt FROM cc",
+        ),
+        # every cell of the domain is released, for every class: the attribute's domain
+        # size is the number of distinct values among its released cells
+        (
+            "ac",
+            f"SELECT d.o, pg_catalog.count(DISTINCT d.v)::pg_catalog.int8 AS attr_cnt FROM {noisy} AS d "
+            "WHERE d.o > 0 AND d.v IS NOT NULL GROUP BY d.o",
+        ),
+        (
+            "fp",
+            f"SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), {cap})::pg_catalog.int8 AS cnt, ac.attr_cnt "
+            f"FROM {noisy} AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL",
+        ),
+    ]
+    if t.numeric:
+        big1 = f"({2 * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
+        big2 = f"({2 * nb.scale * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
+        ctes += [
+            (
+                "nm",
+                "SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, "
+                f"GREATEST(cc.class_cnt, 1)::{F8} AS nn, "
+                f"LEAST(GREATEST(x.s1, -{big1}), {big1})::{F8} / {k!r} AS m1, "
+                f"LEAST(GREATEST(x.s2, -{big2}), {big2})::{F8} / {k * k!r} AS m2 "
+                f"FROM {noisy} AS x JOIN cc ON cc.cls = x.cls "
+                f"JOIN {nb.values_sql()} AS b(o, lo, hi, mid, half) ON b.o = x.o",
+            ),
+            (
+                "nm2",
+                "SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid "
+                "ELSE LEAST(GREATEST(nm.mid + nm.half * nm.m1 / nm.nn, nm.lo), nm.hi) END AS mean, "
+                f"LEAST(nm.half * nm.half, pg_catalog.sqrt(2::{F8}) * nm.half * nm.half / ({eps} * nm.nn)) AS floor "
+                "FROM nm",
+            ),
+            (
+                "np",
+                "SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, "
+                "CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE "
+                "LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), "
+                "nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2",
+            ),
+        ]
+    return ctes
+
+
+def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, smoothing: float) -> None:
+    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
+    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
+    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
+    cp, fp, np = model.class_priors, model.feature_probs, model.numeric_stats
+    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
+    plpy.execute(
+        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
+        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
+    )
+    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
+    plpy.execute(
+        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
+        "FROM fp ORDER BY attr, value, class"
+    )
+    if np is not None:
+        plpy.execute(
+            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
+            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
+        )
+        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
+
+
+__all__ = [
+    "ModelTables", "check_compatible", "create_model", "dp_model_ctes", "effective_epsilon", "merged_exact_select",
+    "merged_private_select", "model_ctes", "write_model_tables",
+]

@@ -1,4 +1,7 @@
-"""Differentially private training: parameters, domain, accounting, noise.
+"""The parameters of a differentially private release, validated before anything is charged.
+
+The release itself (domain, charge, noisy pass) is :mod:`madnb_pl.private`;
+its post-processing into a model is :mod:`madnb_pl.derive`.
 
 Neighbouring datasets differ by adding or removing one training row: a release
 is epsilon-DP for that relation (replacing one row costs 2 epsilon; a person
@@ -29,11 +32,11 @@ The domain (class labels, categorical values) is
   private with respect to the set of values (the ledger and the model say so).
 
 Every query gets epsilon' = epsilon / queries.  Everything that can fail is
-validated before the release is charged (:func:`charge`); what runs after the
+validated here, before the release is charged (:func:`madnb_pl.private.charge`); what runs after the
 charge cannot fail whatever the data or the noise (clamps in numeric,
 post-processing in ranges the validation guarantees).
 
-Accounting: :func:`charge` calls ``madnb.record_private_release`` (SECURITY
+Accounting: :func:`madnb_pl.private.charge` calls ``madnb.record_private_release`` (SECURITY
 DEFINER) before any noise is drawn: it checks the source's budget, adds epsilon
 to the source's rollback-proof counter and writes the ledger row in schema
 ``madnb_privacy``, which users cannot write directly.
@@ -42,7 +45,6 @@ to the source's rollback-proof counter and writes the ledger row in schema
 from __future__ import annotations
 
 import functools
-import json
 import math
 import numbers
 from dataclasses import dataclass
@@ -50,9 +52,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from . import noise, stats
+from . import noise
 from .errors import MadnbError, entry_point
 from .names import Relation, resolve_column, resolve_relation
+from .spec import Training
+from .sql import F8, INTEGER_TYPES, Plpy, float8_literal
 
 FIXED_POINT_BITS = 20
 """Numeric values are encoded with K = 2**20 steps per half-width of their bounds."""
@@ -69,7 +73,57 @@ HALF_WIDTH_MAX = 1e100
 """h = (upper - lower) / 2 must lie in this range, so that h**2 and the encoding step K / h are normal float8s."""
 
 NOT_DP_OBSERVED = "not differentially private with respect to the set of values (domain observed)"
-INTEGER_TYPES = {20, 21, 23}
+
+
+@dataclass(frozen=True)
+class NumericBounds:
+    """Public bounds of the numeric attributes and their fixed-point encoding."""
+
+    bounds: tuple[tuple[int, float, float], ...]  # (attribute, lower, upper), attribute order
+    bits: int
+
+    @property
+    def scale(self) -> int:
+        """K: the encoded value of the upper bound."""
+        return 1 << self.bits
+
+    def mid(self, lo: float, hi: float) -> float:
+        return lo / 2 + hi / 2
+
+    def half(self, lo: float, hi: float) -> float:
+        return hi / 2 - lo / 2
+
+    @staticmethod
+    def _array(values: dict[int, float], length: int, typ: str = "float8") -> str:
+        """A float8[] (or numeric[]) literal indexed by ``o + 1`` (slot 1 is the class count)."""
+        items = ["NULL"] + [float8_literal(values.get(i)) for i in range(1, length + 1)]
+        return "'{" + ",".join(items) + "}'::pg_catalog." + typ + "[]"
+
+    def arrays(self, length: int) -> dict[str, str]:
+        """SQL array literals lo, hi, mid, step (= K / h) and numeric lo_n, hi_n."""
+        lo = {a: x for a, x, _ in self.bounds}
+        hi = {a: y for a, _, y in self.bounds}
+        mid = {a: self.mid(x, y) for a, x, y in self.bounds}
+        step = {a: self.scale / self.half(x, y) for a, x, y in self.bounds}
+        out = {k: self._array(v, length) for k, v in (("lo", lo), ("hi", hi), ("mid", mid), ("step", step))}
+        out["lo_n"] = self._array(lo, length, "numeric")
+        out["hi_n"] = self._array(hi, length, "numeric")
+        return out
+
+    def values_sql(self) -> str:
+        """``(VALUES (attr, lo, hi, mid, half), ...)`` for post-processing."""
+        rows = ", ".join(
+            f"({int(a)}, {float8_literal(x)}::{F8}, {float8_literal(y)}::{F8}, {float8_literal(self.mid(x, y))}::{F8}, {float8_literal(self.half(x, y))}::{F8})"
+            for a, x, y in self.bounds
+        )
+        return f"(VALUES {rows})"
+
+
+COUNT_CAP = 1 << 50
+"""Noisy counts are clamped into [0, COUNT_CAP] (post-processing), so that no noise overflows a bigint."""
+
+
+INT8_MAX = (1 << 63) - 1
 
 _test_source: noise.RandomSource | None = None
 
@@ -104,7 +158,7 @@ def _integral(value: Any, what: str) -> int:
 
 
 @entry_point(pin_search_path=False)  # no SQL here; its SQL function pins search_path itself
-def laplace(plpy: Any, value: Any, sensitivity: Any, epsilon: float) -> int:
+def laplace(plpy: Plpy, value: Any, sensitivity: Any, epsilon: float) -> int:
     """``value`` plus discrete Laplace noise of scale ``sensitivity / epsilon`` (exact).
 
     P(noise = x) is proportional to exp(-epsilon |x| / sensitivity).  The message of an
@@ -134,7 +188,7 @@ _BOUNDS_HINT = (
     "give one {lower, upper} pair per numeric attribute, in the order of numericAttrsColumnIndices, "
     "e.g. bounds => '{{17,90},{1,16}}'; bounds are public knowledge, never taken from the data"
 )
-_DOMAIN_HINT = (
+DOMAIN_HINT = (
     "pass domain => 'a table with columns (attr integer, value text)' listing the class labels (attr 0) "
     "and the allowed values of each categorical attribute (attr i), or domain => 'private' with delta => 1e-6 "
     "to choose them from the data privately, or domain => 'observed' to take the values present in the data "
@@ -234,21 +288,7 @@ def selection_threshold(epsilon: float, delta: float) -> int:
     return 1 + k
 
 
-def parse_smoothing(smoothing: float | None) -> float:
-    """The Laplace smoothing factor s: a number in 0..stats.MAX_SMOOTHING."""
-    if smoothing is None:
-        raise MadnbError("22004", "smoothing must not be NULL", hint="smoothing is the Laplace smoothing factor, 1 by default")
-    if not math.isfinite(smoothing) or not 0 <= smoothing <= stats.MAX_SMOOTHING:
-        raise MadnbError(
-            "22023",
-            f"smoothing must be a number from 0 to {stats.MAX_SMOOTHING:g}, got {smoothing!r}",
-            hint="P(value|class) = (cnt + s) / (n + s * attr_cnt); s = 1 is Laplace smoothing, "
-            "and a large s makes every probability nearly uniform",
-        )
-    return float(smoothing)
-
-
-def parse_bounds(bounds: Any, given_order: list[int]) -> stats.NumericBounds:
+def parse_bounds(bounds: Any, given_order: list[int]) -> NumericBounds:
     """Public bounds, one (lower, upper) pair per numeric attribute in the given order."""
     nnum = len(given_order)
     if nnum == 0:
@@ -257,7 +297,7 @@ def parse_bounds(bounds: Any, given_order: list[int]) -> stats.NumericBounds:
                 "22023", "bounds are given but there are no numeric attributes",
                 hint="bounds apply to numeric attributes only; leave them out",
             )
-        return stats.NumericBounds((), FIXED_POINT_BITS)
+        return NumericBounds((), FIXED_POINT_BITS)
     if bounds is None:
         raise MadnbError("22023", f"numeric attributes {given_order} need public bounds", hint=_BOUNDS_HINT)
     pairs = bounds
@@ -293,7 +333,7 @@ def parse_bounds(bounds: Any, given_order: list[int]) -> stats.NumericBounds:
                 detail=f"(upper - lower) / 2 must be at most {HALF_WIDTH_MAX!r}", hint=_BOUNDS_HINT,
             )
         out.append((attr, lo, hi))
-    return stats.NumericBounds(tuple(sorted(out)), FIXED_POINT_BITS)
+    return NumericBounds(tuple(sorted(out)), FIXED_POINT_BITS)
 
 
 @dataclass(frozen=True)
@@ -313,7 +353,7 @@ class Privacy:
     epsilon: Fraction
     queries: int  # release queries + selection queries, each with per_query
     per_query: float
-    bounds: stats.NumericBounds
+    bounds: NumericBounds
     domain: Relation | None  # None: 'observed' or 'private'
     selection: Selection | None = None  # domain => 'private'
 
@@ -353,14 +393,14 @@ class Privacy:
 
 
 def privacy_spec(
-    plpy: Any, t: stats.Training, epsilon: float | None, bounds: Any, domain: str | None, given_order: list[int],
+    plpy: Plpy, t: Training, epsilon: float | None, bounds: Any, domain: str | None, given_order: list[int],
     delta: float | None = None,
 ) -> Privacy:
     """Validate epsilon, bounds, delta and the domain's name (22023 with a hint); nothing is read from the data."""
     eps = parse_epsilon(epsilon)
     nb = parse_bounds(bounds, given_order)
     if domain is None:
-        raise MadnbError("22023", "a differentially private model needs a public domain", hint=_DOMAIN_HINT)
+        raise MadnbError("22023", "a differentially private model needs a public domain", hint=DOMAIN_HINT)
     kind = domain.strip().lower()
     kind = kind if kind in (OBSERVED, PRIVATE) else "table"
     d = parse_delta(delta, kind)
@@ -383,117 +423,6 @@ def privacy_spec(
         if attr.type_oid not in INTEGER_TYPES:
             raise MadnbError(
                 "42804", f'column "attr" of domain table {rel.display} is {attr.type_sql}, not an integer',
-                hint=_DOMAIN_HINT,
+                hint=DOMAIN_HINT,
             )
     return Privacy(eps, queries + selection_queries, per_query, nb, rel, selection)
-
-
-# ---------------------------------------------------------------------------
-# The public domain
-# ---------------------------------------------------------------------------
-
-
-def fill_domain(plpy: Any, t: stats.Training, p: Privacy, dom: str) -> None:
-    """Fill the temporary domain table from the public domain table or from the data ('observed').
-
-    Runs before the charge, so it may fail (on the domain table only: nothing
-    that depends on the data can fail).  domain => 'private' is filled after
-    the charge by :func:`select_private_domain`.
-    """
-    n = t.num_attrs
-    cat = [i for i in range(1, n + 1) if i not in t.numeric]
-    cat_sql = "'{" + ",".join(str(i) for i in cat) + "}'::pg_catalog.int4[]"
-    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
-    if p.domain is None:
-        plpy.warning(
-            "domain 'observed' discloses the set of class labels and attribute values present in the data",
-            detail=f"the model trained from {t.source.display} lists exactly the values that occur in it, so it is "
-            f"{NOT_DP_OBSERVED}; this is recorded in the privacy ledger and in the model tables' comments",
-            hint=_DOMAIN_HINT,
-        )
-        src, cls = t.source.sql, t.cls.sql
-        plpy.execute(
-            f"INSERT INTO {dom} (o, cls, v) "
-            f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "
-            f"UNION ALL SELECT DISTINCT u.o::pg_catalog.int4, NULL::{ctype}, u.val FROM {src} AS t "
-            f"CROSS JOIN LATERAL pg_catalog.unnest({stats.dp_attrs_sql(t)}) WITH ORDINALITY AS u(val, o) "
-            f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})"
-        )
-    else:
-        d = p.domain.sql
-        bad = plpy.execute(
-            f"SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) FILTER (WHERE d.attr < 0 OR d.attr > {n} "
-            f"OR NOT (d.attr = 0 OR d.attr = ANY ({cat_sql}))) AS bad, "
-            "pg_catalog.count(*) FILTER (WHERE d.attr IS NULL OR d.value IS NULL) AS nulls "
-            f"FROM {d} AS d"
-        )[0]
-        if bad["nulls"]:
-            raise MadnbError("22023", f"the domain table {p.domain.display} has NULL in attr or value", hint=_DOMAIN_HINT)
-        if bad["bad"]:
-            raise MadnbError(
-                "22023",
-                f"the domain table {p.domain.display} lists values for attribute(s) {bad['bad']}, "
-                "which are not the class (0) or a categorical attribute",
-                detail=f"categorical attributes: {cat}; numeric attributes {list(t.numeric)} take bounds instead",
-                hint=_DOMAIN_HINT,
-            )
-        plpy.execute(
-            f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
-            f"CASE WHEN d.attr = 0 THEN d.value::pg_catalog.text::{ctype} END, "
-            f"CASE WHEN d.attr > 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d"
-        )
-    r = plpy.execute(
-        f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "
-        f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d"
-    )[0]
-    if r["classes"] == 0:
-        raise MadnbError("22023", f"the domain {p.domain_text} has no class labels (attr 0)", hint=_DOMAIN_HINT)
-    missing = sorted(set(cat) - set(r["attrs"] or []))
-    if missing and p.domain is not None:
-        raise MadnbError(
-            "22023", f"the domain table {p.domain.display} lists no values for categorical attribute(s) {missing}",
-            hint=_DOMAIN_HINT,
-        )
-
-
-def select_private_domain(plpy: Any, t: stats.Training, p: Privacy, dom: str) -> None:
-    """domain => 'private': fill the domain with the candidates whose noisy count reaches the threshold.
-
-    Runs after the charge.  Candidates are the class labels and the values of
-    each categorical attribute present in the data; each selection query (the
-    class column, each categorical attribute) counts one value per row, so it
-    has L0 and L-infinity sensitivity 1.  The noisy counts decide keep or drop
-    inside the statement and are never stored or shown.  Nothing here can fail
-    because of the data: an empty selection gives an empty model.
-    """
-    assert p.selection is not None
-    plpy.execute(
-        f"INSERT INTO {dom} (o, cls, v) {stats.dp_selection_select(t, p.per_query, p.selection.threshold)}"
-    )
-
-
-# ---------------------------------------------------------------------------
-# Accounting
-# ---------------------------------------------------------------------------
-
-
-def charge(plpy: Any, source: Relation, p: Privacy, parameters: dict[str, Any]) -> int:
-    """Charge the release to its source and record it in the ledger; return its release id.
-
-    Runs before any noise is drawn, through ``madnb.record_private_release``: a
-    SECURITY DEFINER function (the caller has no write access to privacy state)
-    that takes the source's advisory lock until the transaction ends, fails with
-    53400 if the budget would be exceeded, adds epsilon to the source's spent
-    counter (a sequence: ROLLBACK does not undo it) and writes the ledger row with
-    the session user and the mechanism.
-    """
-    return int(
-        plpy.execute(
-            plpy.prepare(
-                "SELECT madnb.record_private_release($1::pg_catalog.oid::pg_catalog.regclass, "
-                "$2::pg_catalog.numeric, $3::pg_catalog.jsonb) AS release_id",
-                ["oid", "text", "text"],
-            ),
-            [source.oid, p.epsilon_text, json.dumps(parameters, sort_keys=True)],
-        )[0]["release_id"]
-    )

@@ -48,7 +48,7 @@ class MadnbError(Exception):
         self.hint = hint
 
 
-def set_search_path(plpy: Any, value: str) -> None:
+def set_search_path(plpy: Any, value: str) -> None:  # plpy: madnb_pl.sql.Plpy (sql imports errors)
     """``search_path = value`` until the end of the transaction (or of an aborted savepoint).
 
     Safe under any search_path: a schema-qualified function, a parameter of a
@@ -91,7 +91,7 @@ def entry_point(func: Any = None, *, pin_search_path: bool = True) -> Any:
 
 def _wrap(func: F, pin_search_path: bool) -> F:
     @functools.wraps(func)
-    def wrapper(plpy: Any, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(plpy: Any, *args: Any, **kwargs: Any) -> Any:  # PL/Python's plpy module
         pinned = False
         try:
             if pin_search_path:

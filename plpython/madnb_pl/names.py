@@ -21,20 +21,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from .errors import PINNED_SEARCH_PATH, MadnbError, caller_search_path, set_search_path
+from .sql import Plpy, quote_ident
 
 _FIRST = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _REST = _FIRST | set("0123456789$")
 _MAX_IDENT_BYTES = 63
 
 
-def quote_ident(name: str) -> str:
-    """Always-quoted identifier, as ``format('%I')`` would quote a name that needs it."""
-    if "\x00" in name:
-        raise MadnbError("42602", "identifier contains a NUL character")
-    return '"' + name.replace('"', '""') + '"'
 
 
 def parse_name(text: str | None, what: str, max_parts: int = 2) -> list[str]:
@@ -155,7 +150,7 @@ def _qualified_text(parts: list[str]) -> str:
 
 
 @contextlib.contextmanager
-def _on_callers_search_path(plpy: Any) -> Iterator[None]:
+def _on_callers_search_path(plpy: Plpy) -> Iterator[None]:
     """The caller's search_path for the statements inside, then the pinned one again.
 
     Outside an entry point nothing is pinned and nothing changes.  The statements
@@ -173,7 +168,7 @@ def _on_callers_search_path(plpy: Any) -> Iterator[None]:
         set_search_path(plpy, PINNED_SEARCH_PATH)
 
 
-def resolve_relation(plpy: Any, text: str | None, what: str) -> Relation:
+def resolve_relation(plpy: Plpy, text: str | None, what: str) -> Relation:
     """Resolve an existing table or view (caller's search_path for unqualified names)."""
     parts = parse_name(text, what)
     with _on_callers_search_path(plpy):
@@ -206,7 +201,7 @@ def resolve_relation(plpy: Any, text: str | None, what: str) -> Relation:
     return Relation(r["schema"], r["name"], int(r["oid"]))
 
 
-def resolve_column(plpy: Any, rel: Relation, text: str | None, what: str, compared: bool = False) -> Column:
+def resolve_column(plpy: Plpy, rel: Relation, text: str | None, what: str, compared: bool = False) -> Column:
     """Resolve a column of ``rel`` (one identifier, quoted or not).
 
     ``compared``: madnb compares the column's values (its elements, for an array)
@@ -243,7 +238,7 @@ def resolve_column(plpy: Any, rel: Relation, text: str | None, what: str, compar
     return col
 
 
-def _check_compared_type(plpy: Any, col: Column, what: str) -> None:
+def _check_compared_type(plpy: Plpy, col: Column, what: str) -> None:
     """0A000 for values whose type (or a domain's base type) has its own default equality outside pg_catalog.
 
     madnb's SQL compares with pg_catalog's operators only (see :mod:`madnb_pl.errors`),
@@ -280,7 +275,7 @@ def _check_compared_type(plpy: Any, col: Column, what: str) -> None:
         )
 
 
-def resolve_new_name(plpy: Any, text: str | None, what: str) -> NewName:
+def resolve_new_name(plpy: Plpy, text: str | None, what: str) -> NewName:
     """Check that a table or view to be created does not exist yet (42P07 otherwise)."""
     parts = parse_name(text, what)
     if len(parts) == 2:

@@ -4,7 +4,7 @@ This module runs inside PostgreSQL's PL/Python (CPython 3.11, standard library
 only) and in the ordinary Python package.  It draws *discrete* Laplace noise (the
 two-sided geometric distribution) for integers: private training adds it to
 counts and to fixed-point sums, which are encoded in SQL
-(:class:`madnb_pl.stats.NumericBounds`), once per released cell, through
+(:class:`madnb_pl.dp.NumericBounds`), once per released cell, through
 ``madnb.dp_laplace`` (:func:`madnb_pl.dp.laplace`).
 
 Running time: one draw loops about |noise| / scale times (the geometric part V

@@ -25,7 +25,10 @@ possibly negative, never clamped), with the fixed-point scale in the header.
 
 The header is the table's comment: ``madnb statistics `` followed by a JSON
 object (:class:`Header`).  A private release is charged and ledgered by
-:func:`madnb_pl.dp.charge`, exactly as private training is.
+:func:`madnb_pl.private.charge`, exactly as private training is.
+
+The exact release is :func:`write_exact` (here); the private one is
+:func:`madnb_pl.private.write_private`.
 """
 
 from __future__ import annotations
@@ -34,11 +37,12 @@ import json
 import secrets
 import uuid
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from . import dp, stats
 from .errors import MadnbError
-from .names import NewName, Relation, quote_ident
+from .names import NewName, Relation
+from .spec import Training
+from .sql import F8, Plpy, temp_name, with_clause
 
 FORMAT = 1
 COMMENT_PREFIX = "madnb statistics "
@@ -83,13 +87,13 @@ class Header:
     def numeric_sorted(self) -> tuple[int, ...]:
         return tuple(sorted(self.numeric))
 
-    def numeric_bounds(self) -> stats.NumericBounds:
+    def numeric_bounds(self) -> dp.NumericBounds:
         """The fixed-point encoding of a private part (attribute order)."""
         pairs = tuple(sorted((int(a), float(lo), float(hi)) for a, lo, hi in (self.bounds or [])))
-        return stats.NumericBounds(pairs, int(self.fixed_point_bits or dp.FIXED_POINT_BITS))
+        return dp.NumericBounds(pairs, int(self.fixed_point_bits or dp.FIXED_POINT_BITS))
 
 
-def table_ddl(name_sql: str, t: stats.Training) -> str:
+def table_ddl(name_sql: str, t: Training) -> str:
     """The statistics table (see the module docstring for its columns)."""
     return (
         f"CREATE TABLE {name_sql} (cls {t.cls.type_sql}, attr pg_catalog.int4 NOT NULL, value {t.attrs.elem_sql}, "
@@ -98,7 +102,7 @@ def table_ddl(name_sql: str, t: stats.Training) -> str:
     )
 
 
-def _now(plpy: Any) -> str:
+def now(plpy: Plpy) -> str:
     return str(
         plpy.execute(
             "SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', "
@@ -107,24 +111,24 @@ def _now(plpy: Any) -> str:
     )
 
 
-def _write_header(plpy: Any, name_sql: str, header: Header) -> None:
+def write_header(plpy: Plpy, name_sql: str, header: Header) -> None:
     plpy.execute(f"COMMENT ON TABLE {name_sql} IS {plpy.quote_literal(header.text())}")
 
 
-def write_exact(plpy: Any, t: stats.Training, dest: NewName | Relation) -> Header:
+def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     """The exact statistics pass of ``t`` into a new statistics table ``dest``; return its header.
 
     Runs :func:`stats.materialise` (the same fast passes as ever) and
     :func:`stats.check_stats`, then keeps per class its row count (the class-count
-    CTE of :func:`stats.model_ctes`, the one place it is written), the non-NULL
+    CTE of :func:`stats.class_counts_cte`, the one place it is written), the non-NULL
     categorical cells, and per numeric attribute (nv, mean, sample variance).
     """
     s = stats.materialise(plpy, t)
     stats.check_stats(plpy, s, t)
     plpy.execute(table_ddl(dest.sql, t))
-    cc = stats.with_clause([stats.model_ctes(s, t)[0]])
+    cc = with_clause([stats.class_counts_cte(s)])
     num = t.numeric_array_sql
-    f8, i8 = stats.F8, "pg_catalog.int8"
+    f8, i8 = F8, "pg_catalog.int8"
     # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
     plpy.execute(
         f"{cc} INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
@@ -139,9 +143,9 @@ def write_exact(plpy: Any, t: stats.Training, dest: NewName | Relation) -> Heade
     refine_far_from_zero(plpy, t, dest.sql)
     header = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
-        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=_now(plpy),
+        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=now(plpy),
     )
-    _write_header(plpy, dest.sql, header)
+    write_header(plpy, dest.sql, header)
     return header
 
 
@@ -149,7 +153,7 @@ FAR_FROM_ZERO = 1e8
 """A numeric cell is refined when mean**2 > FAR_FROM_ZERO * variance (|mean| > 1e4 standard deviations)."""
 
 
-def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
+def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
     """Recompute the numeric cells whose values sit far from 0 compared with their spread.
 
     PostgreSQL's float8 ``avg`` and ``var_samp`` keep a running sum: for values
@@ -165,7 +169,7 @@ def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
     """
     if not t.numeric:
         return
-    f8 = stats.F8
+    f8 = F8
     # |mean| > sqrt(FAR_FROM_ZERO) * sd: the same test as mean**2 > FAR_FROM_ZERO * var, without a product that can overflow
     far = f"s.nv > 1 AND pg_catalog.abs(s.mean) > {FAR_FROM_ZERO ** 0.5!r}::{f8} * pg_catalog.sqrt(s.var)"
     rows = plpy.execute(
@@ -190,7 +194,7 @@ def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
         f"SELECT g.cls, x.o, x.c, x.r, x.v, g.odd FROM ({passed}) AS g "
         f"CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)"
     )
-    tmp = "pg_temp." + quote_ident("madnb_refined_" + secrets.token_hex(6))
+    tmp = temp_name("madnb_refined_")
     plpy.execute(f"CREATE TEMPORARY TABLE {tmp} ON COMMIT DROP AS {refined}")
     if not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {tmp} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
         plpy.execute(
@@ -200,85 +204,7 @@ def refine_far_from_zero(plpy: Any, t: stats.Training, dest: str) -> None:
     plpy.execute(f"DROP TABLE {tmp}")
 
 
-def domain_fingerprint(plpy: Any, dom: str) -> str:
-    """md5 of the public domain's cells (o, class, value) in a collation-independent order."""
-    return str(
-        plpy.execute(
-            "SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) AS f "
-            "FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM "
-            f"{dom} AS d) AS x"
-        )[0]["f"]
-    )
-
-
-def write_private(
-    plpy: Any, t: stats.Training, p: dp.Privacy, dest: NewName | Relation, outputs: dict[str, str],
-    extra: dict[str, Any] | None = None,
-) -> Header:
-    """A differentially private release of ``t`` into a new statistics table ``dest``; return its header.
-
-    The same steps as private training always took: the domain (public table,
-    'observed', or chosen privately after the charge), the charge and ledger row
-    (:func:`dp.charge`, before any noise is drawn), then every cell of the domain
-    with its noise, stored as released.  ``outputs`` and ``extra`` are recorded
-    in the ledger's parameters.
-    """
-    dom = "pg_temp." + quote_ident("madnb_domain_" + secrets.token_hex(6))
-    plpy.execute(stats.dp_domain_ddl(dom, t))
-    if p.selection is None:
-        dp.fill_domain(plpy, t, p, dom)
-    plpy.execute(table_ddl(dest.sql, t))
-    nb = p.bounds
-    parameters: dict[str, Any] = {
-        "class_column": t.cls.name,
-        "attr_column": t.attrs.name,
-        "num_attrs": t.num_attrs,
-        "numeric_attributes": list(t.numeric),
-        "queries": p.queries,
-        "epsilon_per_query": p.per_query,
-        "delta": p.delta,
-        "guarantee": p.guarantee,
-        "neighbouring": "add or remove one row",
-        "bounds": {str(a): [lo, hi] for a, lo, hi in nb.bounds},
-        "domain": p.domain_text,
-        "domain_disclosed": p.domain_kind == dp.OBSERVED,
-        "fixed_point_bits": nb.bits,
-        "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
-        "outputs": outputs,
-        "statistics": dest.display,
-        **(extra or {}),
-    }
-    if p.selection is not None:
-        parameters["selection"] = {
-            "queries": p.selection.queries,
-            "epsilon_per_query": p.per_query,
-            "delta_per_query": p.selection.delta_per_query,
-            "threshold": p.selection.threshold,
-        }
-    return _release(plpy, t, p, dest, dom, parameters)
-
-
-def _release(plpy: Any, t: stats.Training, p: dp.Privacy, dest: Any, dom: str, parameters: dict[str, Any]) -> Header:
-    release = dp.charge(plpy, t.source, p, parameters)
-    if p.selection is not None:
-        dp.select_private_domain(plpy, t, p, dom)
-    nb = p.bounds
-    plpy.execute(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {stats.dp_release_select(t, nb, dom, p.per_query)}")
-    order = {a: i for i, a in enumerate(t.numeric_given)}
-    header = Header(
-        format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
-        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=_now(plpy),
-        bounds=[[a, lo, hi] for a, lo, hi in sorted(nb.bounds, key=lambda b: order.get(b[0], 0))],
-        fixed_point_bits=nb.bits, fixed_point_scale=nb.scale, domain=p.domain_text,
-        domain_fingerprint=domain_fingerprint(plpy, dom), epsilon=p.epsilon_text, epsilon_per_query=p.per_query,
-        delta=p.delta, release_id=release, guarantee=p.guarantee,
-    )
-    plpy.execute(f"DROP TABLE {dom}")
-    _write_header(plpy, dest.sql, header)
-    return header
-
-
-def read_header(plpy: Any, rel: Relation, what: str) -> Header:
+def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
     """The header of statistics table ``rel`` (22023 when it is not one)."""
     comment = plpy.execute(
         plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["pg_catalog.oid"]), [rel.oid]
@@ -300,7 +226,7 @@ def read_header(plpy: Any, rel: Relation, what: str) -> Header:
     return header
 
 
-def kept_name(plpy: Any, fp: NewName) -> NewName:
+def kept_name(plpy: Plpy, fp: NewName) -> NewName:
     """A free name in schema madnb_statistics for the statistics a training keeps.
 
     ``<schema>.<feature table>`` (cut to 50 bytes), with ``_2``, ``_3``, ... when
@@ -320,4 +246,4 @@ def kept_name(plpy: Any, fp: NewName) -> NewName:
     return NewName(KEPT_SCHEMA, f"{base}_{secrets.token_hex(4)}")
 
 
-__all__ = ["Header", "domain_fingerprint", "kept_name", "read_header", "table_ddl", "write_exact", "write_private"]
+__all__ = ["Header", "kept_name", "now", "read_header", "table_ddl", "write_exact", "write_header"]

@@ -1,4 +1,4 @@
-"""The statistics core: one aggregation pass, and the model tables derived from it.
+"""The exact statistics: one aggregation pass over the training table.
 
 Every naive Bayes model here is a function of per-class sufficient statistics.
 :func:`stats_select` is the single pass over the training table, executed by
@@ -10,9 +10,12 @@ row per (class, attribute) for numeric ones:
 
 ``n`` counts rows in the group (for ``o = 1`` or ``o IS NULL`` these are the
 class's rows); ``nv``, ``mean`` and ``var`` are the count, mean and sample
-variance of the non-NULL values of a numeric attribute.  :func:`model_ctes`
-derives MADlib's three tables from that relation; the same SQL serves the
-prepared tables and the ad hoc views, so each formula lives in one place.
+variance of the non-NULL values of a numeric attribute.  :func:`check_stats`
+validates the training data from that relation alone;
+:func:`madnb_pl.statistics_table.write_exact` keeps it as a statistics table and
+:func:`madnb_pl.derive.model_ctes` derives MADlib's three tables from it (the
+same SQL serves the prepared tables and the ad hoc views, so each formula lives
+in one place).
 Training computes the same relation faster where it can: numeric attributes by
 subscript (:func:`_numeric_stats_by_subscript`), with the categorical ones of a
 mixed table unnested from slices (:func:`_categorical_stats_by_slices`), and
@@ -23,152 +26,12 @@ categorical integer codes from one packed key per element
 from __future__ import annotations
 
 import contextlib
-import re
-import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from .errors import MadnbError
-from .names import Column, Relation, quote_ident
-
-NUMERIC_ELEMENT_TYPES = {
-    # pg_type oids of element types usable as Gaussian attributes
-    20: "bigint",
-    21: "smallint",
-    23: "integer",
-    700: "real",
-    701: "double precision",
-    1700: "numeric",
-}
-
-_INDEX_LIST = re.compile(r"^\s*(?:array\s*\[(?P<a>.*)\]|\{(?P<b>.*)\}|(?P<c>.*))\s*$", re.IGNORECASE | re.DOTALL)
-
-
-# The largest numAttrs accepted.  Checked before anything proportional to numAttrs
-# is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
-# interrupted while it runs Python code, so no loop here may be unbounded.  With
-# this bound the longest of them (the numeric indices, the categorical runs, a
-# view's per-attribute SQL) takes well under a second.
-MAX_NUM_ATTRS = 100_000
-
-
-# The largest Laplace smoothing factor accepted at training (far beyond any useful
-# value: s pulls every categorical probability towards uniform).  The views also
-# compute a larger value edited into a feature table without overflow (see
-# madnb_pl.scoring).
-MAX_SMOOTHING = 1e6
-
-
-def parse_num_attrs(num_attrs: int | None) -> int:
-    """numAttrs must be an integer in 1..MAX_NUM_ATTRS (22023 / 54000 otherwise)."""
-    if num_attrs is None:
-        raise MadnbError("22004", "numAttrs must not be NULL")
-    if num_attrs < 1:
-        raise MadnbError("22023", f"numAttrs must be at least 1, got {num_attrs}")
-    if num_attrs > MAX_NUM_ATTRS:
-        raise MadnbError(
-            "54000",
-            f"numAttrs {num_attrs} is more than madnb supports ({MAX_NUM_ATTRS})",
-            hint="numAttrs is the number of elements of each attribute array; "
-            f"split wider data into several models of at most {MAX_NUM_ATTRS} attributes",
-        )
-    return int(num_attrs)
-
-
-def parse_numeric_indices(text: str | None, num_attrs: int) -> list[int]:
-    """Parse numericAttrsColumnIndices: ``'ARRAY[1,2]'``, ``'{1,2}'`` or ``'1,2'``.
-
-    The text is parsed, never executed.  Indices are 1-based, within numAttrs,
-    without duplicates; the result is sorted.
-    """
-    return sorted(numeric_indices_as_given(text, num_attrs))
-
-
-def numeric_indices_as_given(text: str | None, num_attrs: int) -> list[int]:
-    """:func:`parse_numeric_indices` in the order written (public bounds follow that order)."""
-    if text is None:
-        raise MadnbError("22004", "numericAttrsColumnIndices must not be NULL", hint="use the 6-argument form for categorical attributes only")
-    m = _INDEX_LIST.match(text)
-    body = next(g for g in (m.group("a"), m.group("b"), m.group("c")) if g is not None) if m else None
-    if body is None:
-        raise MadnbError("22P02", f"invalid numericAttrsColumnIndices: {text!r}")
-    items = [s.strip() for s in body.split(",")] if body.strip() else []
-    out: list[int] = []
-    seen: set[int] = set()
-    for s in items:
-        # ASCII digits only: Python's \d (and int()) also accept other scripts' digits ('٣' = 3)
-        if not re.fullmatch(r"[+]?[0-9]+", s):
-            raise MadnbError(
-                "22P02",
-                f"invalid numericAttrsColumnIndices: {text!r}",
-                detail=f"{s!r} is not a positive integer",
-                hint="write the indices as 'ARRAY[1,2]', '{1,2}' or '1,2' (1-based positions in the attribute array)",
-            )
-        i = int(s)
-        if not 1 <= i <= num_attrs:
-            raise MadnbError(
-                "22023",
-                f"numeric attribute index {i} is out of range 1..{num_attrs}",
-                hint="indices are 1-based positions in the attribute array, at most numAttrs",
-            )
-        if i in seen:
-            raise MadnbError("22023", f"numeric attribute index {i} is given twice")
-        seen.add(i)
-        out.append(i)
-    return out
-
-
-def int_array(values: Any, elem: str = "int4") -> str:
-    """An int4[] (or int8[]) literal of integers we computed ourselves, never user text."""
-    return "'{" + ",".join(str(int(i)) for i in values) + f"}}'::pg_catalog.{elem}[]"
-
-
-
-@dataclass(frozen=True)
-class Training:
-    """A validated training specification."""
-
-    source: Relation
-    cls: Column
-    attrs: Column
-    num_attrs: int
-    numeric: tuple[int, ...]
-    given: tuple[int, ...] | None = None  # the numeric indices in the order written (default: sorted)
-
-    @property
-    def numeric_given(self) -> tuple[int, ...]:
-        """The numeric indices in the order the caller wrote them (public bounds follow it)."""
-        return self.numeric if self.given is None else self.given
-
-    @property
-    def categorical_only(self) -> bool:
-        return not self.numeric
-
-    @property
-    def numeric_only(self) -> bool:
-        return len(self.numeric) == self.num_attrs
-
-    @property
-    def numeric_array_sql(self) -> str:
-        """The numeric indices as an int[] literal (integers we parsed, not user text)."""
-        return int_array(self.numeric)
-
-
-def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: str) -> None:
-    """The attribute column must be an array; numeric attributes need a numeric element type."""
-    if col.elem_sql is None:
-        raise MadnbError(
-            "42804",
-            f'{what} "{col.name}" is of type {col.type_sql}, not an array',
-            hint="attributes are one array column, e.g. integer[], float8[], numeric[] or text[]",
-        )
-    if numeric and col.elem_oid not in NUMERIC_ELEMENT_TYPES:
-        raise MadnbError(
-            "42804",
-            f'numeric attributes need a numeric array, but "{col.name}" is {col.type_sql}',
-            hint="use float8[], numeric[] or an integer array, or leave the attribute categorical",
-        )
+from .spec import Training
+from .sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name
 
 
 def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> str:
@@ -178,9 +41,8 @@ def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> str:
     repeats it with the test only when a statistic came out NaN (see
     :func:`materialise`), so tables without NaN pay nothing for it.
     """
-    nan_types = {700: "float4", 701: "float8", 1700: "numeric"}
-    if nan_missing and t.attrs.elem_oid in nan_types:
-        nan = f"'NaN'::pg_catalog.{nan_types[t.attrs.elem_oid]}"
+    if nan_missing and t.attrs.elem_oid in NAN_TYPES:
+        nan = f"'NaN'::pg_catalog.{NAN_TYPES[t.attrs.elem_oid]}"
         return f"(CASE WHEN {x} OPERATOR(pg_catalog.<>) {nan} THEN {x} END)::pg_catalog.float8"
     return f"{x}::pg_catalog.float8"
 
@@ -265,7 +127,7 @@ def _categorical_stats_by_slices(t: Training) -> str:
     )
 
 
-def odd_arrays(plpy: Any, stats: str) -> bool:
+def odd_arrays(plpy: Plpy, stats: str) -> bool:
     """Whether the subscript pass met arrays that are not one-dimensional and 1-based."""
     return bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {stats} AS s WHERE s.o = -1) AS odd")[0]["odd"])
 
@@ -288,7 +150,7 @@ def odd_arrays(plpy: Any, stats: str) -> bool:
 # another length goes through :func:`stats_select`, whose relation gives
 # :func:`check_stats` what it needs for its error messages.
 
-PACKED_CODE_TYPES = {21: "smallint", 23: "integer"}
+PACKED_CODE_TYPES = {INT2: "smallint", INT4: "integer"}
 PACKED_MAX_ATTRS = 10_000  # the positions are written as an array literal
 _PACK = 1 << 27
 
@@ -355,7 +217,7 @@ def packed_code_rest_select(t: Training, stats: str, shape: str) -> str:
     )
 
 
-def materialise(plpy: Any, t: Training) -> str:
+def materialise(plpy: Plpy, t: Training) -> str:
     """Run the statistics pass into a temporary relation (dropped at commit); return its name.
 
     The pass is the fastest that fits the table: packed integer codes, numeric
@@ -378,8 +240,8 @@ def materialise(plpy: Any, t: Training) -> str:
         ) from e
 
 
-def _materialise(plpy: Any, t: Training) -> str:
-    name = quote_ident("pg_temp") + "." + quote_ident("madnb_stats_" + secrets.token_hex(6))
+def _materialise(plpy: Plpy, t: Training) -> str:
+    name = temp_name("madnb_stats_")
     if packs_codes(t) and _packed_code_stats(plpy, t, name):
         return name
     # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
@@ -406,7 +268,7 @@ def _materialise(plpy: Any, t: Training) -> str:
     return name
 
 
-def _nonfinite_stats(plpy: Any, stats: str, t: Training) -> dict[str, Any] | None:
+def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | None:
     """The first numeric statistic that is NaN or infinite, if any (from the statistics only).
 
     Before NaN is treated as missing, such a statistic means a NaN or an
@@ -424,9 +286,9 @@ def _nonfinite_stats(plpy: Any, stats: str, t: Training) -> dict[str, Any] | Non
     return rows[0] if rows else None
 
 
-def _packed_code_stats(plpy: Any, t: Training, name: str) -> bool:
+def _packed_code_stats(plpy: Plpy, t: Training, name: str) -> bool:
     """The pass for integer codes (see :func:`packs_codes`); False when an array's length is off."""
-    shape = quote_ident("pg_temp") + "." + quote_ident("madnb_shape_" + secrets.token_hex(6))
+    shape = temp_name("madnb_shape_")
     plpy.execute(f"CREATE TEMPORARY TABLE {shape} ON COMMIT DROP AS {code_shape_select(t)}")
     odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
     if not odd:
@@ -443,7 +305,7 @@ def _packed_code_stats(plpy: Any, t: Training, name: str) -> bool:
 
 
 @contextlib.contextmanager
-def _gather_cost(plpy: Any, factor: float) -> Iterator[None]:
+def _gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
     """parallel_tuple_cost times factor for the statements inside, then the caller's setting again."""
     old = plpy.execute("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v")[0]["v"]
     set_it = plpy.prepare("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)", ["text"])
@@ -496,77 +358,24 @@ CLASS_ROWS_OF_TABLE = "s.o OPERATOR(pg_catalog.=) 0"
 """The class-count rows of a statistics table (attr 0, see madnb_pl.statistics_table)."""
 
 
-def model_ctes(stats: str, t: Training, class_rows: str = CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
-    """CTEs deriving MADlib's tables ``cp``, ``fp`` and ``np`` from a stats relation.
+def class_counts_cte(cells: str, class_rows: str = CLASS_ROWS_OF_PASS) -> tuple[str, Sql]:
+    """The CTE ``cc`` (cls, class_cnt): each class's training rows, summed from a statistics relation.
 
-    ``class_rows`` selects the rows whose ``n`` add up to the class counts: those
-    of the statistics pass (:data:`CLASS_ROWS_OF_PASS`), or the attr-0 rows of a
-    (merged) statistics table (:data:`CLASS_ROWS_OF_TABLE`).
-
-    * cp: (class, class_cnt, all_cnt)
-    * fp: (class, attr, value, cnt, attr_cnt), a row for every class x (attr, value
-      seen in training), zero counts included; attr_cnt = distinct values of attr.
-    * np: (class, attr, attr_mean, attr_var, value_cnt) for numeric attributes.
+    The one place the class counts are written: the statistics table keeps them
+    (:func:`madnb_pl.statistics_table.write_exact`) and the class priors are
+    derived from them (:func:`madnb_pl.derive.model_ctes`).  ``class_rows`` selects
+    the rows whose ``n`` add up to them: those of the pass, or attr 0 of a table.
     """
-    num = t.numeric_array_sql
-    return [
-        (
-            "cc",
-            f"SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM {stats} AS s "
-            f"WHERE s.cls IS NOT NULL AND {class_rows} GROUP BY s.cls",
+    return (
+        "cc",
+        Sql(
+            f"SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM {cells} AS s "
+            f"WHERE s.cls IS NOT NULL AND {class_rows} GROUP BY s.cls"
         ),
-        (
-            "cp",
-            "SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc",
-        ),
-        (
-            "vals",
-            f"SELECT DISTINCT s.o, s.v FROM {stats} AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL",
-        ),
-        ("ac", "SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o"),
-        (
-            "fp",
-            "SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, "
-            "COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt "
-            f"FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o "
-            f"LEFT JOIN {stats} AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v",
-        ),
-        (
-            "np",
-            "SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt "
-            f"FROM {stats} AS s WHERE s.cls IS NOT NULL AND s.o = ANY ({num})",
-        ),
-    ]
-
-
-def with_clause(ctes: list[tuple[str, str]]) -> str:
-    """A WITH clause of (name, body) common table expressions."""
-    return "WITH " + ",\n".join(f"{name} AS ({body})" for name, body in ctes) + "\n"
-
-
-def write_model_tables(plpy: Any, ctes: str, t: Training, cp: Any, fp: Any, np: Any, smoothing: float) -> None:
-    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
-    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
-    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
-    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
-    plpy.execute(
-        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
-        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
     )
-    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
-    plpy.execute(
-        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
-        "FROM fp ORDER BY attr, value, class"
-    )
-    if np is not None:
-        plpy.execute(
-            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
-            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
-        )
-        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
 
 
-def check_stats(plpy: Any, stats: str, t: Training) -> dict[str, int]:
+def check_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, int]:
     """Validate the training data from the statistics alone (no second pass).
 
     Every row must have exactly numAttrs attributes (NULL elements allowed); a
@@ -611,337 +420,7 @@ def check_stats(plpy: Any, stats: str, t: Training) -> dict[str, int]:
     return {k: int(v) for k, v in r.items()}
 
 
-# ---------------------------------------------------------------------------
-# Differentially private variant (see madnb_pl.dp for the privacy side)
-# ---------------------------------------------------------------------------
-#
-# The private pass computes the same kind of statistics, shaped for noise:
-#
-#   cls, o, v, n, s1, s2
-#
-# with o = 0 for the class count (one per row), o = i for attribute i.  The
-# attribute array is read by position when it is one-dimensional (whatever its
-# lower bound); any other shape (NULL, empty, two or more dimensions) counts as
-# all attributes missing, so no array can make the pass fail.  Numeric values
-# are clipped to their public bounds [lo, hi] and encoded as integers
-#
-#   z = clip(round((x - m) / h * K), -K, K),   m = (lo + hi) / 2, h = (hi - lo) / 2,
-#
-# K = 2**bits, so one row moves s1 = sum(z) by at most K and s2 = sum(z*z) by at
-# most K**2, whatever its value (the final integer clip makes this hold even
-# where floating point rounds).  These exact statistics never leave the
-# statement that computes them: :func:`dp_release_select` adds noise to every
-# cell of the public domain in the same statement.
-
-F8 = "pg_catalog.float8"
-
-
-def _f8(x: float | None) -> str:
-    """A float8 SQL literal (repr round-trips exactly through float8 input)."""
-    return "NULL" if x is None else repr(float(x))
-
-
-@dataclass(frozen=True)
-class NumericBounds:
-    """Public bounds of the numeric attributes and their fixed-point encoding."""
-
-    bounds: tuple[tuple[int, float, float], ...]  # (attribute, lower, upper), attribute order
-    bits: int
-
-    @property
-    def scale(self) -> int:
-        """K: the encoded value of the upper bound."""
-        return 1 << self.bits
-
-    def mid(self, lo: float, hi: float) -> float:
-        return lo / 2 + hi / 2
-
-    def half(self, lo: float, hi: float) -> float:
-        return hi / 2 - lo / 2
-
-    @staticmethod
-    def _array(values: dict[int, float], length: int, typ: str = "float8") -> str:
-        """A float8[] (or numeric[]) literal indexed by ``o + 1`` (slot 1 is the class count)."""
-        items = ["NULL"] + [_f8(values.get(i)) for i in range(1, length + 1)]
-        return "'{" + ",".join(items) + "}'::pg_catalog." + typ + "[]"
-
-    def arrays(self, length: int) -> dict[str, str]:
-        """SQL array literals lo, hi, mid, step (= K / h) and numeric lo_n, hi_n."""
-        lo = {a: x for a, x, _ in self.bounds}
-        hi = {a: y for a, _, y in self.bounds}
-        mid = {a: self.mid(x, y) for a, x, y in self.bounds}
-        step = {a: self.scale / self.half(x, y) for a, x, y in self.bounds}
-        out = {k: self._array(v, length) for k, v in (("lo", lo), ("hi", hi), ("mid", mid), ("step", step))}
-        out["lo_n"] = self._array(lo, length, "numeric")
-        out["hi_n"] = self._array(hi, length, "numeric")
-        return out
-
-    def values_sql(self) -> str:
-        """``(VALUES (attr, lo, hi, mid, half), ...)`` for post-processing."""
-        rows = ", ".join(
-            f"({int(a)}, {_f8(x)}::{F8}, {_f8(y)}::{F8}, {_f8(self.mid(x, y))}::{F8}, {_f8(self.half(x, y))}::{F8})"
-            for a, x, y in self.bounds
-        )
-        return f"(VALUES {rows})"
-
-
-COUNT_CAP = 1 << 50
-"""Noisy counts are clamped into [0, COUNT_CAP] (post-processing), so that no noise overflows a bigint."""
-
-INT8_MAX = (1 << 63) - 1
-
-
-def dp_attrs_sql(t: Training) -> str:
-    """The attribute array of row ``t`` if it is one-dimensional, else NULL (all attributes missing).
-
-    ``array_ndims`` is NULL for an empty or NULL array and 2 or more for a
-    multi-dimensional one; only a one-dimensional array is unnested by position.
-    """
-    return f"CASE WHEN pg_catalog.array_ndims(t.{t.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{t.attrs.sql} END"
-
-
-def _dp_cells_unnest(t: Training) -> str:
-    """``unnest`` of the class-count cell (o = 1) followed by the attributes (o = i + 1), never failing.
-
-    ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
-    arrays works whatever their lower bounds.
-    """
-    elem = t.attrs.elem_sql
-    return (
-        f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(t)})) "
-        "WITH ORDINALITY AS u(val, o)"
-    )
-
-
-def dp_stats_select(t: Training, nb: NumericBounds) -> str:
-    """The one exact pass for private training: class counts, value counts, encoded sums.
-
-    Elements beyond numAttrs are ignored and missing ones are missing values (no
-    validation error: an error would disclose something about the data).  An
-    array that is not one-dimensional counts as all missing (the row still counts
-    for its class).  Rows with a NULL class are left out.  NaN counts as missing.
-    """
-    src, cls = t.source.sql, t.cls.sql
-    elem = t.attrs.elem_sql
-    n = t.num_attrs
-    # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
-    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
-    num = [i + 1 for i in t.numeric]
-    if t.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
-        v = "CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END"
-    else:
-        v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
-    if num:
-        a = nb.arrays(n)
-        k = nb.scale
-        oid = t.attrs.elem_oid
-        if oid == 1700:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
-            x = f"LEAST(GREATEST(u.val, ({a['lo_n']})[u.o]), ({a['hi_n']})[u.o])::{F8}"
-            present = "u.val IS NOT NULL AND u.val <> 'NaN'::pg_catalog.numeric"
-        elif oid in (700, 701):
-            x = f"u.val::{F8}"
-            present = f"u.val IS NOT NULL AND u.val::{F8} <> 'NaN'::{F8}"
-        else:  # integers
-            x = f"u.val::{F8}"
-            present = "u.val IS NOT NULL"
-        clipped = f"LEAST(GREATEST({x}, ({a['lo']})[u.o]), ({a['hi']})[u.o])"
-        z = (
-            f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN "
-            f"LEAST(GREATEST(pg_catalog.round(({clipped} - ({a['mid']})[u.o]) * ({a['step']})[u.o]), -{k}), {k})"
-            "::pg_catalog.int8 END)"
-        )
-        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} * {z})"
-    else:
-        s1 = s2 = "NULL::pg_catalog.numeric"
-    return (
-        f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
-        f"{s1} AS s1, {s2} AS s2 "
-        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
-        f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
-        "GROUP BY 1, 2, 3"
-    )
-
-
-def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -> str:
-    """domain => 'private': the candidates whose count plus discrete Laplace noise reaches ``threshold``.
-
-    One pass: per class label its row count (o = 0), per categorical attribute
-    and value present the number of rows (any class) holding it.  Each of these
-    1 + F_cat queries counts at most one value per row.  The noisy count is
-    compared with the threshold inside the statement and never leaves it.
-    Yields rows (o, cls, v) for the domain table.
-    """
-    src, cls = t.source.sql, t.cls.sql
-    n = t.num_attrs
-    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
-    eps = f"{_f8(epsilon_per_query)}::{F8}"
-    return (
-        "SELECT s.o, s.cls, s.v FROM ("
-        f"SELECT (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, "
-        f"CASE WHEN u.o OPERATOR(pg_catalog.=) 1 THEN t.{cls} END AS cls, "
-        f"CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END AS v, pg_catalog.count(*) AS n "
-        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
-        f"WHERE t.{cls} IS NOT NULL AND (u.o OPERATOR(pg_catalog.=) 1 "
-        f"OR (u.o OPERATOR(pg_catalog.=) ANY ({int_array(cat, 'int8')}) AND u.val IS NOT NULL)) "
-        "GROUP BY 1, 2, 3) AS s "
-        f"WHERE madnb.dp_laplace(s.n, 1, {eps}) OPERATOR(pg_catalog.>=) {int(threshold)}::pg_catalog.numeric"
-    )
-
-
-def dp_domain_ddl(name_sql: str, t: Training) -> str:
-    """The public domain: (0, class, NULL) per class label, (i, NULL, value) per categorical value."""
-    return (
-        f"CREATE TEMPORARY TABLE {name_sql} (o pg_catalog.int4 NOT NULL, cls {t.cls.type_sql}, "
-        f"v {t.attrs.elem_sql}) ON COMMIT DROP"
-    )
-
-
-def dp_noisy_ddl(name_sql: str, t: Training) -> str:
-    """Noisy statistics, one row per released cell (nothing exact is ever stored)."""
-    return (
-        f"CREATE TEMPORARY TABLE {name_sql} (cls {t.cls.type_sql}, o pg_catalog.int4, v {t.attrs.elem_sql}, "
-        "n pg_catalog.numeric, s1 pg_catalog.numeric, s2 pg_catalog.numeric) ON COMMIT DROP"
-    )
-
-
-def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> str:
-    """Every cell of the public domain with discrete Laplace noise, in one statement.
-
-    Cells: (class) for the class counts, (class, attribute, value) for each
-    categorical value of the domain, (class, attribute) for each numeric
-    attribute.  The exact statistics of :func:`dp_stats_select` are joined to
-    the cells (an empty cell gets 0; a hash join, linear in the domain) and each
-    released number gets its noise exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
-    folds nor repeats it.
-    """
-    elem = t.attrs.elem_sql
-    eps = f"{_f8(epsilon_per_query)}::{F8}"
-    k = nb.scale
-    num = int_array(t.numeric)
-    cells = (
-        f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
-        f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o > 0 WHERE c.o = 0"
-    )
-    if t.numeric:
-        cells += (
-            f" UNION ALL SELECT c.cls, g.o, NULL::{elem} FROM {dom} AS c "
-            f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
-        )
-    isnum = f"x.o = ANY ({num})"
-    return (
-        f"SELECT x.cls, x.o, x.v, "
-        f"CASE WHEN {isnum} THEN NULL ELSE madnb.dp_laplace(COALESCE(e.n, 0), 1, {eps}) END AS n, "
-        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "
-        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s2, 0), {k * k}, {eps}) END AS s2 "
-        f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(t, nb)}) AS e "
-        # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
-        # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
-        # (both cast to the element type: a CASE over a domain yields its base type)
-        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
-    )
-
-
-def dp_model_ctes(noisy: str, t: Training, nb: NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
-    """Post-processing of the noisy cells into MADlib's tables (no data is read here).
-
-    ``noisy`` holds every released cell of the public domain (summed over the
-    parts of a merge, never clamped before): (cls, o, v, n, s1, s2) with o = 0
-    for the class counts.  ``epsilon_per_query`` is the epsilon' of the variance
-    floor: for a merge, the epsilon' whose noise variance is the parts' summed
-    noise variance (:func:`madnb_pl.derive.effective_epsilon`).
-
-    * class counts clamped into [0, COUNT_CAP] (all 1 if every one is 0, so that
-      priors exist); all_cnt is their sum;
-    * value counts clamped into [0, COUNT_CAP]; attr_cnt is the size of the
-      attribute's domain (its distinct released values);
-    * Gaussian parameters from the noisy sums over the noisy class count: the
-      mean clamped into the bounds, the variance into [floor, h**2] with floor
-      = min(h**2, sqrt(2) h**2 / (epsilon' n)), one standard deviation of the
-      noise on the second moment; a class with count 0 gets (m, h**2).
-
-    Nothing here can fail, whatever the noise: the noisy numerics are clamped
-    (in numeric) before any float8 arithmetic, the sums to +-2 n K and +-2 n K**2,
-    which changes no result (beyond +-n K the mean and variance are clamped
-    anyway), and the validated ranges of h and epsilon' (``dp.HALF_WIDTH_*``,
-    ``dp.EPSILON_PER_QUERY_*``) keep every float8 product and quotient normal.
-    """
-    k = float(nb.scale)
-    eps = f"{_f8(epsilon_per_query)}::{F8}"
-    cap = f"{COUNT_CAP}::pg_catalog.numeric"
-    ctes = [
-        ("cc0", f"SELECT x.cls, LEAST(GREATEST(x.n, 0), {cap}) AS c FROM {noisy} AS x WHERE x.o = 0"),
-        (
-            "cc",
-            "SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt "
-            "FROM cc0",
-        ),
-        (
-            "cp",
-            "SELECT cc.cls AS class, cc.class_cnt, "
-            f"LEAST(pg_catalog.sum(cc.class_cnt) OVER (), {INT8_MAX})::pg_catalog.int8 AS all_cnt FROM cc",
-        ),
-        # every cell of the domain is released, for every class: the attribute's domain
-        # size is the number of distinct values among its released cells
-        (
-            "ac",
-            f"SELECT d.o, pg_catalog.count(DISTINCT d.v)::pg_catalog.int8 AS attr_cnt FROM {noisy} AS d "
-            "WHERE d.o > 0 AND d.v IS NOT NULL GROUP BY d.o",
-        ),
-        (
-            "fp",
-            f"SELECT x.cls AS class, x.o AS attr, x.v AS value, LEAST(GREATEST(x.n, 0), {cap})::pg_catalog.int8 AS cnt, ac.attr_cnt "
-            f"FROM {noisy} AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL",
-        ),
-    ]
-    if t.numeric:
-        big1 = f"({2 * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
-        big2 = f"({2 * nb.scale * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
-        ctes += [
-            (
-                "nm",
-                "SELECT x.cls, x.o, cc.class_cnt, b.lo, b.hi, b.mid, b.half, "
-                f"GREATEST(cc.class_cnt, 1)::{F8} AS nn, "
-                f"LEAST(GREATEST(x.s1, -{big1}), {big1})::{F8} / {k!r} AS m1, "
-                f"LEAST(GREATEST(x.s2, -{big2}), {big2})::{F8} / {k * k!r} AS m2 "
-                f"FROM {noisy} AS x JOIN cc ON cc.cls = x.cls "
-                f"JOIN {nb.values_sql()} AS b(o, lo, hi, mid, half) ON b.o = x.o",
-            ),
-            (
-                "nm2",
-                "SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid "
-                "ELSE LEAST(GREATEST(nm.mid + nm.half * nm.m1 / nm.nn, nm.lo), nm.hi) END AS mean, "
-                f"LEAST(nm.half * nm.half, pg_catalog.sqrt(2::{F8}) * nm.half * nm.half / ({eps} * nm.nn)) AS floor "
-                "FROM nm",
-            ),
-            (
-                "np",
-                "SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, "
-                "CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE "
-                "LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), "
-                "nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2",
-            ),
-        ]
-    return ctes
-
-
 __all__ = [
-    "NumericBounds",
-    "Training",
-    "check_attr_column",
-    "check_stats",
-    "dp_domain_ddl",
-    "dp_model_ctes",
-    "dp_noisy_ddl",
-    "dp_attrs_sql",
-    "dp_release_select",
-    "dp_selection_select",
-    "dp_stats_select",
-    "int_array",
-    "materialise",
-    "model_ctes",
-    "parse_num_attrs",
-    "parse_numeric_indices",
-    "quote_ident",
+    "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "check_stats", "class_counts_cte", "materialise", "numeric_value_sql",
     "stats_select",
-    "with_clause",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..sql import BOOL, DATE, F8, FLOAT4, FLOAT8, INTEGER_TYPES, NAME, NUMERIC, TEXT_TYPES, TIMESTAMP, TIMESTAMPTZ, UUID
+
 VAR_FLOOR_FACTOR = 1e-9
 # Classes whose log-likelihoods are within TIE_TOLERANCE * max(1, |best|) of the best
 # one are all returned by classify: a tie that is exact in rational arithmetic
@@ -30,16 +32,13 @@ MAX_POSITION_LITERAL = 10_000
 # The probs view picks class i's log-likelihood with a CASE up to this many classes
 # (linear in K per output row), beyond it from an array built once per source row.
 CASE_PICK_MAX_CLASSES = 16
-INTEGER_TYPES = {20, 21, 23}  # int8, int2, int4
-INTEGRAL_CHECK_TYPES = {700, 701, 1700}  # real, float8, numeric: codes if every value is whole
+INTEGRAL_CHECK_TYPES = frozenset({FLOAT4, FLOAT8, NUMERIC})  # codes if every value is whole
 # Types with a canonical text form (equal values, equal text within a query, see
 # _dict_key): their values are looked up in a jsonb dictionary in the unrolled form.
 # text, varchar, char(n) and name only under a deterministic collation.  Not float
 # (0 = -0, NaNs, and its text form depends on extra_float_digits) or interval
 # ('1 day' = '24 hours').
-DICT_TYPES = {25, 1043, 1042, 19, 16, 1082, 1114, 1184, 2950, 1700}
-# text varchar bpchar name bool date timestamp timestamptz uuid numeric
-TEXT_TYPES = {25, 1043, 1042}
+DICT_TYPES = TEXT_TYPES | {NAME, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ, UUID, NUMERIC}
 
 
 def _dict_key(expr: str, type_oid: int | None) -> str:
@@ -48,13 +47,15 @@ def _dict_key(expr: str, type_oid: int | None) -> str:
     char(n) loses its trailing blanks in the cast (its equality ignores them);
     numeric drops trailing zeros (1.50 = 1.5).
     """
-    if type_oid == 1700:
+    if type_oid == NUMERIC:
         return f"pg_catalog.trim_scale({expr})::pg_catalog.text"
     return f"({expr})::pg_catalog.text"
-F8 = "pg_catalog.float8"
-
-
 def _ln(expr: str) -> str:
     """Natural log that maps 0 (possible with smoothing 0 or noisy counts) to -Infinity."""
     return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::{F8}) ELSE '-Infinity'::{F8} END)"
 
+
+__all__ = [
+    "CASE_PICK_MAX_CLASSES", "DICT_TYPES", "F8", "GAUSS_CLIP_SDS", "INTEGER_TYPES", "INTEGRAL_CHECK_TYPES", "MAX_CLASSES",
+    "MAX_CODE_SLOTS", "MAX_POSITION_LITERAL", "TEXT_TYPES", "TIE_TOLERANCE", "UNROLL_MAX_ATTRS", "UNROLL_MAX_TERMS", "VAR_FLOOR_FACTOR",
+]

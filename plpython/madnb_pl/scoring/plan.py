@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..names import Relation, quote_ident
+from ..names import Relation
+from ..sql import Plpy, quote_ident
 from .common import DICT_TYPES, INTEGER_TYPES, INTEGRAL_CHECK_TYPES, MAX_CODE_SLOTS, TEXT_TYPES, UNROLL_MAX_ATTRS, UNROLL_MAX_TERMS
 
 
@@ -44,7 +45,7 @@ class ScoringPlan:
 
 
 def choose_plan(
-    plpy: Any,
+    plpy: Plpy,
     *,
     fp_sql: str,
     value_type_oid: int | None,
@@ -92,7 +93,7 @@ def choose_plan(
 
 
 def _strategy(
-    plpy: Any, fp_sql: str, value_type_oid: int | None, has_cat: bool, n: int, k: int, prefix: str,
+    plpy: Plpy, fp_sql: str, value_type_oid: int | None, has_cat: bool, n: int, k: int, prefix: str,
     source_elem_oid: int | None, deterministic: bool,
 ) -> tuple[str, bool]:
     """The lookup strategy and whether integer codes share one value range."""
@@ -107,7 +108,7 @@ def _strategy(
     return "join", False
 
 
-def smoothing_sql(plpy: Any, fp_oid: int) -> float | str:
+def smoothing_sql(plpy: Plpy, fp_oid: int) -> float | str:
     """The smoothing factor as the view reads it: the feature table's ``smoothing`` column, live.
 
     Feature tables made before madnb recorded smoothing (or by MADlib) have no
@@ -126,7 +127,7 @@ def smoothing_sql(plpy: Any, fp_oid: int) -> float | str:
     return f"COALESCE(f.{quote_ident('smoothing')}::pg_catalog.float8, 1::pg_catalog.float8)"
 
 
-def deterministic(plpy: Any, *columns: tuple[Relation, Any]) -> bool:
+def deterministic(plpy: Plpy, *columns: tuple[Relation, Any]) -> bool:
     """Whether every given (relation, column) compares text under a deterministic collation."""
     for rel, col in columns:
         rows = plpy.execute(
@@ -143,7 +144,7 @@ def deterministic(plpy: Any, *columns: tuple[Relation, Any]) -> bool:
     return True
 
 
-def code_layout(plpy: Any, fp: str, value_type_oid: int | None, num_attrs: int, n_classes: int, prefix: str = "") -> tuple[bool, bool]:
+def code_layout(plpy: Plpy, fp: str, value_type_oid: int | None, num_attrs: int, n_classes: int, prefix: str = "") -> tuple[bool, bool]:
     """Which integer-code layouts fit the feature table as it is now: (codes, rectangle).
 
     ``codes``: each attribute's values occupy a dense slot range of one table
@@ -173,7 +174,7 @@ def code_layout(plpy: Any, fp: str, value_type_oid: int | None, num_attrs: int, 
     return bool(row["codes"]), bool(row["codes"] and row["rectangle"])
 
 
-def dict_layout_ok(plpy: Any, fp: str, num_attrs: int, n_classes: int, prefix: str = "") -> bool:
+def dict_layout_ok(plpy: Plpy, fp: str, num_attrs: int, n_classes: int, prefix: str = "") -> bool:
     """Whether text values fit the unrolled form's dictionaries: a [attribute][rank] table per class.
 
     Each attribute's values get ranks 1..W_a; the table is num_attrs x max W_a.

@@ -1,0 +1,374 @@
+"""The private release: a differentially private statistics table from a training table.
+
+:func:`write_private` runs the steps of a release in the order that keeps it
+private (the parameters are validated by :mod:`madnb_pl.dp` before any of this):
+
+1. the public domain: a domain table or 'observed' (:func:`fill_domain`, which may
+   still fail: nothing is charged yet);
+2. the charge (:func:`charge`): ``madnb.record_private_release`` checks the
+   budget and writes the ledger row before any noise is drawn;
+3. domain => 'private': partition selection (:func:`select_private_domain`);
+4. every cell of the domain with its noise, in one statement
+   (:func:`dp_release_select`), stored as released in a statistics table
+   (:mod:`madnb_pl.statistics_table`), with its header.
+
+The private pass computes the same kind of statistics as the exact one, shaped
+for noise:
+
+    cls, o, v, n, s1, s2
+
+with o = 0 for the class count (one per row), o = i for attribute i.  The
+attribute array is read by position when it is one-dimensional (whatever its
+lower bound); any other shape (NULL, empty, two or more dimensions) counts as
+all attributes missing, so no array can make the pass fail.  Numeric values
+are clipped to their public bounds [lo, hi] and encoded as integers
+
+    z = clip(round((x - m) / h * K), -K, K),   m = (lo + hi) / 2, h = (hi - lo) / 2,
+
+K = 2**bits, so one row moves s1 = sum(z) by at most K and s2 = sum(z*z) by at
+most K**2, whatever its value (the final integer clip makes this hold even
+where floating point rounds).  These exact statistics never leave the
+statement that computes them: :func:`dp_release_select` adds noise to every
+cell of the public domain in the same statement.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from . import dp
+from .dp import NOT_DP_OBSERVED, NumericBounds, Privacy
+from .errors import MadnbError
+from .names import NewName, Relation
+from .spec import Training
+from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, float8_literal, int_array, temp_name
+from .statistics_table import FORMAT, PRIVATE_MODE, Header, now, table_ddl, write_header
+
+
+def write_private(
+    plpy: Plpy, t: Training, p: Privacy, dest: NewName | Relation, outputs: dict[str, str],
+    extra: dict[str, Any] | None = None,
+) -> Header:
+    """A differentially private release of ``t`` into a new statistics table ``dest``; return its header.
+
+    The same steps as private training always took: the domain (public table,
+    'observed', or chosen privately after the charge), the charge and ledger row
+    (:func:`charge`, before any noise is drawn), then every cell of the domain
+    with its noise, stored as released.  ``outputs`` and ``extra`` are recorded
+    in the ledger's parameters.
+    """
+    dom = temp_name("madnb_domain_")
+    plpy.execute(dp_domain_ddl(dom, t))
+    if p.selection is None:
+        fill_domain(plpy, t, p, dom)
+    plpy.execute(table_ddl(dest.sql, t))
+    nb = p.bounds
+    parameters: dict[str, Any] = {
+        "class_column": t.cls.name,
+        "attr_column": t.attrs.name,
+        "num_attrs": t.num_attrs,
+        "numeric_attributes": list(t.numeric),
+        "queries": p.queries,
+        "epsilon_per_query": p.per_query,
+        "delta": p.delta,
+        "guarantee": p.guarantee,
+        "neighbouring": "add or remove one row",
+        "bounds": {str(a): [lo, hi] for a, lo, hi in nb.bounds},
+        "domain": p.domain_text,
+        "domain_disclosed": p.domain_kind == dp.OBSERVED,
+        "fixed_point_bits": nb.bits,
+        "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
+        "outputs": outputs,
+        "statistics": dest.display,
+        **(extra or {}),
+    }
+    if p.selection is not None:
+        parameters["selection"] = {
+            "queries": p.selection.queries,
+            "epsilon_per_query": p.per_query,
+            "delta_per_query": p.selection.delta_per_query,
+            "threshold": p.selection.threshold,
+        }
+    return _release(plpy, t, p, dest, dom, parameters)
+
+
+def _release(plpy: Plpy, t: Training, p: Privacy, dest: NewName | Relation, dom: str, parameters: dict[str, Any]) -> Header:
+    release = charge(plpy, t.source, p, parameters)
+    if p.selection is not None:
+        select_private_domain(plpy, t, p, dom)
+    nb = p.bounds
+    plpy.execute(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {dp_release_select(t, nb, dom, p.per_query)}")
+    order = {a: i for i, a in enumerate(t.numeric_given)}
+    header = Header(
+        format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
+        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=now(plpy),
+        bounds=[[a, lo, hi] for a, lo, hi in sorted(nb.bounds, key=lambda b: order.get(b[0], 0))],
+        fixed_point_bits=nb.bits, fixed_point_scale=nb.scale, domain=p.domain_text,
+        domain_fingerprint=domain_fingerprint(plpy, dom), epsilon=p.epsilon_text, epsilon_per_query=p.per_query,
+        delta=p.delta, release_id=release, guarantee=p.guarantee,
+    )
+    plpy.execute(f"DROP TABLE {dom}")
+    write_header(plpy, dest.sql, header)
+    return header
+
+
+def domain_fingerprint(plpy: Plpy, dom: str) -> str:
+    """md5 of the public domain's cells (o, class, value) in a collation-independent order."""
+    return str(
+        plpy.execute(
+            "SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) AS f "
+            "FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM "
+            f"{dom} AS d) AS x"
+        )[0]["f"]
+    )
+
+
+def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
+    """Fill the temporary domain table from the public domain table or from the data ('observed').
+
+    Runs before the charge, so it may fail (on the domain table only: nothing
+    that depends on the data can fail).  domain => 'private' is filled after
+    the charge by :func:`select_private_domain`.
+    """
+    n = t.num_attrs
+    cat = [i for i in range(1, n + 1) if i not in t.numeric]
+    cat_sql = "'{" + ",".join(str(i) for i in cat) + "}'::pg_catalog.int4[]"
+    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
+    if p.domain is None:
+        plpy.warning(
+            "domain 'observed' discloses the set of class labels and attribute values present in the data",
+            detail=f"the model trained from {t.source.display} lists exactly the values that occur in it, so it is "
+            f"{NOT_DP_OBSERVED}; this is recorded in the privacy ledger and in the model tables' comments",
+            hint=dp.DOMAIN_HINT,
+        )
+        src, cls = t.source.sql, t.cls.sql
+        plpy.execute(
+            f"INSERT INTO {dom} (o, cls, v) "
+            f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "
+            f"UNION ALL SELECT DISTINCT u.o::pg_catalog.int4, NULL::{ctype}, u.val FROM {src} AS t "
+            f"CROSS JOIN LATERAL pg_catalog.unnest({dp_attrs_sql(t)}) WITH ORDINALITY AS u(val, o) "
+            f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})"
+        )
+    else:
+        d = p.domain.sql
+        bad = plpy.execute(
+            f"SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) FILTER (WHERE d.attr < 0 OR d.attr > {n} "
+            f"OR NOT (d.attr = 0 OR d.attr = ANY ({cat_sql}))) AS bad, "
+            "pg_catalog.count(*) FILTER (WHERE d.attr IS NULL OR d.value IS NULL) AS nulls "
+            f"FROM {d} AS d"
+        )[0]
+        if bad["nulls"]:
+            raise MadnbError("22023", f"the domain table {p.domain.display} has NULL in attr or value", hint=dp.DOMAIN_HINT)
+        if bad["bad"]:
+            raise MadnbError(
+                "22023",
+                f"the domain table {p.domain.display} lists values for attribute(s) {bad['bad']}, "
+                "which are not the class (0) or a categorical attribute",
+                detail=f"categorical attributes: {cat}; numeric attributes {list(t.numeric)} take bounds instead",
+                hint=dp.DOMAIN_HINT,
+            )
+        plpy.execute(
+            f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
+            f"CASE WHEN d.attr = 0 THEN d.value::pg_catalog.text::{ctype} END, "
+            f"CASE WHEN d.attr > 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d"
+        )
+    r = plpy.execute(
+        f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "
+        f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d"
+    )[0]
+    if r["classes"] == 0:
+        raise MadnbError("22023", f"the domain {p.domain_text} has no class labels (attr 0)", hint=dp.DOMAIN_HINT)
+    missing = sorted(set(cat) - set(r["attrs"] or []))
+    if missing and p.domain is not None:
+        raise MadnbError(
+            "22023", f"the domain table {p.domain.display} lists no values for categorical attribute(s) {missing}",
+            hint=dp.DOMAIN_HINT,
+        )
+
+
+def select_private_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
+    """domain => 'private': fill the domain with the candidates whose noisy count reaches the threshold.
+
+    Runs after the charge.  Candidates are the class labels and the values of
+    each categorical attribute present in the data; each selection query (the
+    class column, each categorical attribute) counts one value per row, so it
+    has L0 and L-infinity sensitivity 1.  The noisy counts decide keep or drop
+    inside the statement and are never stored or shown.  Nothing here can fail
+    because of the data: an empty selection gives an empty model.
+    """
+    assert p.selection is not None
+    plpy.execute(
+        f"INSERT INTO {dom} (o, cls, v) {dp_selection_select(t, p.per_query, p.selection.threshold)}"
+    )
+
+
+def charge(plpy: Plpy, source: Relation, p: Privacy, parameters: dict[str, Any]) -> int:
+    """Charge the release to its source and record it in the ledger; return its release id.
+
+    Runs before any noise is drawn, through ``madnb.record_private_release``: a
+    SECURITY DEFINER function (the caller has no write access to privacy state)
+    that takes the source's advisory lock until the transaction ends, fails with
+    53400 if the budget would be exceeded, adds epsilon to the source's spent
+    counter (a sequence: ROLLBACK does not undo it) and writes the ledger row with
+    the session user and the mechanism.
+    """
+    return int(
+        plpy.execute(
+            plpy.prepare(
+                "SELECT madnb.record_private_release($1::pg_catalog.oid::pg_catalog.regclass, "
+                "$2::pg_catalog.numeric, $3::pg_catalog.jsonb) AS release_id",
+                ["oid", "text", "text"],
+            ),
+            [source.oid, p.epsilon_text, json.dumps(parameters, sort_keys=True)],
+        )[0]["release_id"]
+    )
+
+
+def dp_attrs_sql(t: Training) -> str:
+    """The attribute array of row ``t`` if it is one-dimensional, else NULL (all attributes missing).
+
+    ``array_ndims`` is NULL for an empty or NULL array and 2 or more for a
+    multi-dimensional one; only a one-dimensional array is unnested by position.
+    """
+    return f"CASE WHEN pg_catalog.array_ndims(t.{t.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{t.attrs.sql} END"
+
+
+def _dp_cells_unnest(t: Training) -> str:
+    """``unnest`` of the class-count cell (o = 1) followed by the attributes (o = i + 1), never failing.
+
+    ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
+    arrays works whatever their lower bounds.
+    """
+    elem = t.attrs.elem_sql
+    return (
+        f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(t)})) "
+        "WITH ORDINALITY AS u(val, o)"
+    )
+
+
+def dp_stats_select(t: Training, nb: NumericBounds) -> str:
+    """The one exact pass for private training: class counts, value counts, encoded sums.
+
+    Elements beyond numAttrs are ignored and missing ones are missing values (no
+    validation error: an error would disclose something about the data).  An
+    array that is not one-dimensional counts as all missing (the row still counts
+    for its class).  Rows with a NULL class are left out.  NaN counts as missing.
+    """
+    src, cls = t.source.sql, t.cls.sql
+    elem = t.attrs.elem_sql
+    n = t.num_attrs
+    # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
+    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
+    num = [i + 1 for i in t.numeric]
+    if t.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
+        v = "CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END"
+    else:
+        v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
+    if num:
+        a = nb.arrays(n)
+        k = nb.scale
+        oid = t.attrs.elem_oid
+        if oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
+            x = f"LEAST(GREATEST(u.val, ({a['lo_n']})[u.o]), ({a['hi_n']})[u.o])::{F8}"
+            present = "u.val IS NOT NULL AND u.val <> 'NaN'::pg_catalog.numeric"
+        elif oid in FLOAT_TYPES:
+            x = f"u.val::{F8}"
+            present = f"u.val IS NOT NULL AND u.val::{F8} <> 'NaN'::{F8}"
+        else:  # integers
+            x = f"u.val::{F8}"
+            present = "u.val IS NOT NULL"
+        clipped = f"LEAST(GREATEST({x}, ({a['lo']})[u.o]), ({a['hi']})[u.o])"
+        z = (
+            f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN "
+            f"LEAST(GREATEST(pg_catalog.round(({clipped} - ({a['mid']})[u.o]) * ({a['step']})[u.o]), -{k}), {k})"
+            "::pg_catalog.int8 END)"
+        )
+        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} * {z})"
+    else:
+        s1 = s2 = "NULL::pg_catalog.numeric"
+    return (
+        f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
+        f"{s1} AS s1, {s2} AS s2 "
+        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
+        f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
+        "GROUP BY 1, 2, 3"
+    )
+
+
+def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -> str:
+    """domain => 'private': the candidates whose count plus discrete Laplace noise reaches ``threshold``.
+
+    One pass: per class label its row count (o = 0), per categorical attribute
+    and value present the number of rows (any class) holding it.  Each of these
+    1 + F_cat queries counts at most one value per row.  The noisy count is
+    compared with the threshold inside the statement and never leaves it.
+    Yields rows (o, cls, v) for the domain table.
+    """
+    src, cls = t.source.sql, t.cls.sql
+    n = t.num_attrs
+    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
+    eps = f"{float8_literal(epsilon_per_query)}::{F8}"
+    return (
+        "SELECT s.o, s.cls, s.v FROM ("
+        f"SELECT (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, "
+        f"CASE WHEN u.o OPERATOR(pg_catalog.=) 1 THEN t.{cls} END AS cls, "
+        f"CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END AS v, pg_catalog.count(*) AS n "
+        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
+        f"WHERE t.{cls} IS NOT NULL AND (u.o OPERATOR(pg_catalog.=) 1 "
+        f"OR (u.o OPERATOR(pg_catalog.=) ANY ({int_array(cat, 'int8')}) AND u.val IS NOT NULL)) "
+        "GROUP BY 1, 2, 3) AS s "
+        f"WHERE madnb.dp_laplace(s.n, 1, {eps}) OPERATOR(pg_catalog.>=) {int(threshold)}::pg_catalog.numeric"
+    )
+
+
+def dp_domain_ddl(name_sql: str, t: Training) -> str:
+    """The public domain: (0, class, NULL) per class label, (i, NULL, value) per categorical value."""
+    return (
+        f"CREATE TEMPORARY TABLE {name_sql} (o pg_catalog.int4 NOT NULL, cls {t.cls.type_sql}, "
+        f"v {t.attrs.elem_sql}) ON COMMIT DROP"
+    )
+
+
+def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> str:
+    """Every cell of the public domain with discrete Laplace noise, in one statement.
+
+    Cells: (class) for the class counts, (class, attribute, value) for each
+    categorical value of the domain, (class, attribute) for each numeric
+    attribute.  The exact statistics of :func:`dp_stats_select` are joined to
+    the cells (an empty cell gets 0; a hash join, linear in the domain) and each
+    released number gets its noise exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
+    folds nor repeats it.
+    """
+    elem = t.attrs.elem_sql
+    eps = f"{float8_literal(epsilon_per_query)}::{F8}"
+    k = nb.scale
+    num = int_array(t.numeric)
+    cells = (
+        f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
+        f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o > 0 WHERE c.o = 0"
+    )
+    if t.numeric:
+        cells += (
+            f" UNION ALL SELECT c.cls, g.o, NULL::{elem} FROM {dom} AS c "
+            f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
+        )
+    isnum = f"x.o = ANY ({num})"
+    return (
+        f"SELECT x.cls, x.o, x.v, "
+        f"CASE WHEN {isnum} THEN NULL ELSE madnb.dp_laplace(COALESCE(e.n, 0), 1, {eps}) END AS n, "
+        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "
+        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s2, 0), {k * k}, {eps}) END AS s2 "
+        f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(t, nb)}) AS e "
+        # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
+        # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
+        # (both cast to the element type: a CASE over a domain yields its base type)
+        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
+    )
+
+
+__all__ = [
+    "charge", "domain_fingerprint", "dp_attrs_sql", "dp_domain_ddl", "dp_release_select", "dp_selection_select",
+    "dp_stats_select", "fill_domain", "select_private_domain", "write_private",
+]

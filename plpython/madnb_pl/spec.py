@@ -1,0 +1,174 @@
+"""The training specification: MADlib's arguments, validated, as one :class:`Training` value.
+
+Every stage after this one (statistics, private release, derivation, views) works
+on a :class:`Training`: the source relation and its class and attribute columns
+resolved against the catalog, numAttrs, and the numeric attribute indices.  Text
+arguments are parsed here, never executed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from .errors import MadnbError
+from .names import Column, Relation, resolve_column, resolve_relation
+from .sql import NUMERIC_ELEMENT_TYPES, Plpy, Sql, int_array
+
+# The largest numAttrs accepted.  Checked before anything proportional to numAttrs
+# is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
+# interrupted while it runs Python code, so no loop here may be unbounded.  With
+# this bound the longest of them (the numeric indices, the categorical runs, a
+# view's per-attribute SQL) takes well under a second.
+MAX_NUM_ATTRS = 100_000
+
+
+# The largest Laplace smoothing factor accepted at training (far beyond any useful
+# value: s pulls every categorical probability towards uniform).  The views also
+# compute a larger value edited into a feature table without overflow (see
+# madnb_pl.scoring).
+MAX_SMOOTHING = 1e6
+
+
+_INDEX_LIST = re.compile(r"^\s*(?:array\s*\[(?P<a>.*)\]|\{(?P<b>.*)\}|(?P<c>.*))\s*$", re.IGNORECASE | re.DOTALL)
+
+
+def parse_num_attrs(num_attrs: int | None) -> int:
+    """numAttrs must be an integer in 1..MAX_NUM_ATTRS (22023 / 54000 otherwise)."""
+    if num_attrs is None:
+        raise MadnbError("22004", "numAttrs must not be NULL")
+    if num_attrs < 1:
+        raise MadnbError("22023", f"numAttrs must be at least 1, got {num_attrs}")
+    if num_attrs > MAX_NUM_ATTRS:
+        raise MadnbError(
+            "54000",
+            f"numAttrs {num_attrs} is more than madnb supports ({MAX_NUM_ATTRS})",
+            hint="numAttrs is the number of elements of each attribute array; "
+            f"split wider data into several models of at most {MAX_NUM_ATTRS} attributes",
+        )
+    return int(num_attrs)
+
+
+def parse_numeric_indices(text: str | None, num_attrs: int) -> list[int]:
+    """Parse numericAttrsColumnIndices: ``'ARRAY[1,2]'``, ``'{1,2}'`` or ``'1,2'``.
+
+    The text is parsed, never executed.  Indices are 1-based, within numAttrs,
+    without duplicates; the result is sorted.
+    """
+    return sorted(numeric_indices_as_given(text, num_attrs))
+
+
+def numeric_indices_as_given(text: str | None, num_attrs: int) -> list[int]:
+    """:func:`parse_numeric_indices` in the order written (public bounds follow that order)."""
+    if text is None:
+        raise MadnbError("22004", "numericAttrsColumnIndices must not be NULL", hint="use the 6-argument form for categorical attributes only")
+    m = _INDEX_LIST.match(text)
+    body = next(g for g in (m.group("a"), m.group("b"), m.group("c")) if g is not None) if m else None
+    if body is None:
+        raise MadnbError("22P02", f"invalid numericAttrsColumnIndices: {text!r}")
+    items = [s.strip() for s in body.split(",")] if body.strip() else []
+    out: list[int] = []
+    seen: set[int] = set()
+    for s in items:
+        # ASCII digits only: Python's \d (and int()) also accept other scripts' digits ('٣' = 3)
+        if not re.fullmatch(r"[+]?[0-9]+", s):
+            raise MadnbError(
+                "22P02",
+                f"invalid numericAttrsColumnIndices: {text!r}",
+                detail=f"{s!r} is not a positive integer",
+                hint="write the indices as 'ARRAY[1,2]', '{1,2}' or '1,2' (1-based positions in the attribute array)",
+            )
+        i = int(s)
+        if not 1 <= i <= num_attrs:
+            raise MadnbError(
+                "22023",
+                f"numeric attribute index {i} is out of range 1..{num_attrs}",
+                hint="indices are 1-based positions in the attribute array, at most numAttrs",
+            )
+        if i in seen:
+            raise MadnbError("22023", f"numeric attribute index {i} is given twice")
+        seen.add(i)
+        out.append(i)
+    return out
+
+
+@dataclass(frozen=True)
+class Training:
+    """A validated training specification."""
+
+    source: Relation
+    cls: Column
+    attrs: Column
+    num_attrs: int
+    numeric: tuple[int, ...]
+    given: tuple[int, ...] | None = None  # the numeric indices in the order written (default: sorted)
+
+    @property
+    def numeric_given(self) -> tuple[int, ...]:
+        """The numeric indices in the order the caller wrote them (public bounds follow it)."""
+        return self.numeric if self.given is None else self.given
+
+    @property
+    def categorical_only(self) -> bool:
+        return not self.numeric
+
+    @property
+    def numeric_only(self) -> bool:
+        return len(self.numeric) == self.num_attrs
+
+    @property
+    def numeric_array_sql(self) -> Sql:
+        """The numeric indices as an int[] literal (integers we parsed, not user text)."""
+        return int_array(self.numeric)
+
+
+def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: str) -> None:
+    """The attribute column must be an array; numeric attributes need a numeric element type."""
+    if col.elem_sql is None:
+        raise MadnbError(
+            "42804",
+            f'{what} "{col.name}" is of type {col.type_sql}, not an array',
+            hint="attributes are one array column, e.g. integer[], float8[], numeric[] or text[]",
+        )
+    if numeric and col.elem_oid not in NUMERIC_ELEMENT_TYPES:
+        raise MadnbError(
+            "42804",
+            f'numeric attributes need a numeric array, but "{col.name}" is {col.type_sql}',
+            hint="use float8[], numeric[] or an integer array, or leave the attribute categorical",
+        )
+
+
+def parse_smoothing(smoothing: float | None) -> float:
+    """The Laplace smoothing factor s: a number in 0..MAX_SMOOTHING."""
+    if smoothing is None:
+        raise MadnbError("22004", "smoothing must not be NULL", hint="smoothing is the Laplace smoothing factor, 1 by default")
+    if not math.isfinite(smoothing) or not 0 <= smoothing <= MAX_SMOOTHING:
+        raise MadnbError(
+            "22023",
+            f"smoothing must be a number from 0 to {MAX_SMOOTHING:g}, got {smoothing!r}",
+            hint="P(value|class) = (cnt + s) / (n + s * attr_cnt); s = 1 is Laplace smoothing, "
+            "and a large s makes every probability nearly uniform",
+        )
+    return float(smoothing)
+
+
+def training(
+    plpy: Plpy, source: str | None, class_column: str | None, attr_column: str | None,
+    numeric_indices: str | None, num_attrs: int | None, use_numeric: bool,
+) -> Training:
+    """The validated :class:`Training` of MADlib's training arguments (names resolved on the caller's search_path)."""
+    n = parse_num_attrs(num_attrs)
+    given = numeric_indices_as_given(numeric_indices, n) if use_numeric else []
+    numeric = sorted(given)
+    rel = resolve_relation(plpy, source, "trainingSource")
+    cls = resolve_column(plpy, rel, class_column, "trainingClassColumn", compared=True)
+    attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn", compared=True)
+    check_attr_column(attrs, numeric, "trainingAttrColumn")
+    return Training(rel, cls, attrs, n, tuple(numeric), tuple(given))
+
+
+__all__ = [
+    "MAX_NUM_ATTRS", "MAX_SMOOTHING", "Training", "check_attr_column", "numeric_indices_as_given",
+    "parse_num_attrs", "parse_numeric_indices", "parse_smoothing", "training",
+]

@@ -1,0 +1,133 @@
+"""The SQL-building layer: what every stage uses to talk to PostgreSQL and to write SQL.
+
+* :class:`Plpy`: the part of PL/Python's ``plpy`` module madnb uses, as a type
+  (every function that runs SQL takes one);
+* :class:`Sql`: a fragment of SQL text built here from identifiers quoted by
+  :mod:`madnb_pl.names`, integers and floats madnb computed itself, and
+  ``pg_catalog``-qualified names -- never from user text;
+* named ``pg_type`` OIDs (PostgreSQL's fixed OIDs of the built-in types) and the
+  type groups madnb decides by;
+* the few builders every stage shares: :func:`int_array`, :func:`float8_literal`,
+  :func:`with_clause` and :func:`temp_name`.
+
+Generated SQL runs under ``search_path = pg_catalog, pg_temp`` (see
+:func:`madnb_pl.errors.entry_point`); it is qualified anyway, so that a view
+created from it means the same on any search_path.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any, NewType, Protocol
+
+from .errors import MadnbError
+
+Sql = NewType("Sql", str)
+"""SQL text madnb built itself (identifiers quoted, values it computed)."""
+
+
+class Plpy(Protocol):
+    """The ``plpy`` module of PL/Python, as far as madnb uses it.
+
+    Results of :meth:`execute` are sequences of rows (``dict``-like); statements
+    from :meth:`prepare` take their values as parameters.
+    """
+
+    spiexceptions: Any
+    SPIError: type[Exception]
+    Error: type[Exception]
+
+    def execute(self, query: Any, args: Sequence[Any] | None = ..., limit: int = ...) -> Any: ...
+
+    def prepare(self, query: str, types: Sequence[str] = ...) -> Any: ...
+
+    def quote_literal(self, value: str) -> str: ...
+
+    def notice(self, *args: Any, **kwargs: Any) -> None: ...
+
+    def warning(self, *args: Any, **kwargs: Any) -> None: ...
+
+    def error(self, *args: Any, **kwargs: Any) -> None: ...
+
+
+# ---------------------------------------------------------------------------
+# pg_type OIDs of built-in types (fixed by PostgreSQL: src/include/catalog/pg_type.dat)
+# ---------------------------------------------------------------------------
+
+BOOL = 16
+NAME = 19
+INT8 = 20
+INT2 = 21
+INT4 = 23
+TEXT = 25
+FLOAT4 = 700
+FLOAT8 = 701
+BPCHAR = 1042
+VARCHAR = 1043
+DATE = 1082
+TIMESTAMP = 1114
+TIMESTAMPTZ = 1184
+NUMERIC = 1700
+UUID = 2950
+
+INTEGER_TYPES = frozenset({INT8, INT2, INT4})
+FLOAT_TYPES = frozenset({FLOAT4, FLOAT8})
+TEXT_TYPES = frozenset({TEXT, VARCHAR, BPCHAR})
+NAN_TYPES = {FLOAT4: "float4", FLOAT8: "float8", NUMERIC: "numeric"}
+"""Types that hold NaN, with their SQL names."""
+NUMERIC_ELEMENT_TYPES = {
+    INT8: "bigint",
+    INT2: "smallint",
+    INT4: "integer",
+    FLOAT4: "real",
+    FLOAT8: "double precision",
+    NUMERIC: "numeric",
+}
+"""Element types usable as Gaussian attributes."""
+
+def quote_ident(name: str) -> str:
+    """Always-quoted identifier, as ``format('%I')`` would quote a name that needs it.
+
+    Only :mod:`madnb_pl.names` calls it on names from the caller (after parsing
+    them); the other stages quote names madnb chose itself.
+    """
+    if "\x00" in name:
+        raise MadnbError("42602", "identifier contains a NUL character")
+    return '"' + name.replace('"', '""') + '"'
+
+
+# ---------------------------------------------------------------------------
+# Qualified type names and builders
+# ---------------------------------------------------------------------------
+
+F8 = "pg_catalog.float8"
+I8 = "pg_catalog.int8"
+I4 = "pg_catalog.int4"
+NUM = "pg_catalog.numeric"
+
+
+def float8_literal(x: float | None) -> Sql:
+    """A float8 SQL literal (``repr`` round-trips exactly through float8 input), NULL for None."""
+    return Sql("NULL" if x is None else repr(float(x)))
+
+
+def int_array(values: Iterable[Any], elem: str = "int4") -> Sql:
+    """An int4[] (or int8[]) literal of integers madnb computed itself, never user text."""
+    return Sql("'{" + ",".join(str(int(i)) for i in values) + f"}}'::pg_catalog.{elem}[]")
+
+
+def with_clause(ctes: Sequence[tuple[str, str]]) -> Sql:
+    """A WITH clause of (name, body) common table expressions."""
+    return Sql("WITH " + ",\n".join(f"{name} AS ({body})" for name, body in ctes) + "\n")
+
+
+def temp_name(prefix: str) -> Sql:
+    """A fresh name in ``pg_temp`` for a temporary table of one call (``prefix`` + random hex)."""
+    return Sql("pg_temp." + quote_ident(prefix + secrets.token_hex(6)))
+
+
+__all__ = [
+    "F8", "I4", "I8", "INTEGER_TYPES", "NUM", "NUMERIC_ELEMENT_TYPES", "Plpy", "Sql", "TEXT_TYPES",
+    "float8_literal", "int_array", "quote_ident", "temp_name", "with_clause",
+]
