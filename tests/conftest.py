@@ -4,6 +4,10 @@ The cluster is started by madnb's own helper (PostgreSQL refuses to run as root,
 so as root it runs as the ``postgres`` OS user) and handed to pytest-postgresql's
 ``postgresql_noproc``; each test gets a new database cloned from a template in
 which madnb is already installed.
+
+Multi-server tests ask for ``remote_clusters`` (three more clusters, started once
+per session and only when asked for) or ``remote_dbs`` (a fresh database on each);
+the helpers that link them to the coordinator are in tests/remote.py.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pytest_postgresql import factories
 
 import madnb
 from madnb._cluster import LocalCluster
+from remote import RemoteDb, remote_dbs_on, start_remote_clusters
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -78,6 +83,33 @@ def empty_db(cluster: LocalCluster) -> Iterator[tuple[str, psycopg.Connection[An
     finally:
         with psycopg.connect(cluster.url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def remote_clusters() -> Iterator[list[LocalCluster]]:
+    """Three more started clusters (localhost), for multi-server tests; stopped at the end of the session.
+
+    Started once, and only if a test asks for them.  Their superuser ``postgres``
+    needs no password, every other role does (see tests/remote.py).  Prefer
+    ``remote_dbs`` (a fresh database on each) in a test.
+    """
+    clusters = start_remote_clusters()
+    try:
+        yield clusters
+    finally:
+        for pg in clusters:
+            pg.stop()
+
+
+@pytest.fixture
+def remote_dbs(remote_clusters: list[LocalCluster]) -> Iterator[list[RemoteDb]]:
+    """A fresh database on each remote cluster (superuser connection, autocommit), dropped after the test.
+
+    Link one to the coordinator (the ``db`` fixture's connection) with
+    ``remote.link_server(db, remote_dbs[i], "server_name")``; install madnb
+    into one with ``remote_dbs[i].install_madnb()``.
+    """
+    yield from remote_dbs_on(remote_clusters)
 
 
 def data_file(name: str) -> Path:
