@@ -48,6 +48,12 @@ def training(d: Dataset) -> Any:
         Column(name="attributes", type_sql=f"{elem}[]", type_oid=0, elem_sql=elem, elem_oid=oid), d.num_attrs, d.numeric)
 
 
+def stats_columns(t: Any) -> str:
+    """The columns of the statistics pass's relation (cls, o, v, n, nv, mean, var), for the INSERT variant."""
+    return (f"cls {t.cls.type_sql}, o pg_catalog.int4, v {t.attrs.elem_sql}, n pg_catalog.int8, "
+            "nv pg_catalog.int8, mean pg_catalog.float8, var pg_catalog.float8")
+
+
 class Lab:
     def __init__(self, conn: psycopg.Connection[Any], budget: Budget) -> None:
         self.conn = conn
@@ -80,8 +86,7 @@ class Lab:
     def stats(self, d: Dataset, reps: int) -> None:
         t = training(d)
         today = madnb_stats.stats_select(t)
-        ddl = madnb_stats.stats_relation_ddl('pg_temp."s"', t) if hasattr(madnb_stats, "stats_relation_ddl") else (
-            f'CREATE TEMPORARY TABLE "s" ({madnb_stats.stats_columns_sql(t)})')
+        ddl = f'CREATE TEMPORARY TABLE "s" ({stats_columns(t)})'
         self.figure("stats", d.name, "CREATE TEMP TABLE + INSERT ... stats_select (madnb before ea93af6; serial)", f'INSERT INTO pg_temp."s" {today}', [ddl], reps)
         self.figure("stats", d.name, "CREATE TEMP TABLE AS stats_select (madnb since ea93af6; parallel)", f'CREATE TEMP TABLE "s" AS {today}', reps=reps)
         self.figure("stats", d.name, "CREATE TEMP TABLE AS stats_select, jit off", f'CREATE TEMP TABLE "s" AS {today}', ["SET LOCAL jit = off"], reps)
@@ -139,7 +144,7 @@ class Lab:
         t = training(d)
         out = []
         q = madnb_stats.stats_select(t)
-        ddl = f'CREATE TEMPORARY TABLE "s" ({madnb_stats.stats_columns_sql(t)})'
+        ddl = f'CREATE TEMPORARY TABLE "s" ({stats_columns(t)})'
         for title, setup, stmt in [
             (f"{d.name}: statistics pass as a plain SELECT", [], q),
             (f"{d.name}: statistics pass as INSERT INTO a temporary table (madnb before ea93af6)", [ddl], f'INSERT INTO "s" {q}'),
