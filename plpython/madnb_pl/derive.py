@@ -32,7 +32,7 @@ from . import dp, stats
 from .errors import MadnbError
 from .names import Column, NewName, Relation, resolve_column
 from .spec import Training
-from .sql import F8, Plpy, float8_literal, temp_name, with_clause
+from .sql import F8, Plpy, Sql, float8_literal, temp_name, with_clause
 from .statistics_table import Header
 
 
@@ -119,20 +119,21 @@ def _shape(plpy: Plpy, rel: Relation, h: Header, what: str) -> Training:
     return Training(rel, cls, attrs, h.num_attrs, h.numeric_sorted, tuple(h.numeric))
 
 
-def _union(parts: list[tuple[Relation, Header]]) -> str:
-    return " UNION ALL ".join(
+def _union(parts: list[tuple[Relation, Header]]) -> Sql:
+    """Every part's rows, tagged with the part's number."""
+    return Sql(" UNION ALL ".join(
         f"SELECT {i}::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 "
         f"FROM {rel.sql} AS s"
         for i, (rel, _) in enumerate(parts, start=1)
-    )
+    ))
 
 
-def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> str:
+def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
     """The summed exact statistics, shaped like the statistics pass (cls, o, v, n, nv, mean, var), o = 0 for class rows."""
     num = t.numeric_array_sql
     f8 = F8
     elem = t.attrs.elem_sql
-    return (
+    return Sql(
         f"WITH u AS ({_union(parts)}), "
         # class rows and categorical cells: counts add
         "c AS (SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u "
@@ -159,9 +160,9 @@ def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> st
     )
 
 
-def merged_private_select(parts: list[tuple[Relation, Header]]) -> str:
+def merged_private_select(parts: list[tuple[Relation, Header]]) -> Sql:
     """The summed raw noisy cells (cls, o, v, n, s1, s2): nothing is clamped before the sum."""
-    return (
+    return Sql(
         f"SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n, pg_catalog.sum(u.s1) AS s1, "
         f"pg_catalog.sum(u.s2) AS s2 FROM ({_union(parts)}) AS u GROUP BY 1, 2, 3"
     )

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .errors import PINNED_SEARCH_PATH, MadnbError, caller_search_path, set_search_path
-from .sql import Plpy, quote_ident
+from .sql import Plpy, Sql, quote_ident
 
 _FIRST = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _REST = _FIRST | set("0123456789$")
@@ -108,9 +108,9 @@ class QualifiedName:
     name: str
 
     @property
-    def sql(self) -> str:
+    def sql(self) -> Sql:
         """The schema-qualified, quoted name for generated SQL."""
-        return f"{quote_ident(self.schema)}.{quote_ident(self.name)}"
+        return Sql(f"{quote_ident(self.schema)}.{quote_ident(self.name)}")
 
     @property
     def display(self) -> str:
@@ -141,8 +141,9 @@ class Column:
     elem_oid: int | None
 
     @property
-    def sql(self) -> str:
-        return quote_ident(self.name)
+    def sql(self) -> Sql:
+        """The quoted column name for generated SQL."""
+        return Sql(quote_ident(self.name))
 
 
 def _qualified_text(parts: list[str]) -> str:

@@ -43,7 +43,7 @@ from .dp import NOT_DP_OBSERVED, NumericBounds, Privacy
 from .errors import MadnbError
 from .names import NewName, Relation
 from .spec import Training
-from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, float8_literal, int_array, temp_name
+from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name
 from .statistics_table import FORMAT, PRIVATE_MODE, Header, now, table_ddl, write_header
 
 
@@ -226,29 +226,29 @@ def charge(plpy: Plpy, source: Relation, p: Privacy, parameters: dict[str, Any])
     )
 
 
-def dp_attrs_sql(t: Training) -> str:
+def dp_attrs_sql(t: Training) -> Sql:
     """The attribute array of row ``t`` if it is one-dimensional, else NULL (all attributes missing).
 
     ``array_ndims`` is NULL for an empty or NULL array and 2 or more for a
     multi-dimensional one; only a one-dimensional array is unnested by position.
     """
-    return f"CASE WHEN pg_catalog.array_ndims(t.{t.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{t.attrs.sql} END"
+    return Sql(f"CASE WHEN pg_catalog.array_ndims(t.{t.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{t.attrs.sql} END")
 
 
-def _dp_cells_unnest(t: Training) -> str:
+def _dp_cells_unnest(t: Training) -> Sql:
     """``unnest`` of the class-count cell (o = 1) followed by the attributes (o = i + 1), never failing.
 
     ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
     arrays works whatever their lower bounds.
     """
     elem = t.attrs.elem_sql
-    return (
+    return Sql(
         f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(t)})) "
         "WITH ORDINALITY AS u(val, o)"
     )
 
 
-def dp_stats_select(t: Training, nb: NumericBounds) -> str:
+def dp_stats_select(t: Training, nb: NumericBounds) -> Sql:
     """The one exact pass for private training: class counts, value counts, encoded sums.
 
     Elements beyond numAttrs are ignored and missing ones are missing values (no
@@ -288,7 +288,7 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
         s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} * {z})"
     else:
         s1 = s2 = "NULL::pg_catalog.numeric"
-    return (
+    return Sql(
         f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{s1} AS s1, {s2} AS s2 "
         f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
@@ -297,7 +297,7 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> str:
     )
 
 
-def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -> str:
+def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -> Sql:
     """domain => 'private': the candidates whose count plus discrete Laplace noise reaches ``threshold``.
 
     One pass: per class label its row count (o = 0), per categorical attribute
@@ -310,7 +310,7 @@ def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -
     n = t.num_attrs
     cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
     eps = f"{float8_literal(epsilon_per_query)}::{F8}"
-    return (
+    return Sql(
         "SELECT s.o, s.cls, s.v FROM ("
         f"SELECT (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, "
         f"CASE WHEN u.o OPERATOR(pg_catalog.=) 1 THEN t.{cls} END AS cls, "
@@ -323,15 +323,15 @@ def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -
     )
 
 
-def dp_domain_ddl(name_sql: str, t: Training) -> str:
+def dp_domain_ddl(name_sql: str, t: Training) -> Sql:
     """The public domain: (0, class, NULL) per class label, (i, NULL, value) per categorical value."""
-    return (
+    return Sql(
         f"CREATE TEMPORARY TABLE {name_sql} (o pg_catalog.int4 NOT NULL, cls {t.cls.type_sql}, "
         f"v {t.attrs.elem_sql}) ON COMMIT DROP"
     )
 
 
-def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> str:
+def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> Sql:
     """Every cell of the public domain with discrete Laplace noise, in one statement.
 
     Cells: (class) for the class counts, (class, attribute, value) for each
@@ -355,7 +355,7 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
             f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
         )
     isnum = f"x.o = ANY ({num})"
-    return (
+    return Sql(
         f"SELECT x.cls, x.o, x.v, "
         f"CASE WHEN {isnum} THEN NULL ELSE madnb.dp_laplace(COALESCE(e.n, 0), 1, {eps}) END AS n, "
         f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "

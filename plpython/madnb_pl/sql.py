@@ -86,7 +86,7 @@ NUMERIC_ELEMENT_TYPES = {
 }
 """Element types usable as Gaussian attributes."""
 
-def quote_ident(name: str) -> str:
+def quote_ident(name: str) -> Sql:
     """Always-quoted identifier, as ``format('%I')`` would quote a name that needs it.
 
     Only :mod:`madnb_pl.names` calls it on names from the caller (after parsing
@@ -94,7 +94,7 @@ def quote_ident(name: str) -> str:
     """
     if "\x00" in name:
         raise MadnbError("42602", "identifier contains a NUL character")
-    return '"' + name.replace('"', '""') + '"'
+    return Sql('"' + name.replace('"', '""') + '"')
 
 
 # ---------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from . import dp, stats
 from .errors import MadnbError
 from .names import NewName, Relation
 from .spec import Training
-from .sql import F8, Plpy, temp_name, with_clause
+from .sql import F8, Plpy, Sql, temp_name, with_clause
 
 FORMAT = 1
 COMMENT_PREFIX = "madnb statistics "
@@ -93,9 +93,9 @@ class Header:
         return dp.NumericBounds(pairs, int(self.fixed_point_bits or dp.FIXED_POINT_BITS))
 
 
-def table_ddl(name_sql: str, t: Training) -> str:
+def table_ddl(name_sql: str, t: Training) -> Sql:
     """The statistics table (see the module docstring for its columns)."""
-    return (
+    return Sql(
         f"CREATE TABLE {name_sql} (cls {t.cls.type_sql}, attr pg_catalog.int4 NOT NULL, value {t.attrs.elem_sql}, "
         "n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, "
         "s1 pg_catalog.numeric, s2 pg_catalog.numeric)"

@@ -34,7 +34,7 @@ from .spec import Training
 from .sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name
 
 
-def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> str:
+def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> Sql:
     """A numeric attribute value as float8; with ``nan_missing`` NaN reads NULL (missing).
 
     Integer arrays hold no NaN.  Training runs its fast pass without the test and
@@ -43,11 +43,11 @@ def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> str:
     """
     if nan_missing and t.attrs.elem_oid in NAN_TYPES:
         nan = f"'NaN'::pg_catalog.{NAN_TYPES[t.attrs.elem_oid]}"
-        return f"(CASE WHEN {x} OPERATOR(pg_catalog.<>) {nan} THEN {x} END)::pg_catalog.float8"
-    return f"{x}::pg_catalog.float8"
+        return Sql(f"(CASE WHEN {x} OPERATOR(pg_catalog.<>) {nan} THEN {x} END)::pg_catalog.float8")
+    return Sql(f"{x}::pg_catalog.float8")
 
 
-def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> str:
+def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> Sql:
     """Numeric statistics by subscript: one GROUP BY class, no unnest.
 
     Yields the rows of the unnest pass for the numeric attributes of
@@ -79,7 +79,7 @@ def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> str:
         # rows with at least j elements: exact whenever every array has numAttrs
         # elements, which check_stats demands (it reports the others from o = 1 and o = numAttrs)
         rows.append(f"({j}, g.{'n_any' if j == 1 else 'n_full'}, g.c{j}, g.m{j}, g.v{j})")
-    return (
+    return Sql(
         f"SELECT g.cls, x.o, NULL::{t.attrs.elem_sql} AS v, x.n, x.nv, x.mean, x.var FROM "
         f"(SELECT t.{cls} AS cls, {', '.join(aggs)} FROM {src} AS t GROUP BY t.{cls}) AS g "
         f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) AS x(o, n, nv, mean, var) "
@@ -105,7 +105,7 @@ def _categorical_runs(t: Training) -> list[tuple[int, int]]:
     return [(p, q) for p, q in runs]
 
 
-def _categorical_stats_by_slices(t: Training) -> str:
+def _categorical_stats_by_slices(t: Training) -> Sql:
     """The unnest pass over the categorical attributes of a mixed table only.
 
     The categorical positions are cut out of each array as slices (one per run
@@ -119,7 +119,7 @@ def _categorical_stats_by_slices(t: Training) -> str:
     runs = _categorical_runs(t)
     pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in runs)
     where = int_array(j for p, q in runs for j in range(p, q + 1))
-    return (
+    return Sql(
         f"SELECT t.{t.cls.sql} AS cls, ({where})[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
         f"FROM {t.source.sql} AS t CROSS JOIN LATERAL pg_catalog.unnest({pieces}) WITH ORDINALITY AS u(val, r) "
@@ -160,11 +160,11 @@ def packs_codes(t: Training) -> bool:
     return t.categorical_only and t.attrs.elem_oid in PACKED_CODE_TYPES and t.num_attrs <= PACKED_MAX_ATTRS
 
 
-def code_shape_select(t: Training) -> str:
+def code_shape_select(t: Training) -> Sql:
     """Per class: rows, rows with a NULL or empty array, rows with another number of elements."""
     a, n = f"t.{t.attrs.sql}", t.num_attrs
     card = f"pg_catalog.cardinality({a})"
-    return (
+    return Sql(
         f"SELECT t.{t.cls.sql} AS cls, pg_catalog.count(*) AS n_rows, "
         f"pg_catalog.count(*) FILTER (WHERE COALESCE({card}, 0) = 0) AS n_empty, "
         f"pg_catalog.count(*) FILTER (WHERE {card} > 0 AND {card} <> {n}) AS n_other "
@@ -172,7 +172,7 @@ def code_shape_select(t: Training) -> str:
     )
 
 
-def packed_code_stats_select(t: Training) -> str:
+def packed_code_stats_select(t: Training) -> Sql:
     """The non-NULL (class, o, v) counts of the classed rows, shaped like :func:`stats_select`.
 
     Meant for a table whose arrays all have numAttrs elements (or none): the
@@ -187,7 +187,7 @@ def packed_code_stats_select(t: Training) -> str:
     """
     positions = int_array(range(1, t.num_attrs + 1), "int8")
     key = f"pg_catalog.unnest(t.{t.attrs.sql})::pg_catalog.int8 * {_PACK} + pg_catalog.unnest({positions})"
-    return (
+    return Sql(
         f"SELECT g.cls, (g.k & {_PACK - 1})::pg_catalog.int4 AS o, (g.k >> 27)::{t.attrs.elem_sql} AS v, g.n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
         f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t.{t.cls.sql} AS cls, {key} AS k "
@@ -196,7 +196,7 @@ def packed_code_stats_select(t: Training) -> str:
     )
 
 
-def packed_code_rest_select(t: Training, stats: str, shape: str) -> str:
+def packed_code_rest_select(t: Training, stats: str, shape: str) -> Sql:
     """The rows :func:`packed_code_stats_select` leaves out, from the class shapes.
 
     Per class: (cls, o, NULL) with the NULL elements at o (full-length rows
@@ -205,7 +205,7 @@ def packed_code_rest_select(t: Training, stats: str, shape: str) -> str:
     row with its row count -- what :func:`stats_select` yields for them.
     """
     rest = "NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8"
-    return (
+    return Sql(
         f"SELECT h.cls, g.o::pg_catalog.int4, NULL::{t.attrs.elem_sql}, (h.n_rows - h.n_empty - COALESCE(x.n, 0))::pg_catalog.int8, {rest} "
         f"FROM {shape} AS h CROSS JOIN pg_catalog.generate_series(1, {t.num_attrs}) AS g(o) "
         f"LEFT JOIN (SELECT s.cls, s.o, pg_catalog.sum(s.n) AS n FROM {stats} AS s GROUP BY 1, 2) AS x "
@@ -316,7 +316,7 @@ def _gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
         plpy.execute(set_it, [old])
 
 
-def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = False) -> str:
+def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = False) -> Sql:
     """The one aggregation pass over the training table (see the module docstring).
 
     ``nan_missing``: a NaN numeric value is a missing value.  The unnest pass
@@ -327,9 +327,9 @@ def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = Fal
     # three aggregates per numeric attribute in one select list, which holds at most 1664
     by_subscript = by_subscript and len(t.numeric) <= MAX_SUBSCRIPT_ATTRS
     if t.numeric_only and by_subscript:
-        return _numeric_stats_by_subscript(t, nan_missing)
+        return Sql(_numeric_stats_by_subscript(t, nan_missing))
     if t.numeric and by_subscript and len(_categorical_runs(t)) <= MAX_SLICES:
-        return f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t, nan_missing)}"
+        return Sql(f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t, nan_missing)}")
     x = numeric_value_sql(t, "u.val", True)
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
@@ -344,7 +344,7 @@ def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = Fal
         nv = f"pg_catalog.count({x}) FILTER (WHERE {isnum})"
         mean = f"pg_catalog.avg({x}) FILTER (WHERE {isnum})"
         var = f"pg_catalog.var_samp({x}) FILTER (WHERE {isnum})"
-    return (
+    return Sql(
         f"SELECT t.{cls} AS cls, u.o::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{nv} AS nv, {mean} AS mean, {var} AS var "
         f"FROM {src} AS t LEFT JOIN LATERAL pg_catalog.unnest(t.{attrs}) WITH ORDINALITY AS u(val, o) ON true "
