@@ -120,3 +120,40 @@ END
 $$;
 COMMENT ON FUNCTION madnb.create_nb_model_from_statistics(text[], text, text, text, float8) IS
     'merge statistics tables (their sum) and derive the feature probabilities, numeric parameters (NULL when nothing is numeric) and class priors tables';
+
+-- Online updates (issue 11, point 4): add a new part to a model in place.  The
+-- model tables keep their identity (rows replaced in the caller's transaction),
+-- so views over them read the updated model.
+CREATE OR REPLACE FUNCTION madnb._update_model(
+    statistics text,
+    feature_probs text,
+    numeric_stats text,
+    class_priors text
+) RETURNS void
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+madnb_pl.api.update_nb_model(
+    plpy, statistics=statistics, feature_probs=feature_probs, numeric_stats=numeric_stats,
+    class_priors=class_priors)
+$python$;
+COMMENT ON FUNCTION madnb._update_model(text, text, text, text) IS
+    'internal: the PL/Python entry point behind update_nb_model';
+
+CREATE OR REPLACE FUNCTION madnb.update_nb_model(
+    statistics text,
+    "featureProbsDestName" text,
+    "numericFeatureStatsDestName" text,
+    "classPriorsDestName" text
+) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._update_model(
+        statistics => statistics, feature_probs => "featureProbsDestName",
+        numeric_stats => "numericFeatureStatsDestName", class_priors => "classPriorsDestName");
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.update_nb_model(text, text, text, text) IS
+    'add a statistics table (new rows, or a new owner) to an existing model in place: the model becomes the one derived from the sum of its statistics and the new part; views over it keep working (55000 when its class set grew)';

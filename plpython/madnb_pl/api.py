@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import derive, dp, private, scoring, spec, statistics_table, stats
+from . import derive, dp, private, scoring, spec, statistics_table, stats, update
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, Relation, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
@@ -158,7 +158,11 @@ def create_nb_model_from_statistics(
     class_priors_dest: str | None,
     smoothing: float | None = 1.0,
 ) -> None:
-    """Merge statistics tables (their sum) and derive MADlib's model tables from the sum."""
+    """Merge statistics tables (their sum) and derive MADlib's model tables from the sum.
+
+    The sum is kept, as training keeps its statistics, so that the model can be
+    updated (:func:`update_nb_model`).
+    """
     if statistics is None:
         raise MadnbError("22004", "statistics must not be NULL", hint="pass an array of statistics table names")
     if len(statistics) == 0:
@@ -180,7 +184,8 @@ def create_nb_model_from_statistics(
             hint="pass NULL as numericFeatureStatsDestName",
         )
     model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, numeric)
-    derive.create_model(plpy, parts, model, s_factor)
+    # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
+    derive.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
 
 
 # The feature table's comment records the numAttrs of the training, so that a view
@@ -378,3 +383,19 @@ def create_adhoc_view(
         f"COMMENT ON VIEW {out.sql} IS "
         + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display}, trained ad hoc from {t.source.display} on every query")
     )
+
+
+@entry_point
+def update_nb_model(
+    plpy: Plpy,
+    statistics: str | None,
+    feature_probs: str | None,
+    numeric_stats: str | None,
+    class_priors: str | None,
+) -> None:
+    """Add a statistics table (new rows of an owner, or a new owner) to an existing model, in place.
+
+    The model's tables keep their identity, so views over them read the updated
+    model; see :mod:`madnb_pl.update`.
+    """
+    update.update_model(plpy, statistics, feature_probs, numeric_stats, class_priors)

@@ -26,14 +26,17 @@ Merging is post-processing: nothing is charged to any privacy budget.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import re
+import uuid
+from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from . import dp, stats
 from .errors import MadnbError
 from .names import Column, NewName, Relation, resolve_column
 from .spec import Training
 from .sql import F8, Plpy, Sql, float8_literal, temp_name, with_clause
-from .statistics_table import Header
+from .statistics_table import Header, now, table_ddl, write_header
 
 
 @dataclass(frozen=True)
@@ -75,36 +78,62 @@ _COMPARED = (
 )
 
 
+def difference(h: Header, first: Header) -> tuple[str, object, object] | None:
+    """The first thing the sum depends on where ``h`` differs from ``first``: (what, h's, first's), else None."""
+    for what, _, get in _COMPARED:
+        if get(h) != get(first):
+            return what, get(h), get(first)
+    return None
+
+
 def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
-    """Every part must agree with the first on everything the sum depends on (22023 naming the first that differs)."""
+    """Every part must agree with the first on everything the sum depends on (22023 naming the first that differs).
+
+    No released part may be in the sum twice: neither a part listed twice (or a
+    copy of it, or the same private release) nor a sum holding a part that another
+    part holds (see :attr:`Header.part_ids`).
+    """
     first_rel, first = parts[0]
-    seen: dict[str, Relation] = {}
-    releases: dict[int, Relation] = {}
+    seen: dict[str, tuple[int, Relation]] = {}
+    releases: dict[int, tuple[int, Relation]] = {}
     for i, (rel, h) in enumerate(parts, start=1):
-        for earlier in (seen.get(h.id), releases.get(h.release_id) if h.release_id is not None else None):
-            if earlier is not None:
-                raise MadnbError(
-                    "22023",
-                    f"statistics part {i} ({rel.display}) is listed twice",
-                    detail=f"it is the same release as {earlier.display}"
-                    + (f" (release {h.release_id} of madnb.privacy_ledger)" if h.release_id is not None else f" (statistics id {h.id})"),
-                    hint="list each statistics table once: a merge adds up its parts",
-                )
-        seen[h.id] = rel
-        if h.release_id is not None:
-            releases[h.release_id] = rel
-        for what, _, get in _COMPARED:
-            if get(h) != get(first):
-                raise MadnbError(
-                    "22023",
-                    f"statistics part {i} ({rel.display}) is not compatible with part 1 ({first_rel.display})",
-                    detail=f"its {what} is {get(h)!r}, part 1's is {get(first)!r}",
-                    hint="only statistics released with the same numAttrs, numeric indices, types, mode, "
-                    "bounds and public domain add up to one model",
-                )
+        ids, rids = h.part_ids, h.ledger_releases
+        dup_id = next((p for p in ids if p in seen), None)
+        dup_release = next((r for r in rids if r in releases), None)
+        if dup_id is not None or dup_release is not None:
+            j, earlier = seen[dup_id] if dup_id is not None else releases[dup_release]  # type: ignore[index]
+            same = f"release {dup_release} of madnb.privacy_ledger" if dup_release is not None else f"statistics id {dup_id}"
+            whole = len(ids) == 1 and len(rids) <= 1
+            raise MadnbError(
+                "22023",
+                f"statistics part {i} ({rel.display}) is listed twice" if whole
+                else f"statistics part {i} ({rel.display}) holds statistics that part {j} ({earlier.display}) holds",
+                detail=f"it is the same release as {earlier.display} ({same})" if whole
+                else f"both hold {same}",
+                hint="list each statistics table once: a merge adds up its parts",
+            )
+        for p in ids:
+            seen[p] = (i, rel)
+        for r in rids:
+            releases[r] = (i, rel)
+        diff = difference(h, first)
+        if diff is not None:
+            what, mine, theirs = diff
+            raise MadnbError(
+                "22023",
+                f"statistics part {i} ({rel.display}) is not compatible with part 1 ({first_rel.display})",
+                detail=f"its {what} is {mine!r}, part 1's is {theirs!r}",
+                hint=COMPATIBLE_HINT,
+            )
 
 
-def _shape(plpy: Plpy, rel: Relation, h: Header, what: str) -> Training:
+COMPATIBLE_HINT = (
+    "only statistics released with the same numAttrs, numeric indices, types, mode, "
+    "bounds and public domain add up to one model"
+)
+
+
+def statistics_shape(plpy: Plpy, rel: Relation, h: Header, what: str) -> Training:
     """A Training-shaped description of the model (types from the stored table, checked against the header)."""
     cls = resolve_column(plpy, rel, "cls", what)
     value = resolve_column(plpy, rel, "value", what)
@@ -129,7 +158,11 @@ def _union(parts: list[tuple[Relation, Header]]) -> Sql:
 
 
 def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
-    """The summed exact statistics, shaped like the statistics pass (cls, o, v, n, nv, mean, var), o = 0 for class rows."""
+    """The summed exact statistics, shaped like the statistics pass (cls, o, v, n, nv, mean, var, mean_lo), o = 0 for class rows.
+
+    The mean is kept as a double-double (mean + mean_lo), so that a sum merged
+    again (an online update) loses no digits either.
+    """
     num = t.numeric_array_sql
     f8 = F8
     elem = t.attrs.elem_sql
@@ -146,17 +179,24 @@ def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> Sq
         "w AS (SELECT w0.*, r.mean AS ref, r.lo AS ref_lo, (w0.mean - r.mean) + (w0.lo - r.lo) AS dev "
         "FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr), "
         "g AS (SELECT w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, "
-        "pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.var) AS v1, pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, "
+        "pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.lo) AS l1, pg_catalog.min(w.var) AS v1, "
+        "pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, "
         f"pg_catalog.sum(w.nv::{f8} * w.dev) / NULLIF(pg_catalog.sum(w.nv), 0)::{f8} AS d "
         "FROM w GROUP BY w.cls, w.attr), "
-        "x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.v1, g.ref, g.ref_lo, g.d, "
+        "x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo + g.d AS dd, "
         f"pg_catalog.sum(COALESCE(w.var * (w.nv - 1)::{f8}, 0::{f8}) "
         f"+ COALESCE(w.nv::{f8} * (w.dev - g.d) * (w.dev - g.d), 0::{f8})) AS m2 "
-        "FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.v1, g.ref, g.ref_lo, g.d) "
-        f"SELECT c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::{f8} AS mean, NULL::{f8} AS var FROM c "
-        f"UNION ALL SELECT x.cls, x.attr, NULL::{elem}, NULL::pg_catalog.numeric, x.nv::pg_catalog.int8, "
-        "CASE WHEN x.k = 1 THEN x.m1 WHEN x.k > 1 THEN x.ref + (x.ref_lo + x.d) END, "
-        f"CASE WHEN x.k = 1 THEN x.v1 WHEN x.k > 1 AND x.nv > 1 THEN x.m2 / (x.nv - 1)::{f8} END FROM x"
+        "FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr "
+        "GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo, g.d), "
+        # the merged mean as a double-double hi + lo: hi = ref + dd, lo its rounding error (Knuth's two-sum)
+        "y AS (SELECT x.*, x.ref + x.dd AS hi FROM x), "
+        "z AS (SELECT y.*, (y.ref - (y.hi - (y.hi - y.ref))) + (y.dd - (y.hi - y.ref)) AS lo FROM y) "
+        f"SELECT c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::{f8} AS mean, NULL::{f8} AS var, "
+        f"NULL::{f8} AS mean_lo FROM c "
+        f"UNION ALL SELECT z.cls, z.attr, NULL::{elem}, NULL::pg_catalog.numeric, z.nv::pg_catalog.int8, "
+        "CASE WHEN z.k = 1 THEN z.m1 WHEN z.k > 1 THEN z.hi END, "
+        f"CASE WHEN z.k = 1 THEN z.v1 WHEN z.k > 1 AND z.nv > 1 THEN z.m2 / (z.nv - 1)::{f8} END, "
+        f"NULLIF(CASE WHEN z.k = 1 THEN z.l1 WHEN z.k > 1 THEN z.lo END, 0::{f8}) FROM z"
     )
 
 
@@ -175,57 +215,177 @@ def create_model(
     smoothing: float,
     what: str = "statistics",
     shape: Training | None = None,
+    keep: NewName | None = None,
 ) -> None:
-    """Check, sum and post-process the parts into MADlib's model tables; comment them.
+    """Check and sum the parts, post-process the sum into MADlib's model tables; comment them.
 
+    Every model is derived from one statistics table, the sum of its parts, which
+    it keeps (its tables' comments name it, see :data:`STATISTICS_RECORD`): an
+    online update (:mod:`madnb_pl.update`) adds to that sum.  ``keep``: where to
+    write the sum of ``parts`` (``create_nb_model_from_statistics``); None when
+    the one part is the model's own (training keeps what it released).
     ``shape``: the training the single part was just released from (training
     passes it; otherwise the types are read from each part and checked against
     its header).
     """
     check_compatible(parts)
     first_rel, first = parts[0]
-    t = shape if shape is not None and len(parts) == 1 else _shape(plpy, first_rel, first, what)
+    t = shape if shape is not None and len(parts) == 1 else statistics_shape(plpy, first_rel, first, what)
     for other, h in parts[1:]:
-        _shape(plpy, other, h, what)
-    merged = temp_name("madnb_merged_")
-    if len(parts) == 1:
-        # one part is its own sum (what training derives from): read it in place
-        rel = first_rel.sql
-        cells = (
-            f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM {rel} AS s)" if first.private
-            else f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM {rel} AS s)"
-        )
+        statistics_shape(plpy, other, h, what)
+    if keep is not None:
+        header = write_sum(plpy, parts, keep, t)
+        kept = created(plpy, keep)
     else:
-        select = merged_private_select(parts) if first.private else merged_exact_select(parts, t)
-        plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {select}")
-        cells = merged
-    if first.private:
-        eps = effective_epsilon([h for _, h in parts])
-        ctes = with_clause(dp_model_ctes(cells, t, first.numeric_bounds(), eps))
+        assert len(parts) == 1
+        kept, header = first_rel, first
+    derive_model(plpy, kept, header, t, ModelSql.of(model), smoothing, create=True)
+
+
+@dataclass(frozen=True)
+class ModelSql:
+    """The model tables as quoted SQL names and display names (new or existing tables alike)."""
+
+    feature_probs: str
+    class_priors: str
+    numeric_stats: str | None
+    display: str  # the feature table's, for messages
+
+    @staticmethod
+    def of(model: ModelTables | tuple[Relation, Relation, Relation | None]) -> ModelSql:
+        fp, cp, np = (model.feature_probs, model.class_priors, model.numeric_stats) if isinstance(model, ModelTables) else model
+        return ModelSql(fp.sql, cp.sql, None if np is None else np.sql, fp.display)
+
+    def all(self) -> tuple[str, ...]:
+        return (self.feature_probs, self.class_priors) + ((self.numeric_stats,) if self.numeric_stats is not None else ())
+
+
+def derive_model(
+    plpy: Plpy, kept: Relation, header: Header, t: Training, model: ModelSql, smoothing: float, create: bool,
+) -> None:
+    """Post-process the statistics table ``kept`` (a model's sum) into the model tables, comment and analyse them.
+
+    ``create``: create the tables; otherwise they exist and their rows are
+    replaced in place (an online update: same tables, so views over them keep
+    working).
+    """
+    rel = kept.sql
+    if header.private:
+        cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM {rel} AS s)"
+        ctes = with_clause(dp_model_ctes(cells, t, header.numeric_bounds(), float(header.epsilon_per_query or 0.0)))
     else:
+        cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM {rel} AS s)"
         ctes = with_clause(model_ctes(cells, t, stats.CLASS_ROWS_OF_TABLE))
-    write_model_tables(plpy, ctes, t, model, smoothing)
-    if len(parts) > 1:
-        plpy.execute(f"DROP TABLE {merged}")
-    _comment_model(plpy, parts, model)
+    if create:
+        create_model_tables(plpy, t, model)
+    else:
+        for name in model.all():
+            plpy.execute(f"DELETE FROM {name}")
+    fill_model_tables(plpy, ctes, model, smoothing)
+    _comment_model(plpy, kept, header, model)
     for name in model.all():
-        plpy.execute(f"ANALYZE {name.sql}")
+        plpy.execute(f"ANALYZE {name}")
 
 
-def _comment_model(plpy: Plpy, parts: list[tuple[Relation, Header]], model: ModelTables) -> None:
-    """The model's comments: what it is, from which source(s), and the statistics it was derived from."""
-    fp, cp, np = model.feature_probs, model.class_priors, model.numeric_stats
-    first = parts[0][1]
-    sources = list(dict.fromkeys(h.source for _, h in parts))
-    src = ", ".join(sources)
-    if len(parts) > 1:
-        src = f"{src} (the sum of {len(parts)} statistics tables)"
-    derived = "derived from statistics " + ", ".join(f"{rel.sql} (id {h.id})" for rel, h in parts)
-    num_attrs = f"numAttrs = {int(first.num_attrs)}"
-    if first.private:
-        about = "; ".join(
-            dict.fromkeys(f"{h.guarantee}; release {h.release_id} of madnb.privacy_ledger" for _, h in parts)
+def created(plpy: Plpy, name: NewName) -> Relation:
+    """The relation just created under ``name``."""
+    oid = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        [name.sql],
+    )[0]["o"]
+    return Relation(name.schema, name.name, int(oid))
+
+
+def merged_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
+    """The sum of the parts in the columns of a statistics table (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)."""
+    if parts[0][1].private:
+        return Sql(
+            "SELECT m.cls, m.o AS attr, m.v AS value, m.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, "
+            f"NULL::pg_catalog.float8 AS var, NULL::pg_catalog.float8 AS mean_lo, m.s1, m.s2 FROM ({merged_private_select(parts)}) AS m"
         )
+    return Sql(
+        "SELECT m.cls, m.o AS attr, m.v AS value, m.n, m.nv, m.mean, m.var, m.mean_lo, NULL::pg_catalog.numeric AS s1, "
+        f"NULL::pg_catalog.numeric AS s2 FROM ({merged_exact_select(parts, t)}) AS m"
+    )
+
+
+_CELLS = "(cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)"
+
+
+def write_sum(plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, t: Training) -> Header:
+    """The sum of compatible ``parts`` into a new statistics table ``dest`` (the cells as one release
+    would hold them, raw noisy sums for private parts); return its header (:func:`sum_header`)."""
+    plpy.execute(table_ddl(dest.sql, t))
+    plpy.execute(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, t)}")
+    header = sum_header(plpy, [h for _, h in parts])
+    write_header(plpy, dest.sql, header)
+    return header
+
+
+def replace_sum(plpy: Plpy, kept: Relation, parts: list[tuple[Relation, Header]], t: Training) -> Header:
+    """Replace the cells of statistics table ``kept`` (the first of ``parts``) by the sum of ``parts``, in
+    place; return its new header.  Costs the size of the parts, not the number of earlier updates."""
+    merged = temp_name("madnb_merged_")
+    plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_select(parts, t)}")
+    plpy.execute(f"DELETE FROM {kept.sql}")
+    plpy.execute(f"INSERT INTO {kept.sql} {_CELLS} SELECT * FROM {merged}")
+    plpy.execute(f"DROP TABLE {merged}")
+    header = sum_header(plpy, [h for _, h in parts])
+    write_header(plpy, kept.sql, header)
+    plpy.execute(f"ANALYZE {kept.sql}")
+    return header
+
+
+SOURCES_SHOWN = 10
+"""A sum's header names at most this many sources (then ``...``)."""
+
+
+def sum_header(plpy: Plpy, headers: list[Header]) -> Header:
+    """The header of the sum of compatible parts: what they agree on, and every part they hold.
+
+    A fresh id; ``parts`` (and ``release_ids``) list every released part in the
+    sum, so that none is added twice.  Private: epsilon and delta are the
+    largest of the parts' (parallel composition: the parts are over disjoint
+    rows, each row in one part), epsilon_per_query the epsilon' whose noise
+    variance is the parts' summed noise variance (:func:`effective_epsilon`, the
+    variance floor's), the guarantee every part's.
+    """
+    first = headers[0]
+    names = [n for h in headers for n in h.source.split(", ")]
+    shown = [n for n in dict.fromkeys(names) if n != "..."]
+    if len(shown) > SOURCES_SHOWN or "..." in names:
+        shown = shown[:SOURCES_SHOWN] + ["..."]
+    out = replace(
+        first, id=str(uuid.uuid4()), source=", ".join(shown), created_at=now(plpy),
+        parts=[p for h in headers for p in h.part_ids], release_id=None, release_ids=None,
+    )
+    if first.private:
+        epsilons = [h.epsilon for h in headers if h.epsilon is not None]
+        deltas = [h.delta for h in headers if h.delta is not None]
+        out = replace(
+            out, release_ids=[r for h in headers for r in h.ledger_releases],
+            epsilon=max(epsilons, key=Decimal) if epsilons else None, delta=max(deltas) if deltas else None,
+            epsilon_per_query=effective_epsilon(headers),
+            guarantee="; ".join(dict.fromkeys(g for h in headers for g in (h.guarantee or "").split("; ") if g)) or None,
+        )
+    return out
+
+
+STATISTICS_RECORD = re.compile(r'; derived from statistics ("(?:[^"]|"")+"\."(?:[^"]|"")+") \(id ([0-9a-f-]{36})\)$')
+"""The end of every model table's comment: the statistics table the model keeps (its sum) and that table's id."""
+
+
+def _comment_model(plpy: Plpy, kept: Relation, h: Header, model: ModelSql) -> None:
+    """The model's comments: what it is, from which source(s), and the statistics it keeps (:data:`STATISTICS_RECORD`)."""
+    fp, cp, np = model.feature_probs, model.class_priors, model.numeric_stats
+    n = len(h.part_ids)
+    src = h.source if n == 1 else f"{h.source} (the sum of {n} statistics tables)"
+    derived = f"derived from statistics {kept.sql} (id {h.id})"
+    num_attrs = f"numAttrs = {int(h.num_attrs)}"
+    if h.private:
+        rids = h.ledger_releases
+        shown = ", ".join(str(r) for r in rids[:SOURCES_SHOWN]) + (", ..." if len(rids) > SOURCES_SHOWN else "")
+        about = f"{h.guarantee}; release{'s' if len(rids) > 1 else ''} {shown} of madnb.privacy_ledger"
         texts = {
             cp: f"madnb class priors trained from {src}; noisy class counts clamped at 0; {about}",
             fp: f"madnb categorical feature counts trained from {src}; noisy counts clamped at 0, attr_cnt = size of "
@@ -246,7 +406,7 @@ def _comment_model(plpy: Plpy, parts: list[tuple[Relation, Header]], model: Mode
         if np is not None:
             texts[np] = f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}"
     for name, text in texts.items():
-        plpy.execute(f"COMMENT ON TABLE {name.sql} IS {plpy.quote_literal(text + '; ' + derived)}")
+        plpy.execute(f"COMMENT ON TABLE {name} IS {plpy.quote_literal(text + '; ' + derived)}")
 
 
 def model_ctes(cells: str, t: Training, class_rows: str = stats.CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
@@ -371,30 +531,47 @@ def dp_model_ctes(noisy: str, t: Training, nb: dp.NumericBounds, epsilon_per_que
     return ctes
 
 
-def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, smoothing: float) -> None:
-    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
-    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
+def create_model_tables(plpy: Plpy, t: Training, model: ModelSql) -> None:
+    """Create MADlib's tables (plus madnb's ``smoothing`` column), empty."""
     ctype, etype = t.cls.type_sql, t.attrs.elem_sql
-    cp, fp, np = model.class_priors, model.feature_probs, model.numeric_stats
-    plpy.execute(f"CREATE TABLE {cp.sql} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
+    plpy.execute(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
     plpy.execute(
-        f"CREATE TABLE {fp.sql} (class {ctype}, attr pg_catalog.int4, value {etype}, "
+        f"CREATE TABLE {model.feature_probs} (class {ctype}, attr pg_catalog.int4, value {etype}, "
         "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
     )
-    plpy.execute(f"{ctes} INSERT INTO {cp.sql} SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
+    if model.numeric_stats is not None:
+        plpy.execute(
+            f"CREATE TABLE {model.numeric_stats} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
+            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
+        )
+
+
+def fill_model_tables(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) -> None:
+    """Fill MADlib's tables from the ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
+    cp, fp, np = model.class_priors, model.feature_probs, model.numeric_stats
+    plpy.execute(f"{ctes} INSERT INTO {cp} (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
     plpy.execute(
-        f"{ctes} INSERT INTO {fp.sql} SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
+        f"{ctes} INSERT INTO {fp} (class, attr, value, cnt, attr_cnt, smoothing) "
+        f"SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
         "FROM fp ORDER BY attr, value, class"
     )
     if np is not None:
         plpy.execute(
-            f"CREATE TABLE {np.sql} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
-            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
+            f"{ctes} INSERT INTO {np} (class, attr, attr_mean, attr_var, value_cnt) "
+            "SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr"
         )
-        plpy.execute(f"{ctes} INSERT INTO {np.sql} SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
+
+
+def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, smoothing: float) -> None:
+    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
+    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
+    m = ModelSql.of(model)
+    create_model_tables(plpy, t, m)
+    fill_model_tables(plpy, ctes, m, smoothing)
 
 
 __all__ = [
-    "ModelTables", "check_compatible", "create_model", "dp_model_ctes", "effective_epsilon", "merged_exact_select",
-    "merged_private_select", "model_ctes", "write_model_tables",
+    "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "create_model", "create_model_tables", "created",
+    "derive_model", "difference", "dp_model_ctes", "effective_epsilon", "fill_model_tables", "merged_exact_select",
+    "merged_private_select", "merged_select", "model_ctes", "replace_sum", "sum_header", "write_model_tables", "write_sum",
 ]

@@ -75,6 +75,11 @@ class Header:
     delta: float | None = None
     release_id: int | None = None  # the privacy ledger's release id (private)
     guarantee: str | None = None
+    # A sum of parts (the statistics a model keeps, see :func:`sum_header`): the ids of
+    # every released part in it, and (private) their ledger release ids.  None: this
+    # table is one release, its own id (and release_id) the only ones.
+    parts: list[str] | None = None
+    release_ids: list[int] | None = None
 
     def text(self) -> str:
         return COMMENT_PREFIX + json.dumps(asdict(self), sort_keys=True)
@@ -86,6 +91,18 @@ class Header:
     @property
     def numeric_sorted(self) -> tuple[int, ...]:
         return tuple(sorted(self.numeric))
+
+    @property
+    def part_ids(self) -> list[str]:
+        """The ids of the released parts summed into this table (its own id for one release)."""
+        return list(self.parts) if self.parts is not None else [self.id]
+
+    @property
+    def ledger_releases(self) -> list[int]:
+        """The privacy ledger's release ids of those parts (none for exact statistics)."""
+        if self.release_ids is not None:
+            return list(self.release_ids)
+        return [self.release_id] if self.release_id is not None else []
 
     def numeric_bounds(self) -> dp.NumericBounds:
         """The fixed-point encoding of a private part (attribute order)."""

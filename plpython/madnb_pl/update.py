@@ -1,0 +1,201 @@
+"""Online updates: add a new part to an existing model, in place (the paper's Algorithm 3).
+
+Every model madnb writes keeps the sum of the statistics it was derived from,
+in a statistics table of schema madnb_statistics named at the end of each model
+table's comment (:data:`madnb_pl.derive.STATISTICS_RECORD`, with the table's
+id); that table's header lists the id of every released part in the sum
+(:attr:`madnb_pl.statistics_table.Header.part_ids`).  An update is then merge +
+derive on two parts, the kept sum and the new one:
+
+    check   the model's record, the part's header: new to the model, compatible (22023)
+    merge   kept := kept + part (:func:`madnb_pl.derive.replace_sum`): Chan et al. for
+            exact cells, raw noisy sums for private ones, a new header listing the part
+    derive  the model tables' rows replaced from the new sum
+            (:func:`madnb_pl.derive.derive_model`), with the model's own smoothing
+
+so its cost is that of the part and of the model's cells, whatever the number
+of earlier updates, and k updates give the model of one training on the union.
+The model tables are the same tables afterwards (same OIDs, rows replaced in
+the caller's transaction), so views created before the update read the new
+model; a view whose model gained a class raises 55000 until it is created
+again (its number of classes is fixed when it is created).
+
+Private parts: adding one is post-processing (nothing is charged; each part
+was charged to its owner's ledger when it was released).  The sum keeps the raw
+noisy integers; clamps and floors run only when deriving.
+"""
+
+from __future__ import annotations
+
+from . import derive, statistics_table
+from .errors import MadnbError
+from .names import Relation, parse_name, resolve_relation
+from .sql import Plpy, quote_ident
+from .statistics_table import KEPT_SCHEMA, Header
+
+RETRAIN_HINT = (
+    "train the model again with madnb.create_nb_prepared_data_tables, or derive it with "
+    "madnb.create_nb_model_from_statistics: madnb models keep the statistics an update adds to"
+)
+
+
+def update_model(
+    plpy: Plpy,
+    statistics: str | None,
+    feature_probs: str | None,
+    numeric_stats: str | None,
+    class_priors: str | None,
+) -> None:
+    """Add the statistics table ``statistics`` to the model (its three tables), in place."""
+    part_rel = resolve_relation(plpy, statistics, "statistics")
+    part = statistics_table.read_header(plpy, part_rel, "statistics")
+    fp = resolve_relation(plpy, feature_probs, "featureProbsDestName")
+    cp = resolve_relation(plpy, class_priors, "classPriorsDestName")
+    np = None if numeric_stats is None else resolve_relation(plpy, numeric_stats, "numericFeatureStatsDestName")
+    tables = [fp, cp] + ([np] if np is not None else [])
+    if len({r.oid for r in tables}) < len(tables):
+        raise MadnbError(
+            "22023", "the model's tables must be distinct tables",
+            hint="name the featureProbs, numericFeatureStats and classPriors tables of one model",
+        )
+    # One update of a model at a time (views may read it meanwhile): a concurrent
+    # update waits here and then adds its part to the sum this one leaves.
+    plpy.execute(f"LOCK TABLE {', '.join(r.sql for r in tables)} IN SHARE ROW EXCLUSIVE MODE")
+    kept = model_statistics(plpy, fp, cp, np)
+    plpy.execute(f"LOCK TABLE {kept.sql} IN SHARE ROW EXCLUSIVE MODE")
+    model_header = statistics_table.read_header(plpy, kept, "kept statistics")
+    _check_recorded_id(plpy, fp, kept, model_header)
+    _check_numeric_table(model_header, np)
+    _check_new(part_rel, part, fp, model_header)
+    diff = derive.difference(part, model_header)
+    if diff is not None:
+        what, mine, theirs = diff
+        raise MadnbError(
+            "22023",
+            f"statistics {part_rel.display} are not compatible with the model {fp.display}",
+            detail=f"its {what} is {mine!r}, the model's is {theirs!r}",
+            hint=derive.COMPATIBLE_HINT,
+        )
+    t = derive.statistics_shape(plpy, kept, model_header, "kept statistics")
+    derive.statistics_shape(plpy, part_rel, part, "statistics")
+    smoothing = _smoothing(plpy, fp)
+    classes = _classes(plpy, cp)
+    header = derive.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
+    derive.derive_model(plpy, kept, header, t, derive.ModelSql.of((fp, cp, np)), smoothing, create=False)
+    now = _classes(plpy, cp)
+    if now != classes:
+        plpy.notice(
+            f"the model {fp.display} now has {now} classes (it had {classes})",
+            detail=f"statistics {part_rel.display} hold rows of a class the model had not seen",
+            hint="views created over the model before this update raise SQLSTATE 55000 until they are created again",
+        )
+
+
+def _record(plpy: Plpy, rel: Relation) -> tuple[str, str] | None:
+    """(quoted name, id) of the statistics a model table's comment says the model keeps, or None."""
+    comment = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["pg_catalog.oid"]), [rel.oid]
+    )[0]["c"]
+    found = derive.STATISTICS_RECORD.search(comment or "")
+    return (found.group(1), found.group(2)) if found else None
+
+
+def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, np: Relation | None) -> Relation:
+    """The statistics table the model keeps (in schema madnb_statistics), as its tables' comments record it.
+
+    22023 for tables madnb did not write (MADlib's) or that are not one model's;
+    55000 when the statistics are gone.
+    """
+    record = _record(plpy, fp)
+    if record is None or parse_name(record[0], "kept statistics")[0] != KEPT_SCHEMA:
+        raise MadnbError(
+            "22023",
+            f"featureProbsDestName {fp.display} is not a model madnb can update",
+            detail="its comment names no statistics the model keeps: it was made by MADlib, by an older madnb, "
+            "or its comment was changed",
+            hint=RETRAIN_HINT,
+        )
+    for what, rel in (("classPriorsDestName", cp), ("numericFeatureStatsDestName", np)):
+        if rel is not None and _record(plpy, rel) != record:
+            raise MadnbError(
+                "22023",
+                f"{what} {rel.display} is not a table of the model {fp.display}",
+                detail=f"the comment of {fp.display} names statistics {record[0]} (id {record[1]}); "
+                f"the comment of {rel.display} does not",
+                hint="name the three tables of one model, as they were created together",
+            )
+    schema, name = parse_name(record[0], "kept statistics")
+    oid = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        [f"{quote_ident(schema)}.{quote_ident(name)}"],
+    )[0]["o"]
+    if oid is None:
+        raise MadnbError(
+            "55000",
+            f"the statistics the model {fp.display} keeps are gone",
+            detail=f"its comment names statistics table {record[0]}, which does not exist",
+            hint=RETRAIN_HINT,
+        )
+    return Relation(schema, name, int(oid))
+
+
+def _check_recorded_id(plpy: Plpy, fp: Relation, kept: Relation, h: Header) -> None:
+    """The kept statistics must be the ones the model was derived from (55000 otherwise)."""
+    record = _record(plpy, fp)
+    assert record is not None
+    if h.id != record[1]:
+        raise MadnbError(
+            "55000",
+            f"the statistics the model {fp.display} keeps have changed since the model was derived from them",
+            detail=f"the model records statistics id {record[1]}; {kept.display} now holds id {h.id} "
+            "(another model naming the same statistics, e.g. a copy of this one, was updated)",
+            hint=RETRAIN_HINT,
+        )
+
+
+def _check_numeric_table(h: Header, np: Relation | None) -> None:
+    if h.numeric and np is None:
+        raise MadnbError(
+            "22004", "numericFeatureStatsDestName must not be NULL: the model has numeric attributes",
+            hint="name the model's table of Gaussian parameters",
+        )
+    if not h.numeric and np is not None:
+        raise MadnbError(
+            "22023", "numericFeatureStatsDestName is given but the model has no numeric attributes",
+            hint="pass NULL as numericFeatureStatsDestName",
+        )
+
+
+def _check_new(rel: Relation, part: Header, fp: Relation, model: Header) -> None:
+    """Each released part is added to a model once (22023 naming it)."""
+    dup_id = next((p for p in part.part_ids if p in set(model.part_ids)), None)
+    dup_release = next((r for r in part.ledger_releases if r in set(model.ledger_releases)), None)
+    if dup_id is None and dup_release is None:
+        return
+    same = f"release {dup_release} of madnb.privacy_ledger" if dup_release is not None else f"statistics id {dup_id}"
+    raise MadnbError(
+        "22023",
+        f"statistics {rel.display} are already in the model {fp.display}",
+        detail=f"the model already holds {same}",
+        hint="add each part once: release new rows into a new statistics table and add that",
+    )
+
+
+def _smoothing(plpy: Plpy, fp: Relation) -> float:
+    """The model's own smoothing factor, as its feature table records it (1 when it holds no rows)."""
+    rows = plpy.execute(f"SELECT DISTINCT f.smoothing FROM {fp.sql} AS f WHERE f.smoothing IS NOT NULL LIMIT 2")
+    if len(rows) > 1:
+        raise MadnbError(
+            "22023",
+            f"the feature table {fp.display} holds more than one smoothing factor",
+            detail="an update derives the model with the model's own smoothing, recorded in column smoothing",
+            hint=f"set one factor for the whole table (UPDATE {fp.display} SET smoothing = ...) and update again",
+        )
+    return float(rows[0]["smoothing"]) if rows else 1.0
+
+
+def _classes(plpy: Plpy, cp: Relation) -> int:
+    return int(plpy.execute(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS c")[0]["k"])
+
+
+__all__ = ["RETRAIN_HINT", "model_statistics", "update_model"]
