@@ -3,7 +3,7 @@
 For a handful of representative specs (categorical codes, text values in a
 dictionary, Gaussian, mixed, wide with its LATERAL form, fractional floats with
 the 'join' lookup, codes in far-apart ranges, private training with a public and
-with a private domain, statistics tables and a model merged from them) every
+with a private domain, statistics tables, a model merged from them, an update) every
 statement madnb's PL/Python code sends to the server while training or creating
 each kind of view is written to ``tests/golden/<operation>_<spec>.sql``, with each
 view's definition as the server keeps it (``pg_get_viewdef``).  A change to the
@@ -149,6 +149,8 @@ def operations() -> list[Operation]:
         ("model_from_statistics_mixed",
          "SELECT madnb.create_nb_model_from_statistics(ARRAY['stats_private'], "
          "'merged_private_fp', 'merged_private_np', 'merged_private_cp')", []),
+        # an online update: a part added to the codes model, in place
+        ("update_codes", "SELECT madnb.update_nb_model('stats_part1', 'codes_fp', NULL, 'codes_cp')", []),
     ]
     return ops
 

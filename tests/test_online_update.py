@@ -404,3 +404,20 @@ def test_concurrent_updates_of_one_model_wait_for_each_other_and_both_count(trai
     db.execute("CREATE VIEW twice AS SELECT * FROM m1 UNION ALL SELECT * FROM m2 UNION ALL SELECT * FROM m2")
     db.execute("SELECT madnb.create_nb_prepared_data_tables('twice', 'c', 'x', '2,3', 3, 'fp1', 'np1', 'cp1')")
     st.assert_same_model(db, ("fp", "np", "cp"), ("fp1", "np1", "cp1"))
+
+
+def test_operators_planted_on_the_callers_search_path_never_run_inside_an_update(trained):
+    db = trained
+    db.execute("CREATE SCHEMA evil")
+    raise_ = "LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'planted operator ran' USING ERRCODE = 'XX666'; END $$"
+    for typ, ret in (("int4", "boolean"), ("text", "boolean"), ("float8", "float8")):
+        db.execute(f"CREATE FUNCTION evil.boom_{typ}({typ}, {typ}) RETURNS {ret} {raise_}")
+    for op, typ in (("=", "int4"), ("=", "text"), ("<>", "int4"), ("+", "float8"), ("-", "float8"), ("*", "float8"), ("/", "float8")):
+        db.execute(f"CREATE OPERATOR evil.{op} (LEFTARG = {typ}, RIGHTARG = {typ}, FUNCTION = evil.boom_{typ})")
+    db.execute("SELECT madnb.create_nb_statistics('m2', 'c', 'x', '2,3', 3, 's3')")
+    db.execute("SET search_path = evil, pg_catalog, public, madnb")
+    assert sqlstate_of(db, "SELECT 1::int4 = 1::int4").diag.sqlstate == "XX666"  # the plant works
+    db.execute("SELECT madnb.update_nb_model('s2', 'fp', 'np', 'cp')")
+    db.execute("SET search_path = public, madnb")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('mixed', 'c', 'x', '2,3', 3, 'fp1', 'np1', 'cp1')")
+    st.assert_same_model(db, ("fp", "np", "cp"), ("fp1", "np1", "cp1"))

@@ -52,6 +52,9 @@ KEPT_SCHEMA = "madnb_statistics"
 """The schema where training keeps the statistics it derived its model from (migration 0005)."""
 
 
+_SUM_FIELDS = ("parts", "release_ids")
+
+
 @dataclass(frozen=True)
 class Header:
     """What a statistics table is: everything a merge must agree on, and where it came from."""
@@ -82,7 +85,11 @@ class Header:
     release_ids: list[int] | None = None
 
     def text(self) -> str:
-        return COMMENT_PREFIX + json.dumps(asdict(self), sort_keys=True)
+        fields = asdict(self)
+        for key in _SUM_FIELDS:  # a single release's header says nothing about sums
+            if fields[key] is None:
+                del fields[key]
+        return COMMENT_PREFIX + json.dumps(fields, sort_keys=True)
 
     @property
     def private(self) -> bool:
