@@ -408,8 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
     ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
-    ap.add_argument("--figures", default="train,score,adhoc,export,private",
-                    help="figure groups: train, score, adhoc, export, private")
+    ap.add_argument("--figures", default="train,score,adhoc,export,private,update",
+                    help="figure groups: train, score, adhoc, export, private, update (bench/update.py)")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
     plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
@@ -437,6 +437,10 @@ def main(argv: list[str] | None = None) -> int:
         b.extra["prewarm"] = meta["prewarm"]
         for name, reps in plan:
             b.section(DATASETS[name], reps, set(args.figures.split(",")))
+        if "update" in args.figures.split(","):
+            from .update import run as run_update  # its own tables and results file (bench/results/update.md)
+
+            run_update(conn, budget, args.out, ["cat", "mixed"], "make bench")
         meta["elapsed_s"] = budget.elapsed()
 
     desc = {"cat": "categorical int (0..9), 3 classes", "num": "float8 Gaussian, 3 classes",
