@@ -123,6 +123,19 @@ def test_a_model_derived_from_statistics_keeps_their_sum_and_updates_like_traini
     assert "(the sum of 3 statistics tables)" in comment(db, "cp")
 
 
+def test_a_merge_refuses_a_models_kept_sum_together_with_a_part_the_sum_holds(db):
+    db.execute(st.MIXED)
+    db.execute("CREATE VIEW m1 AS SELECT * FROM mixed WHERE id <= 3")
+    db.execute("CREATE VIEW m2 AS SELECT * FROM mixed WHERE id > 3")
+    for v in ("m1", "m2"):
+        db.execute(f"SELECT madnb.create_nb_statistics('{v}', 'c', 'x', '2,3', 3, 's_{v}')")
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['s_m1', 's_m2'], 'fp', 'np', 'cp')")
+    e = sqlstate_of(db, "SELECT madnb.create_nb_model_from_statistics(%s, 'fp2', 'np2', 'cp2')", ([kept(db), "s_m2"],))
+    assert e.diag.sqlstate == "22023"
+    assert e.diag.message_primary == f"statistics part 2 (public.s_m2) holds statistics that part 1 ({kept(db).replace(chr(34), '')}) holds"
+    assert st.header(db, "s_m2")["id"] in e.diag.message_detail
+
+
 def test_an_update_derives_with_the_models_own_smoothing(db):
     db.execute(st.MIXED)
     db.execute("CREATE VIEW m1 AS SELECT * FROM mixed WHERE id % 2 = 0")

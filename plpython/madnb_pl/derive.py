@@ -94,28 +94,27 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
     part holds (see :attr:`Header.part_ids`).
     """
     first_rel, first = parts[0]
-    seen: dict[str, tuple[int, Relation]] = {}
-    releases: dict[int, tuple[int, Relation]] = {}
+    seen: dict[str, tuple[int, Relation, Header]] = {}
+    releases: dict[int, tuple[int, Relation, Header]] = {}
     for i, (rel, h) in enumerate(parts, start=1):
         ids, rids = h.part_ids, h.ledger_releases
-        dup_id = next((p for p in ids if p in seen), None)
-        dup_release = next((r for r in rids if r in releases), None)
-        if dup_id is not None or dup_release is not None:
-            j, earlier = seen[dup_id] if dup_id is not None else releases[dup_release]  # type: ignore[index]
-            same = f"release {dup_release} of madnb.privacy_ledger" if dup_release is not None else f"statistics id {dup_id}"
-            whole = len(ids) == 1 and len(rids) <= 1
+        by_release = next(((f"release {r} of madnb.privacy_ledger", releases[r]) for r in rids if r in releases), None)
+        by_id = next(((f"statistics id {p}", seen[p]) for p in ids if p in seen), None)
+        dup = by_release or by_id
+        if dup is not None:
+            same, (j, earlier, earlier_h) = dup
+            twice = set(earlier_h.part_ids) == set(ids)  # the same part(s) again, or a copy
             raise MadnbError(
                 "22023",
-                f"statistics part {i} ({rel.display}) is listed twice" if whole
+                f"statistics part {i} ({rel.display}) is listed twice" if twice
                 else f"statistics part {i} ({rel.display}) holds statistics that part {j} ({earlier.display}) holds",
-                detail=f"it is the same release as {earlier.display} ({same})" if whole
-                else f"both hold {same}",
+                detail=f"it is the same release as {earlier.display} ({same})" if twice else f"both hold {same}",
                 hint="list each statistics table once: a merge adds up its parts",
             )
         for p in ids:
-            seen[p] = (i, rel)
+            seen[p] = (i, rel, h)
         for r in rids:
-            releases[r] = (i, rel)
+            releases[r] = (i, rel, h)
         diff = difference(h, first)
         if diff is not None:
             what, mine, theirs = diff
