@@ -369,6 +369,23 @@ def test_private_updates_write_no_ledger_row_and_the_summed_noise_has_the_parts_
     assert all(cnt[(c, val)] == max(0, int(n)) for c, val, n, _ in summed)
 
 
+def test_a_private_update_derives_the_model_a_merge_of_the_same_parts_derives(db):
+    db.execute(st.MIXED)
+    db.execute("CREATE TABLE dom (attr int, value text)")
+    db.execute("INSERT INTO dom VALUES (0, 'a'), (0, 'b'), (1, '1'), (1, '2')")
+    db.execute("CREATE VIEW m1 AS SELECT * FROM mixed WHERE id % 2 = 0")
+    db.execute("CREATE VIEW m2 AS SELECT * FROM mixed WHERE id % 2 = 1")
+    for v in ("m1", "m2"):
+        db.execute(f"SELECT madnb.create_nb_statistics('{v}', 'c', 'x', '2,3', 3, 'p_{v}', epsilon => 1, "
+                   "bounds => '{{0,10},{0,20}}', domain => 'dom')")
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['p_m1'], 'fp', 'np', 'cp')")
+    db.execute("SELECT madnb.update_nb_model('p_m2', 'fp', 'np', 'cp')")
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['p_m1', 'p_m2'], 'fp1', 'np1', 'cp1')")
+    st.assert_same_model(db, ("fp", "np", "cp"), ("fp1", "np1", "cp1"))
+    assert st.rows(db, f"SELECT cls, attr, value, n, s1, s2 FROM {kept(db)}") == st.rows(
+        db, f"SELECT cls, attr, value, n, s1, s2 FROM {kept(db, 'fp1')}")
+
+
 def test_a_private_model_refuses_an_exact_part_and_a_part_from_another_domain(owner_batches):
     db = owner_batches
     db.execute("SELECT madnb.create_nb_prepared_data_tables('batch0', 'c', 'x', 1, 'fp', 'cp', epsilon => 2, domain => 'dom')")
