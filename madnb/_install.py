@@ -373,14 +373,17 @@ def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
 
 
 def _detach_statistics_schema(conn: psycopg.Connection[Any]) -> None:
-    """Detach schema ``madnb_statistics`` from the extension: the statistics kept by
-    training belong to the user, like the model tables, and stay after uninstall."""
-    member = conn.execute(
-        "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
-        "AND d.objid = pg_catalog.to_regnamespace('madnb_statistics') AND d.deptype = 'e'"
-    ).fetchone()
-    if member:
-        conn.execute("ALTER EXTENSION madnb DROP SCHEMA madnb_statistics")
+    """Detach schemas ``madnb_statistics`` and ``madnb_models`` from the extension: the
+    statistics kept by training and the named models belong to the user, like the
+    model tables, and stay after uninstall."""
+    for schema in ("madnb_statistics", "madnb_models"):
+        member = conn.execute(
+            "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
+            "AND d.objid = pg_catalog.to_regnamespace(%s) AND d.deptype = 'e'",
+            [schema],
+        ).fetchone()
+        if member:
+            conn.execute(sql.SQL("ALTER EXTENSION madnb DROP SCHEMA {}").format(sql.Identifier(schema)))
 
 
 def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool = False) -> Uninstalled:
