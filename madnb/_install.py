@@ -293,6 +293,9 @@ def dependents(conn: psycopg.Connection[Any]) -> list[str]:
           AND NOT (u.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND EXISTS (
               SELECT 1 FROM pg_catalog.pg_attrdef AS a JOIN pg_catalog.pg_class AS c ON c.oid = a.adrelid
               WHERE a.oid = u.objid AND c.relnamespace IN ('madnb'::pg_catalog.regnamespace)))
+          AND NOT (u.classid = 'pg_catalog.pg_policy'::pg_catalog.regclass AND EXISTS (
+              SELECT 1 FROM pg_catalog.pg_policy AS y JOIN pg_catalog.pg_class AS c ON c.oid = y.polrelid
+              WHERE y.oid = u.objid AND c.relnamespace IN ('madnb'::pg_catalog.regnamespace)))
         ORDER BY 1
         """
     ).fetchall()
