@@ -44,6 +44,7 @@ ONE_ROW_TABLE = "mixed1m"
 ONE_ROW_QUERIES = 1000
 TARGET_PREDICT = 2.5
 TARGET_ONE_ROW_MS = 2.0
+OUT = sql.Identifier("bench_model_pred")
 
 
 def columns_sql(d: Dataset, name: str) -> str:
@@ -95,21 +96,20 @@ def run(conn: psycopg.Connection[Any], datasets: list[Dataset], budget: Budget, 
         base = _base_run(conn, d)
         base()  # read once
         tq, tp = train_call(d)
-        fig = measure(lambda: timed(lambda: conn.execute(tq, tp)), reps, budget, base)
+        fig = measure(lambda tq=tq, tp=tp: timed(lambda: conn.execute(tq, tp)), reps, budget, base)
         rows.append(_row(d, "model_train", fig, None, "madnb.train from the column table"))
         fn = sql.Identifier("madnb_models", f"{model_of(d)}_predict")
-        out = sql.Identifier("bench_model_pred")
-        q = sql.SQL("CREATE TABLE {} AS SELECT t.id, {}(t) AS p FROM {} AS t").format(out, fn, sql.Identifier(cols))
+        q = sql.SQL("CREATE TABLE {} AS SELECT t.id, {}(t) AS p FROM {} AS t").format(OUT, fn, sql.Identifier(cols))
 
-        def predict() -> float:
-            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(out))
+        def predict(q: sql.Composed = q) -> float:
+            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
             return timed(lambda: conn.execute(q))
 
         fig = measure(predict, reps, budget, base)
         plan = "\n".join(r[0] for r in conn.execute(sql.SQL("EXPLAIN ") + sql.SQL("SELECT t.id, {}(t) FROM {} AS t").format(fn, sql.Identifier(cols))))
         workers = "Gather" in plan
         acc = conn.execute(sql.SQL("SELECT avg((p.p = t.class)::int)::float8 FROM {} p JOIN {} t USING (id)").format(
-            out, sql.Identifier(cols))).fetchone()[0]
+            OUT, sql.Identifier(cols))).fetchone()[0]
         rows.append(_row(d, "model_predict", fig, TARGET_PREDICT, "CREATE TABLE AS SELECT id, <model>_predict(t)",
                          parallel=workers, accuracy=acc))
         done.append(d)

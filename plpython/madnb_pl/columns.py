@@ -36,8 +36,27 @@ from .errors import MadnbError
 from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
 from .spec import Training
 from .sql import (
-    BOOL, BPCHAR, DATE, F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NAME, NAN_TYPES, NUMERIC, TEXT, TEXT_TYPES, TIMESTAMP,
-    TIMESTAMPTZ, UUID, Plpy, Sql, int_array, quote_ident, temp_name,
+    BOOL,
+    DATE,
+    F8,
+    FLOAT4,
+    FLOAT8,
+    INT2,
+    INT4,
+    INT8,
+    NAME,
+    NAN_TYPES,
+    NUMERIC,
+    TEXT,
+    TEXT_TYPES,
+    TIMESTAMP,
+    TIMESTAMPTZ,
+    UUID,
+    Plpy,
+    Sql,
+    int_array,
+    quote_ident,
+    temp_name,
 )
 
 GAUSSIAN = "gaussian"

@@ -223,7 +223,7 @@ def create_functions(plpy: Plpy, model: str, display: str, t: ColumnTraining, m:
         "jsonb {class: probability}",
         "float8[] of class probabilities in the order of madnb.model_classes",
     ]
-    for name, (rtype, body), text in zip(names, _bodies(t, m, row_values), what):
+    for name, (rtype, body), text in zip(names, _bodies(t, m, row_values), what, strict=True):
         plpy.execute(
             f"CREATE OR REPLACE FUNCTION {name.sql}(r anyelement) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
             f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
@@ -236,7 +236,7 @@ def create_functions(plpy: Plpy, model: str, display: str, t: ColumnTraining, m:
         return
     params = ", ".join(f"{f.column.sql} {f.column.type_sql}" for f in t.features)
     types = ", ".join(f.column.type_sql for f in t.features)
-    for name, (rtype, body), text in zip(names, _bodies(t, m, col_values), what):
+    for name, (rtype, body), text in zip(names, _bodies(t, m, col_values), what, strict=True):
         plpy.execute(
             f"CREATE OR REPLACE FUNCTION {name.sql}({params}) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
             f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
