@@ -17,12 +17,12 @@ compared by their text form (:func:`value_text_sql`, the one place it is
 written: training and the generated prediction functions both use it).  NULL,
 and NaN for Gaussian columns, is a missing value.
 
-The statistics pass (:func:`stats_select`) reads the source once: each row is
-unpivoted into one row per categorical feature (its value as text) plus one row
-(o = 0) carrying the Gaussian values, and a single GROUP BY class, o, value
-counts the categorical cells and computes count, avg and var_samp of every
-Gaussian column (the aggregates skip the NULLs of the other rows).  PostgreSQL
-runs it with parallel workers.
+The statistics pass (:func:`stats_select`) is one SELECT: per class its row
+count and count, avg and var_samp of every Gaussian column; the categorical
+counts of integer columns grouped on one packed int8 key per value (as training
+from integer arrays does), those of other columns from a LATERAL VALUES unpivot
+(the value as text).  Each part is a scan of the source that PostgreSQL runs with
+parallel workers; none calls Python per row.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from . import statistics_table
+from . import statistics_table, stats
 from .errors import MadnbError
 from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
 from .spec import Training
@@ -247,29 +247,72 @@ def training(
     return ColumnTraining(rel, lab, tuple(out))
 
 
-def stats_select(t: ColumnTraining) -> Sql:
-    """The one statistics pass: rows (cls, o, v, n, c{j}, m{j}, v{j}) grouped by class, o, v.
+PACK_BITS = 11  # a packed integer key: value * 2**11 + feature number (features <= 1600 < 2**11)
+PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
+MAX_GAUSSIAN = 500  # three aggregates each in one select list, which holds at most 1664 entries
 
-    o = 0 carries the Gaussian values (its n is the class's row count); o = i > 0
-    the text of categorical feature i (n its count, v NULL for a missing value).
+
+def packed(t: ColumnTraining) -> list[int]:
+    """The categorical features counted from a packed int8 key (integer columns of at most 32 bits)."""
+    return [i for i, f in enumerate(t.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
+
+
+def stats_select(t: ColumnTraining) -> Sql:
+    """The statistics pass: rows (cls, o, v, n, c{j}, m{j}, v{j}), one SELECT of up to three parts.
+
+    * o = 0, one row per class: its row count n and, per Gaussian feature j,
+      count, avg and var_samp of the present values (c{j}, m{j}, v{j});
+    * integer categorical features: per class and (feature, value) the count,
+      grouped on one int8 key per element, value * 2**11 + o, from ``unnest`` in
+      the select list (the cheapest way PostgreSQL counts many columns per row);
+    * other categorical features: each row unpivoted into (o, value as text) by a
+      LATERAL VALUES list, grouped by class, o, value.
+
+    Missing values (NULL) of categorical features are not counted.  Every part
+    can run in parallel workers.
     """
-    gauss = [j for j in t.numeric]
-    cols = ", ".join(["o", "v"] + [f"x{j}" for j in gauss])
-    nulls = "".join(f", NULL::{F8}" for _ in gauss)
-    rows = ["(0, NULL::pg_catalog.text" + "".join(
-        f", {gaussian_value_sql(f't.{t.features[j - 1].column.sql}', t.features[j - 1])}" for j in gauss) + ")"]
-    for i, f in enumerate(t.features, start=1):
-        if not f.gaussian:
-            rows.append(f"({i}, {value_text_sql(f't.{f.column.sql}', f)}{nulls})")
+    gauss = list(t.numeric)
+    if len(gauss) > MAX_GAUSSIAN:
+        raise MadnbError(
+            "54000", f"{len(gauss)} Gaussian features are more than madnb.train supports ({MAX_GAUSSIAN})",
+            hint="train from a view with fewer numeric columns, or name some of them in categorical",
+        )
+    lab = f"t.{t.label.sql}"
+    nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
     aggs = "".join(
-        f", pg_catalog.count(u.x{j}) AS c{j}, pg_catalog.avg(u.x{j}) AS m{j}, pg_catalog.var_samp(u.x{j}) AS v{j}"
+        f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
         for j in gauss
+        for x in [gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1])]
     )
-    return Sql(
-        f"SELECT t.{t.label.sql} AS cls, u.o, u.v, pg_catalog.count(*) AS n{aggs} "
-        f"FROM {t.source.sql} AS t CROSS JOIN LATERAL (VALUES {', '.join(rows)}) AS u({cols}) "
-        "GROUP BY 1, 2, 3"
-    )
+    parts = [
+        f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
+        f"FROM {t.source.sql} AS t GROUP BY 1"
+    ]
+    ints = packed(t)
+    if ints:
+        mask = (1 << PACK_BITS) - 1
+        keys = ", ".join(
+            f"(t.{t.features[i - 1].column.sql})::pg_catalog.int8 OPERATOR(pg_catalog.*) {1 << PACK_BITS} "
+            f"OPERATOR(pg_catalog.+) {i}"
+            for i in ints
+        )
+        # OFFSET 0 keeps "k IS NOT NULL" above the aggregate (below it, it would run once per element)
+        parts.append(
+            f"SELECT g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
+            f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
+            f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {lab} AS cls, "
+            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {t.source.sql} AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g "
+            "WHERE g.k IS NOT NULL"
+        )
+    others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
+    if others:
+        rows = ", ".join(f"({i}, {value_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
+        parts.append(
+            f"SELECT g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
+            f"FROM {t.source.sql} AS t CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
+            "WHERE u.v IS NOT NULL GROUP BY 1, 2, 3) AS g"
+        )
+    return Sql(" UNION ALL ".join(parts))
 
 
 def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
@@ -280,7 +323,9 @@ def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[stat
     """
     s = temp_name("madnb_colstats_")
     try:
-        plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}")
+        # a Gather of the packed keys is costed per row, not per element (see madnb_pl.stats.gather_cost)
+        with stats.gather_cost(plpy, max(1.0, len(packed(t)) / 2)):
+            plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}")
     except plpy.spiexceptions.NumericValueOutOfRange as e:
         raise MadnbError(
             "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
