@@ -313,3 +313,45 @@ def test_a_hostile_quoted_model_name_is_data(db):
     assert db.execute("SELECT madnb.model_classes('\"We''ird; Model\"')").fetchone()[0] == ["a", "b"]
     db.execute("SELECT madnb.drop_model('\"We''ird; Model\"')")
     assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace").fetchone()[0] == 0
+
+
+def test_gaussian_statistics_of_values_far_from_zero_keep_every_digit(db):
+    # values 1e9 + small spread: a running sum of squares in float8 would lose the variance's digits
+    xs = [1e9 + 0.001 * ((i * 37) % 11) for i in range(1, 201)]
+    db.execute("CREATE TABLE far (label text, x float8)")
+    with db.cursor().copy("COPY far FROM STDIN") as copy:
+        for i, x in enumerate(xs):
+            copy.write_row(("a" if i % 2 else "b", x))
+    db.execute("SELECT madnb.train('far_nb', 'far', 'label')")
+    for label in ("a", "b"):
+        col = np.array([x for i, x in enumerate(xs) if ("a" if i % 2 else "b") == label])
+        mean, var = db.execute(
+            "SELECT attr_mean, attr_var FROM madnb_models.far_nb_numeric_stats WHERE class = %s", [label]
+        ).fetchone()
+        want = float(np.var(col - 1e9, ddof=1))  # exact shift: the spread itself
+        assert var == pytest.approx(want, rel=1e-9)
+        assert mean == pytest.approx(1e9 + float(np.mean(col - 1e9)), rel=1e-15)
+
+
+def test_the_statistics_of_column_models_merge_like_any_others(db):
+    # one core: two column models' statistics tables, summed by create_nb_model_from_statistics,
+    # give the model tables of training on the union
+    db.execute(
+        "CREATE TABLE u (id int, label text, colour text, size float8);"
+        "INSERT INTO u SELECT i, CASE WHEN i % 3 = 0 THEN 'x' ELSE 'y' END, (ARRAY['r', 'g', 'b'])[1 + i % 3 * (i % 2)], "
+        " 10 + (i % 13) * 0.5 FROM generate_series(1, 90) i;"
+        "CREATE VIEW u1 AS SELECT * FROM u WHERE id <= 40; CREATE VIEW u2 AS SELECT * FROM u WHERE id > 40"
+    )
+    for name, src in (("whole", "u"), ("part1", "u1"), ("part2", "u2")):
+        db.execute("SELECT madnb.train(%s, %s, 'label', exclude => ARRAY['id'])", [name, src])
+    s1, s2 = (db.execute("SELECT statistics FROM madnb.models WHERE name = %s", [n]).fetchone()[0] for n in ("part1", "part2"))
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY[%s, %s], 'm_fp', 'm_np', 'm_cp')", [s1, s2])
+    assert db.execute("SELECT * FROM m_cp ORDER BY 1").fetchall() == db.execute(
+        "SELECT * FROM madnb_models.whole_class_priors ORDER BY 1").fetchall()
+    assert db.execute("SELECT class, attr, value, cnt, attr_cnt FROM m_fp ORDER BY 1, 2, 3").fetchall() == db.execute(
+        "SELECT class, attr, value, cnt, attr_cnt FROM madnb_models.whole_feature_probs ORDER BY 1, 2, 3").fetchall()
+    merged = db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM m_np ORDER BY 1, 2").fetchall()
+    whole = db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM madnb_models.whole_numeric_stats ORDER BY 1, 2").fetchall()
+    for a, b in zip(merged, whole, strict=True):
+        assert a[:2] == b[:2] and a[4] == b[4]
+        assert a[2] == pytest.approx(b[2], rel=1e-14) and a[3] == pytest.approx(b[3], rel=1e-12)
