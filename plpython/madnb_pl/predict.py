@@ -51,7 +51,7 @@ from .columns import ColumnTraining, Feature, gaussian_value_sql, value_text_sql
 from .names import NewName
 from .scoring.model import model_parts
 from .scoring.plan import ScoringPlan
-from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, quote_ident
+from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql
 
 SCHEMA = "madnb_models"
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
@@ -250,10 +250,6 @@ def create_functions(plpy: Plpy, model: str, display: str, t: ColumnTraining, m:
 def column_signature(t: ColumnTraining) -> str:
     """The column form's argument types (to drop it when a re-training changes them)."""
     return ", ".join(f.column.type_sql for f in t.features)
-
-
-def quoted_model_function(model: str, suffix: str) -> Sql:
-    return Sql(f"{quote_ident(SCHEMA)}.{quote_ident(model + suffix)}")
 
 
 __all__ = ["MAX_ARGS", "SCHEMA", "SUFFIXES", "ModelNumbers", "column_signature", "create_functions", "read_numbers", "volatility"]
