@@ -203,3 +203,16 @@ def test_objects_planted_on_the_search_path_never_run_inside_training_or_predict
     ).fetchall() == [(r[2],) for r in normal]
     db.execute("SELECT madnb_models.fruit2_predict(f) FROM fruit f")
     db.execute("SELECT madnb.drop_model('fruit2')")
+
+
+def test_a_tampered_catalog_row_cannot_make_drop_model_run_its_text(fruit):
+    db = fruit
+    db.execute("CREATE TABLE victim (x int)")
+    db.execute("UPDATE madnb._models SET statistics = 'public.victim; DROP TABLE victim' WHERE name = 'fruit_nb'")
+    db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert db.execute("SELECT to_regclass('victim') IS NOT NULL").fetchone()[0]
+    # a catalog naming a table outside madnb_statistics does not drop it either
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
+    db.execute("UPDATE madnb._models SET statistics = 'public.victim' WHERE name = 'fruit_nb'")
+    db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert db.execute("SELECT to_regclass('victim') IS NOT NULL").fetchone()[0]

@@ -92,11 +92,21 @@ def _drop_objects(plpy: Plpy, name: str, statistics: str | None, functions: bool
     for suffix in TABLE_SUFFIXES:
         plpy.execute(f"DROP TABLE IF EXISTS {NewName(predict.SCHEMA, name + suffix).sql}")
     if statistics is not None:
-        rel = plpy.execute(
-            plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.text AS r", ["pg_catalog.text"]), [statistics]
-        )[0]["r"]
-        if rel is not None:
-            plpy.execute(f"DROP TABLE {statistics}")
+        # the catalog's text is only compared: what is dropped is a table of madnb_statistics whose
+        # quoted name (as train wrote it) is that text
+        rows = plpy.execute(
+            plpy.prepare(
+                "SELECT c.oid::pg_catalog.regclass::pg_catalog.text AS r FROM pg_catalog.pg_class AS c "
+                "WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
+                "AND $1 OPERATOR(pg_catalog.=) ('\"' OPERATOR(pg_catalog.||) pg_catalog.replace($2, '\"', '\"\"') "
+                "OPERATOR(pg_catalog.||) '\".\"' OPERATOR(pg_catalog.||) "
+                "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"')",
+                ["pg_catalog.text", "pg_catalog.text"],
+            ),
+            [statistics, statistics_table.KEPT_SCHEMA],
+        )
+        if rows:
+            plpy.execute(f"DROP TABLE {rows[0]['r']}")
 
 
 def _functions(plpy: Plpy, name: str, arg_types: str | None = None) -> list[str]:
