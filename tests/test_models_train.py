@@ -355,3 +355,27 @@ def test_the_statistics_of_column_models_merge_like_any_others(db):
     for a, b in zip(merged, whole, strict=True):
         assert a[:2] == b[:2] and a[4] == b[4]
         assert a[2] == pytest.approx(b[2], rel=1e-14) and a[3] == pytest.approx(b[3], rel=1e-12)
+
+
+def test_a_tie_predicts_the_first_class_in_class_order_as_the_classify_view_lists_it_first(db):
+    db.execute(
+        "CREATE TYPE mood AS ENUM ('sad', 'happy');"
+        "CREATE TABLE tie (label mood, colour text, size float8);"
+        "INSERT INTO tie VALUES ('happy', 'red', 1), ('happy', 'blue', 3), ('sad', 'red', 1), ('sad', 'blue', 3)"
+    )
+    db.execute("SELECT madnb.train('tie_nb', 'tie', 'label')")
+    # identical statistics for both classes: every row is an exact tie; enum order puts 'sad' first
+    assert db.execute("SELECT madnb.model_classes('tie_nb')").fetchone()[0] == ["sad", "happy"]
+    assert db.execute("SELECT DISTINCT madnb_models.tie_nb_predict(t)::text FROM tie t").fetchall() == [("sad",)]
+    assert db.execute("SELECT DISTINCT madnb_models.tie_nb_predict_proba_array(t) FROM tie t").fetchall() == [([0.5, 0.5],)]
+    # the label's type is what predict returns
+    assert db.execute("SELECT pg_typeof(madnb_models.tie_nb_predict('red', 2))::text").fetchone()[0] == "mood"
+    # the classify view over a model's tables (text values: categorical features only)
+    db.execute("SELECT madnb.train('tie_cat', 'tie', 'label', features => ARRAY['colour'])")
+    db.execute(
+        "CREATE TABLE tie_test AS SELECT 1 AS id, ARRAY['red']::text[] AS attributes;"
+        "SELECT madnb.create_nb_classify_view('madnb_models.tie_cat_feature_probs', 'madnb_models.tie_cat_class_priors', "
+        "'tie_test', 'id', 'attributes', 1, 'tie_classify')"
+    )
+    assert db.execute("SELECT madnb_models.tie_cat_predict('red')::text").fetchone()[0] == "sad"
+    assert db.execute("SELECT nb_classification::text[] FROM tie_classify").fetchone()[0] == ["sad", "happy"]
