@@ -52,4 +52,4 @@ clean:
 # then read `git diff tests/golden` and commit what is intended.
 .PHONY: golden
 golden: setup
-	MADNB_REGEN_GOLDEN=1 $(VENV)/bin/pytest -q tests/test_golden_sql.py
+	MADNB_REGEN_GOLDEN=1 $(VENV)/bin/pytest -q tests/test_golden_sql.py tests/test_models_golden.py

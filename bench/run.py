@@ -325,6 +325,9 @@ FIGURE_LABEL = {
     "adhoc_probs": "ad hoc probs view materialisation",
     "export": "export path: fetch + scikit-learn fit/predict + COPY back",
     "private_train": "private training (ε = 1, public domain) **× exact training**, not × baseline",
+    "model_train": "named model: `madnb.train` from the column table (bench/models.py)",
+    "model_predict": "named model: batch `<model>_predict(t)` materialised",
+    "model_one_row": "named model: one row by primary key of 1,000,000, median of 1,000 queries (≤ 2 ms)",
 }
 
 
@@ -408,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
     ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
-    ap.add_argument("--figures", default="train,score,adhoc,export,private,update",
-                    help="figure groups: train, score, adhoc, export, private, update (bench/update.py)")
+    ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models",
+                    help="figure groups: train, score, adhoc, export, private, update (bench/update.py), models (bench/models.py)")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
     plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
@@ -441,6 +444,10 @@ def main(argv: list[str] | None = None) -> int:
             from .update import run as run_update  # its own tables and results file (bench/results/update.md)
 
             run_update(conn, budget, args.out, ["cat", "mixed"], "make bench")
+        if "models" in args.figures.split(","):  # named models: madnb.train and the generated prediction functions
+            from . import models as bench_models
+
+            b.rows += bench_models.run(conn, [DATASETS[n] for n, _ in plan], budget)
         meta["elapsed_s"] = budget.elapsed()
 
     desc = {"cat": "categorical int (0..9), 3 classes", "num": "float8 Gaussian, 3 classes",

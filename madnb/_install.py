@@ -293,6 +293,9 @@ def dependents(conn: psycopg.Connection[Any]) -> list[str]:
           AND NOT (u.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND EXISTS (
               SELECT 1 FROM pg_catalog.pg_attrdef AS a JOIN pg_catalog.pg_class AS c ON c.oid = a.adrelid
               WHERE a.oid = u.objid AND c.relnamespace IN ('madnb'::pg_catalog.regnamespace)))
+          AND NOT (u.classid = 'pg_catalog.pg_policy'::pg_catalog.regclass AND EXISTS (
+              SELECT 1 FROM pg_catalog.pg_policy AS y JOIN pg_catalog.pg_class AS c ON c.oid = y.polrelid
+              WHERE y.oid = u.objid AND c.relnamespace IN ('madnb'::pg_catalog.regnamespace)))
         ORDER BY 1
         """
     ).fetchall()
@@ -373,14 +376,17 @@ def _detach_privacy_state(conn: psycopg.Connection[Any]) -> None:
 
 
 def _detach_statistics_schema(conn: psycopg.Connection[Any]) -> None:
-    """Detach schema ``madnb_statistics`` from the extension: the statistics kept by
-    training belong to the user, like the model tables, and stay after uninstall."""
-    member = conn.execute(
-        "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
-        "AND d.objid = pg_catalog.to_regnamespace('madnb_statistics') AND d.deptype = 'e'"
-    ).fetchone()
-    if member:
-        conn.execute("ALTER EXTENSION madnb DROP SCHEMA madnb_statistics")
+    """Detach schemas ``madnb_statistics`` and ``madnb_models`` from the extension: the
+    statistics kept by training and the named models belong to the user, like the
+    model tables, and stay after uninstall."""
+    for schema in ("madnb_statistics", "madnb_models"):
+        member = conn.execute(
+            "SELECT 1 FROM pg_catalog.pg_depend AS d WHERE d.classid = 'pg_catalog.pg_namespace'::pg_catalog.regclass "
+            "AND d.objid = pg_catalog.to_regnamespace(%s) AND d.deptype = 'e'",
+            [schema],
+        ).fetchone()
+        if member:
+            conn.execute(sql.SQL("ALTER EXTENSION madnb DROP SCHEMA {}").format(sql.Identifier(schema)))
 
 
 def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool = False) -> Uninstalled:

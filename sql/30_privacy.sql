@@ -299,6 +299,10 @@ BEGIN
     EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb TO %I', role);
     -- training keeps its statistics in a table of madnb_statistics
     EXECUTE pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA madnb_statistics TO %I', role);
+    -- named models (madnb.train): their objects in madnb_models, their rows in the catalog (row level security: own rows only)
+    EXECUTE pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA madnb_models TO %I', role);
+    EXECUTE pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON madnb._models TO %I', role);
+    EXECUTE pg_catalog.format('GRANT SELECT ON madnb.models TO %I', role);
     -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
     EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
     EXECUTE pg_catalog.format(
@@ -311,7 +315,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.grant_usage(name, boolean) IS
-    'let a role train (exact and private; its statistics are kept in schema madnb_statistics), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
+    'let a role train (exact and private; its statistics are kept in schema madnb_statistics), train and use named models (madnb.train, schema madnb_models), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
 
 CREATE OR REPLACE FUNCTION madnb.revoke_usage(role name) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
@@ -331,9 +335,12 @@ BEGIN
     EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.privacy_ledger, madnb.privacy_budget, madnb.privacy_budget_status FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE ON SCHEMA madnb FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA madnb_statistics FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.models FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE SELECT, INSERT, UPDATE, DELETE ON madnb._models FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA madnb_models FROM %I', role);
 END
 $$;
-COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role in schemas madnb and madnb_statistics (TEMP on the database is left as it is)';
+COMMENT ON FUNCTION madnb.revoke_usage(name) IS 'take back what madnb.grant_usage gave a role in schemas madnb, madnb_statistics and madnb_models (TEMP on the database is left as it is)';
 
 -- Writers of privacy state and role management: not for PUBLIC.
 REVOKE ALL ON FUNCTION madnb.record_private_release(regclass, numeric, jsonb) FROM PUBLIC;

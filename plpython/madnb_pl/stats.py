@@ -297,7 +297,7 @@ def _packed_code_stats(plpy: Plpy, t: Training, name: str) -> bool:
         # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
         # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
         # few partial groups so much that a 10,000 x 500 table was planned serially.
-        with _gather_cost(plpy, max(1.0, t.num_attrs / 2)):
+        with gather_cost(plpy, max(1.0, t.num_attrs / 2)):
             plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {packed_code_stats_select(t)}")
         plpy.execute(f"INSERT INTO {name} {packed_code_rest_select(t, name, shape)}")
     plpy.execute(f"DROP TABLE {shape}")
@@ -305,7 +305,7 @@ def _packed_code_stats(plpy: Plpy, t: Training, name: str) -> bool:
 
 
 @contextlib.contextmanager
-def _gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
+def gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
     """parallel_tuple_cost times factor for the statements inside, then the caller's setting again."""
     old = plpy.execute("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v")[0]["v"]
     set_it = plpy.prepare("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)", ["text"])

@@ -1,0 +1,431 @@
+"""Training from ordinary columns: the features of a table, their roles, and their statistics pass.
+
+A :class:`ColumnTraining` is the column-based counterpart of :class:`madnb_pl.spec.Training`:
+the source, the label column and the feature columns in order, each with its
+role (``gaussian`` or ``categorical``).  Feature i (1-based, in that order) is
+attribute i of the statistics table, so a column model is an ordinary madnb
+model: its statistics table has the usual format (categorical values as text,
+the i-th feature as attr i) and its model tables are derived by
+:func:`madnb_pl.derive.create_model`, the same derivation and merge as every
+other model.
+
+Roles by type (of a domain: of its base type): int2, int4, int8, float4, float8
+and numeric columns are Gaussian; text, varchar, char, name, boolean, date,
+timestamp, timestamptz, uuid and enum columns categorical; ``categorical``
+makes named integer or numeric columns categorical.  Categorical values are
+compared by their text form (:func:`value_text_sql`, the one place it is
+written: training and the generated prediction functions both use it).  NULL,
+and NaN for Gaussian columns, is a missing value.
+
+The statistics pass (:func:`stats_select`) is one SELECT: per class its row
+count and count, avg and var_samp of every Gaussian column; the categorical
+counts of integer columns grouped on one packed int8 key per value (as training
+from integer arrays does), those of other columns from a LATERAL VALUES unpivot
+(the value as text).  Each part is a scan of the source that PostgreSQL runs with
+parallel workers; none calls Python per row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from . import statistics_table, stats
+from .errors import MadnbError
+from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
+from .spec import Training
+from .sql import (
+    BOOL,
+    DATE,
+    F8,
+    FLOAT4,
+    FLOAT8,
+    INT2,
+    INT4,
+    INT8,
+    NAME,
+    NAN_TYPES,
+    NUMERIC,
+    TEXT,
+    TEXT_TYPES,
+    TIMESTAMP,
+    TIMESTAMPTZ,
+    UUID,
+    Plpy,
+    Sql,
+    int_array,
+    quote_ident,
+    temp_name,
+)
+
+GAUSSIAN = "gaussian"
+CATEGORICAL = "categorical"
+
+GAUSSIAN_TYPES = frozenset({INT2, INT4, INT8, FLOAT4, FLOAT8, NUMERIC})
+CATEGORICAL_TYPES = TEXT_TYPES | {NAME, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ, UUID}
+OVERRIDABLE_TYPES = frozenset({INT2, INT4, INT8, NUMERIC})
+"""Gaussian by default, categorical when named in ``categorical`` (floats are not: their text form is not canonical)."""
+
+MAX_FEATURES = 1600
+"""A table has at most 1600 columns."""
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One feature column: its name, type (as format_type spells it), base type OID and role."""
+
+    column: Column
+    base_oid: int
+    role: str
+    enum: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.column.name
+
+    @property
+    def gaussian(self) -> bool:
+        return self.role == GAUSSIAN
+
+
+@dataclass(frozen=True)
+class ColumnTraining:
+    """A validated column-based training: source, label and features (feature i is attribute i)."""
+
+    source: Relation
+    label: Column
+    features: tuple[Feature, ...]
+
+    @property
+    def num_attrs(self) -> int:
+        return len(self.features)
+
+    @property
+    def numeric(self) -> tuple[int, ...]:
+        """The attribute numbers of the Gaussian features."""
+        return tuple(i for i, f in enumerate(self.features, start=1) if f.gaussian)
+
+    def shape(self) -> Training:
+        """The :class:`~madnb_pl.spec.Training` shape the statistics core works on (text values, attr i = feature i)."""
+        attrs = Column("value", "text[]", 0, "text", TEXT)
+        return Training(self.source, self.label, attrs, self.num_attrs, self.numeric, self.numeric)
+
+
+def value_text_sql(expr: str, f: Feature) -> Sql:
+    """A categorical value's text form: the dictionary key at training and at prediction.
+
+    numeric drops trailing zeros (1.50 = 1.5); char(n) loses its trailing blanks
+    in the cast, as its equality ignores them.
+    """
+    if f.base_oid == NUMERIC:
+        return Sql(f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text")
+    return Sql(f"({expr})::pg_catalog.text")
+
+
+def gaussian_value_sql(expr: str, f: Feature) -> Sql:
+    """A Gaussian value as float8; NaN reads NULL (missing)."""
+    x = f"({expr})::{F8}"
+    if f.base_oid in NAN_TYPES:
+        return Sql(f"NULLIF({x}, 'NaN'::{F8})")
+    return Sql(x)
+
+
+def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
+    """The relation's columns in order, with the base type of a domain and whether it is an enum."""
+    return list(plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(top, oid, depth) AS (SELECT a.atttypid, a.atttypid, 0 FROM pg_catalog.pg_attribute AS a "
+            "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
+            "UNION SELECT d.top, t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t "
+            "ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
+            "SELECT a.attname::pg_catalog.text AS name, b.oid::pg_catalog.int8 AS base, "
+            "(bt.typtype OPERATOR(pg_catalog.=) 'e') AS enum "
+            "FROM pg_catalog.pg_attribute AS a "
+            "JOIN LATERAL (SELECT d.oid FROM d WHERE d.top OPERATOR(pg_catalog.=) a.atttypid "
+            "ORDER BY d.depth DESC LIMIT 1) AS b ON true "
+            "JOIN pg_catalog.pg_type AS bt ON bt.oid OPERATOR(pg_catalog.=) b.oid "
+            "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
+            "ORDER BY a.attnum",
+            ["pg_catalog.oid"],
+        ),
+        [rel.oid],
+    ))
+
+
+def _names(values: list[str | None] | None, what: str) -> list[str]:
+    """An array of column names, each parsed as one identifier (NULL elements refused)."""
+    out: list[str] = []
+    for i, v in enumerate(values or [], start=1):
+        if v is None:
+            raise MadnbError("22004", f"{what}[{i}] must not be NULL", hint=f"{what} lists column names")
+        (name,) = parse_name(v, f"{what}[{i}]", max_parts=1)
+        out.append(name)
+    return out
+
+
+def training(
+    plpy: Plpy,
+    source: str | None,
+    label: str | None,
+    features: list[str | None] | None,
+    exclude: list[str | None] | None,
+    categorical: list[str | None] | None,
+) -> ColumnTraining:
+    """The validated :class:`ColumnTraining` (names resolved on the caller's search_path).
+
+    ``features`` NULL: every column but the label and ``exclude``, in table order.
+    """
+    rel = resolve_relation(plpy, source, "source")
+    lab = resolve_column(plpy, rel, label, "label", compared=True)
+    if lab.elem_oid is not None:
+        raise MadnbError(
+            "42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
+            hint="the label is one value per row, e.g. text, boolean or an integer",
+        )
+    cols = {r["name"]: r for r in _columns(plpy, rel)}
+    excluded = _names(exclude, "exclude")
+    for name in excluded:
+        if name not in cols:
+            raise MadnbError("42703", f'column "{name}" does not exist in {rel.display}', detail="it is listed in exclude")
+    if features is None:
+        names = [n for n in cols if n != lab.name and n not in excluded]
+    else:
+        names = _names(features, "features")
+        if excluded:
+            raise MadnbError("22023", "features and exclude are given together", hint="list the features, or exclude columns from all of them, not both")
+        seen: set[str] = set()
+        for n in names:
+            if n in seen:
+                raise MadnbError("42701", f'feature "{n}" is listed twice', hint="list each feature column once")
+            seen.add(n)
+            if n == lab.name:
+                raise MadnbError("22023", f'the label "{n}" is also listed as a feature', hint="leave the label out of features")
+    if not names:
+        raise MadnbError(
+            "22023", f"no features to train on in {rel.display}",
+            detail=f'the label is "{lab.name}"' + (f"; excluded: {', '.join(excluded)}" if excluded else ""),
+            hint="name the feature columns in features, or exclude fewer columns",
+        )
+    if len(names) > MAX_FEATURES:  # pragma: no cover - a table has at most 1600 columns
+        raise MadnbError("54000", f"{len(names)} features are more than madnb supports ({MAX_FEATURES})")
+    as_categorical = _names(categorical, "categorical")
+    for n in as_categorical:
+        if n not in names:
+            raise MadnbError(
+                "22023", f'categorical names "{n}", which is not a feature',
+                hint="categorical lists feature columns to be treated as categorical",
+            )
+    out: list[Feature] = []
+    for n in names:
+        col = resolve_column(plpy, rel, quote_ident(n), "features", compared=True)
+        base, enum = int(cols[n]["base"]), bool(cols[n]["enum"])
+        if col.elem_oid is not None:
+            raise MadnbError(
+                "42804", f'feature "{n}" is of type {col.type_sql}, an array',
+                hint="train from ordinary columns here; arrays of attributes are for madnb.create_nb_prepared_data_tables",
+            )
+        if n in as_categorical:
+            if base not in OVERRIDABLE_TYPES and base not in CATEGORICAL_TYPES and not enum:
+                raise MadnbError(
+                    "42804", f'feature "{n}" of type {col.type_sql} cannot be categorical',
+                    hint="integer, numeric, text, boolean, date and enum columns can be categorical; "
+                    "for a float column, train from a view that rounds or casts it",
+                )
+            role = CATEGORICAL
+        elif base in GAUSSIAN_TYPES:
+            role = GAUSSIAN
+        elif base in CATEGORICAL_TYPES or enum:
+            role = CATEGORICAL
+        else:
+            raise MadnbError(
+                "42804", f'feature "{n}" has type {col.type_sql}, which madnb cannot train on',
+                hint="numeric columns are Gaussian, text, boolean, date and enum columns categorical; "
+                "exclude the column, or train from a view that casts it",
+            )
+        out.append(Feature(col, base, role, enum))
+    return ColumnTraining(rel, lab, tuple(out))
+
+
+PACK_BITS = 11  # a packed integer key: value * 2**11 + feature number (features <= 1600 < 2**11)
+PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
+MAX_GAUSSIAN = 500  # three aggregates each in one select list, which holds at most 1664 entries
+
+
+def packed(t: ColumnTraining) -> list[int]:
+    """The categorical features counted from a packed int8 key (integer columns of at most 32 bits)."""
+    return [i for i, f in enumerate(t.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
+
+
+def stats_select(t: ColumnTraining) -> Sql:
+    """The statistics pass: rows (cls, o, v, n, c{j}, m{j}, v{j}), one SELECT of up to three parts.
+
+    * o = 0, one row per class: its row count n and, per Gaussian feature j,
+      count, avg and var_samp of the present values (c{j}, m{j}, v{j});
+    * integer categorical features: per class and (feature, value) the count,
+      grouped on one int8 key per element, value * 2**11 + o, from ``unnest`` in
+      the select list (the cheapest way PostgreSQL counts many columns per row);
+    * other categorical features: each row unpivoted into (o, value as text) by a
+      LATERAL VALUES list, grouped by class, o, value.
+
+    Missing values (NULL) of categorical features are not counted.  Every part
+    can run in parallel workers.
+    """
+    gauss = list(t.numeric)
+    if len(gauss) > MAX_GAUSSIAN:
+        raise MadnbError(
+            "54000", f"{len(gauss)} Gaussian features are more than madnb.train supports ({MAX_GAUSSIAN})",
+            hint="train from a view with fewer numeric columns, or name some of them in categorical",
+        )
+    lab = f"t.{t.label.sql}"
+    nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
+    aggs = "".join(
+        f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
+        for j in gauss
+        for x in [gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1])]
+    )
+    parts = [
+        f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
+        f"FROM {t.source.sql} AS t GROUP BY 1"
+    ]
+    ints = packed(t)
+    if ints:
+        mask = (1 << PACK_BITS) - 1
+        keys = ", ".join(
+            f"(t.{t.features[i - 1].column.sql})::pg_catalog.int8 OPERATOR(pg_catalog.*) {1 << PACK_BITS} "
+            f"OPERATOR(pg_catalog.+) {i}"
+            for i in ints
+        )
+        # OFFSET 0 keeps "k IS NOT NULL" above the aggregate (below it, it would run once per element)
+        parts.append(
+            f"SELECT g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
+            f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
+            f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {lab} AS cls, "
+            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {t.source.sql} AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g "
+            "WHERE g.k IS NOT NULL"
+        )
+    others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
+    if others:
+        rows = ", ".join(f"({i}, {value_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
+        parts.append(
+            f"SELECT g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
+            f"FROM {t.source.sql} AS t CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
+            "WHERE u.v IS NOT NULL GROUP BY 1, 2, 3) AS g"
+        )
+    return Sql(" UNION ALL ".join(parts))
+
+
+def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
+    """The statistics pass of ``t`` into a new statistics table ``dest``; return its header and the training rows.
+
+    The table has the format of :mod:`madnb_pl.statistics_table` (value type
+    text), so that it merges and derives as any other.
+    """
+    s = temp_name("madnb_colstats_")
+    try:
+        # a Gather of the packed keys is costed per row, not per element (see madnb_pl.stats.gather_cost)
+        with stats.gather_cost(plpy, max(1.0, len(packed(t)) / 2)):
+            plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}")
+    except plpy.spiexceptions.NumericValueOutOfRange as e:
+        raise MadnbError(
+            "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
+            hint="Gaussian features need values whose squares fit a float8 (about within +-1e154): "
+            "rescale the column in a view, or make the feature categorical",
+        ) from e
+    r = plpy.execute(
+        "SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
+        "COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled "
+        f"FROM {s} AS s"
+    )[0]
+    if r["unlabelled"]:
+        plpy.notice(
+            f"{r['unlabelled']} row(s) of {t.source.display} with a NULL label were ignored", detail=f'label "{t.label.name}"',
+        )
+    if r["labelled"] == 0:
+        raise MadnbError(
+            "22023", f"source {t.source.display} has no rows with a non-NULL label",
+            detail=f'label "{t.label.name}"', hint="train on a table with at least one labelled row",
+        )
+    f8, i8 = F8, "pg_catalog.int8"
+    for j in t.numeric:
+        bad = plpy.execute(
+            f"SELECT s.cls::pg_catalog.text AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+            f"AND (s.m{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
+            f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1"
+        )
+        if bad:
+            raise MadnbError(
+                "22003", f'feature "{t.features[j - 1].name}" of {t.source.display} has an infinite value',
+                detail=f"label {bad[0]['cls']}",
+                hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
+            )
+    shape = t.shape()
+    plpy.execute(statistics_table.table_ddl(dest.sql, shape))
+    numeric_cells = "".join(
+        f" UNION ALL SELECT s.cls, {j}, NULL, NULL, s.c{j}, s.m{j}, s.v{j} FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0"
+        for j in t.numeric
+    )
+    plpy.execute(
+        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+        f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 "
+        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
+        + numeric_cells
+    )
+    plpy.execute(f"DROP TABLE {s}")
+    refine_far_from_zero(plpy, t, dest.sql)
+    header = statistics_table.Header(
+        format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=t.num_attrs,
+        numeric=list(t.numeric), class_type=t.label.type_sql, element_type="text", source=t.source.display,
+        created_at=statistics_table.now(plpy),
+    )
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header, int(r["labelled"])
+
+
+def refine_far_from_zero(plpy: Plpy, t: ColumnTraining, dest: str) -> None:
+    """Recompute the Gaussian cells whose values sit far from 0 compared with their spread.
+
+    The column form of :func:`madnb_pl.statistics_table.refine_far_from_zero`
+    (see there for why): the same test on the statistics, the same shifted pass
+    (x - c with c the mean of the attribute's largest such cell), the mean kept
+    as the double-double c + avg(x - c).
+    """
+    if not t.numeric:
+        return
+    f8 = F8
+    far = (
+        f"s.nv OPERATOR(pg_catalog.>) 1 AND pg_catalog.abs(s.mean) OPERATOR(pg_catalog.>) "
+        f"({statistics_table.FAR_FROM_ZERO ** 0.5!r}::{f8} OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.var))"
+    )
+    rows = plpy.execute(
+        f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({int_array(t.numeric)}) AND {far} ORDER BY s.attr, s.nv DESC"
+    )
+    if not rows:
+        return
+    aggs, cells = [], []
+    for r in rows:
+        j, c = int(r["o"]), float(r["c"])
+        f = t.features[j - 1]
+        x = f"({gaussian_value_sql(f't.{f.column.sql}', f)} OPERATOR(pg_catalog.-) {c!r}::{f8})"
+        aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
+        cells.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
+    passed = (
+        f"SELECT t.{t.label.sql} AS cls, {', '.join(aggs)} FROM {t.source.sql} AS t "
+        f"WHERE t.{t.label.sql} IS NOT NULL GROUP BY t.{t.label.sql}"
+    )
+    plpy.execute(
+        f"UPDATE {dest} AS s SET mean = y.c OPERATOR(pg_catalog.+) y.r, "
+        "mean_lo = (y.c OPERATOR(pg_catalog.-) (y.c OPERATOR(pg_catalog.+) y.r)) OPERATOR(pg_catalog.+) y.r, var = y.v "
+        f"FROM (SELECT g.cls, x.o, x.c, x.r, x.v FROM ({passed}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)) AS y "
+        f"WHERE s.cls OPERATOR(pg_catalog.=) y.cls AND s.attr OPERATOR(pg_catalog.=) y.o AND y.r IS NOT NULL AND {far}"
+    )
+
+
+__all__ = [
+    "CATEGORICAL", "GAUSSIAN", "ColumnTraining", "Feature", "gaussian_value_sql", "stats_select", "training",
+    "value_text_sql", "write_statistics",
+]

@@ -1,0 +1,228 @@
+"""Named models: madnb.train and madnb.drop_model, and the catalog they keep.
+
+A model name is one identifier (PostgreSQL's rules: unquoted folds to lower
+case), unique in the database.  Training a model is the same pipeline as every
+other training, from columns:
+
+    columns     source, label and features -> a validated ColumnTraining
+    columns     the one statistics pass -> a statistics table (madnb_statistics, value type text)
+    derive      that one part -> MADlib's model tables in schema madnb_models
+    predict     the model's numbers -> generated prediction functions in madnb_models
+    catalog     one row of madnb._models (read through the view madnb.models)
+
+Objects of model ``m`` (schema madnb_models): tables ``m_class_priors``,
+``m_feature_probs``, ``m_numeric_stats`` (with Gaussian features), functions
+``m_predict``, ``m_predict_proba``, ``m_predict_proba_array`` (see
+:mod:`madnb_pl.predict`); its statistics table is named in the catalog.  A call
+either completes or leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import columns, derive, predict, spec, statistics_table
+from .derive import ModelTables
+from .errors import MadnbError, entry_point
+from .names import NewName, Relation, parse_name
+from .sql import Plpy
+
+KIND = "naive_bayes"
+LATER_KINDS = ("gaussian", "categorical", "multinomial", "bernoulli", "complement")
+MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + ("_numeric_stats", "_feature_probs", "_class_priors"))
+TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
+
+
+def model_name(text: str | None) -> str:
+    """The model's name: one identifier, short enough for the names derived from it (42622 otherwise)."""
+    (name,) = parse_name(text, "model", max_parts=1)
+    if len(name.encode()) > MAX_MODEL_NAME_BYTES:
+        raise MadnbError(
+            "42622", f'model name "{name}" is too long',
+            detail=f"a model name has at most {MAX_MODEL_NAME_BYTES} bytes: its objects' names add suffixes such as _predict_proba_array",
+            hint="choose a shorter name",
+        )
+    return name
+
+
+def _catalog_row(plpy: Plpy, name: str) -> dict[str, Any] | None:
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT m.name, m.label_type, m.features::pg_catalog.text AS features, m.statistics "
+            "FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
+            ["pg_catalog.text"],
+        ),
+        [name],
+    )
+    return dict(rows[0]) if rows else None
+
+
+def _refuse_privacy(epsilon: float | None, bounds: Any, domain: str | None, delta: float | None) -> None:
+    if epsilon is not None or bounds is not None or domain is not None or delta is not None:
+        raise MadnbError(
+            "0A000", "differentially private training from columns is not supported yet",
+            detail="epsilon, bounds, domain and delta are accepted by madnb.train for a later version",
+            hint="train a private model with madnb.create_nb_prepared_data_tables(..., epsilon => ...) "
+            "from a table with an attribute array",
+        )
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is None:
+        raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{KIND}' (the default)")
+    if kind in LATER_KINDS:
+        raise MadnbError(
+            "0A000", f"kind '{kind}' is not supported yet",
+            hint=f"train with kind => '{KIND}': Gaussian numeric columns and categorical ones, as MADlib's naive Bayes",
+        )
+    if kind != KIND:
+        raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}'")
+
+
+def _drop_objects(plpy: Plpy, name: str, statistics: str | None, functions: bool) -> None:
+    """Drop a model's tables, its statistics table and (``functions``) its prediction functions.
+
+    Nothing is dropped with CASCADE: a view of the user's over one of them makes
+    the call fail (2BP01), naming the view.
+    """
+    if functions:
+        for fn in _functions(plpy, name):
+            plpy.execute(f"DROP FUNCTION {fn}")
+    for suffix in TABLE_SUFFIXES:
+        plpy.execute(f"DROP TABLE IF EXISTS {NewName(predict.SCHEMA, name + suffix).sql}")
+    if statistics is not None:
+        # the catalog's text is only compared: what is dropped is a table of madnb_statistics whose
+        # quoted name (as train wrote it) is that text
+        rows = plpy.execute(
+            plpy.prepare(
+                "SELECT c.oid::pg_catalog.regclass::pg_catalog.text AS r FROM pg_catalog.pg_class AS c "
+                "WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
+                "AND $1 OPERATOR(pg_catalog.=) ('\"' OPERATOR(pg_catalog.||) pg_catalog.replace($2, '\"', '\"\"') "
+                "OPERATOR(pg_catalog.||) '\".\"' OPERATOR(pg_catalog.||) "
+                "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"')",
+                ["pg_catalog.text", "pg_catalog.text"],
+            ),
+            [statistics, statistics_table.KEPT_SCHEMA],
+        )
+        if rows:
+            plpy.execute(f"DROP TABLE {rows[0]['r']}")
+
+
+def _functions(plpy: Plpy, name: str, arg_types: str | None = None) -> list[str]:
+    """The model's prediction functions (regprocedure text), all of them or those with ``arg_types``."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, "
+            "pg_catalog.pg_get_function_identity_arguments(p.oid) AS args FROM pg_catalog.pg_proc AS p "
+            "WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) "
+            "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
+            ["pg_catalog.text", "pg_catalog.text[]"],
+        ),
+        [predict.SCHEMA, [name + s for s in predict.SUFFIXES]],
+    )
+    return [r["f"] for r in rows if arg_types is None or r["args"] == arg_types]
+
+
+def _created(plpy: Plpy, name: NewName) -> Relation:
+    oid = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        [name.sql],
+    )[0]["o"]
+    return Relation(name.schema, name.name, int(oid))
+
+
+@entry_point
+def train(
+    plpy: Plpy,
+    model: str | None,
+    source: str | None,
+    label: str | None,
+    features: list[str | None] | None = None,
+    exclude: list[str | None] | None = None,
+    categorical: list[str | None] | None = None,
+    smoothing: float | None = 1.0,
+    replace: bool | None = False,
+    kind: str | None = KIND,
+    epsilon: float | None = None,
+    bounds: Any = None,
+    domain: str | None = None,
+    delta: float | None = None,
+) -> None:
+    """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
+    name = model_name(model)
+    _check_kind(kind)
+    _refuse_privacy(epsilon, bounds, domain, delta)
+    s_factor = spec.parse_smoothing(smoothing)
+    if replace is None:
+        raise MadnbError("22004", "replace must not be NULL")
+    t = columns.training(plpy, source, label, features, exclude, categorical)
+    old = _catalog_row(plpy, name)
+    if old is not None and not replace:
+        raise MadnbError(
+            "42710", f'model "{name}" already exists',
+            hint="re-train it with replace => true (queries and views using its functions keep working), "
+            "or drop it with madnb.drop_model",
+        )
+    if old is not None:
+        # The row form keeps its signature; the column form is dropped when the
+        # features' types change, and every function when the label's type does.
+        old_types = ", ".join(f["type"] for f in _json(old["features"]))
+        keep_all = old["label_type"] == t.label.type_sql
+        for fn in _functions(plpy, name):
+            if not keep_all:
+                plpy.execute(f"DROP FUNCTION {fn}")
+        if keep_all and old_types != predict.column_signature(t):
+            for fn in _functions(plpy, name):
+                if not fn.endswith("(anyelement)"):
+                    plpy.execute(f"DROP FUNCTION {fn}")
+        _drop_objects(plpy, name, old["statistics"], functions=False)
+        plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
+    # release: the statistics of the source, kept in madnb_statistics
+    kept = statistics_table.kept_name(plpy, NewName(predict.SCHEMA, name))
+    header, rows = columns.write_statistics(plpy, t, kept)
+    # derive: MADlib's model tables in madnb_models
+    tables = ModelTables(
+        NewName(predict.SCHEMA, name + "_feature_probs"), NewName(predict.SCHEMA, name + "_class_priors"),
+        NewName(predict.SCHEMA, name + "_numeric_stats") if t.numeric else None,
+    )
+    derive.create_model(plpy, [(_created(plpy, kept), header)], tables, s_factor, shape=t.shape())
+    for table in tables.all():
+        said = plpy.execute(
+            plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),
+            [table.sql],
+        )[0]["c"]
+        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name}: {said}')}")
+    # predict: the generated functions
+    numbers = predict.read_numbers(plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
+    predict.create_functions(plpy, name, name, t, numbers)
+    feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
+    plpy.execute(
+        plpy.prepare(
+            "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
+            "smoothing, privacy, statistics) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10)",
+            ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
+             "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text"],
+        ),
+        [name, KIND, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
+         s_factor, kept.sql],
+    )
+
+
+def _json(text: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = json.loads(text)
+    return out
+
+
+@entry_point
+def drop_model(plpy: Plpy, model: str | None) -> None:
+    """Drop model ``model``: its functions, tables, statistics table and catalog row."""
+    name = model_name(model)
+    old = _catalog_row(plpy, name)
+    if old is None:
+        raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
+    _drop_objects(plpy, name, old["statistics"], functions=True)
+    plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
+
+
+__all__ = ["KIND", "drop_model", "model_name", "train"]

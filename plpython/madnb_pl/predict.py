@@ -1,0 +1,256 @@
+"""Generated prediction functions: a model's numbers as constants in SQL functions the planner inlines.
+
+For a named model, :func:`create_functions` writes into schema madnb_models:
+
+    <model>_predict(row)              the predicted class (the label's type)
+    <model>_predict_proba(row)        jsonb {class: probability}
+    <model>_predict_proba_array(row)  float8[] of probabilities, in the order of madnb.model_classes(model)
+
+each in two forms: the *row form* takes any row that has the feature columns
+(``anyelement``: ``SELECT m_predict(t) FROM t``, whatever else the row holds),
+the *column form* the feature values themselves, named and typed as the
+training columns (``m_predict(age => 39, workclass => 'Private', ...)``; in a
+generated column, which cannot take a whole row).  A model with more than 100
+features (PostgreSQL's limit on function arguments) has the row form only.
+
+Why this shape: each function is ``LANGUAGE sql`` whose body is a single
+expression -- per class the log prior plus one term per feature, each a lookup
+into constant arrays -- with no sub-select and no SET clause, so PostgreSQL
+inlines it into the calling query: the lookups run in the scan of the caller's
+table (by parallel workers too), an index scan for one row stays an index scan,
+and there is no per-call function overhead except the small arg-max or
+log-sum-exp over the K scores (``madnb._nb_best``, ``madnb._nb_proba``, ...,
+PL/pgSQL).  A body with a sub-select would not be inlined (about 50 times slower).
+
+The numbers are the views' own: the one-row model of :mod:`madnb_pl.scoring`
+(:func:`madnb_pl.scoring.model.model_parts`, dictionary form) is computed once
+from the model tables and written into the body (float8 values exactly, by
+``repr``), and every term is the views' term: categorical ln(cnt + s) - ln(n_ca
++ s * attr_cnt) looked up by the value's text in a jsonb dictionary (unseen or
+missing values add 0); Gaussian a - (r (x - mu))^2 with the views' variance
+floor and clipping window (NULL and NaN add 0); the arg-max returns the first
+class within 1e-12 (relative) of the best, as the classify view's first class;
+probabilities by log-sum-exp as the probs view.
+
+Volatility: IMMUTABLE -- the numbers are constants of the function -- unless a
+categorical feature's text form depends on a setting (date, timestamp, enum:
+STABLE).  Re-training with ``replace => true`` replaces the bodies (CREATE OR
+REPLACE keeps the functions, so views and queries using them keep working and
+see the new model); a stored generated column keeps the values computed when
+its rows were written.  Generated SQL qualifies every operator, function and
+type, so no object on the caller's search_path runs inside a prediction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .columns import ColumnTraining, Feature, gaussian_value_sql, value_text_sql
+from .names import NewName
+from .scoring.model import model_parts
+from .scoring.plan import ScoringPlan
+from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql
+
+SCHEMA = "madnb_models"
+MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
+SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
+_IMMUTABLE_TEXT = TEXT_TYPES | {NAME, BOOL, UUID, INT2, INT4, INT8, NUMERIC}
+
+
+@dataclass(frozen=True)
+class ModelNumbers:
+    """The model as constants: classes, log priors, per categorical attribute a dictionary and
+    per-class log-probabilities by rank, per Gaussian attribute its window and per-class (a, r, mu)."""
+
+    classes_text: str  # the classes' array in its text form (class order)
+    classes: list[str]  # each class's text (the keys of predict_proba's jsonb)
+    prior: list[float]
+    dicts: dict[int, tuple[str, list[list[float]]]]  # attr -> (jsonb text, per class the lp by rank)
+    gauss: dict[int, tuple[float, float, list[tuple[float, float, float] | None]]]  # attr -> (lo, hi, per class (a, r, mu))
+
+
+def _f8(x: float) -> str:
+    """A float8 constant, exact (repr round-trips through float8 input; '-inf' too)."""
+    return f"'{float(x)!r}'::{F8}"
+
+
+def _f8_array(xs: list[float]) -> str:
+    return "'{" + ",".join(repr(float(x)) for x in xs) + f"}}'::{F8}[]"
+
+
+def read_numbers(plpy: Plpy, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float) -> ModelNumbers:
+    """Compute the views' one-row model from the model tables (:func:`madnb_pl.scoring.model.model_parts`)."""
+    k = int(plpy.execute(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS m")[0]["k"])
+    has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
+    n = t.num_attrs
+    plan = ScoringPlan(
+        strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=t.numeric,
+        value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False,
+    )
+    parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql)
+    cat = [j for j in range(1, n + 1) if j not in set(t.numeric)]
+    cols = ["m0.classes::pg_catalog.text AS classes_text", "m0.classes::pg_catalog.text[] AS class_texts", "m0.prior"]
+    if has_cat:
+        cols += [f"m1.lut{i}" for i in range(1, k + 1)]
+        if cat:
+            cols += [f"m2.js{j}::pg_catalog.text AS js{j}" for j in cat]
+    if np is not None:
+        g = len(parts) - 3  # grids, window, isnum: the last three parts
+        cols += [f"m{g}.{w}{i}" for i in range(1, k + 1) for w in ("a", "r", "mu")] + [f"m{g + 1}.nlo", f"m{g + 1}.nhi"]
+    joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
+    row: dict[str, Any] = plpy.execute(f"SELECT {', '.join(cols)} FROM {joined}")[0]
+    dicts: dict[int, tuple[str, list[list[float]]]] = {}
+    if has_cat:
+        for j in cat:
+            js = row[f"js{j}"]
+            if js is None:
+                continue  # no value of this attribute was seen: it adds nothing
+            width = len(json.loads(js))
+            dicts[j] = (js, [[float(x) for x in row[f"lut{i}"][j - 1][:width]] for i in range(1, k + 1)])
+    gauss: dict[int, tuple[float, float, list[tuple[float, float, float] | None]]] = {}
+    if np is not None:
+        for j in t.numeric:
+            per: list[tuple[float, float, float] | None] = []
+            for i in range(1, k + 1):
+                a, r, mu = (float(row[f"{w}{i}"][j - 1]) for w in ("a", "r", "mu"))
+                per.append(None if a == 0 and r == 0 and mu == 0 else (a, r, mu))
+            gauss[j] = (float(row["nlo"][j - 1]), float(row["nhi"][j - 1]), per)
+    return ModelNumbers(row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss)
+
+
+def scores_sql(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[Sql]:
+    """Per class, its log-likelihood: the log prior plus a term per feature (in feature order, as the views add them).
+
+    ``value[j - 1]`` is the SQL of feature j's value (a column-form argument or a
+    field of the row-form argument).
+    """
+    out = []
+    for i in range(len(m.classes)):
+        s = _f8(m.prior[i])
+        for j, f in enumerate(t.features, start=1):
+            term: str | None = None
+            if j in m.dicts:
+                term = _categorical_term(f, value[j - 1], *m.dicts[j], i)
+            elif j in m.gauss and m.gauss[j][2][i] is not None:
+                lo, hi, per = m.gauss[j]
+                a, r, mu = per[i]  # type: ignore[misc]
+                x = (
+                    f"pg_catalog.float8smaller(pg_catalog.float8larger({gaussian_value_sql(value[j - 1], f)}, {_f8(lo)}), "
+                    f"{_f8(hi)})"
+                )
+                term = (
+                    f"{_f8(a)} OPERATOR(pg_catalog.-) (({_f8(r)} OPERATOR(pg_catalog.*) ({x} OPERATOR(pg_catalog.-) {_f8(mu)})) "
+                    f"OPERATOR(pg_catalog.^) '2'::{F8})"
+                )
+            if term is not None:
+                s += f"\n  OPERATOR(pg_catalog.+) COALESCE({term}, '0'::{F8})"
+        out.append(Sql(s))
+    return out
+
+
+MAX_CODE_RANGE = 4096  # integer values read by subscript when their range is at most this (else the dictionary)
+
+
+def _codes(js: str, f: Feature) -> tuple[int, int, dict[int, int]] | None:
+    """For an integer feature: (lo, hi, {value: rank}) when its values are read by subscript."""
+    if f.base_oid not in (INT2, INT4, INT8):
+        return None
+    ranks = {int(k): int(v) for k, v in json.loads(js).items()}
+    lo, hi = min(ranks), max(ranks)
+    return (lo, hi, ranks) if hi - lo < MAX_CODE_RANGE else None
+
+
+def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: int) -> str:
+    """Class i's log-probability of categorical value ``x`` (NULL for a missing or unseen value).
+
+    Integer values in a small range: ``lut[x - lo + 1]`` over the range, clamped
+    to one below / above it, where the array has no element (NULL).  Others: the
+    rank of the value's text in a jsonb dictionary, then ``lut[rank]``.
+    """
+    codes = _codes(js, f)
+    if codes is not None:
+        lo, hi, ranks = codes
+        lut = "'{" + ",".join(repr(lps[i][ranks[v] - 1]) if v in ranks else "NULL" for v in range(lo, hi + 1)) + f"}}'::{F8}[]"
+        idx = (
+            f"(pg_catalog.int8smaller(pg_catalog.int8larger(({x})::pg_catalog.int8, '{lo - 1}'::pg_catalog.int8), "
+            f"'{hi + 1}'::pg_catalog.int8) OPERATOR(pg_catalog.-) '{lo - 1}'::pg_catalog.int8)::pg_catalog.int4"
+        )
+        return f"({lut})[{idx}]"
+    key = value_text_sql(x, f)
+    idx = f"({plpy_literal(js)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) {key})::pg_catalog.int4"
+    return f"({_f8_array(lps[i])})[{idx}]"
+
+
+def plpy_literal(text: str) -> str:
+    """A string constant (standard_conforming_strings: only quotes are doubled)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def volatility(t: ColumnTraining) -> str:
+    """IMMUTABLE unless a categorical feature's text form depends on a setting (DateStyle, an enum's labels)."""
+    for f in t.features:
+        if not f.gaussian and (f.enum or f.base_oid not in _IMMUTABLE_TEXT):
+            return "STABLE"
+    return "IMMUTABLE"
+
+
+def function_names(model: str) -> list[NewName]:
+    return [NewName(SCHEMA, model + s) for s in SUFFIXES]
+
+
+def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[tuple[str, str]]:
+    """(result type, body expression) of predict, predict_proba and predict_proba_array."""
+    scores = "ARRAY[\n " + ",\n ".join(scores_sql(t, m, value)) + "\n]"
+    classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
+    texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
+    return [
+        (t.label.type_sql, f"({classes})[madnb._nb_best({scores})]"),
+        ("pg_catalog.jsonb", f"madnb._nb_proba_jsonb({scores}, {texts}::pg_catalog.text[])"),
+        (f"{F8}[]", f"madnb._nb_proba({scores})"),
+    ]
+
+
+def create_functions(plpy: Plpy, model: str, display: str, t: ColumnTraining, m: ModelNumbers) -> None:
+    """Create (or replace) the model's prediction functions, both forms, and comment them."""
+    vol = volatility(t)
+    names = function_names(model)
+    row_values = [f"($1).{f.column.sql}" for f in t.features]
+    col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
+    what = [
+        "the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view's first class)",
+        "jsonb {class: probability}",
+        "float8[] of class probabilities in the order of madnb.model_classes",
+    ]
+    for name, (rtype, body), text in zip(names, _bodies(t, m, row_values), what, strict=True):
+        plpy.execute(
+            f"CREATE OR REPLACE FUNCTION {name.sql}(r anyelement) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
+            f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+        )
+        plpy.execute(
+            f"COMMENT ON FUNCTION {name.sql}(anyelement) IS "
+            + plpy.quote_literal(f"madnb model {display}: {text} of a row holding the feature columns")
+        )
+    if t.num_attrs > MAX_ARGS:
+        return
+    params = ", ".join(f"{f.column.sql} {f.column.type_sql}" for f in t.features)
+    types = ", ".join(f.column.type_sql for f in t.features)
+    for name, (rtype, body), text in zip(names, _bodies(t, m, col_values), what, strict=True):
+        plpy.execute(
+            f"CREATE OR REPLACE FUNCTION {name.sql}({params}) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
+            f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+        )
+        plpy.execute(
+            f"COMMENT ON FUNCTION {name.sql}({types}) IS "
+            + plpy.quote_literal(f"madnb model {display}: {text} of the feature values")
+        )
+
+
+def column_signature(t: ColumnTraining) -> str:
+    """The column form's argument types (to drop it when a re-training changes them)."""
+    return ", ".join(f.column.type_sql for f in t.features)
+
+
+__all__ = ["MAX_ARGS", "SCHEMA", "SUFFIXES", "ModelNumbers", "column_signature", "create_functions", "read_numbers", "volatility"]
+

@@ -1,0 +1,240 @@
+-- Named models (issue 12): train from ordinary columns, a catalog, predict in any query.
+--
+-- madnb.train runs the same pipeline as every training (one statistics pass into
+-- a statistics table, then derive) and generates per-model prediction functions
+-- in schema madnb_models (see docs/models.md and plpython/madnb_pl/predict.py).
+-- Same pattern as sql/15_statistics.sql: thin PL/pgSQL wrappers re-raising the
+-- errors of one internal PL/Python function each.  The small per-row helpers
+-- (_nb_best, _nb_proba, _nb_proba_jsonb) are PL/pgSQL: the generated functions
+-- are inlined into the caller's query and call them once per row.
+
+CREATE OR REPLACE FUNCTION madnb._train(
+    model text,
+    source text,
+    label text,
+    features text[],
+    exclude text[],
+    categorical text[],
+    smoothing float8,
+    replace boolean,
+    kind text,
+    epsilon float8,
+    bounds jsonb,
+    domain text,
+    delta float8
+) RETURNS void
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+madnb_pl.models.train(
+    plpy, model=model, source=source, label=label, features=features, exclude=exclude,
+    categorical=categorical, smoothing=smoothing, replace=replace, kind=kind,
+    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta)
+$python$;
+COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8) IS
+    'internal: the PL/Python entry point behind madnb.train';
+
+CREATE OR REPLACE FUNCTION madnb.train(
+    model text,
+    source text,
+    label text,
+    features text[] DEFAULT NULL,
+    exclude text[] DEFAULT NULL,
+    categorical text[] DEFAULT NULL,
+    smoothing float8 DEFAULT 1,
+    replace boolean DEFAULT false,
+    kind text DEFAULT 'naive_bayes',
+    epsilon float8 DEFAULT NULL,
+    bounds jsonb DEFAULT NULL,
+    domain text DEFAULT NULL,
+    delta float8 DEFAULT NULL
+) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._train(
+        model => model, source => source, label => label, features => features, exclude => exclude,
+        categorical => categorical, smoothing => smoothing, replace => replace, kind => kind,
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta);
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8) IS
+    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical); predict with madnb_models.<model>_predict(row)';
+
+CREATE OR REPLACE FUNCTION madnb._drop_model(model text) RETURNS void
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+madnb_pl.models.drop_model(plpy, model=model)
+$python$;
+COMMENT ON FUNCTION madnb._drop_model(text) IS 'internal: the PL/Python entry point behind madnb.drop_model';
+
+CREATE OR REPLACE FUNCTION madnb.drop_model(model text) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._drop_model(model => model);
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.drop_model(text) IS
+    'drop a named model: its prediction functions, model tables, statistics table and catalog entry (fails, naming them, while views use them)';
+
+CREATE OR REPLACE FUNCTION madnb.model_classes(model text) RETURNS text[]
+LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_parts text[];
+    v_classes text[];
+BEGIN
+    IF model IS NULL THEN
+        RAISE EXCEPTION 'model must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    v_parts := pg_catalog.parse_ident(model);
+    IF pg_catalog.cardinality(v_parts) <> 1 THEN
+        RAISE EXCEPTION 'invalid model: % is not a model name', pg_catalog.quote_literal(model)
+            USING ERRCODE = '42602', HINT = 'a model name is one identifier';
+    END IF;
+    SELECT m.classes INTO v_classes FROM madnb._models AS m WHERE m.name = v_parts[1];
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'model "%" does not exist', v_parts[1] USING ERRCODE = '42704', HINT = 'madnb.models lists the models';
+    END IF;
+    RETURN v_classes;
+END
+$$;
+COMMENT ON FUNCTION madnb.model_classes(text) IS
+    'the classes of a named model as text, in the order of <model>_predict_proba_array';
+
+-- Per-row helpers of the generated prediction functions.  Scores are
+-- log-likelihoods; none is NULL.
+CREATE OR REPLACE FUNCTION madnb._nb_best(scores pg_catalog.float8[]) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_best pg_catalog.float8 := scores[1];
+    v_threshold pg_catalog.float8;
+    i integer;
+BEGIN
+    FOR i IN 2 .. pg_catalog.array_upper(scores, 1) LOOP
+        IF scores[i] OPERATOR(pg_catalog.>) v_best THEN
+            v_best := scores[i];
+        END IF;
+    END LOOP;
+    -- the classify view's tie tolerance (scoring.TIE_TOLERANCE): its first class
+    v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*)
+        GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
+    FOR i IN 1 .. pg_catalog.array_upper(scores, 1) LOOP
+        IF scores[i] OPERATOR(pg_catalog.>=) v_threshold THEN
+            RETURN i;
+        END IF;
+    END LOOP;
+    RETURN 1;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_best(float8[]) IS
+    'internal: position of the first score within 1e-12 (relative) of the largest, as the classify view picks its first class';
+
+CREATE OR REPLACE FUNCTION madnb._nb_proba(scores pg_catalog.float8[]) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_max pg_catalog.float8 := scores[1];
+    v_sum pg_catalog.float8 := 0;
+    v_lse pg_catalog.float8;
+    v_d pg_catalog.float8[];
+    v_out pg_catalog.float8[];
+    i integer;
+    k integer := pg_catalog.array_upper(scores, 1);
+BEGIN
+    FOR i IN 2 .. k LOOP
+        IF scores[i] OPERATOR(pg_catalog.>) v_max THEN
+            v_max := scores[i];
+        END IF;
+    END LOOP;
+    -- log-sum-exp as the probs view: d_i = l_i - max, NULL (probability 0) below -700
+    FOR i IN 1 .. k LOOP
+        IF (scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN
+            v_d[i] := NULL;
+        ELSE
+            v_d[i] := scores[i] OPERATOR(pg_catalog.-) v_max;
+            v_sum := v_sum OPERATOR(pg_catalog.+) pg_catalog.exp(v_d[i]);
+        END IF;
+    END LOOP;
+    v_lse := pg_catalog.ln(v_sum);
+    FOR i IN 1 .. k LOOP
+        v_out[i] := COALESCE(pg_catalog.exp(v_d[i] OPERATOR(pg_catalog.-) v_lse), 0::pg_catalog.float8);
+    END LOOP;
+    RETURN v_out;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_proba(float8[]) IS
+    'internal: class probabilities from log-likelihoods by log-sum-exp, as the probs view computes them';
+
+CREATE OR REPLACE FUNCTION madnb._nb_proba_jsonb(scores pg_catalog.float8[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_p pg_catalog.float8[] := madnb._nb_proba(scores);
+    v_out pg_catalog.jsonb := '{}'::pg_catalog.jsonb;
+    i integer;
+BEGIN
+    FOR i IN 1 .. pg_catalog.array_upper(v_p, 1) LOOP
+        v_out := v_out OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(classes[i], v_p[i]);
+    END LOOP;
+    RETURN v_out;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_proba_jsonb(float8[], text[]) IS
+    'internal: class probabilities from log-likelihoods as jsonb {class: probability}';
+
+CREATE OR REPLACE VIEW madnb.models AS
+SELECT m.name,
+       m.kind,
+       m.source,
+       m.label,
+       m.label_type,
+       m.features,
+       m.classes,
+       m.training_rows,
+       m.smoothing,
+       CASE WHEN m.privacy IS NULL THEN 'exact' ELSE 'private' END AS privacy,
+       (m.privacy OPERATOR(pg_catalog.->>) 'epsilon')::float8 AS epsilon,
+       (m.privacy OPERATOR(pg_catalog.->>) 'delta')::float8 AS delta,
+       (m.privacy OPERATOR(pg_catalog.->>) 'release_id')::bigint AS release_id,
+       pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_predict') AS predict_function,
+       m.statistics,
+       m.created_at,
+       m.created_by,
+       m.owner,
+       (SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_total_relation_size(r.oid)), 0)::bigint
+          FROM (VALUES (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_class_priors'))),
+                       (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_feature_probs'))),
+                       (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_numeric_stats'))),
+                       (pg_catalog.to_regclass(m.statistics))) AS r(oid)
+         WHERE r.oid IS NOT NULL) AS size
+FROM madnb._models AS m;
+COMMENT ON VIEW madnb.models IS
+    'one row per named model (madnb.train): what it was trained on, its classes, privacy, owner and size';
+COMMENT ON COLUMN madnb.models.name IS 'the model''s name (one identifier); its objects are in schema madnb_models';
+COMMENT ON COLUMN madnb.models.kind IS 'the kind of naive Bayes: naive_bayes (Gaussian numeric and categorical features, as MADlib''s)';
+COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained';
+COMMENT ON COLUMN madnb.models.label IS 'the label column';
+COMMENT ON COLUMN madnb.models.label_type IS 'the label''s type: what <model>_predict returns';
+COMMENT ON COLUMN madnb.models.features IS 'the features in order: [{name, role (gaussian or categorical), type}]';
+COMMENT ON COLUMN madnb.models.classes IS 'the classes as text, in the order of <model>_predict_proba_array';
+COMMENT ON COLUMN madnb.models.training_rows IS 'labelled rows it was trained on';
+COMMENT ON COLUMN madnb.models.smoothing IS 'the Laplace smoothing factor of categorical features';
+COMMENT ON COLUMN madnb.models.privacy IS 'exact, or private (then epsilon, delta and the ledger''s release_id)';
+COMMENT ON COLUMN madnb.models.epsilon IS 'private models: the total epsilon of the release';
+COMMENT ON COLUMN madnb.models.delta IS 'private models: delta of the release';
+COMMENT ON COLUMN madnb.models.release_id IS 'private models: the release in madnb.privacy_ledger';
+COMMENT ON COLUMN madnb.models.predict_function IS 'the generated prediction function (also _predict_proba and _predict_proba_array)';
+COMMENT ON COLUMN madnb.models.statistics IS 'the statistics table the model was derived from (merge it with others, add to it)';
+COMMENT ON COLUMN madnb.models.created_at IS 'when it was trained';
+COMMENT ON COLUMN madnb.models.created_by IS 'the session user who trained it';
+COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and its members may replace or drop it)';
+COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
+
+REVOKE ALL ON madnb._models FROM PUBLIC;

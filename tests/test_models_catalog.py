@@ -1,0 +1,218 @@
+"""The model catalog, drop_model, roles, and generated SQL that no planted object can enter (issue 12, points 2 and 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pytest
+
+DATA = """
+CREATE TABLE fruit (id int PRIMARY KEY, kind text, colour text, weight float8, ripe boolean);
+INSERT INTO fruit SELECT i, CASE WHEN i % 3 = 0 THEN 'apple' ELSE 'pear' END,
+    CASE WHEN i % 2 = 0 THEN 'green' ELSE 'red' END, 100 + (i % 7) * 10 + i / 10.0, i % 5 = 0
+FROM generate_series(1, 60) i;
+"""
+
+
+@pytest.fixture
+def fruit(db: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+    db.execute(DATA)
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], smoothing => 0.5)")
+    return db
+
+
+def test_the_catalog_describes_each_model(fruit):
+    db = fruit
+    row = db.execute(
+        "SELECT name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, epsilon, "
+        "predict_function, created_by, owner, size > 0, created_at <= now() FROM madnb.models"
+    ).fetchone()
+    assert row == (
+        "fruit_nb", "naive_bayes", "public.fruit", "kind", "text",
+        [
+            {"name": "colour", "role": "categorical", "type": "text"},
+            {"name": "weight", "role": "gaussian", "type": "double precision"},
+            {"name": "ripe", "role": "categorical", "type": "boolean"},
+        ],
+        ["apple", "pear"], 60, 0.5, "exact", None, "madnb_models.fruit_nb_predict", "postgres", "postgres", True, True,
+    )
+    # the statistics table it names is a madnb statistics table of the source
+    stats = db.execute("SELECT statistics FROM madnb.models").fetchone()[0]
+    header = db.execute(f"SELECT obj_description('{stats}'::regclass, 'pg_class')").fetchone()[0]
+    assert header.startswith("madnb statistics ") and '"source": "public.fruit"' in header
+
+
+def test_every_model_object_has_a_comment_saying_what_it_is(fruit):
+    db = fruit
+    tables = db.execute(
+        "SELECT relname, obj_description(oid, 'pg_class') FROM pg_class "
+        "WHERE relnamespace = 'madnb_models'::regnamespace ORDER BY relname"
+    ).fetchall()
+    assert [t[0] for t in tables] == ["fruit_nb_class_priors", "fruit_nb_feature_probs", "fruit_nb_numeric_stats"]
+    assert all(t[1].startswith("madnb model fruit_nb: madnb ") for t in tables)
+    functions = db.execute(
+        "SELECT p.oid::regprocedure::text, obj_description(p.oid, 'pg_proc') FROM pg_proc p "
+        "WHERE pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
+    ).fetchall()
+    assert [f[0] for f in functions] == [
+        "madnb_models.fruit_nb_predict(anyelement)",
+        "madnb_models.fruit_nb_predict(text,double precision,boolean)",
+        "madnb_models.fruit_nb_predict_proba(anyelement)",
+        "madnb_models.fruit_nb_predict_proba(text,double precision,boolean)",
+        "madnb_models.fruit_nb_predict_proba_array(anyelement)",
+        "madnb_models.fruit_nb_predict_proba_array(text,double precision,boolean)",
+    ]
+    assert all(f[1].startswith("madnb model fruit_nb: ") for f in functions)
+
+
+def test_the_generated_functions_are_inlinable_sql_parallel_safe_and_immutable_without_date_features(fruit):
+    db = fruit
+    props = db.execute(
+        "SELECT DISTINCT l.lanname, p.provolatile, p.proparallel, p.prosecdef, p.proconfig IS NULL FROM pg_proc p "
+        "JOIN pg_language l ON l.oid = p.prolang WHERE p.pronamespace = 'madnb_models'::regnamespace"
+    ).fetchall()
+    assert props == [("sql", "i", "s", False, True)]
+    db.execute(
+        "CREATE TABLE days (label text, d date); INSERT INTO days VALUES ('a', '2024-01-01'), ('b', '2024-01-02');"
+        "SELECT madnb.train('days_nb', 'days', 'label')"
+    )
+    assert db.execute(
+        "SELECT DISTINCT provolatile FROM pg_proc WHERE proname LIKE 'days_nb%'"
+    ).fetchall() == [("s",)]  # a date's text form follows DateStyle
+
+
+def test_drop_model_removes_every_object_and_its_catalog_row(fruit):
+    db = fruit
+    db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
+    assert db.execute(
+        "SELECT count(*) FROM pg_class WHERE relnamespace IN ('madnb_models'::regnamespace, 'madnb_statistics'::regnamespace)"
+    ).fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace").fetchone()[0] == 0
+    # the name is free again
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 1
+
+
+def test_drop_model_refuses_while_a_view_uses_the_model_and_changes_nothing(fruit):
+    db = fruit
+    db.execute("CREATE VIEW v AS SELECT madnb_models.fruit_nb_predict(f) FROM fruit f")
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert e.value.diag.sqlstate == "2BP01"
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 1
+    assert db.execute("SELECT count(*) FROM v").fetchone()[0] == 60
+
+
+def test_a_role_given_grant_usage_trains_predicts_and_drops_its_own_models_but_not_others(fruit):
+    db = fruit
+    db.execute("CREATE ROLE nb_alice; CREATE ROLE nb_bob; GRANT SELECT ON fruit TO nb_alice, nb_bob")
+    db.execute("SELECT madnb.grant_usage('nb_alice'); SELECT madnb.grant_usage('nb_bob')")
+    db.execute("SET ROLE nb_alice")
+    try:
+        db.execute("SELECT madnb.train('alice_nb', 'fruit', 'kind', features => ARRAY['colour', 'weight'])")
+        assert db.execute("SELECT count(*) FROM fruit f WHERE madnb_models.alice_nb_predict(f) = f.kind").fetchone()[0] > 30
+        assert db.execute("SELECT owner, created_by FROM madnb.models WHERE name = 'alice_nb'").fetchone() == ("nb_alice", "postgres")
+    finally:
+        db.execute("RESET ROLE")
+    db.execute("SET ROLE nb_bob")
+    try:
+        # bob sees the catalog and may predict, but may neither replace nor drop alice's model
+        assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 2
+        for call in (
+            "SELECT madnb.drop_model('alice_nb')",
+            "SELECT madnb.train('alice_nb', 'fruit', 'kind', features => ARRAY['colour'], replace => true)",
+            "DELETE FROM madnb._models WHERE name = 'alice_nb' RETURNING 1",
+        ):
+            try:
+                rows = db.execute(call).fetchall()
+            except psycopg.Error as e:
+                assert e.diag.sqlstate == "42501", (call, e.diag.message_primary)
+            else:
+                assert rows == [], call  # row level security: not bob's row
+    finally:
+        db.execute("RESET ROLE")
+    assert db.execute("SELECT count(*) FROM madnb.models WHERE name = 'alice_nb'").fetchone()[0] == 1
+    db.execute("SET ROLE nb_alice")
+    try:
+        db.execute("SELECT madnb.drop_model('alice_nb')")
+    finally:
+        db.execute("RESET ROLE")
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 1
+    db.execute("SELECT madnb.revoke_usage('nb_alice')")
+    db.execute("SET ROLE nb_alice")
+    try:
+        with pytest.raises(psycopg.Error) as e:
+            db.execute("SELECT madnb.train('alice_nb', 'fruit', 'kind')")
+        assert e.value.diag.sqlstate == "42501"
+    finally:
+        db.execute("RESET ROLE")
+
+
+# Every operator, function and type name the generated functions and the per-row helpers use
+# (the body is pg_get_functiondef's text), planted in schema evil for pg_catalog's signatures.
+_PLANTED_OPERATORS = [
+    ("+", "float8", "float8"), ("-", "float8", "float8"), ("*", "float8", "float8"), ("^", "float8", "float8"),
+    (">", "float8", "float8"), (">=", "float8", "float8"), ("<", "float8", "float8"), ("-", "int8", "int8"),
+    ("->>", "jsonb", "text"), ("->", "jsonb", "text"), ("||", "jsonb", "jsonb"), ("=", "text", "text"),
+]
+_PLANTED_FUNCTIONS = [
+    ("float8larger", "float8, float8", "float8"), ("float8smaller", "float8, float8", "float8"),
+    ("int8larger", "int8, int8", "int8"), ("int8smaller", "int8, int8", "int8"), ("exp", "float8", "float8"),
+    ("ln", "float8", "float8"), ("abs", "float8", "float8"), ("array_upper", "anyarray, int4", "int4"),
+    ("jsonb_build_object", "VARIADIC \"any\"", "jsonb"), ("trim_scale", "numeric", "numeric"),
+]
+
+
+def test_objects_planted_on_the_search_path_never_run_inside_training_or_prediction(fruit):
+    db = fruit
+    normal = db.execute(
+        "SELECT madnb_models.fruit_nb_predict(f), madnb_models.fruit_nb_predict_proba(f), "
+        "madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"
+    ).fetchall()
+    db.execute("CREATE SCHEMA evil")
+    db.execute(
+        "CREATE FUNCTION evil.boom() RETURNS void LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'planted object ran' USING ERRCODE = 'XX666'; END $$"
+    )
+    for i, (op, left, right) in enumerate(_PLANTED_OPERATORS):
+        db.execute(
+            f"CREATE FUNCTION evil.op{i}(a {left}, b {right}) RETURNS {left} LANGUAGE plpgsql AS "
+            "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$"
+        )
+        db.execute(f"CREATE OPERATOR evil.{op} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = evil.op{i})")
+    for name, args, result in _PLANTED_FUNCTIONS:
+        if "VARIADIC" in args:
+            continue
+        db.execute(
+            f"CREATE FUNCTION evil.{name}({args}) RETURNS {result} LANGUAGE plpgsql AS "
+            "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$"
+        )
+    db.execute("SET search_path = evil, public, madnb, pg_catalog")
+    got = db.execute(
+        "SELECT madnb_models.fruit_nb_predict(f), madnb_models.fruit_nb_predict_proba(f), "
+        "madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"
+    ).fetchall()
+    assert got == normal
+    # training and re-training run the generated SQL under the same search_path
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], smoothing => 0.5, replace => true)")
+    db.execute("SELECT madnb.train('fruit2', 'fruit', 'kind', categorical => ARRAY['id'])")
+    assert db.execute(
+        "SELECT madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"
+    ).fetchall() == [(r[2],) for r in normal]
+    db.execute("SELECT madnb_models.fruit2_predict(f) FROM fruit f")
+    db.execute("SELECT madnb.drop_model('fruit2')")
+
+
+def test_a_tampered_catalog_row_cannot_make_drop_model_run_its_text(fruit):
+    db = fruit
+    db.execute("CREATE TABLE victim (x int)")
+    db.execute("UPDATE madnb._models SET statistics = 'public.victim; DROP TABLE victim' WHERE name = 'fruit_nb'")
+    db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert db.execute("SELECT to_regclass('victim') IS NOT NULL").fetchone()[0]
+    # a catalog naming a table outside madnb_statistics does not drop it either
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
+    db.execute("UPDATE madnb._models SET statistics = 'public.victim' WHERE name = 'fruit_nb'")
+    db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert db.execute("SELECT to_regclass('victim') IS NOT NULL").fetchone()[0]

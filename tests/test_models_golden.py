@@ -1,0 +1,35 @@
+"""Golden files of the SQL madnb.train generates and of the prediction functions it writes (issue 12).
+
+Same machinery as tests/test_golden_sql.py (every statement madnb's PL/Python
+code sends, normalised), into tests/golden/models/: the training statements,
+then each generated function as the server keeps it (``pg_get_functiondef``).
+Regenerate with ``make golden`` and read the diff.
+"""
+
+from __future__ import annotations
+
+from test_golden_sql import GOLDEN, REGEN, capture, check_golden, golden_text, normalise
+
+DATA = """
+CREATE TABLE pets (id int PRIMARY KEY, species varchar(8), colour text, legs int, weight float8, indoor boolean, age numeric);
+INSERT INTO pets SELECT i, CASE WHEN i % 3 = 0 THEN 'cat' WHEN i % 3 = 1 THEN 'dog' ELSE 'fish' END,
+    (ARRAY['black', 'white', 'ginger'])[1 + i % 3 + i % 2 - (i % 2) * (i % 3 / 2)], (i % 3) * 2,
+    1.5 + (i % 5) * 2.25 + i / 100.0, i % 4 = 0, CASE WHEN i % 7 = 0 THEN 'NaN'::numeric ELSE i % 9 END
+FROM generate_series(1, 45) i;
+ANALYZE pets;
+"""
+CALL = "SELECT madnb.train('pets_nb', 'pets', 'species', exclude => ARRAY['id'], categorical => ARRAY['legs'])"
+
+
+def test_the_sql_train_generates_and_its_prediction_functions_match_their_golden_files(db):
+    db.execute(DATA)
+    if REGEN:
+        (GOLDEN / "models").mkdir(exist_ok=True)
+    statements = normalise(capture(db, CALL))
+    functions = db.execute(
+        "SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p "
+        "WHERE p.pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
+    ).fetchall()
+    text = golden_text(CALL, statements, [])
+    text += "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
+    check_golden("models/train_pets.sql", text)
