@@ -381,7 +381,7 @@ def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPar
                 + f"; the header says {want}",
                 hint="a statistics table is not to be altered, and its class and value types must exist on this server too",
             )
-        types[col] = here
+        types[col] = want  # = here: this database's spelling of the type
     name = "madnb_part_" + secrets.token_hex(6)
     plpy.execute(f"CREATE TEMPORARY TABLE {quote_ident(name)} {columns_ddl(types['cls'], types['value'])} ON COMMIT DROP")
     oid = plpy.execute(
@@ -398,7 +398,7 @@ def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> It
     """Connect to every server, find ``remote_statistics`` on each, check its header; close everything on the way out.
 
     Nothing but catalog facts has crossed the network when this yields: the
-    caller checks the headers' compatibility, then :meth:`Federation.pull`\\ s.
+    caller checks the headers' compatibility, then calls :meth:`Federation.pull`.
     """
     qualified = ".".join(quote_ident(p) for p in parse_name(remote_statistics, "remoteStatisticsName"))
     with _links(plpy, [(s, f"servers[{i}]") for i, s in enumerate(servers, start=1)]) as links:
