@@ -183,6 +183,9 @@ EXPECTED_SIGNATURES[("create_nb_statistics", 6)] = ["trainingSource", "trainingC
                                                     "numericAttrsColumnIndices", "numAttrs", "statisticsDestName"]
 EXPECTED_SIGNATURES[("create_nb_model_from_statistics", 4)] = ["statistics", "featureProbsDestName",
                                                                "numericFeatureStatsDestName", "classPriorsDestName"]
+# federated training (issue 11): the servers and the remote statistics' name, then the model tables in MADlib's order
+EXPECTED_SIGNATURES[("create_nb_federated_tables", 5)] = ["servers", "remoteStatisticsName", "featureProbsDestName",
+                                                          "numericFeatureStatsDestName", "classPriorsDestName"]
 for fn in ("create_nb_classify_view", "create_nb_probs_view"):
     EXPECTED_SIGNATURES[(fn, 7)] = ["featureProbsSource", "classPriorsSource", "classifySource", "classifyKeyColumn",
                                     "classifyAttrColumn", "numAttrs", "destName"]

@@ -5,6 +5,7 @@ Every call goes through the same stages, each one module:
     spec        MADlib's arguments -> a validated Training (names resolved on the caller's path)
     stats       exact statistics pass           \
     private     private release (dp: parameters) } -> a statistics table (statistics_table)
+    federation  statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
     derive      merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
     scoring     a ScoringPlan for the model, then the classify / probs view over it
 
@@ -15,7 +16,9 @@ Training is release + derive::
     derive.create_model(plpy, [(kept, header)], model, s)   # the model tables
 
 ``create_nb_statistics`` stops after the release; ``create_nb_model_from_statistics``
-is derive alone, over several parts.  Each function validates its arguments,
+is derive alone, over several parts (local tables, or postgres_fdw foreign tables
+whose headers federation reads on their servers); ``create_nb_federated_tables``
+is federation's pull from every server, then the same derive.  Each function validates its arguments,
 resolves every name against the catalog, and builds SQL only from quoted
 identifiers and integers it parsed itself.  A call runs in the caller's
 statement: any error rolls back everything it did.
@@ -26,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import derive, dp, private, scoring, spec, statistics_table, stats, update
+from . import derive, dp, federation, private, scoring, spec, statistics_table, stats, update
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, Relation, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
@@ -172,7 +175,17 @@ def create_nb_model_from_statistics(
     for i, name in enumerate(statistics, start=1):
         rel = resolve_relation(plpy, name, f"statistics[{i}]")
         parts.append((rel, statistics_table.read_header(plpy, rel, f"statistics[{i}]")))
-    numeric = bool(parts[0][1].numeric)
+    model = _statistics_model_tables(plpy, parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
+    # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
+    derive.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
+
+
+def _statistics_model_tables(
+    plpy: Plpy, first: statistics_table.Header, feature_probs_dest: str | None, numeric_stats_dest: str | None,
+    class_priors_dest: str | None,
+) -> ModelTables:
+    """The model tables of a merge: numericFeatureStatsDestName exactly when the statistics have numeric attributes."""
+    numeric = bool(first.numeric)
     if numeric and numeric_stats_dest is None:
         raise MadnbError(
             "22004", "numericFeatureStatsDestName must not be NULL: the statistics have numeric attributes",
@@ -183,9 +196,7 @@ def create_nb_model_from_statistics(
             "22023", "numericFeatureStatsDestName is given but the statistics have no numeric attributes",
             hint="pass NULL as numericFeatureStatsDestName",
         )
-    model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, numeric)
-    # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
-    derive.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
+    return _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, numeric)
 
 
 # The feature table's comment records the numAttrs of the training, so that a view
@@ -399,3 +410,35 @@ def update_nb_model(
     model; see :mod:`madnb_pl.update`.
     """
     update.update_model(plpy, statistics, feature_probs, numeric_stats, class_priors)
+
+
+@entry_point
+def create_nb_federated_tables(
+    plpy: Plpy,
+    servers: list[str | None] | None,
+    remote_statistics: str | None,
+    feature_probs_dest: str | None,
+    numeric_stats_dest: str | None,
+    class_priors_dest: str | None,
+    smoothing: float | None = 1.0,
+) -> None:
+    """Federated training: pull the statistics table ``remote_statistics`` from every foreign server, merge, derive.
+
+    Every server's header is read and checked (compatibility, a part listed
+    twice) before any cell crosses the network; then the parts are pulled from
+    all servers concurrently (:mod:`madnb_pl.federation`) and merged as
+    :func:`create_nb_model_from_statistics` merges local parts, the model
+    keeping their sum.  Merging is post-processing: nothing is charged or
+    ledgered here.
+    """
+    s_factor = spec.parse_smoothing(smoothing)
+    names = federation.server_names(plpy, servers)
+    with federation.connect(plpy, names, remote_statistics) as fed:
+        model = _statistics_model_tables(plpy, fed.parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
+        derive.check_compatible(list(fed.parts))  # before any cell crosses the network
+        parts = fed.pull()
+    derive.create_model(
+        plpy, list(parts), model, s_factor, what="remote statistics", keep=statistics_table.kept_name(plpy, model.feature_probs),
+    )
+    for part, _ in parts:
+        plpy.execute(f"DROP TABLE {part.sql}")

@@ -95,7 +95,7 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
     """
     first_rel, first = parts[0]
     seen: dict[str, tuple[int, Relation, Header]] = {}
-    releases: dict[int, tuple[int, Relation, Header]] = {}
+    releases: dict[int | str, tuple[int, Relation, Header]] = {}  # ids of this ledger, or "<id> on server <name>"
     for i, (rel, h) in enumerate(parts, start=1):
         ids, rids = h.part_ids, h.ledger_releases
         by_release = next(((f"release {r} of madnb.privacy_ledger", releases[r]) for r in rids if r in releases), None)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import secrets
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from . import dp, stats
 from .errors import MadnbError
@@ -80,9 +80,10 @@ class Header:
     guarantee: str | None = None
     # A sum of parts (the statistics a model keeps, see :func:`sum_header`): the ids of
     # every released part in it, and (private) their ledger release ids.  None: this
-    # table is one release, its own id (and release_id) the only ones.
+    # table is one release, its own id (and release_id) the only ones.  A release id
+    # is an int for this database's ledger, else "<id> on server <name>" (:func:`read_on_server`).
     parts: list[str] | None = None
-    release_ids: list[int] | None = None
+    release_ids: list[int | str] | None = None
 
     def text(self) -> str:
         fields = asdict(self)
@@ -105,7 +106,7 @@ class Header:
         return list(self.parts) if self.parts is not None else [self.id]
 
     @property
-    def ledger_releases(self) -> list[int]:
+    def ledger_releases(self) -> list[int | str]:
         """The privacy ledger's release ids of those parts (none for exact statistics)."""
         if self.release_ids is not None:
             return list(self.release_ids)
@@ -117,13 +118,40 @@ class Header:
         return dp.NumericBounds(pairs, int(self.fixed_point_bits or dp.FIXED_POINT_BITS))
 
 
-def table_ddl(name_sql: str, t: Training) -> Sql:
-    """The statistics table (see the module docstring for its columns)."""
+def read_on_server(h: Header, server: str) -> Header:
+    """The header of a statistics table read from foreign server ``server``, saying so.
+
+    Its source names the server, and its ledger release ids become
+    ``"<id> on server <server>"``: release ids number each server's own ledger
+    (two owners' first releases are both release 1), so only so qualified do
+    they tell one release from another, here and in any sum that holds them.
+    """
+    sources = ", ".join(s if s == "..." else f"{s} on server {server}" for s in h.source.split(", "))
+    releases: list[int | str] = [f"{r} on server {server}" for r in h.ledger_releases]
+    return replace(h, source=sources, release_ids=releases if releases else h.release_ids)
+
+
+COLUMNS = ("cls", "attr", "value", "n", "nv", "mean", "mean_lo", "var", "s1", "s2")
+"""The columns of a statistics table, in order."""
+FIXED_COLUMN_TYPES = {
+    "attr": "integer", "n": "numeric", "nv": "bigint", "mean": "double precision", "mean_lo": "double precision",
+    "var": "double precision", "s1": "numeric", "s2": "numeric",
+}
+"""The types of the columns that are the same in every statistics table, as ``format_type`` spells them."""
+
+
+def columns_ddl(class_type: str, element_type: str) -> Sql:
+    """The column list of a statistics table whose classes and values have these (madnb-formatted) types."""
     return Sql(
-        f"CREATE TABLE {name_sql} (cls {t.cls.type_sql}, attr pg_catalog.int4 NOT NULL, value {t.attrs.elem_sql}, "
+        f"(cls {class_type}, attr pg_catalog.int4 NOT NULL, value {element_type}, "
         "n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, "
         "s1 pg_catalog.numeric, s2 pg_catalog.numeric)"
     )
+
+
+def table_ddl(name_sql: str, t: Training) -> Sql:
+    """The statistics table (see the module docstring for its columns)."""
+    return Sql(f"CREATE TABLE {name_sql} {columns_ddl(t.cls.type_sql, str(t.attrs.elem_sql))}")
 
 
 def now(plpy: Plpy) -> str:
@@ -229,24 +257,46 @@ def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
 
 
 def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
-    """The header of statistics table ``rel`` (22023 when it is not one)."""
-    comment = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["pg_catalog.oid"]), [rel.oid]
-    )[0]["c"]
+    """The header of statistics table ``rel`` (22023 when it is not one).
+
+    A foreign table carries no comment of its own: for a postgres_fdw foreign
+    table the header is the remote table's comment, read over dblink on the
+    same foreign server after checking that the remote table's columns are the
+    foreign table's (:func:`madnb_pl.federation.foreign_comment`), and it then
+    names that server (:func:`read_on_server`).
+    """
+    row = plpy.execute(
+        plpy.prepare(
+            "SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind "
+            "FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1",
+            ["pg_catalog.oid"],
+        ),
+        [rel.oid],
+    )[0]
+    if row["kind"] == "f":
+        from . import federation  # federation builds on this module
+
+        comment, server, display = federation.foreign_comment(plpy, rel, what)
+        return read_on_server(parse_header(comment, what, display), server)
+    return parse_header(row["c"], what, rel.display)
+
+
+def parse_header(comment: str | None, what: str, display: str) -> Header:
+    """The header in a statistics table's comment (22023 when there is none, or it is unreadable)."""
     hint = "statistics tables are made by madnb.create_nb_statistics (or kept by training); their comment is their header"
     if not comment or not comment.startswith(COMMENT_PREFIX):
-        raise MadnbError("22023", f"{what} {rel.display} is not a madnb statistics table", detail="its comment holds no madnb statistics header", hint=hint)
+        raise MadnbError("22023", f"{what} {display} is not a madnb statistics table", detail="its comment holds no madnb statistics header", hint=hint)
     try:
         fields = json.loads(comment[len(COMMENT_PREFIX):])
         header = Header(**fields)
     except (ValueError, TypeError) as e:
-        raise MadnbError("22023", f"{what} {rel.display} has an unreadable statistics header", detail=str(e), hint=hint) from None
+        raise MadnbError("22023", f"{what} {display} has an unreadable statistics header", detail=str(e), hint=hint) from None
     if header.format != FORMAT:
         raise MadnbError(
-            "22023", f"{what} {rel.display} has statistics format {header.format}, not {FORMAT}", hint="release the statistics again with this madnb",
+            "22023", f"{what} {display} has statistics format {header.format}, not {FORMAT}", hint="release the statistics again with this madnb",
         )
     if header.mode not in (EXACT, PRIVATE_MODE):
-        raise MadnbError("22023", f"{what} {rel.display} has an unknown mode {header.mode!r}", hint=hint)
+        raise MadnbError("22023", f"{what} {display} has an unknown mode {header.mode!r}", hint=hint)
     return header
 
 
@@ -270,4 +320,7 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
     return NewName(KEPT_SCHEMA, f"{base}_{secrets.token_hex(4)}")
 
 
-__all__ = ["Header", "kept_name", "now", "read_header", "table_ddl", "write_exact", "write_header"]
+__all__ = [
+    "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "columns_ddl", "kept_name", "now", "parse_header", "read_header",
+    "read_on_server", "table_ddl", "write_exact", "write_header",
+]

@@ -20,7 +20,7 @@ SELECT pg_catalog.set_config('search_path', $1, true)
 SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
 
 -- statement 7
-SELECT pg_catalog.obj_description($1, 'pg_class') AS c
+SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1
 
 -- statement 8
 SELECT pg_catalog.set_config('search_path', $1, true)

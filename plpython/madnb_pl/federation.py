@@ -1,0 +1,417 @@
+"""Federation: statistics tables released on other PostgreSQL servers, merged here.
+
+Each owner releases its statistics on its own server (``madnb.create_nb_statistics``,
+exact or private, charged to its own ledger and budget).  The aggregator reaches
+the owners through the user's own configuration -- postgres_fdw foreign servers
+and user mappings (``CREATE SERVER``, ``CREATE USER MAPPING``) -- and dblink over
+those same servers and mappings (``dblink_connect(name, '<foreign server>')``).
+Two ways in:
+
+* **foreign tables** (``IMPORT FOREIGN SCHEMA``) listed in
+  ``create_nb_model_from_statistics``: the rows are read through postgres_fdw as
+  any foreign table's; the header -- the remote table's comment, which a foreign
+  table does not carry -- is read over dblink on the foreign table's server
+  (:func:`foreign_comment`), after checking that the remote table's columns are
+  the foreign table's;
+* **one call**, ``create_nb_federated_tables(servers, "remoteStatisticsName", ...)``
+  (:func:`connect`, :meth:`Federation.pull`): one dblink connection per server;
+  every header is read and checked first, then every part's query is sent at once
+  (``dblink_send_query``) and the results collected (``dblink_get_result``) into
+  temporary tables shaped like statistics tables, so the owners answer
+  concurrently; :func:`madnb_pl.derive.create_model` merges them exactly as it
+  merges local parts, and the model keeps their sum (an online update adds to it).
+
+Only statistics cells and catalog facts about the statistics table (its comment,
+its columns' types) cross the network; a training row never does, and the
+remote role needs nothing but SELECT on the statistics table.
+
+dblink connections outlive transactions: every one opened here is closed before
+the call returns, whatever happens.  Each remote session first pins what
+postgres_fdw pins (``search_path = pg_catalog, pg_temp``, ISO dates, ``postgres``
+intervals, ``extra_float_digits = 3``), so that values cross as text exactly and
+types print the same way on both sides.  SQL sent to a server is built here from
+quoted identifiers, integers and ``quote_literal`` values; locally the connection
+name and that SQL are parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import MadnbError
+from .names import Relation, parse_name
+from .sql import Plpy, Sql, quote_ident
+from .statistics_table import COLUMNS, FIXED_COLUMN_TYPES, Header, columns_ddl, parse_header, read_on_server
+
+WRAPPERS = ("postgres_fdw", "dblink_fdw")
+"""Foreign-data wrappers whose servers dblink can connect to."""
+
+_PIN_REMOTE = Sql("SET search_path = pg_catalog, pg_temp; SET datestyle = ISO; SET intervalstyle = postgres; SET extra_float_digits = 3")
+
+
+def dblink_schema(plpy: Plpy) -> Sql:
+    """The quoted schema of the dblink extension (0A000 when it is not installed)."""
+    rows = plpy.execute(
+        "SELECT n.nspname::pg_catalog.text AS s FROM pg_catalog.pg_extension AS e "
+        "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+        "WHERE e.extname OPERATOR(pg_catalog.=) 'dblink'"
+    )
+    if not rows:
+        raise MadnbError(
+            "0A000", "the dblink extension is not installed in this database",
+            detail="madnb reads statistics on other servers over dblink, through the foreign server and your user mapping",
+            hint="CREATE EXTENSION dblink",
+        )
+    return quote_ident(str(rows[0]["s"]))
+
+
+class Link:
+    """One named dblink connection to a foreign server, for one part (``what`` names it in errors)."""
+
+    def __init__(self, plpy: Plpy, dblink: Sql, server: str, what: str):
+        self.plpy, self.dblink, self.server, self.what = plpy, dblink, server, what
+        self.name = "madnb_" + secrets.token_hex(6)
+        self.opened = False
+
+    def _run(self, sql: Sql, types: Sequence[str], args: Sequence[Any], doing: str) -> Any:
+        try:
+            return self.plpy.execute(self.plpy.prepare(sql, list(types)), list(args))
+        except self.plpy.SPIError as e:
+            state = getattr(e, "sqlstate", None) or "08000"
+            primary = str(e.args[0]) if e.args else str(e)
+            if doing == "connect":
+                raise MadnbError(
+                    state, f'could not connect to server "{self.server}" for {self.what}',
+                    detail=getattr(e, "detail", None) or primary,
+                    hint=f"check that the server is running and that your user mapping for server {self.server} "
+                    "(CREATE USER MAPPING ... SERVER ... OPTIONS (user ..., password ...)) lets you in",
+                ) from None
+            raise MadnbError(
+                state, f'server "{self.server}" failed to {doing} for {self.what}: {primary}',
+                detail=getattr(e, "detail", None), hint=getattr(e, "hint", None),
+            ) from None
+
+    def connect(self) -> None:
+        self._run(Sql(f"SELECT {self.dblink}.dblink_connect($1, $2)"), ["pg_catalog.text"] * 2, [self.name, self.server], "connect")
+        self.opened = True
+
+    def execute(self, remote_sql: Sql, doing: str) -> None:
+        self._run(Sql(f"SELECT {self.dblink}.dblink_exec($1, $2)"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing)
+
+    def query(self, remote_sql: Sql, columns: Sql, doing: str) -> Any:
+        """The rows of ``remote_sql``, whose result columns are ``columns`` (``name type, ...``)."""
+        return self._run(
+            Sql(f"SELECT r.* FROM {self.dblink}.dblink($1, $2) AS r({columns})"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing,
+        )
+
+    def send(self, remote_sql: Sql, doing: str) -> None:
+        """Start ``remote_sql`` on the server and return at once (:meth:`collect` reads its result)."""
+        self._run(Sql(f"SELECT {self.dblink}.dblink_send_query($1, $2)"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing)
+
+    def collect(self, into: Sql, columns: Sql, doing: str) -> None:
+        """Insert the result of the query :meth:`send` started into table ``into``, waiting for it if need be."""
+        self._run(
+            Sql(f"INSERT INTO {into} SELECT r.* FROM {self.dblink}.dblink_get_result($1) AS r({columns})"),
+            ["pg_catalog.text"], [self.name], doing,
+        )
+
+    def close(self) -> None:
+        if self.opened:
+            self.opened = False
+            self._run(Sql(f"SELECT {self.dblink}.dblink_disconnect($1)"), ["pg_catalog.text"], [self.name], "disconnect")
+
+
+@contextmanager
+def _links(plpy: Plpy, servers: Sequence[tuple[str, str]]) -> Iterator[list[Link]]:
+    """Connected links to ``servers`` ((server, what) pairs), all closed on the way out."""
+    dblink = dblink_schema(plpy)
+    links: list[Link] = []
+    try:
+        for server, what in servers:
+            link = Link(plpy, dblink, server, what)
+            links.append(link)
+            link.connect()
+        yield links
+    finally:
+        for link in links:
+            link.close()
+
+
+@dataclass(frozen=True)
+class RemoteColumn:
+    type_schema: str
+    type_name: str
+    typmod: int
+    formatted: str  # format_type under search_path = pg_catalog, pg_temp
+
+
+@dataclass(frozen=True)
+class RemoteTable:
+    """A statistics table on a server: its name there, its comment and its columns."""
+
+    schema: str
+    name: str
+    comment: str | None
+    columns: dict[str, RemoteColumn]
+
+    @property
+    def sql(self) -> Sql:
+        return Sql(f"{quote_ident(self.schema)}.{quote_ident(self.name)}")
+
+    @property
+    def display(self) -> str:
+        return f"{self.schema}.{self.name}"
+
+
+def _remote_table(link: Link, qualified: str) -> RemoteTable:
+    """Resolve ``qualified`` (quoted identifiers) on the server, pin the session, and describe the table.
+
+    The name is resolved before the session is pinned, so that an unqualified
+    name is looked up on the remote role's own search_path.
+    """
+    literal = link.plpy.quote_literal(qualified)
+    found = link.query(
+        Sql(f"SELECT pg_catalog.to_regclass({literal})::pg_catalog.oid::pg_catalog.int8"), Sql("oid pg_catalog.int8"),
+        "find the statistics table",
+    )[0]["oid"]
+    if found is None:
+        raise MadnbError(
+            "42P01", f'relation {qualified} does not exist on server "{link.server}"', detail=f"{link.what}",
+            hint="unqualified names are looked up on the search_path of the role your user mapping logs in as",
+        )
+    link.execute(_PIN_REMOTE, "set up the session")
+    oid = int(found)
+    row = link.query(Sql(
+        "SELECT n.nspname::pg_catalog.text, c.relname::pg_catalog.text, pg_catalog.obj_description(c.oid, 'pg_class'), "
+        "(SELECT pg_catalog.json_agg(pg_catalog.json_build_array(a.attname, tn.nspname, t.typname, a.atttypmod, "
+        "pg_catalog.format_type(a.atttypid, a.atttypmod)) ORDER BY a.attnum) "
+        "FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) a.atttypid "
+        "JOIN pg_catalog.pg_namespace AS tn ON tn.oid OPERATOR(pg_catalog.=) t.typnamespace "
+        "WHERE a.attrelid OPERATOR(pg_catalog.=) c.oid AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped)::pg_catalog.text "
+        "FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+        f"WHERE c.oid OPERATOR(pg_catalog.=) {oid}::pg_catalog.oid"),
+        Sql("schema pg_catalog.text, name pg_catalog.text, comment pg_catalog.text, columns pg_catalog.text"),
+        "describe the statistics table",
+    )[0]
+    columns = {
+        str(c[0]): RemoteColumn(str(c[1]), str(c[2]), int(c[3]), str(c[4])) for c in json.loads(row["columns"] or "[]")
+    }
+    return RemoteTable(str(row["schema"]), str(row["name"]), row["comment"], columns)
+
+
+def _not_statistics(what: str, where: str, detail: str) -> MadnbError:
+    return MadnbError(
+        "22023", f"{what} {where} is not a madnb statistics table", detail=detail,
+        hint="statistics tables are made by madnb.create_nb_statistics on the owner's server",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Foreign tables listed in create_nb_model_from_statistics
+# ---------------------------------------------------------------------------
+
+
+def foreign_comment(plpy: Plpy, rel: Relation, what: str) -> tuple[str | None, str, str]:
+    """The header text of foreign table ``rel``'s remote table: (comment, server, how to name the part).
+
+    The remote table is the foreign table's ``schema_name`` / ``table_name``
+    options, by default its own schema and name (postgres_fdw's rules); each
+    statistics column of the foreign table (its ``column_name`` option, by
+    default its own name) must be a column of the remote table of the same type.
+    """
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT s.srvname::pg_catalog.text AS server, w.fdwname::pg_catalog.text AS wrapper, "
+            "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(ft.ftoptions) AS o "
+            " WHERE o.option_name OPERATOR(pg_catalog.=) 'schema_name') AS schema_name, "
+            "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(ft.ftoptions) AS o "
+            " WHERE o.option_name OPERATOR(pg_catalog.=) 'table_name') AS table_name "
+            "FROM pg_catalog.pg_foreign_table AS ft JOIN pg_catalog.pg_foreign_server AS s ON s.oid OPERATOR(pg_catalog.=) ft.ftserver "
+            "JOIN pg_catalog.pg_foreign_data_wrapper AS w ON w.oid OPERATOR(pg_catalog.=) s.srvfdw "
+            "WHERE ft.ftrelid OPERATOR(pg_catalog.=) $1",
+            ["pg_catalog.oid"],
+        ),
+        [rel.oid],
+    )
+    r = rows[0]
+    server = str(r["server"])
+    if r["wrapper"] != "postgres_fdw":
+        raise MadnbError(
+            "22023", f"{what} {rel.display} is a foreign table of server {server}, whose wrapper is {r['wrapper']}",
+            detail="madnb reads the header of a statistics table through postgres_fdw foreign tables only",
+            hint="import the owner's statistics table with IMPORT FOREIGN SCHEMA from a postgres_fdw server",
+        )
+    remote_schema = r["schema_name"] if r["schema_name"] is not None else rel.schema
+    remote_name = r["table_name"] if r["table_name"] is not None else rel.name
+    local = {
+        str(c["name"]): (str(c["remote"]), str(c["typ"]))
+        for c in plpy.execute(
+            plpy.prepare(
+                "SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
+                "COALESCE((SELECT o.option_value FROM pg_catalog.pg_options_to_table(a.attfdwoptions) AS o "
+                "WHERE o.option_name OPERATOR(pg_catalog.=) 'column_name'), a.attname::pg_catalog.text) AS remote "
+                "FROM pg_catalog.pg_attribute AS a WHERE a.attrelid OPERATOR(pg_catalog.=) $1 "
+                "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
+                ["pg_catalog.oid"],
+            ),
+            [rel.oid],
+        )
+    }
+    display = f"{rel.display} (a foreign table of server {server})"
+    missing = [c for c in COLUMNS if c not in local]
+    if missing:
+        raise _not_statistics(what, display, f'it has no column "{missing[0]}"')
+    with _links(plpy, [(server, f"{what} {rel.display}")]) as (link,):
+        table = _remote_table(link, f"{quote_ident(remote_schema)}.{quote_ident(remote_name)}")
+    for col in COLUMNS:
+        remote_col, typ = local[col]
+        there = table.columns.get(remote_col)
+        if there is None or there.formatted != typ:
+            raise MadnbError(
+                "22023", f"{what} {rel.display} does not match its remote table {table.display} on server {server}",
+                detail=f'column "{col}" is {typ} here' + (
+                    f', remote column "{remote_col}" is {there.formatted}' if there is not None else f', the remote table has no column "{remote_col}"'
+                ),
+                hint="import the statistics table again (IMPORT FOREIGN SCHEMA ... LIMIT TO (...)) rather than declaring it by hand",
+            )
+    return table.comment, server, display
+
+
+# ---------------------------------------------------------------------------
+# One call: create_nb_federated_tables
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PulledPart(Relation):
+    """A temporary table holding the statistics pulled from one server; named in messages as the remote table."""
+
+    label: str = ""
+
+    @property
+    def display(self) -> str:
+        return self.label
+
+
+@dataclass
+class Federation:
+    """Open links to the servers of one call, each with its remote table, header and (empty) temporary table."""
+
+    plpy: Plpy
+    links: list[Link]
+    tables: list[RemoteTable] = field(default_factory=list)
+    parts: list[tuple[PulledPart, Header]] = field(default_factory=list)
+    columns: list[Sql] = field(default_factory=list)  # each part's columns, for dblink_get_result
+
+    def pull(self) -> list[tuple[PulledPart, Header]]:
+        """Every part's cells into its temporary table: sent to all servers at once, then collected."""
+        for link, table in zip(self.links, self.tables, strict=True):
+            link.send(Sql(f"SELECT {', '.join('s.' + c for c in COLUMNS)} FROM {table.sql} AS s"), "send the statistics")
+        for link, (part, _), columns in zip(self.links, self.parts, self.columns, strict=True):
+            link.collect(part.sql, columns, "send the statistics")
+        return self.parts
+
+
+def server_names(plpy: Plpy, servers: list[str | None] | None) -> list[str]:
+    """The foreign servers named in ``servers`` (identifiers), each checked to exist and to be one dblink can reach."""
+    if servers is None:
+        raise MadnbError("22004", "servers must not be NULL", hint="pass an array of foreign server names, e.g. ARRAY['owner1', 'owner2']")
+    if len(servers) == 0:
+        raise MadnbError("22023", "servers is empty", hint="pass at least one foreign server, e.g. ARRAY['owner1', 'owner2']")
+    plan = plpy.prepare(
+        "SELECT w.fdwname::pg_catalog.text AS wrapper FROM pg_catalog.pg_foreign_server AS s "
+        "JOIN pg_catalog.pg_foreign_data_wrapper AS w ON w.oid OPERATOR(pg_catalog.=) s.srvfdw "
+        "WHERE s.srvname OPERATOR(pg_catalog.=) $1",
+        ["pg_catalog.name"],
+    )
+    out = []
+    for i, text in enumerate(servers, start=1):
+        (name,) = parse_name(text, f"servers[{i}]", max_parts=1)
+        rows = plpy.execute(plan, [name])
+        if not rows:
+            raise MadnbError(
+                "42704", f'server "{name}" does not exist', detail=f"servers[{i}] is {text!r}",
+                hint="create it with CREATE SERVER ... FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ..., dbname ...) "
+                "and a user mapping; names are identifiers (quote names with capitals)",
+            )
+        if rows[0]["wrapper"] not in WRAPPERS:
+            raise MadnbError(
+                "22023", f'server "{name}" is a server of foreign-data wrapper {rows[0]["wrapper"]}',
+                detail=f"servers[{i}]; madnb reaches owners through servers of {' or '.join(WRAPPERS)}",
+            )
+        out.append(name)
+    return out
+
+
+def _local_type(plpy: Plpy, col: RemoteColumn) -> str | None:
+    """This database's name for the type of a remote column (None when there is no such type here)."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT pg_catalog.format_type(t.oid, $3) AS typ FROM pg_catalog.pg_type AS t "
+            "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) t.typnamespace "
+            "WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND t.typname OPERATOR(pg_catalog.=) $2",
+            ["pg_catalog.name", "pg_catalog.name", "pg_catalog.int4"],
+        ),
+        [col.type_schema, col.type_name, col.typmod],
+    )
+    return str(rows[0]["typ"]) if rows else None
+
+
+def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPart, Header, Sql]:
+    """The part's header, checked against its remote columns, an empty temporary table to pull it into, and its columns."""
+    label = f"{table.display} on server {link.server}"
+    header = read_on_server(parse_header(table.comment, link.what, label), link.server)
+    types: dict[str, str] = {}
+    for col in COLUMNS:
+        there = table.columns.get(col)
+        if there is None:
+            raise _not_statistics(link.what, label, f'it has no column "{col}"')
+        want = FIXED_COLUMN_TYPES.get(col) or (header.class_type if col == "cls" else header.element_type)
+        here = _local_type(plpy, there)
+        if there.formatted != want or here != want:
+            raise MadnbError(
+                "22023", f"{link.what} {label} does not match its header",
+                detail=f'column "{col}" is {there.formatted} on server {link.server}'
+                + ("" if here == there.formatted else (f", {here} here" if here is not None else ", a type that does not exist here"))
+                + f"; the header says {want}",
+                hint="a statistics table is not to be altered, and its class and value types must exist on this server too",
+            )
+        types[col] = want  # = here: this database's spelling of the type
+    name = "madnb_part_" + secrets.token_hex(6)
+    plpy.execute(f"CREATE TEMPORARY TABLE {quote_ident(name)} {columns_ddl(types['cls'], types['value'])} ON COMMIT DROP")
+    oid = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        ["pg_temp." + quote_ident(name)],
+    )[0]["o"]
+    # types as this database's format_type spells them (the fixed ones are SQL keywords: pg_catalog's)
+    columns = Sql(", ".join(f"{c} {types[c]}" for c in COLUMNS))
+    return PulledPart("pg_temp", name, int(oid), label=label), header, columns
+
+
+@contextmanager
+def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> Iterator[Federation]:
+    """Connect to every server, find ``remote_statistics`` on each, check its header; close everything on the way out.
+
+    Nothing but catalog facts has crossed the network when this yields: the
+    caller checks the headers' compatibility, then calls :meth:`Federation.pull`.
+    """
+    qualified = ".".join(quote_ident(p) for p in parse_name(remote_statistics, "remoteStatisticsName"))
+    with _links(plpy, [(s, f"servers[{i}]") for i, s in enumerate(servers, start=1)]) as links:
+        fed = Federation(plpy, links)
+        for link in links:
+            table = _remote_table(link, qualified)
+            part, header, columns = _checked_part(plpy, link, table)
+            fed.tables.append(table)
+            fed.parts.append((part, header))
+            fed.columns.append(columns)
+        yield fed
+
+
+__all__ = [
+    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "connect", "dblink_schema", "foreign_comment", "server_names",
+]
