@@ -38,7 +38,7 @@ import json
 import uuid
 from typing import Any
 
-from . import dp
+from . import dp, shards
 from .dp import NOT_DP_OBSERVED, NumericBounds, Privacy
 from .errors import MadnbError
 from .names import NewName, Relation
@@ -59,6 +59,7 @@ def write_private(
     with its noise, stored as released.  ``outputs`` and ``extra`` are recorded
     in the ledger's parameters.
     """
+    shards.refuse_private(plpy, t)
     dom = temp_name("madnb_domain_")
     plpy.execute(dp_domain_ddl(dom, t))
     if p.selection is None:

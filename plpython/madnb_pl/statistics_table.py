@@ -174,25 +174,18 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     :func:`stats.check_stats`, then keeps per class its row count (the class-count
     CTE of :func:`stats.class_counts_cte`, the one place it is written), the non-NULL
     categorical cells, and per numeric attribute (nv, mean, sample variance).
+    A partitioned source with foreign partitions is computed shard by shard, on
+    the shards (:mod:`madnb_pl.shards`).
     """
-    s = stats.materialise(plpy, t)
-    stats.check_stats(plpy, s, t)
-    plpy.execute(table_ddl(dest.sql, t))
-    cc = with_clause([stats.class_counts_cte(s)])
-    num = t.numeric_array_sql
-    f8, i8 = F8, "pg_catalog.int8"
-    # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
-    plpy.execute(
-        f"{cc} INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
-        f"SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM cc "
-        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
-        f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
-        f"UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM {s} AS s "
-        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})"
-    )
-    plpy.execute(f"DROP TABLE {s}")
-    refine_far_from_zero(plpy, t, dest.sql)
+    from . import shards  # shards builds on this module
+
+    if not shards.write_cells(plpy, t, dest):
+        s = stats.materialise(plpy, t)
+        stats.check_stats(plpy, s, t)
+        plpy.execute(table_ddl(dest.sql, t))
+        insert_cells(plpy, t, s, dest.sql)
+        plpy.execute(f"DROP TABLE {s}")
+        refine_far_from_zero(plpy, t, dest.sql)
     header = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
         class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=now(plpy),
@@ -201,8 +194,28 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     return header
 
 
+def insert_cells(plpy: Plpy, t: Training, s: str, dest: str) -> None:
+    """Insert the cells of statistics pass relation ``s`` (checked by :func:`stats.check_stats`) into table ``dest``."""
+    cc = with_clause([stats.class_counts_cte(s)])
+    num = t.numeric_array_sql
+    f8, i8 = F8, "pg_catalog.int8"
+    # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
+    plpy.execute(
+        f"{cc} INSERT INTO {dest} (cls, attr, value, n, nv, mean, var) "
+        f"SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM cc "
+        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
+        f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
+        f"UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM {s} AS s "
+        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})"
+    )
+
+
 FAR_FROM_ZERO = 1e8
 """A numeric cell is refined when mean**2 > FAR_FROM_ZERO * variance (|mean| > 1e4 standard deviations)."""
+
+# |mean| > sqrt(FAR_FROM_ZERO) * sd: the same test as mean**2 > FAR_FROM_ZERO * var, without a product that can overflow
+_FAR = f"s.nv > 1 AND pg_catalog.abs(s.mean) > {FAR_FROM_ZERO ** 0.5!r}::{F8} * pg_catalog.sqrt(s.var)"
 
 
 def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
@@ -217,43 +230,56 @@ def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
     every digit; the mean is stored as the double-double c + avg(x - c) = mean +
     mean_lo, so that merging parts loses nothing either.  Tables without such cells
     pay one query on the statistics table; arrays that are not one-dimensional and
-    1-based keep the fast pass's numbers.
+    1-based keep the fast pass's numbers.  A shard runs the same steps on its
+    server (:mod:`madnb_pl.shards`).
     """
-    if not t.numeric:
+    cells = far_cells(plpy, t, dest)
+    if not cells:
         return
-    f8 = F8
-    # |mean| > sqrt(FAR_FROM_ZERO) * sd: the same test as mean**2 > FAR_FROM_ZERO * var, without a product that can overflow
-    far = f"s.nv > 1 AND pg_catalog.abs(s.mean) > {FAR_FROM_ZERO ** 0.5!r}::{f8} * pg_catalog.sqrt(s.var)"
+    tmp = temp_name("madnb_refined_")
+    plpy.execute(f"CREATE TEMPORARY TABLE {tmp} ON COMMIT DROP AS {refined_select(t, cells)}")
+    apply_refined(plpy, dest, tmp)
+    plpy.execute(f"DROP TABLE {tmp}")
+
+
+def far_cells(plpy: Plpy, t: Training, dest: str) -> list[tuple[int, float]]:
+    """The numeric attributes of statistics table ``dest`` to refine, with their shift c: [(attribute, c)]."""
+    if not t.numeric:
+        return []
     rows = plpy.execute(
         f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
-        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND {far} ORDER BY s.attr, s.nv DESC"
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND {_FAR} ORDER BY s.attr, s.nv DESC"
     )
-    if not rows:
-        return
+    return [(int(r["o"]), float(r["c"])) for r in rows]
+
+
+def refined_select(t: Training, cells: list[tuple[int, float]]) -> Sql:
+    """The shifted pass over ``t``'s source: (cls, o, c, r = avg(x - c), v = var_samp(x - c), odd arrays)."""
+    f8 = F8
     a = f"t.{t.attrs.sql}"
-    aggs, cells = [], []
-    for r in rows:
-        j, c = int(r["o"]), float(r["c"])
+    aggs, values = [], []
+    for j, c in cells:
         x = f"({stats.numeric_value_sql(t, f'{a}[{j}]', True)} - {c!r}::{f8})"
         aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
-        cells.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
+        values.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
     odd = f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1) AS odd"
     passed = (
         f"SELECT t.{t.cls.sql} AS cls, {odd}, {', '.join(aggs)} FROM {t.source.sql} AS t "
         f"WHERE t.{t.cls.sql} IS NOT NULL GROUP BY t.{t.cls.sql}"
     )
-    refined = (
+    return Sql(
         f"SELECT g.cls, x.o, x.c, x.r, x.v, g.odd FROM ({passed}) AS g "
-        f"CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)"
+        f"CROSS JOIN LATERAL (VALUES {', '.join(values)}) AS x(o, c, r, v)"
     )
-    tmp = temp_name("madnb_refined_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {tmp} ON COMMIT DROP AS {refined}")
-    if not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {tmp} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
+
+
+def apply_refined(plpy: Plpy, dest: str, refined: str) -> None:
+    """Store the refined cells of relation ``refined`` (:func:`refined_select`'s rows) in ``dest``, unless some array was odd."""
+    if not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {refined} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
         plpy.execute(
             f"UPDATE {dest} AS s SET mean = y.c + y.r, mean_lo = (y.c - (y.c + y.r)) + y.r, var = y.v "
-            f"FROM {tmp} AS y WHERE s.cls = y.cls AND s.attr = y.o AND y.r IS NOT NULL AND {far}"
+            f"FROM {refined} AS y WHERE s.cls = y.cls AND s.attr = y.o AND y.r IS NOT NULL AND {_FAR}"
         )
-    plpy.execute(f"DROP TABLE {tmp}")
 
 
 def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
@@ -321,6 +347,6 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 
 
 __all__ = [
-    "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "columns_ddl", "kept_name", "now", "parse_header", "read_header",
-    "read_on_server", "table_ddl", "write_exact", "write_header",
+    "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "columns_ddl", "far_cells", "insert_cells", "kept_name",
+    "now", "parse_header", "read_header", "read_on_server", "refined_select", "table_ddl", "write_exact", "write_header",
 ]

@@ -1,0 +1,466 @@
+"""Sharded training: a partitioned table whose partitions live on other servers.
+
+When the training source is a partitioned table with postgres_fdw foreign
+tables among its leaf partitions, the ordinary training call
+(``create_nb_prepared_data_tables``, ``create_nb_statistics``) computes each
+shard's statistics on the server that holds its rows, all shards at once, and
+only statistics cross the network:
+
+1. every foreign partition gets a dblink connection through its foreign server
+   and user mapping (``dblink_connect(name, server)``), a read-only REPEATABLE
+   READ transaction and ``search_path = pg_catalog``; the statistics pass of
+   :mod:`madnb_pl.stats` is sent over the remote table (``schema_name`` /
+   ``table_name`` / ``column_name`` options, as postgres_fdw reads them) with
+   ``dblink_send_query`` to every shard before any result is awaited; local
+   partitions run the ordinary pass meanwhile.  Each shard takes the same steps
+   as a local table (:func:`_shard_steps`: packed codes after a shape pass,
+   rerun with NaN as missing, the unnest pass for odd arrays, the shifted pass
+   for values far from zero), each step a statement whose result rows are
+   statistics cells;
+2. the shards' pass relations are validated together (:func:`stats.check_stats`,
+   the same checks and messages as one table);
+3. each shard becomes one exact statistics part, and the parts are merged as
+   ``create_nb_model_from_statistics`` merges them
+   (:func:`madnb_pl.derive.merged_exact_select`, Chan et al.) into the
+   statistics table training keeps.
+
+Shards need nothing but PostgreSQL.  The coordinator needs the dblink
+extension (0A000 with a hint otherwise; it is not a dependency of madnb, which
+works without it everywhere else).  A private release of a sharded table is
+refused (:func:`refuse_private`): each owner releases on its own server and the
+statistics are merged.  What crossed the network (rows and bytes of statistics
+per shard) is reported at DEBUG1.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import derive, statistics_table, stats
+from .errors import MadnbError
+from .names import NewName, QualifiedName, Relation
+from .spec import Training
+from .sql import F8, I4, I8, Plpy, Sql, quote_ident, temp_name
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A leaf partition of the training source: local (``server`` None) or a foreign table."""
+
+    partition: Relation
+    server: str | None = None
+    remote: QualifiedName | None = None  # the remote table, from the foreign table's options
+    columns: tuple[tuple[str, str], ...] = ()  # (local column, remote column) for columns with a column_name option
+
+    @property
+    def display(self) -> str:
+        if self.server is None:
+            return f"partition {self.partition.display}"
+        return f"partition {self.partition.display} on server {self.server}"
+
+
+def is_sharded(plpy: Plpy, source: Relation) -> bool:
+    """Whether ``source`` is a partitioned table with a foreign table among its partitions."""
+    return bool(
+        plpy.execute(
+            plpy.prepare(
+                "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 "
+                "AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p "
+                "JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s",
+                ["pg_catalog.oid"],
+            ),
+            [source.oid],
+        )[0]["s"]
+    )
+
+
+def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
+    """The leaf partitions of ``t.source`` (postgres_fdw foreign tables and local tables)."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, "
+            "c.relkind::pg_catalog.text AS kind, s.srvname::pg_catalog.text AS server, w.fdwname::pg_catalog.text AS fdw, "
+            "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(f.ftoptions) o "
+            " WHERE o.option_name OPERATOR(pg_catalog.=) 'schema_name') AS remote_schema, "
+            "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(f.ftoptions) o "
+            " WHERE o.option_name OPERATOR(pg_catalog.=) 'table_name') AS remote_table "
+            "FROM pg_catalog.pg_partition_tree($1) p "
+            "JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.relid "
+            "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
+            "LEFT JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) c.oid "
+            "LEFT JOIN pg_catalog.pg_foreign_server s ON s.oid OPERATOR(pg_catalog.=) f.ftserver "
+            "LEFT JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid OPERATOR(pg_catalog.=) s.srvfdw "
+            "WHERE p.isleaf AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,f}'::pg_catalog.\"char\"[]) "
+            "ORDER BY n.nspname COLLATE \"C\", c.relname COLLATE \"C\"",
+            ["pg_catalog.regclass"],
+        ),
+        [t.source.oid],
+    )
+    column_names = plpy.prepare(
+        "SELECT a.attname::pg_catalog.text AS local, o.option_value AS remote FROM pg_catalog.pg_attribute a "
+        "CROSS JOIN LATERAL pg_catalog.pg_options_to_table(a.attfdwoptions) o "
+        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
+        "AND o.option_name OPERATOR(pg_catalog.=) 'column_name'",
+        ["pg_catalog.oid"],
+    )
+    out = []
+    for r in rows:
+        rel = Relation(r["schema"], r["name"], int(r["oid"]))
+        if r["kind"] == "r":
+            out.append(Shard(rel))
+            continue
+        if r["fdw"] != "postgres_fdw":
+            raise MadnbError(
+                "0A000",
+                f"partition {rel.display} of {t.source.display} is a foreign table of server {r['server']}, "
+                f"whose wrapper {r['fdw']} is not postgres_fdw",
+                detail="sharded training computes each foreign partition's statistics on its server, "
+                "which only a PostgreSQL server (postgres_fdw) can do",
+                hint="train from a copy of that partition's rows in a local table, "
+                "or release its statistics on its own server (madnb.create_nb_statistics) and merge them",
+            )
+        remote = QualifiedName(r["remote_schema"] or r["schema"], r["remote_table"] or r["name"])
+        mapped = tuple((c["local"], c["remote"]) for c in plpy.execute(column_names, [rel.oid]))
+        out.append(Shard(rel, r["server"], remote, mapped))
+    return out
+
+
+def refuse_private(plpy: Plpy, t: Training) -> None:
+    """A private release of a sharded source is refused (0A000): each shard's owner releases on its own server."""
+    if is_sharded(plpy, t.source):
+        raise MadnbError(
+            "0A000",
+            f"a private release of {t.source.display} is not supported: it has partitions on other servers",
+            detail="the private pass would read every row of the foreign partitions over the network",
+            hint="release each shard privately on its own server with madnb.create_nb_statistics (madnb installed there) "
+            "and merge the releases with madnb.create_nb_model_from_statistics",
+        )
+
+
+# ---------------------------------------------------------------------------
+# dblink: one connection per foreign partition
+# ---------------------------------------------------------------------------
+
+
+def _dblink_schema(plpy: Plpy) -> str:
+    rows = plpy.execute(
+        "SELECT n.nspname::pg_catalog.text AS s FROM pg_catalog.pg_extension e "
+        "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
+        "WHERE e.extname OPERATOR(pg_catalog.=) 'dblink'"
+    )
+    if not rows:
+        raise MadnbError(
+            "0A000",
+            "sharded training needs the dblink extension on this server",
+            detail="the training source has partitions on other servers, whose statistics are computed there "
+            "and fetched with dblink",
+            hint="CREATE EXTENSION dblink; (any schema) on this server; the shards need nothing but PostgreSQL",
+        )
+    return quote_ident(str(rows[0]["s"]))
+
+
+@dataclass(frozen=True)
+class Request:
+    """One statement for a shard: its result rows go into local relation ``into`` (after a shard number column)."""
+
+    sql: str
+    into: str
+    columns: str  # the column definition list of the result
+    prelude: str | None = None  # a query of one text column run on the shard's connection before ``sql``
+
+
+class _Link:
+    """dblink connections to the shards, opened by :meth:`connect` and always closed by :func:`_links`."""
+
+    def __init__(self, plpy: Plpy, schema: str) -> None:
+        self.plpy = plpy
+        self.schema = schema
+        self.tag = secrets.token_hex(6)
+        self.open: dict[int, Shard] = {}
+        self.sent: dict[int, int] = {}  # rows and bytes received per shard
+        self.bytes: dict[int, int] = {}
+
+    def name(self, i: int) -> str:
+        return f"madnb_shard_{self.tag}_{i}"
+
+    def _call(self, shard: Shard, sql: str, args: list[Any], types: list[str], reachable: bool = True) -> Any:
+        try:
+            return self.plpy.execute(self.plpy.prepare(sql, types), args)
+        except self.plpy.SPIError as e:
+            raise _shard_error(shard, e, reachable) from None
+
+    def connect(self, i: int, shard: Shard) -> None:
+        self._call(shard, f"SELECT {self.schema}.dblink_connect($1, $2)", [self.name(i), shard.server], ["pg_catalog.text", "pg_catalog.text"], reachable=False)
+        self.open[i] = shard
+        self.exec(i, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL search_path = pg_catalog")
+
+    def exec(self, i: int, sql: str) -> None:
+        self._call(self.open[i], f"SELECT {self.schema}.dblink_exec($1, $2)", [self.name(i), sql], ["pg_catalog.text", "pg_catalog.text"])
+
+    def send(self, i: int, req: Request) -> None:
+        if req.prelude is not None:
+            self._call(
+                self.open[i], f"SELECT r.x FROM {self.schema}.dblink($1, $2) AS r(x pg_catalog.text)",
+                [self.name(i), req.prelude], ["pg_catalog.text", "pg_catalog.text"],
+            )
+        self._call(self.open[i], f"SELECT {self.schema}.dblink_send_query($1, $2)", [self.name(i), req.sql], ["pg_catalog.text", "pg_catalog.text"])
+
+    def fetch(self, i: int, req: Request) -> None:
+        """The result of the request in flight into ``req.into``; counts what crossed the network."""
+        got = self._call(
+            self.open[i],
+            f"WITH r AS (SELECT * FROM {self.schema}.dblink_get_result($1) AS r({req.columns})), "
+            f"i AS (INSERT INTO {req.into} SELECT {int(i)}, r.* FROM r) "
+            "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
+            "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r",
+            [self.name(i)], ["pg_catalog.text"],
+        )[0]
+        # the empty result that ends a query sent asynchronously (dblink's protocol)
+        self._call(self.open[i], f"SELECT * FROM {self.schema}.dblink_get_result($1) AS r(x pg_catalog.text)", [self.name(i)], ["pg_catalog.text"])
+        self.sent[i] = self.sent.get(i, 0) + int(got["k"])
+        self.bytes[i] = self.bytes.get(i, 0) + int(got["b"])
+
+    def close_all(self) -> None:
+        for i in list(self.open):
+            for fn in ("dblink_cancel_query", "dblink_disconnect"):
+                try:
+                    self.plpy.execute(self.plpy.prepare(f"SELECT {self.schema}.{fn}($1)", ["pg_catalog.text"]), [self.name(i)])
+                except self.plpy.SPIError:
+                    pass
+            del self.open[i]
+
+
+def _shard_error(shard: Shard, e: Any, reachable: bool) -> MadnbError:
+    msg = str(e.args[0] if e.args else e)
+    remote = getattr(e, "detail", None)
+    if not reachable:
+        return MadnbError(
+            getattr(e, "sqlstate", None) or "08001",
+            f"could not connect to server {shard.server} for {shard.display}",
+            detail=" ".join(x for x in (msg, remote) if x),
+            hint="check that the server is up, and its SERVER options and USER MAPPING "
+            "(a non-superuser's mapping needs a password the server asks for, and USAGE on the server); nothing was written",
+        )
+    return MadnbError(
+        getattr(e, "sqlstate", None) or "XX000",
+        f"{shard.display}: {remote or msg}",
+        detail=f"while computing the statistics of remote table {shard.remote.display if shard.remote else '?'}: {msg}",
+        hint=getattr(e, "hint", None) or "the statistics pass ran on that server as the user mapping's role; nothing was written",
+    )
+
+
+@contextmanager
+def _links(plpy: Plpy) -> Iterator[_Link]:
+    link = _Link(plpy, _dblink_schema(plpy))
+    try:
+        yield link
+    finally:
+        link.close_all()
+
+
+# ---------------------------------------------------------------------------
+# The statistics pass of one shard, step by step
+# ---------------------------------------------------------------------------
+
+def _remote_training(t: Training, shard: Shard) -> Training:
+    """``t`` with the remote table and column names of ``shard`` (the SQL of a pass sent there)."""
+    assert shard.remote is not None
+    names = dict(shard.columns)
+    return replace(
+        t,
+        source=Relation(shard.remote.schema, shard.remote.name, 0),
+        cls=replace(t.cls, name=names.get(t.cls.name, t.cls.name)),
+        attrs=replace(t.attrs, name=names.get(t.attrs.name, t.attrs.name)),
+    )
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """The coordinator's temporary relations of one sharded pass (each row tagged with its shard)."""
+
+    passes: str  # (shard, cls, o, v, n, nv, mean, var): the pass relation of every shard
+    shapes: str  # (shard, cls, n_rows, n_empty, n_other): code shapes (packed codes)
+    refined: str  # (shard, cls, o, c, r, v, odd): shifted passes
+
+    def of(self, table: str, i: int) -> Sql:
+        return Sql(f"(SELECT x.* FROM {table} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(i)})")
+
+    def pass_of(self, i: int) -> Sql:
+        return Sql(
+            f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {self.passes} AS x "
+            f"WHERE x.shard OPERATOR(pg_catalog.=) {int(i)})"
+        )
+
+
+def _create_tables(plpy: Plpy, t: Training) -> _Tables:
+    tables = _Tables(*(temp_name(f"madnb_{what}_") for what in ("passes", "shapes", "refined")))
+    cls, elem = t.cls.type_sql, t.attrs.elem_sql
+    for name, cols in (
+        (tables.passes, f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}"),
+        (tables.shapes, f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}"),
+        (tables.refined, f"cls {cls}, o {I4}, c {F8}, r {F8}, v {F8}, odd {I8}"),
+    ):
+        plpy.execute(f"CREATE TEMPORARY TABLE {name} (shard {I4}, {cols}) ON COMMIT DROP")
+    return tables
+
+
+def _shard_steps(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> Generator[Request, None, None]:
+    """The statistics pass of one foreign partition, as :func:`stats.materialise` takes it on a local table.
+
+    Yields the statements to run on the shard (their results arrive in the
+    coordinator's temporary tables before the generator resumes), decides each
+    next step from those results, then writes the shard's statistics part
+    ``part`` (a statistics table) and refines its cells far from zero with a
+    shifted pass on the shard.
+    """
+    rt = _remote_training(t, shard)
+    cls, elem = t.cls.type_sql, t.attrs.elem_sql
+    pass_cols = f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}"
+    mine = tables.pass_of(i)
+    packed = False
+    if stats.packs_codes(t):
+        yield Request(stats.code_shape_select(rt), tables.shapes, f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}")
+        shape = tables.of(tables.shapes, i)
+        odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
+        if not odd:
+            # the parallel_tuple_cost correction of the local pass (stats._packed_code_stats), on the shard
+            factor = max(1.0, t.num_attrs / 2)
+            prelude = (
+                "SELECT pg_catalog.set_config('parallel_tuple_cost', (pg_catalog.current_setting('parallel_tuple_cost')"
+                f"::pg_catalog.float8 * {factor!r}::pg_catalog.float8)::pg_catalog.text, true)"
+            )
+            yield Request(stats.packed_code_stats_select(rt), tables.passes, pass_cols, prelude)
+            rest = stats.packed_code_rest_select(t, mine, shape)
+            plpy.execute(f"INSERT INTO {tables.passes} SELECT {int(i)}, r.* FROM ({rest}) AS r")
+            packed = True
+    if not packed:
+        yield Request(stats.stats_select(rt), tables.passes, pass_cols)
+        if t.numeric:
+            by_subscript = not stats.odd_arrays(plpy, mine)
+            if not by_subscript or stats._nonfinite_stats(plpy, mine, t) is not None:
+                # NaN is a missing value: the pass again with the test (as stats.materialise does)
+                plpy.execute(f"DELETE FROM {tables.passes} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(i)}")
+                yield Request(stats.stats_select(rt, by_subscript=by_subscript, nan_missing=True), tables.passes, pass_cols)
+                bad = stats._nonfinite_stats(plpy, mine, t)
+                if bad is not None:
+                    raise MadnbError(
+                        "22003",
+                        f"numeric attribute {bad['o']} of {t.source.display} has an infinite value",
+                        detail=f'column "{t.attrs.name}", class {bad["cls"]}, {shard.display}',
+                        hint="Gaussian attributes need finite values: replace an infinity by NULL (a missing value) or clip it",
+                    )
+    statistics_table.insert_cells(plpy, t, mine, part)
+    far = statistics_table.far_cells(plpy, t, part)
+    if far:
+        yield Request(
+            statistics_table.refined_select(rt, far), tables.refined,
+            f"cls {cls}, o {I4}, c {F8}, r {F8}, v {F8}, odd {I8}",
+        )
+        statistics_table.apply_refined(plpy, part, tables.of(tables.refined, i))
+
+
+def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> None:
+    """The ordinary pass over a local partition, tagged as shard ``i``, and its statistics part."""
+    lt = replace(t, source=shard.partition)
+    s = stats.materialise(plpy, lt)
+    plpy.execute(f"INSERT INTO {tables.passes} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s")
+    plpy.execute(f"DROP TABLE {s}")
+    statistics_table.insert_cells(plpy, t, tables.pass_of(i), part)
+    statistics_table.refine_far_from_zero(plpy, lt, part)
+
+
+# ---------------------------------------------------------------------------
+# The hook: training's exact statistics of a sharded source
+# ---------------------------------------------------------------------------
+
+
+def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
+    """Create statistics table ``dest`` with the statistics of a sharded ``t.source``; False if it is not sharded.
+
+    See the module docstring.  Nothing but statistics crosses the network; an
+    error on a shard names it, and the calling statement fails whole.
+    """
+    if not is_sharded(plpy, t.source):
+        return False
+    shards = shards_of(plpy, t)
+    _check_readable(plpy, t)
+    tables = _create_tables(plpy, t)
+    parts: list[tuple[Relation, statistics_table.Header]] = []
+    for i, shard in enumerate(shards, start=1):
+        name = f"madnb_part_{secrets.token_hex(6)}_{i}"
+        plpy.execute(statistics_table.table_ddl(f"pg_temp.{quote_ident(name)}", t))
+        header = statistics_table.Header(
+            format=statistics_table.FORMAT, id=f"{i}", mode=statistics_table.EXACT, num_attrs=t.num_attrs,
+            numeric=list(t.numeric_given), class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql),
+            source=shard.partition.display, created_at="",
+        )
+        parts.append((Relation("pg_temp", name, 0), header))
+    with _links(plpy) as link:
+        steps: dict[int, tuple[Generator[Request, None, None], Request]] = {}
+        for i, shard in enumerate(shards, start=1):
+            if shard.server is not None:
+                link.connect(i, shard)
+        # every shard gets its first statement before anything is awaited ...
+        for i, shard in enumerate(shards, start=1):
+            if shard.server is not None:
+                gen = _shard_steps(plpy, t, i, shard, tables, parts[i - 1][0].sql)
+                req = next(gen)
+                link.send(i, req)
+                steps[i] = (gen, req)
+        # ... then the local partitions run here while the shards work
+        for i, shard in enumerate(shards, start=1):
+            if shard.server is None:
+                _local_part(plpy, t, i, shard, tables, parts[i - 1][0].sql)
+        while steps:
+            for i in list(steps):
+                gen, req = steps.pop(i)
+                link.fetch(i, req)
+                nxt = next(gen, None)
+                if nxt is not None:
+                    link.send(i, nxt)
+                    steps[i] = (gen, nxt)
+        for i, shard in enumerate(shards, start=1):
+            if shard.server is not None:
+                plpy.debug(
+                    f"madnb: {shard.display}: {link.sent.get(i, 0)} rows, {link.bytes.get(i, 0)} bytes of statistics received"
+                )
+    stats.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
+    plpy.execute(statistics_table.table_ddl(dest.sql, t))
+    merged = derive.merged_exact_select(parts, t)
+    plpy.execute(
+        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+        f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var FROM ({merged}) AS m"
+    )
+    for rel, _ in parts:
+        plpy.execute(f"DROP TABLE {rel.sql}")
+    for table in (tables.passes, tables.shapes, tables.refined):
+        plpy.execute(f"DROP TABLE {table}")
+    return True
+
+
+def _check_readable(plpy: Plpy, t: Training) -> None:
+    """What a scan of the source would check: SELECT on both columns, and no row-level security in force."""
+    r = plpy.execute(
+        plpy.prepare(
+            "SELECT pg_catalog.has_column_privilege($1, $2, 'SELECT') AND pg_catalog.has_column_privilege($1, $3, 'SELECT') AS ok, "
+            "pg_catalog.row_security_active($1) AS rls",
+            ["pg_catalog.oid", "pg_catalog.text", "pg_catalog.text"],
+        ),
+        [t.source.oid, t.cls.name, t.attrs.name],
+    )[0]
+    if not r["ok"]:
+        raise MadnbError("42501", f"permission denied for table {t.source.display}", detail=f'columns "{t.cls.name}" and "{t.attrs.name}"')
+    if r["rls"]:
+        raise MadnbError(
+            "0A000",
+            f"row-level security is in force on {t.source.display}, which has partitions on other servers",
+            detail="the shards would compute statistics of rows your policies hide",
+            hint="train from a view or table holding the rows you may see, or as a role the policies do not apply to",
+        )
+
+
+__all__ = ["Shard", "is_sharded", "refuse_private", "shards_of", "write_cells"]
