@@ -407,12 +407,13 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]], der: list[dict[st
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
-    ap.add_argument("--only", help="comma-separated datasets (default: all)")
+    ap.add_argument("--only", help="comma-separated datasets, and 'shards' for bench/sharding.py (default: all)")
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
     ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
-    ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models",
-                    help="figure groups: train, score, adhoc, export, private, update (bench/update.py), models (bench/models.py)")
+    ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models,shards",
+                    help="figure groups: train, score, adhoc, export, private, update (bench/update.py), models (bench/models.py), "
+                    "shards (bench/sharding.py)")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
     plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
@@ -448,6 +449,10 @@ def main(argv: list[str] | None = None) -> int:
             from . import models as bench_models
 
             b.rows += bench_models.run(conn, [DATASETS[n] for n, _ in plan], budget)
+        if "shards" in args.figures.split(",") and (not args.only or "shards" in args.only.split(",")):
+            from .sharding import section as run_sharding  # its own clusters, tables and results file (bench/results/sharding.md)
+
+            run_sharding(conn, budget, args.out)
         meta["elapsed_s"] = budget.elapsed()
 
     desc = {"cat": "categorical int (0..9), 3 classes", "num": "float8 Gaussian, 3 classes",

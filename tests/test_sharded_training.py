@@ -333,3 +333,56 @@ def test_a_non_superuser_trains_through_mappings_and_a_shard_refusing_its_table_
         db.execute("RESET ROLE")
     train(db, "adult", "local", False)
     assert_same_model(db, "local", "sharded", False)
+
+
+def test_a_two_level_list_partitioned_table_with_foreign_leaves_trains_as_one_table(
+    db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]
+) -> None:
+    rows = adult_rows("codes")[:1200]
+    db.execute("CREATE TABLE adult (id int, label text, attrs int[])")
+    copy_rows(db, sql.Identifier("adult"), rows)
+    db.execute("CREATE TABLE adult_sharded (id int, label text, attrs int[]) PARTITION BY LIST (label)")
+    db.execute("CREATE TABLE adult_low PARTITION OF adult_sharded FOR VALUES IN ('<=50K') PARTITION BY HASH (id)")
+    db.execute("CREATE TABLE adult_high PARTITION OF adult_sharded FOR VALUES IN ('>50K')")
+    copy_rows(db, sql.Identifier("adult_high"), [r for r in rows if r[1] == ">50K"])
+    for k, r in enumerate(remote_dbs[:2]):
+        r.conn.execute("CREATE TABLE low (id int, label text, attrs int[])")
+        copy_rows(r.conn, sql.Identifier("low"), [x for x in rows if x[1] == "<=50K" and x[0] % 2 == k])
+        link_server(db, r, f"low{k}", extensions=("postgres_fdw", "dblink"))
+        # the remote rows are placed by id parity, not by PostgreSQL's hash: a scan does not filter them either
+        db.execute(
+            f"CREATE FOREIGN TABLE adult_low_{k} PARTITION OF adult_low FOR VALUES WITH (MODULUS 2, REMAINDER {k}) "
+            f"SERVER low{k} OPTIONS (table_name 'low')"
+        )
+    train(db, "adult", "local", False)
+    train(db, "adult_sharded", "sharded", False)
+    assert_same_model(db, "local", "sharded", False)
+
+
+def test_row_level_security_or_a_missing_privilege_on_the_sharded_table_is_refused(
+    db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]
+) -> None:
+    build_sharded(db, remote_dbs, adult_rows("codes")[:300], "int", "fl")
+    db.execute("CREATE ROLE limited LOGIN")
+    db.execute("SELECT madnb.grant_usage('limited')")
+    db.execute("GRANT CREATE ON SCHEMA public TO limited")
+    db.execute("GRANT SELECT (id, label) ON adult_sharded TO limited")  # not the attributes
+    db.execute("SET ROLE limited")
+    try:
+        with pytest.raises(psycopg.Error) as info:
+            train(db, "adult_sharded", "sharded", False)
+        assert info.value.diag.sqlstate == "42501"
+    finally:
+        db.execute("RESET ROLE")
+    db.execute("GRANT SELECT ON adult_sharded TO limited")
+    db.execute("ALTER TABLE adult_sharded ENABLE ROW LEVEL SECURITY")
+    db.execute("CREATE POLICY only_low ON adult_sharded TO limited USING (label = '<=50K')")
+    db.execute("SET ROLE limited")
+    try:
+        with pytest.raises(psycopg.Error) as info:
+            train(db, "adult_sharded", "sharded", False)
+        assert info.value.diag.sqlstate == "0A000"
+        assert "row-level security" in info.value.diag.message_primary
+        assert no_outputs(db)
+    finally:
+        db.execute("RESET ROLE")

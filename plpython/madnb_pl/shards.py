@@ -29,7 +29,7 @@ extension (0A000 with a hint otherwise; it is not a dependency of madnb, which
 works without it everywhere else).  A private release of a sharded table is
 refused (:func:`refuse_private`): each owner releases on its own server and the
 statistics are merged.  What crossed the network (rows and bytes of statistics
-per shard) is reported at DEBUG1.
+per shard) is reported at DEBUG2 (``plpy.debug``).
 """
 
 from __future__ import annotations
