@@ -386,3 +386,17 @@ def test_row_level_security_or_a_missing_privilege_on_the_sharded_table_is_refus
         assert no_outputs(db)
     finally:
         db.execute("RESET ROLE")
+
+
+def test_every_shard_gets_its_statistics_pass_before_any_result_is_awaited(
+    db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]
+) -> None:
+    from helpers import statements_sent
+
+    build_sharded(db, remote_dbs, adult_rows("codes")[:900], "int", "fff")
+    sent = statements_sent(db, lambda: train(db, "adult_sharded", "sharded", False))
+    sends = [i for i, q in enumerate(sent) if ".dblink_send_query(" in q]
+    gets = [i for i, q in enumerate(sent) if ".dblink_get_result(" in q]
+    # integer codes: a shape pass then the packed pass on each shard, so 6 statements sent in all
+    assert len(sends) == 6 and gets
+    assert sends[2] < gets[0]

@@ -181,8 +181,8 @@ class _Link:
         self.schema = schema
         self.tag = secrets.token_hex(6)
         self.open: dict[int, Shard] = {}
-        self.sent: dict[int, int] = {}  # rows and bytes received per shard
-        self.bytes: dict[int, int] = {}
+        self.sent: dict[int, int] = {}  # statistics rows received per shard
+        self.bytes: dict[int, int] = {}  # and their bytes (as text, what dblink receives)
 
     def name(self, i: int) -> str:
         return f"madnb_shard_{self.tag}_{i}"
@@ -235,20 +235,22 @@ class _Link:
 
 
 def _shard_error(shard: Shard, e: Any, reachable: bool) -> MadnbError:
+    """A dblink error as madnb's, naming the partition and its server (dblink passes the remote SQLSTATE on)."""
     msg = str(e.args[0] if e.args else e)
-    remote = getattr(e, "detail", None)
+    remote_detail = getattr(e, "detail", None)
     if not reachable:
         return MadnbError(
             getattr(e, "sqlstate", None) or "08001",
             f"could not connect to server {shard.server} for {shard.display}",
-            detail=" ".join(x for x in (msg, remote) if x),
+            detail=" ".join(x for x in (msg, remote_detail) if x),
             hint="check that the server is up, and its SERVER options and USER MAPPING "
             "(a non-superuser's mapping needs a password the server asks for, and USAGE on the server); nothing was written",
         )
+    where = f"while computing the statistics of remote table {shard.remote.display if shard.remote else '?'}"
     return MadnbError(
         getattr(e, "sqlstate", None) or "XX000",
-        f"{shard.display}: {remote or msg}",
-        detail=f"while computing the statistics of remote table {shard.remote.display if shard.remote else '?'}: {msg}",
+        f"{shard.display}: {msg}",
+        detail=f"{remote_detail} ({where})" if remote_detail else where,
         hint=getattr(e, "hint", None) or "the statistics pass ran on that server as the user mapping's role; nothing was written",
     )
 
