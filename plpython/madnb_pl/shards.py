@@ -242,7 +242,7 @@ def _shard_error(shard: Shard, e: Any, reachable: bool) -> MadnbError:
         return MadnbError(
             getattr(e, "sqlstate", None) or "08001",
             f"could not connect to server {shard.server} for {shard.display}",
-            detail=" ".join(x for x in (msg, remote_detail) if x),
+            detail=f"{msg}: {remote_detail}" if remote_detail else msg,
             hint="check that the server is up, and its SERVER options and USER MAPPING "
             "(a non-superuser's mapping needs a password the server asks for, and USAGE on the server); nothing was written",
         )
