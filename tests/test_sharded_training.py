@@ -9,6 +9,7 @@ must have sent statistics, not training rows.
 from __future__ import annotations
 
 import csv
+import re
 from typing import Any
 
 import numpy as np
@@ -134,7 +135,18 @@ def test_only_statistics_cross_the_network(db: psycopg.Connection[Any], remote_d
     for r in remote_dbs:
         r.conn.execute("CREATE EXTENSION pg_stat_statements")
         r.conn.execute("SELECT pg_stat_statements_reset()")
+    reports: dict[str, int] = {}
+
+    def on_notice(d: psycopg.errors.Diagnostic) -> None:
+        m = re.fullmatch(r"madnb: partition \S+ on server (\S+): ([0-9]+) rows, ([0-9]+) bytes of statistics received", d.message_primary or "")
+        if m:
+            reports[m.group(1)] = int(m.group(2))
+            assert int(m.group(3)) > 0
+
+    db.add_notice_handler(on_notice)
+    db.execute("SET client_min_messages = debug2")
     train(db, "adult_sharded", "sharded", gaussian=True)
+    db.execute("RESET client_min_messages")
     (cells,) = db.execute(
         "SELECT count(*) FROM (SELECT 1 FROM sharded_fp UNION ALL SELECT 1 FROM sharded_np UNION ALL SELECT 1 FROM sharded_cp) x"
     ).fetchone()
@@ -149,6 +161,14 @@ def test_only_statistics_cross_the_network(db: psycopg.Connection[Any], remote_d
         # ... and returned statistics cells: no more rows than the model has cells, far fewer than the shard's rows
         returned = sum(n for _, n in ran)
         assert 0 < returned <= cells < ROWS / 3 / 10
+    # what madnb reports having received (DEBUG2) is what the shards say they returned
+    assert sorted(reports) == ["shard1", "shard2", "shard3"]
+    for k, r in enumerate(remote_dbs, start=1):
+        (returned,) = r.conn.execute(
+            "SELECT sum(s.rows) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
+            "WHERE d.datname = current_database() AND s.query LIKE '%adult_part%'"
+        ).fetchone()
+        assert reports[f"shard{k}"] == returned
 
 
 def test_hostile_remote_schema_table_and_column_names_are_quoted(db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]) -> None:
