@@ -174,6 +174,9 @@ def test_only_statistics_cross_the_network(db: psycopg.Connection[Any], remote_d
 def test_hostile_remote_schema_table_and_column_names_are_quoted(db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]) -> None:
     hostile = ('we"ird; DROP TABLE adult; --', "Robert'); DROP TABLE adult;--", ("I D", 'la"bel', "at trs"))
     build_sharded(db, remote_dbs, adult_rows("codes"), "int", "ffl", *hostile[:2], remote_columns=hostile[2])
+    # and hostile local names: a server and a foreign partition
+    db.execute('ALTER SERVER shard1 RENAME TO "host=elsewhere sh\'ard ""1"""')
+    db.execute('ALTER TABLE adult_p1 RENAME TO "p\'1 ""; DROP TABLE adult"')
     train(db, "adult", "local", False)
     train(db, "adult_sharded", "sharded", False)
     assert_same_model(db, "local", "sharded", False)
