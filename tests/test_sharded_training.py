@@ -423,3 +423,16 @@ def test_every_shard_gets_its_statistics_pass_before_any_result_is_awaited(
     # integer codes: a shape pass then the packed pass on each shard, so 6 statements sent in all
     assert len(sends) == 6 and gets
     assert sends[2] < gets[0]
+
+
+def test_a_model_trained_from_shards_updates_like_one_table_trained_on_the_union(db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]) -> None:
+    rows = adult_rows("gaussian")[:3000]
+    build_sharded(db, remote_dbs, rows[:2000], "float8", "ff")
+    train(db, "adult_sharded", "sharded", gaussian=True)
+    db.execute("CREATE TABLE adult_new (id int, label text, attrs float8[])")
+    copy_rows(db, sql.Identifier("adult_new"), rows[2000:])
+    db.execute("SELECT madnb.create_nb_statistics('adult_new', 'label', 'attrs', '{1,2,3,4,5,6}', 14, 'st_new')")
+    db.execute("SELECT madnb.update_nb_model('st_new', 'sharded_fp', 'sharded_np', 'sharded_cp')")
+    db.execute("CREATE TABLE adult_all AS SELECT * FROM adult UNION ALL SELECT * FROM adult_new")
+    train(db, "adult_all", "local", gaussian=True)
+    assert_same_model(db, "local", "sharded", gaussian=True)
