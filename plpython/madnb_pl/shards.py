@@ -7,10 +7,12 @@ shard's statistics on the server that holds its rows, all shards at once, and
 only statistics cross the network:
 
 1. every foreign partition gets a dblink connection through its foreign server
-   and user mapping (``dblink_connect(name, server)``), a read-only REPEATABLE
-   READ transaction and ``search_path = pg_catalog``; the statistics pass of
-   :mod:`madnb_pl.stats` is sent over the remote table (``schema_name`` /
-   ``table_name`` / ``column_name`` options, as postgres_fdw reads them) with
+   and user mapping (``dblink_connect(name, server)``, with the links and error
+   messages of :mod:`madnb_pl.federation`), in a read-only REPEATABLE READ
+   transaction with what postgres_fdw pins (``search_path``,
+   ``extra_float_digits``, ...).  The statistics pass of :mod:`madnb_pl.stats`
+   is sent over the remote table (``schema_name`` / ``table_name`` /
+   ``column_name`` options, as postgres_fdw reads them) with
    ``dblink_send_query`` to every shard before any result is awaited; local
    partitions run the ordinary pass meanwhile.  Each shard takes the same steps
    as a local table (:func:`_shard_steps`: packed codes after a shape pass,
@@ -38,9 +40,8 @@ import secrets
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any
 
-from . import derive, statistics_table, stats
+from . import derive, federation, statistics_table, stats
 from .errors import MadnbError
 from .names import NewName, QualifiedName, Relation
 from .spec import Training
@@ -142,25 +143,16 @@ def refuse_private(plpy: Plpy, t: Training) -> None:
 
 
 # ---------------------------------------------------------------------------
-# dblink: one connection per foreign partition
+# dblink: one connection per foreign partition (madnb_pl.federation's links)
 # ---------------------------------------------------------------------------
 
-
-def _dblink_schema(plpy: Plpy) -> str:
-    rows = plpy.execute(
-        "SELECT n.nspname::pg_catalog.text AS s FROM pg_catalog.pg_extension e "
-        "JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
-        "WHERE e.extname OPERATOR(pg_catalog.=) 'dblink'"
-    )
-    if not rows:
-        raise MadnbError(
-            "0A000",
-            "sharded training needs the dblink extension on this server",
-            detail="the training source has partitions on other servers, whose statistics are computed there "
-            "and fetched with dblink",
-            hint="CREATE EXTENSION dblink; (any schema) on this server; the shards need nothing but PostgreSQL",
-        )
-    return quote_ident(str(rows[0]["s"]))
+# what postgres_fdw pins on its remote sessions (federation does the same), in a
+# read-only snapshot so that every step of a shard sees the same rows
+_BEGIN = Sql(
+    "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL search_path = pg_catalog, pg_temp; "
+    "SET LOCAL datestyle = ISO; SET LOCAL intervalstyle = postgres; SET LOCAL extra_float_digits = 3"
+)
+_DOING = "compute its statistics"
 
 
 @dataclass(frozen=True)
@@ -173,95 +165,67 @@ class Request:
     prelude: str | None = None  # a query of one text column run on the shard's connection before ``sql``
 
 
-class _Link:
-    """dblink connections to the shards, opened by :meth:`connect` and always closed by :func:`_links`."""
+class _ShardLink(federation.Link):
+    """A connection to one shard that runs a sequence of statements, and counts what they return."""
 
-    def __init__(self, plpy: Plpy, schema: str) -> None:
-        self.plpy = plpy
-        self.schema = schema
-        self.tag = secrets.token_hex(6)
-        self.open: dict[int, Shard] = {}
-        self.sent: dict[int, int] = {}  # statistics rows received per shard
-        self.bytes: dict[int, int] = {}  # and their bytes (as text, what dblink receives)
+    def __init__(self, plpy: Plpy, dblink: Sql, i: int, shard: Shard) -> None:
+        assert shard.server is not None
+        super().__init__(plpy, dblink, shard.server, f"partition {shard.partition.display}")
+        self.i = i
+        self.rows = 0  # statistics rows received
+        self.bytes = 0  # and their size as text (what dblink receives)
+        self.busy = False  # a statement is in flight
 
-    def name(self, i: int) -> str:
-        return f"madnb_shard_{self.tag}_{i}"
-
-    def _call(self, shard: Shard, sql: str, args: list[Any], types: list[str], reachable: bool = True) -> Any:
-        try:
-            return self.plpy.execute(self.plpy.prepare(sql, types), args)
-        except self.plpy.SPIError as e:
-            raise _shard_error(shard, e, reachable) from None
-
-    def connect(self, i: int, shard: Shard) -> None:
-        self._call(shard, f"SELECT {self.schema}.dblink_connect($1, $2)", [self.name(i), shard.server], ["pg_catalog.text", "pg_catalog.text"], reachable=False)
-        self.open[i] = shard
-        self.exec(i, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL search_path = pg_catalog")
-
-    def exec(self, i: int, sql: str) -> None:
-        self._call(self.open[i], f"SELECT {self.schema}.dblink_exec($1, $2)", [self.name(i), sql], ["pg_catalog.text", "pg_catalog.text"])
-
-    def send(self, i: int, req: Request) -> None:
+    def start(self, req: Request) -> None:
         if req.prelude is not None:
-            self._call(
-                self.open[i], f"SELECT r.x FROM {self.schema}.dblink($1, $2) AS r(x pg_catalog.text)",
-                [self.name(i), req.prelude], ["pg_catalog.text", "pg_catalog.text"],
-            )
-        self._call(self.open[i], f"SELECT {self.schema}.dblink_send_query($1, $2)", [self.name(i), req.sql], ["pg_catalog.text", "pg_catalog.text"])
+            self.query(Sql(req.prelude), Sql("x pg_catalog.text"), _DOING)
+        self.send(Sql(req.sql), _DOING)
+        self.busy = True
 
-    def fetch(self, i: int, req: Request) -> None:
-        """The result of the request in flight into ``req.into``; counts what crossed the network."""
-        got = self._call(
-            self.open[i],
-            f"WITH r AS (SELECT * FROM {self.schema}.dblink_get_result($1) AS r({req.columns})), "
-            f"i AS (INSERT INTO {req.into} SELECT {int(i)}, r.* FROM r) "
-            "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
-            "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r",
-            [self.name(i)], ["pg_catalog.text"],
+    def fetch(self, req: Request) -> None:
+        """The result of the request in flight into ``req.into``, tagged with this shard's number."""
+        got = self._run(
+            Sql(
+                f"WITH r AS (SELECT * FROM {self.dblink}.dblink_get_result($1) AS r({req.columns})), "
+                f"i AS (INSERT INTO {req.into} SELECT {int(self.i)}, r.* FROM r) "
+                "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
+                "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r"
+            ),
+            ["pg_catalog.text"], [self.name], _DOING,
         )[0]
-        # the empty result that ends a query sent asynchronously (dblink's protocol)
-        self._call(self.open[i], f"SELECT * FROM {self.schema}.dblink_get_result($1) AS r(x pg_catalog.text)", [self.name(i)], ["pg_catalog.text"])
-        self.sent[i] = self.sent.get(i, 0) + int(got["k"])
-        self.bytes[i] = self.bytes.get(i, 0) + int(got["b"])
+        # the empty result that ends a query sent asynchronously (dblink's protocol), before the next one
+        self._run(Sql(f"SELECT r.x FROM {self.dblink}.dblink_get_result($1) AS r(x pg_catalog.text)"), ["pg_catalog.text"], [self.name], _DOING)
+        self.busy = False
+        self.rows += int(got["k"])
+        self.bytes += int(got["b"])
 
-    def close_all(self) -> None:
-        for i in list(self.open):
-            for fn in ("dblink_cancel_query", "dblink_disconnect"):
-                try:
-                    self.plpy.execute(self.plpy.prepare(f"SELECT {self.schema}.{fn}($1)", ["pg_catalog.text"]), [self.name(i)])
-                except self.plpy.SPIError:
-                    pass
-            del self.open[i]
-
-
-def _shard_error(shard: Shard, e: Any, reachable: bool) -> MadnbError:
-    """A dblink error as madnb's, naming the partition and its server (dblink passes the remote SQLSTATE on)."""
-    msg = str(e.args[0] if e.args else e)
-    remote_detail = getattr(e, "detail", None)
-    if not reachable:
-        return MadnbError(
-            getattr(e, "sqlstate", None) or "08001",
-            f"could not connect to server {shard.server} for {shard.display}",
-            detail=f"{msg}: {remote_detail}" if remote_detail else msg,
-            hint="check that the server is up, and its SERVER options and USER MAPPING "
-            "(a non-superuser's mapping needs a password the server asks for, and USAGE on the server); nothing was written",
-        )
-    where = f"while computing the statistics of remote table {shard.remote.display if shard.remote else '?'}"
-    return MadnbError(
-        getattr(e, "sqlstate", None) or "XX000",
-        f"{shard.display}: {msg}",
-        detail=f"{remote_detail} ({where})" if remote_detail else where,
-        hint=getattr(e, "hint", None) or "the statistics pass ran on that server as the user mapping's role; nothing was written",
-    )
+    def close(self) -> None:
+        """Cancel what may still run on the shard (after an error elsewhere), then disconnect."""
+        try:
+            if self.opened and self.busy:
+                self._run(Sql(f"SELECT {self.dblink}.dblink_cancel_query($1)"), ["pg_catalog.text"], [self.name], "cancel")
+        finally:
+            super().close()
 
 
 @contextmanager
-def _links(plpy: Plpy) -> Iterator[_Link]:
-    link = _Link(plpy, _dblink_schema(plpy))
+def _links(plpy: Plpy, shards: list[Shard]) -> Iterator[dict[int, _ShardLink]]:
+    """Connected links to the foreign partitions (by shard number), each in its snapshot; all closed on the way out."""
+    dblink = federation.dblink_schema(plpy)
+    links: dict[int, _ShardLink] = {}
     try:
-        yield link
+        for i, shard in enumerate(shards, start=1):
+            if shard.server is not None:
+                links[i] = _ShardLink(plpy, dblink, i, shard)
+                links[i].connect()
+                links[i].execute(_BEGIN, "set up the session")
+        yield links
     finally:
-        link.close_all()
+        for link in links.values():
+            try:
+                link.close()
+            except MadnbError:
+                pass  # the error that brought us here (if any) is the one to report
 
 
 # ---------------------------------------------------------------------------
@@ -401,18 +365,14 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
             source=shard.partition.display, created_at="",
         )
         parts.append((Relation("pg_temp", name, 0), header))
-    with _links(plpy) as link:
+    with _links(plpy, shards) as links:
         steps: dict[int, tuple[Generator[Request, None, None], Request]] = {}
-        for i, shard in enumerate(shards, start=1):
-            if shard.server is not None:
-                link.connect(i, shard)
         # every shard gets its first statement before anything is awaited ...
-        for i, shard in enumerate(shards, start=1):
-            if shard.server is not None:
-                gen = _shard_steps(plpy, t, i, shard, tables, parts[i - 1][0].sql)
-                req = next(gen)
-                link.send(i, req)
-                steps[i] = (gen, req)
+        for i, link in links.items():
+            gen = _shard_steps(plpy, t, i, shards[i - 1], tables, parts[i - 1][0].sql)
+            req = next(gen)
+            link.start(req)
+            steps[i] = (gen, req)
         # ... then the local partitions run here while the shards work
         for i, shard in enumerate(shards, start=1):
             if shard.server is None:
@@ -420,16 +380,13 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
         while steps:
             for i in list(steps):
                 gen, req = steps.pop(i)
-                link.fetch(i, req)
+                links[i].fetch(req)
                 nxt = next(gen, None)
                 if nxt is not None:
-                    link.send(i, nxt)
+                    links[i].start(nxt)
                     steps[i] = (gen, nxt)
-        for i, shard in enumerate(shards, start=1):
-            if shard.server is not None:
-                plpy.debug(
-                    f"madnb: {shard.display}: {link.sent.get(i, 0)} rows, {link.bytes.get(i, 0)} bytes of statistics received"
-                )
+        for i, link in links.items():
+            plpy.debug(f"madnb: {shards[i - 1].display}: {link.rows} rows, {link.bytes} bytes of statistics received")
     stats.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
     plpy.execute(statistics_table.table_ddl(dest.sql, t))
     merged = derive.merged_exact_select(parts, t)
