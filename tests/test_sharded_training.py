@@ -295,6 +295,12 @@ def test_nan_far_from_zero_values_and_odd_arrays_on_shards_train_as_in_one_table
             far = np.array([r[2][0] for r in rows if r[1] == c]) - 1e9
             (got,) = [r[3] for r in b if r[0] == c and r[1] == 1]
             assert abs(got - far.var(ddof=1)) <= 1e-9 * far.var(ddof=1)
+            # the kept statistics hold the mean as a double-double (mean + mean_lo), so later merges lose nothing:
+            # float8 alone resolves 1e9 only to about 1.2e-7
+            kept_mean, kept_lo = db.execute(
+                'SELECT mean, mean_lo FROM madnb_statistics."public.sharded_fp" WHERE cls = %s AND attr = 1', (c,)
+            ).fetchone()
+            assert kept_lo is not None and abs((kept_mean - 1e9) + kept_lo - far.mean()) <= 1e-12
     for x, y in zip(a, b):
         if odd_every and x[1] == 1:
             # with an odd array anywhere, one table keeps the fast pass's numbers for the far attribute

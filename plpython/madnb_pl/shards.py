@@ -391,8 +391,8 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
     plpy.execute(statistics_table.table_ddl(dest.sql, t))
     merged = derive.merged_exact_select(parts, t)
     plpy.execute(
-        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
-        f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var FROM ({merged}) AS m"
+        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, mean_lo) "
+        f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var, m.mean_lo FROM ({merged}) AS m"
     )
     for rel, _ in parts:
         plpy.execute(f"DROP TABLE {rel.sql}")
