@@ -3,11 +3,17 @@
 Every call goes through the same stages, each one module:
 
     spec        MADlib's arguments -> a validated Training (names resolved on the caller's path)
-    stats       exact statistics pass           \
-    private     private release (dp: parameters) } -> a statistics table (statistics_table)
+    stats       exact statistics pass (shards: the same pass on each server of a sharded table) \
+    private     private release (dp: parameters)                                                } -> a statistics table
     federation  statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
     derive      merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
+    update      add a statistics table to a model in place (its kept sum + the part, derived again)
     scoring     a ScoringPlan for the model, then the classify / probs view over it
+
+Named models (madnb.train, madnb.models) are the same pipeline from ordinary
+columns, with their own entry points in :mod:`madnb_pl.models`: columns (the
+statistics pass over columns) -> statistics_table -> derive -> predict (the
+generated prediction functions).
 
 Training is release + derive::
 
