@@ -38,7 +38,7 @@ from typing import Any
 from . import derive, dp, federation, private, scoring, spec, statistics_table, stats, update
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
-from .names import NewName, Relation, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
+from .names import NewName, Relation, created, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
 from .sql import Plpy, quote_ident, with_clause
 
 
@@ -83,7 +83,7 @@ def create_nb_prepared_data_tables(
     else:
         header = statistics_table.write_exact(plpy, t, kept)
     # derive: the model tables from that one part
-    derive.create_model(plpy, [(_created(plpy, kept), header)], model, s_factor, shape=t)
+    derive.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
 
 
 def _model_tables(
@@ -99,14 +99,6 @@ def _model_tables(
     distinct_outputs(*model.all())
     return model
 
-
-def _created(plpy: Plpy, name: NewName) -> Relation:
-    """The relation just created under ``name``."""
-    oid = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
-        [name.sql],
-    )[0]["o"]
-    return Relation(name.schema, name.name, int(oid))
 
 
 def _privacy(

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import MadnbError
-from .names import Relation, parse_name
+from .names import QualifiedName, Relation, parse_name
 from .sql import Plpy, Sql, quote_ident
 from .statistics_table import COLUMNS, FIXED_COLUMN_TYPES, Header, columns_ddl, parse_header, read_on_server
 
@@ -151,21 +151,11 @@ class RemoteColumn:
 
 
 @dataclass(frozen=True)
-class RemoteTable:
-    """A statistics table on a server: its name there, its comment and its columns."""
+class RemoteTable(QualifiedName):
+    """A statistics table on a server: its name there (``sql``, ``display``), its comment and its columns."""
 
-    schema: str
-    name: str
     comment: str | None
     columns: dict[str, RemoteColumn]
-
-    @property
-    def sql(self) -> Sql:
-        return Sql(f"{quote_ident(self.schema)}.{quote_ident(self.name)}")
-
-    @property
-    def display(self) -> str:
-        return f"{self.schema}.{self.name}"
 
 
 def _remote_table(link: Link, qualified: str) -> RemoteTable:

@@ -25,7 +25,7 @@ from typing import Any
 from . import columns, derive, predict, spec, statistics_table
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
-from .names import NewName, Relation, parse_name
+from .names import NewName, created, parse_name
 from .sql import Plpy
 
 KIND = "naive_bayes"
@@ -124,13 +124,6 @@ def _functions(plpy: Plpy, name: str, arg_types: str | None = None) -> list[str]
     return [r["f"] for r in rows if arg_types is None or r["args"] == arg_types]
 
 
-def _created(plpy: Plpy, name: NewName) -> Relation:
-    oid = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
-        [name.sql],
-    )[0]["o"]
-    return Relation(name.schema, name.name, int(oid))
-
 
 @entry_point
 def train(
@@ -186,7 +179,7 @@ def train(
         NewName(predict.SCHEMA, name + "_feature_probs"), NewName(predict.SCHEMA, name + "_class_priors"),
         NewName(predict.SCHEMA, name + "_numeric_stats") if t.numeric else None,
     )
-    derive.create_model(plpy, [(_created(plpy, kept), header)], tables, s_factor, shape=t.shape())
+    derive.create_model(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
     for table in tables.all():
         said = plpy.execute(
             plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),

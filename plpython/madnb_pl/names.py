@@ -314,6 +314,15 @@ def resolve_new_name(plpy: Plpy, text: str | None, what: str) -> NewName:
     return new
 
 
+def created(plpy: Plpy, name: NewName) -> Relation:
+    """The relation just created under ``name`` (its OID looked up once)."""
+    oid = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        [name.sql],
+    )[0]["o"]
+    return Relation(name.schema, name.name, int(oid))
+
+
 def distinct_outputs(*names: NewName) -> None:
     """Two outputs of one call may not share a name."""
     seen: set[tuple[str, str]] = set()
