@@ -10,8 +10,8 @@
 -- security lets a role change only the rows of models it owns (a member of the
 -- owning role may), while everyone with access reads the whole catalog.
 --
--- Nothing is granted to PUBLIC: madnb.grant_usage gives a role USAGE and CREATE
--- on madnb_models and the right to write catalog rows (for its own models).
+-- Nothing is granted to PUBLIC: madnb.grant_usage gives a role USAGE on
+-- madnb_models and SELECT on the catalog (never CREATE: see sql/30_privacy.sql).
 -- Like madnb_statistics, the schema holds the user's models: `madnb uninstall`
 -- keeps them.
 

@@ -299,9 +299,12 @@ BEGIN
     EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb TO %I', role);
     -- training keeps its statistics in a table of madnb_statistics
     EXECUTE pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA madnb_statistics TO %I', role);
-    -- named models (madnb.train): their objects in madnb_models, their rows in the catalog (row level security: own rows only)
-    EXECUTE pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA madnb_models TO %I', role);
-    EXECUTE pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON madnb._models TO %I', role);
+    -- named models (madnb.train): predict with them and read the catalog.  Never CREATE on
+    -- madnb_models: a role that may create functions there can plant an overload of another
+    -- role's prediction function with an exact row type, which PostgreSQL then prefers to
+    -- madnb's own (anyelement) one; only the schema's owner trains and drops named models.
+    EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb_models TO %I', role);
+    EXECUTE pg_catalog.format('GRANT SELECT ON madnb._models TO %I', role);
     EXECUTE pg_catalog.format('GRANT SELECT ON madnb.models TO %I', role);
     -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
     EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
@@ -315,7 +318,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.grant_usage(name, boolean) IS
-    'let a role train (exact and private; its statistics are kept in schema madnb_statistics), train and use named models (madnb.train, schema madnb_models), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
+    'let a role train (exact and private; its statistics are kept in schema madnb_statistics), predict with named models (schema madnb_models; only that schema''s owner trains and drops them), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
 
 CREATE OR REPLACE FUNCTION madnb.revoke_usage(role name) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER

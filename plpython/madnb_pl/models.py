@@ -46,6 +46,27 @@ def model_name(text: str | None) -> str:
     return name
 
 
+def _check_may_write(plpy: Plpy, what: str) -> None:
+    """Only a role that may create in madnb_models (its owner, a superuser) trains and drops named models (42501).
+
+    madnb.grant_usage never gives CREATE there: a role that may create functions in
+    the schema could plant an overload of another model's prediction function for
+    an exact row type, which PostgreSQL would prefer to madnb's (anyelement) one.
+    """
+    ok = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.has_schema_privilege($1, 'CREATE') AS ok", ["pg_catalog.text"]), [predict.SCHEMA]
+    )[0]["ok"]
+    if not ok:
+        raise MadnbError(
+            "42501",
+            f"permission denied to {what} a named model: only the owner of schema {predict.SCHEMA} may",
+            detail=f"roles given madnb.grant_usage predict with every model and read madnb.models; CREATE on {predict.SCHEMA} "
+            "is not given to them, because a role that may create functions there could make its own run inside "
+            "another role's predictions",
+            hint="ask the role that installed madnb (or a superuser) to train or drop the model",
+        )
+
+
 def _catalog_row(plpy: Plpy, name: str) -> dict[str, Any] | None:
     rows = plpy.execute(
         plpy.prepare(
@@ -144,6 +165,7 @@ def train(
 ) -> None:
     """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
     name = model_name(model)
+    _check_may_write(plpy, "train")
     _check_kind(kind)
     _refuse_privacy(epsilon, bounds, domain, delta)
     s_factor = spec.parse_smoothing(smoothing)
@@ -211,6 +233,7 @@ def _json(text: str) -> list[dict[str, Any]]:
 def drop_model(plpy: Plpy, model: str | None) -> None:
     """Drop model ``model``: its functions, tables, statistics table and catalog row."""
     name = model_name(model)
+    _check_may_write(plpy, "drop")
     old = _catalog_row(plpy, name)
     if old is None:
         raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
