@@ -318,6 +318,23 @@ def test_a_copy_of_a_model_updated_elsewhere_no_longer_matches_its_statistics(tr
     assert e.diag.sqlstate == "55000" and "have changed since the model was derived from them" in e.diag.message_primary
 
 
+def test_a_model_whose_comments_name_another_roles_statistics_is_not_updated_even_by_a_superuser(trained):
+    db = trained
+    k = kept(db)
+    before = db.execute(f"SELECT * FROM {k} ORDER BY attr, cls, value").fetchall()
+    db.execute("CREATE ROLE upd_forger")
+    for t in ("fp", "np", "cp"):
+        # the forger's own model tables, whose comments name the statistics another role's model keeps
+        db.execute(f"CREATE TABLE forged_{t} AS SELECT * FROM {t}")
+        db.execute(f"COMMENT ON TABLE forged_{t} IS {st.psql_literal(comment(db, t))}")
+        db.execute(f"ALTER TABLE forged_{t} OWNER TO upd_forger")
+    e = sqlstate_of(db, "SELECT madnb.update_nb_model('s2', 'forged_fp', 'forged_np', 'forged_cp')")
+    assert e.diag.sqlstate == "42501" and "belong to different roles" in e.diag.message_primary
+    assert db.execute(f"SELECT * FROM {k} ORDER BY attr, cls, value").fetchall() == before
+    # the rightful model still updates
+    db.execute("SELECT madnb.update_nb_model('s2', 'fp', 'np', 'cp')")
+
+
 # --- private parts ---------------------------------------------------------------------------
 
 DOMAIN_VALUES = 1000

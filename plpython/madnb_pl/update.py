@@ -136,7 +136,39 @@ def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, np: Relation | None
             detail=f"its comment names statistics table {record[0]}, which does not exist",
             hint=RETRAIN_HINT,
         )
-    return Relation(schema, name, int(oid))
+    kept = Relation(schema, name, int(oid))
+    _check_same_owner(plpy, kept, fp, cp, np)
+    return kept
+
+
+def _check_same_owner(plpy: Plpy, kept: Relation, fp: Relation, cp: Relation, np: Relation | None) -> None:
+    """The kept statistics and the model tables must belong to one role (42501 otherwise).
+
+    The link between a model and its kept statistics is a comment, which the
+    model's owner can edit: without this check, pointing a model at another
+    role's statistics would make an update (run by a role that may write both,
+    e.g. a superuser's job) rewrite that role's statistics and copy its data
+    into the model.  Training creates them all as one role.
+    """
+    rels = [kept, fp, cp] + ([np] if np is not None else [])
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT c.oid::pg_catalog.int8 AS oid, c.relowner::pg_catalog.regrole::pg_catalog.text AS owner "
+            "FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) ANY ($1)",
+            ["pg_catalog.oid[]"],
+        ),
+        [[r.oid for r in rels]],
+    )
+    owners = {int(r["oid"]): str(r["owner"]) for r in rows}
+    for rel in rels[1:]:
+        if owners.get(rel.oid) != owners.get(kept.oid):
+            raise MadnbError(
+                "42501",
+                f"the model table {rel.display} and the statistics its comment names belong to different roles",
+                detail=f"{rel.display} belongs to {owners.get(rel.oid)}, {kept.display} to {owners.get(kept.oid)}; "
+                "training creates a model's tables and its kept statistics as one role",
+                hint=RETRAIN_HINT,
+            )
 
 
 def _check_recorded_id(plpy: Plpy, fp: Relation, kept: Relation, h: Header) -> None:
