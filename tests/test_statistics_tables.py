@@ -391,6 +391,24 @@ def test_merging_private_parts_is_post_processing_and_adds_their_noises(owners):
     assert all(cnt[(c, val)] == max(0, int(raw)) for c, val, raw, _ in summed)
 
 
+def test_releases_of_the_same_rows_merge_with_their_epsilons_added_not_the_largest(owners):
+    db = owners
+    release(db, "p0")
+    release(db, "p1")
+    db.execute("CREATE TABLE other AS SELECT * FROM owner")
+    db.execute("SELECT madnb.create_nb_statistics('other', 'c', 'x', 1, 'q0', epsilon => 2, domain => 'dom')")
+    # two releases of owner (2 + 2: sequential composition) and one of another table (parallel: the larger)
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['p0', 'p1', 'q0'], 'fp', NULL, 'cp')")
+    kept = kept_statistics(db, "fp")
+    h = header(db, kept)
+    assert h["epsilon"] == "4"
+    said = db.execute("SELECT obj_description('cp'::regclass, 'pg_class')").fetchone()[0]
+    assert "epsilon 4 in total" in said and "sequential composition" in said
+    # parts of different sources only: the largest epsilon, as before
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['p0', 'q0'], 'fp2', NULL, 'cp2')")
+    assert header(db, kept_statistics(db, "fp2"))["epsilon"] == "2"
+
+
 def test_a_hundred_owners_with_an_empty_cell_sum_to_about_zero_not_to_a_positive_bias(owners):
     db = owners
     names = []

@@ -343,9 +343,9 @@ def sum_header(plpy: Plpy, headers: list[Header]) -> Header:
     """The header of the sum of compatible parts: what they agree on, and every part they hold.
 
     A fresh id; ``parts`` (and ``release_ids``) list every released part in the
-    sum, so that none is added twice.  Private: epsilon and delta are the
-    largest of the parts' (parallel composition: the parts are over disjoint
-    rows, each row in one part), epsilon_per_query the epsilon' whose noise
+    sum, so that none is added twice.  Private: epsilon and delta compose as
+    :func:`composed_privacy` says (the largest over parts of different sources,
+    the sum over releases of one source), epsilon_per_query the epsilon' whose noise
     variance is the parts' summed noise variance (:func:`effective_epsilon`, the
     variance floor's), the guarantee every part's.
     """
@@ -359,15 +359,50 @@ def sum_header(plpy: Plpy, headers: list[Header]) -> Header:
         parts=[p for h in headers for p in h.part_ids], release_id=None, release_ids=None,
     )
     if first.private:
-        epsilons = [h.epsilon for h in headers if h.epsilon is not None]
-        deltas = [h.delta for h in headers if h.delta is not None]
+        epsilon, delta, sequential = composed_privacy(headers)
+        guarantee = "; ".join(dict.fromkeys(g for h in headers for g in (h.guarantee or "").split("; ") if g)) or None
+        if sequential:
+            guarantee = (
+                f"epsilon {epsilon} in total: some parts are releases of the same source, whose epsilons add up "
+                f"(sequential composition); " + (guarantee or "")
+            )
         out = replace(
             out, release_ids=[r for h in headers for r in h.ledger_releases],
-            epsilon=max(epsilons, key=Decimal) if epsilons else None, delta=max(deltas) if deltas else None,
-            epsilon_per_query=effective_epsilon(headers),
-            guarantee="; ".join(dict.fromkeys(g for h in headers for g in (h.guarantee or "").split("; ") if g)) or None,
+            epsilon=epsilon, delta=delta, epsilon_per_query=effective_epsilon(headers), guarantee=guarantee,
         )
     return out
+
+
+def composed_privacy(headers: list[Header]) -> tuple[str | None, float | None, bool]:
+    """(epsilon, delta, whether some parts share a source) of the sum of private parts.
+
+    Parts over disjoint rows compose in parallel (the largest epsilon); releases of
+    the same source see the same rows and compose sequentially (their epsilons and
+    deltas add up).  Parts are grouped by the sources they name (a sum names all of
+    its own): within a group the sum, across groups the largest — an upper bound
+    whatever the overlap of sources madnb can see.  Disjointness of *different*
+    sources is the user's to ensure (docs/statistics.md).
+    """
+    groups: list[tuple[set[str], list[Header]]] = []
+    for h in headers:
+        names = {n for n in h.source.split(", ") if n != "..."} or {h.id}
+        joined = [g for g in groups if g[0] & names]
+        merged: tuple[set[str], list[Header]] = (set(names), [h])
+        for g in joined:
+            merged[0].update(g[0])
+            merged[1].extend(g[1])
+            groups.remove(g)
+        groups.append(merged)
+    eps: list[tuple[Decimal, str]] = []
+    for _, members in groups:
+        given = [h.epsilon for h in members if h.epsilon is not None]
+        if given:
+            total = sum((Decimal(e) for e in given), Decimal(0))
+            eps.append((total, given[0] if len(given) == 1 else format(total, "f")))
+    deltas = [sum(h.delta for h in g[1] if h.delta is not None) for g in groups]
+    has_delta = any(h.delta is not None for h in headers)
+    epsilon = max(eps, key=lambda e: e[0])[1] if eps else None
+    return epsilon, (max(deltas) if has_delta else None), any(len(g[1]) > 1 for g in groups)
 
 
 STATISTICS_RECORD = re.compile(r'; derived from statistics ("(?:[^"]|"")+"\."(?:[^"]|"")+") \(id ([0-9a-f-]{36})\)$')
@@ -572,5 +607,5 @@ def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, s
 __all__ = [
     "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "create_model", "create_model_tables", "created",
     "derive_model", "difference", "dp_model_ctes", "effective_epsilon", "fill_model_tables", "merged_exact_select",
-    "merged_private_select", "merged_select", "model_ctes", "replace_sum", "sum_header", "write_model_tables", "write_sum",
+    "composed_privacy", "merged_private_select", "merged_select", "model_ctes", "replace_sum", "sum_header", "write_model_tables", "write_sum",
 ]
