@@ -379,3 +379,49 @@ def test_a_tie_predicts_the_first_class_in_class_order_as_the_classify_view_list
     )
     assert db.execute("SELECT madnb_models.tie_cat_predict('red')::text").fetchone()[0] == "sad"
     assert db.execute("SELECT nb_classification::text[] FROM tie_classify").fetchone()[0] == ["sad", "happy"]
+
+
+def test_date_and_time_features_predict_the_same_whatever_datestyle_and_timezone(db):
+    # class a on early days, class b on late ones; the keys must not follow the session's settings
+    db.execute("CREATE TABLE ev (k text, d date, ts timestamp, tz timestamptz)")
+    db.execute(
+        "INSERT INTO ev SELECT CASE WHEN i <= 20 THEN 'a' ELSE 'b' END, DATE '2024-01-01' + (i % 4), "
+        "TIMESTAMP '2024-01-01 10:00' + (i % 3) * INTERVAL '1 hour', "
+        "TIMESTAMPTZ '2024-01-01 23:30+00' + (CASE WHEN i <= 20 THEN 0 ELSE 1 END) * INTERVAL '1 hour' "
+        "FROM generate_series(1, 40) i"
+    )
+    db.execute("INSERT INTO ev VALUES ('a', 'infinity', '-infinity', 'infinity'), ('b', '0044-03-15 BC', NULL, NULL)")
+    db.execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, MDY'")
+    db.execute("SELECT madnb.train('ev_nb', 'ev', 'k')")
+    q = "SELECT madnb_models.ev_nb_predict_proba_array(e) FROM ev AS e ORDER BY k, d, ts, tz"
+    expected = db.execute(q).fetchall()
+    # the infinities and a BC date are values of their own, not missing
+    values = {r[0] for r in db.execute("SELECT value FROM madnb_models.ev_nb_feature_probs WHERE attr = 1")}
+    assert {"infinity", "0044-03-15 BC", "2024-01-01"} <= values
+    for tz, style in (("Europe/Paris", "SQL, DMY"), ("America/Los_Angeles", "German"), ("Asia/Kolkata", "Postgres, MDY")):
+        db.execute(f"SET TimeZone = '{tz}'; SET DateStyle = '{style}'")
+        assert db.execute(q).fetchall() == expected, (tz, style)
+    db.execute("RESET TimeZone; RESET DateStyle")
+
+
+def test_values_with_backslashes_predict_the_same_whatever_standard_conforming_strings_says(db):
+    db.execute("CREATE TABLE paths (k text, p text)")
+    db.execute(
+        "INSERT INTO paths SELECT CASE WHEN i <= 20 THEN 'a' ELSE 'b' END, "
+        "CASE WHEN i <= 18 OR i > 38 THEN 'C:\\dir' ELSE 'D:\\x''y\\n' END FROM generate_series(1, 40) i"
+    )
+    q = "SELECT p, madnb_models.{m}_predict_proba(t)::text FROM paths AS t GROUP BY 1, 2 ORDER BY 1"
+    db.execute("SELECT madnb.train('paths_on', 'paths', 'k')")
+    expected = db.execute(q.format(m="paths_on")).fetchall()
+    # P(class a | 'C:\dir') from the counts (18 of 20 a rows, 2 of 20 b rows; Laplace smoothing over 2 values)
+    pa = (18 + 1) / (20 + 2) * 0.5
+    pb = (2 + 1) / (20 + 2) * 0.5
+    got = dict(db.execute(q.format(m="paths_on").replace("::text", "->>'a'")).fetchall())
+    assert abs(float(got["C:\\dir"]) - pa / (pa + pb)) < 1e-12
+    db.execute("SET standard_conforming_strings = off")
+    try:
+        assert db.execute(q.format(m="paths_on")).fetchall() == expected  # trained with it on, predicted with it off
+        db.execute("SELECT madnb.train('paths_off', 'paths', 'k')")
+        assert db.execute(q.format(m="paths_off")).fetchall() == expected  # trained with it off
+    finally:
+        db.execute("RESET standard_conforming_strings")

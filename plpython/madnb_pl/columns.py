@@ -116,11 +116,30 @@ def value_text_sql(expr: str, f: Feature) -> Sql:
     """A categorical value's text form: the dictionary key at training and at prediction.
 
     numeric drops trailing zeros (1.50 = 1.5); char(n) loses its trailing blanks
-    in the cast, as its equality ignores them.
+    in the cast, as its equality ignores them; dates and times are written in one
+    fixed form (:func:`_fixed_time_text`), whatever DateStyle and TimeZone say.
     """
     if f.base_oid == NUMERIC:
         return Sql(f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text")
+    # dates and times in one fixed form whatever DateStyle and TimeZone say (timestamptz in UTC),
+    # so that a model predicts the same in every session; BC marked, infinities kept apart
+    if f.base_oid == DATE:
+        return _fixed_time_text(f"({expr})::pg_catalog.date", "YYYY-MM-DD")
+    if f.base_oid == TIMESTAMP:
+        return _fixed_time_text(f"({expr})::pg_catalog.timestamp", "YYYY-MM-DD HH24:MI:SS.US")
+    if f.base_oid == TIMESTAMPTZ:
+        return _fixed_time_text(
+            f"pg_catalog.timezone('UTC'::pg_catalog.text, ({expr})::pg_catalog.timestamptz)", "YYYY-MM-DD HH24:MI:SS.US"
+        )
     return Sql(f"({expr})::pg_catalog.text")
+
+
+def _fixed_time_text(v: str, pattern: str) -> Sql:
+    """``to_char(v, pattern)``, `` BC`` for years before 1, and 'infinity' / '-infinity' (which to_char gives as NULL)."""
+    return Sql(
+        f"COALESCE(pg_catalog.to_char({v}, '{pattern}') OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.to_char({v}, 'BC') "
+        f"OPERATOR(pg_catalog.=) 'BC' THEN ' BC' ELSE '' END, ({v})::pg_catalog.text)"
+    )
 
 
 def gaussian_value_sql(expr: str, f: Feature) -> Sql:

@@ -184,8 +184,8 @@ def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: in
 
 
 def plpy_literal(text: str) -> str:
-    """A string constant (standard_conforming_strings: only quotes are doubled)."""
-    return "'" + text.replace("'", "''") + "'"
+    """A string constant read the same whatever standard_conforming_strings says: E'...', backslashes and quotes doubled."""
+    return "E'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 def volatility(t: ColumnTraining) -> str:
