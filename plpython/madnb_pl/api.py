@@ -3,7 +3,7 @@
 Every call goes through the same stages, each one module:
 
     spec        MADlib's arguments -> a validated Training (names resolved on the caller's path)
-    stats       exact statistics pass (shards: the same pass on each server of a sharded table) \
+    stats       exact statistics pass (release chooses: here, or shards: the same pass on each server) \
     private     private release (dp: parameters)                                                } -> a statistics table
     federation  statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
     derive      merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
@@ -18,7 +18,7 @@ generated prediction functions).
 Training is release + derive::
 
     t = spec.training(...)                                  # what to train on
-    header = statistics_table.write_exact(plpy, t, kept)    # or private.write_private(...)
+    header = release.write_exact(plpy, t, kept)             # or private.write_private(...)
     derive.create_model(plpy, [(kept, header)], model, s)   # the model tables
 
 ``create_nb_statistics`` stops after the release; ``create_nb_model_from_statistics``
@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import derive, dp, federation, private, scoring, spec, statistics_table, stats, update
+from . import derive, dp, federation, private, release, scoring, spec, statistics_table, stats, update
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, Relation, created, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
@@ -81,7 +81,7 @@ def create_nb_prepared_data_tables(
             outputs["numericFeatureStats"] = model.numeric_stats.display
         header = private.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
     else:
-        header = statistics_table.write_exact(plpy, t, kept)
+        header = release.write_exact(plpy, t, kept)
     # derive: the model tables from that one part
     derive.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
 
@@ -146,7 +146,7 @@ def create_nb_statistics(
     if privacy is not None:
         private.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
     else:
-        statistics_table.write_exact(plpy, t, dest)
+        release.write_exact(plpy, t, dest)
     plpy.execute(f"ANALYZE {dest.sql}")
 
 
@@ -172,7 +172,7 @@ def create_nb_model_from_statistics(
     parts = []
     for i, name in enumerate(statistics, start=1):
         rel = resolve_relation(plpy, name, f"statistics[{i}]")
-        parts.append((rel, statistics_table.read_header(plpy, rel, f"statistics[{i}]")))
+        parts.append((rel, release.read_header(plpy, rel, f"statistics[{i}]")))
     model = _statistics_model_tables(plpy, parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
     # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
     derive.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))

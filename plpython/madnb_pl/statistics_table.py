@@ -174,18 +174,20 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     :func:`stats.check_stats`, then keeps per class its row count (the class-count
     CTE of :func:`stats.class_counts_cte`, the one place it is written), the non-NULL
     categorical cells, and per numeric attribute (nv, mean, sample variance).
-    A partitioned source with foreign partitions is computed shard by shard, on
-    the shards (:mod:`madnb_pl.shards`).
+    A partitioned source with foreign partitions is computed on its shards
+    instead (:func:`madnb_pl.release.write_exact` chooses).
     """
-    from . import shards  # shards builds on this module
+    s = stats.materialise(plpy, t)
+    stats.check_stats(plpy, s, t)
+    plpy.execute(table_ddl(dest.sql, t))
+    insert_cells(plpy, t, s, dest.sql)
+    plpy.execute(f"DROP TABLE {s}")
+    refine_far_from_zero(plpy, t, dest.sql)
+    return write_exact_header(plpy, t, dest)
 
-    if not shards.write_cells(plpy, t, dest):
-        s = stats.materialise(plpy, t)
-        stats.check_stats(plpy, s, t)
-        plpy.execute(table_ddl(dest.sql, t))
-        insert_cells(plpy, t, s, dest.sql)
-        plpy.execute(f"DROP TABLE {s}")
-        refine_far_from_zero(plpy, t, dest.sql)
+
+def write_exact_header(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
+    """Write the header of the exact statistics of ``t`` just written into ``dest``; return it."""
     header = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
         class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=now(plpy),
@@ -282,15 +284,8 @@ def apply_refined(plpy: Plpy, dest: str, refined: str) -> None:
         )
 
 
-def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
-    """The header of statistics table ``rel`` (22023 when it is not one).
-
-    A foreign table carries no comment of its own: for a postgres_fdw foreign
-    table the header is the remote table's comment, read over dblink on the
-    same foreign server after checking that the remote table's columns are the
-    foreign table's (:func:`madnb_pl.federation.foreign_comment`), and it then
-    names that server (:func:`read_on_server`).
-    """
+def comment_and_kind(plpy: Plpy, rel: Relation) -> tuple[str | None, str]:
+    """The comment of relation ``rel`` and its pg_class.relkind ('f': a foreign table, whose header is on its server)."""
     row = plpy.execute(
         plpy.prepare(
             "SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind "
@@ -299,12 +294,16 @@ def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
         ),
         [rel.oid],
     )[0]
-    if row["kind"] == "f":
-        from . import federation  # federation builds on this module
+    return row["c"], str(row["kind"])
 
-        comment, server, display = federation.foreign_comment(plpy, rel, what)
-        return read_on_server(parse_header(comment, what, display), server)
-    return parse_header(row["c"], what, rel.display)
+
+def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
+    """The header of local statistics table ``rel`` (22023 when it is not one).
+
+    Foreign tables: :func:`madnb_pl.release.read_header` reads theirs on their server.
+    """
+    comment, _ = comment_and_kind(plpy, rel)
+    return parse_header(comment, what, rel.display)
 
 
 def parse_header(comment: str | None, what: str, display: str) -> Header:
@@ -348,5 +347,6 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 
 __all__ = [
     "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "columns_ddl", "far_cells", "insert_cells", "kept_name",
-    "now", "parse_header", "read_header", "read_on_server", "refined_select", "table_ddl", "write_exact", "write_header",
+    "comment_and_kind", "now", "parse_header", "read_header", "read_on_server", "refined_select", "table_ddl", "write_exact",
+    "write_exact_header", "write_header",
 ]

@@ -27,7 +27,7 @@ noisy integers; clamps and floors run only when deriving.
 
 from __future__ import annotations
 
-from . import derive, statistics_table
+from . import derive, release
 from .errors import MadnbError
 from .names import Relation, parse_name, resolve_relation
 from .sql import Plpy, quote_ident
@@ -48,7 +48,7 @@ def update_model(
 ) -> None:
     """Add the statistics table ``statistics`` to the model (its three tables), in place."""
     part_rel = resolve_relation(plpy, statistics, "statistics")
-    part = statistics_table.read_header(plpy, part_rel, "statistics")
+    part = release.read_header(plpy, part_rel, "statistics")
     fp = resolve_relation(plpy, feature_probs, "featureProbsDestName")
     cp = resolve_relation(plpy, class_priors, "classPriorsDestName")
     np = None if numeric_stats is None else resolve_relation(plpy, numeric_stats, "numericFeatureStatsDestName")
@@ -63,7 +63,7 @@ def update_model(
     plpy.execute(f"LOCK TABLE {', '.join(r.sql for r in tables)} IN SHARE ROW EXCLUSIVE MODE")
     kept = model_statistics(plpy, fp, cp, np)
     plpy.execute(f"LOCK TABLE {kept.sql} IN SHARE ROW EXCLUSIVE MODE")
-    model_header = statistics_table.read_header(plpy, kept, "kept statistics")
+    model_header = release.read_header(plpy, kept, "kept statistics")
     _check_recorded_id(plpy, fp, kept, model_header)
     _check_numeric_table(model_header, np)
     _check_new(part_rel, part, fp, model_header)
