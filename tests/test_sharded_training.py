@@ -19,6 +19,7 @@ from psycopg import sql
 from sklearn.preprocessing import OrdinalEncoder
 
 from conftest import data_file
+from helpers import relations
 from remote import RemoteDb, link_server
 
 NUMERIC = [0, 2, 4, 10, 11, 12]  # adult's numeric columns
@@ -455,3 +456,43 @@ def test_a_shard_whose_settings_print_floats_short_still_sends_exact_statistics(
     train(db, "adult", "local", gaussian=True)
     train(db, "adult_sharded", "sharded", gaussian=True)
     assert_same_model(db, "local", "sharded", gaussian=True)
+
+
+def test_a_foreign_partition_declared_with_other_types_than_its_remote_table_is_42804_naming_it(
+    db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]
+) -> None:
+    # remote real[] declared float8[] here: the shard would widen 0.1 to 0.10000000149 where a scan reads 0.1
+    r = remote_dbs[0]
+    r.conn.execute("CREATE TABLE part (id int, label text, attrs real[])")
+    r.conn.execute(
+        "INSERT INTO part SELECT i, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END, "
+        "ARRAY[(i % 7) * 0.1 + 0.1, (i % 5) * 0.3]::real[] FROM generate_series(1, 300) i"
+    )
+    link_server(db, r, "typed1", extensions=("postgres_fdw", "dblink"))
+    db.execute("CREATE TABLE sh (id int, label text, attrs float8[]) PARTITION BY RANGE (id)")
+    db.execute(
+        "CREATE FOREIGN TABLE sh_1 PARTITION OF sh FOR VALUES FROM (0) TO (1000) "
+        "SERVER typed1 OPTIONS (schema_name 'public', table_name 'part')"
+    )
+    before = relations(db)
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT madnb.create_nb_prepared_data_tables('sh', 'label', 'attrs', '{1,2}', 2, 'fp', 'np', 'cp')")
+    assert e.value.diag.sqlstate == "42804"
+    assert "sh_1" in e.value.diag.message_primary and "real[]" in e.value.diag.message_primary
+    assert relations(db) == before
+    # declared as on its server, it trains, and equals the same rows in one table
+    db.execute("DROP TABLE sh")
+    db.execute("CREATE TABLE sh (id int, label text, attrs real[]) PARTITION BY RANGE (id)")
+    db.execute(
+        "CREATE FOREIGN TABLE sh_1 PARTITION OF sh FOR VALUES FROM (0) TO (1000) "
+        "SERVER typed1 OPTIONS (schema_name 'public', table_name 'part')"
+    )
+    db.execute("CREATE TABLE loc AS SELECT * FROM sh")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('sh', 'label', 'attrs', '{1,2}', 2, 'fp', 'np', 'cp')")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('loc', 'label', 'attrs', '{1,2}', 2, 'fp1', 'np1', 'cp1')")
+    a = db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY 1, 2").fetchall()
+    b = db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM np1 ORDER BY 1, 2").fetchall()
+    assert len(a) == 4
+    for x, y in zip(a, b, strict=True):
+        assert x[:2] == y[:2] and x[4] == y[4]
+        assert abs(x[2] - y[2]) <= 1e-12 * abs(y[2]) and abs(x[3] - y[3]) <= 1e-9 * abs(y[3])
