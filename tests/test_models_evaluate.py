@@ -25,7 +25,7 @@ def fetch(db: psycopg.Connection[Any], model: str, table: str, label: str) -> tu
     """The model's classes, and per labelled row: the true label, the prediction and the probabilities."""
     classes = db.execute("SELECT madnb.model_classes(%s)", [model]).fetchone()[0]
     rows = db.execute(
-        f"SELECT t.{label}, madnb_models.{model}_predict(t), madnb_models.{model}_predict_proba_array(t) "
+        f"SELECT t.{label}, madnb_models.{model}_predict(t.*), madnb_models.{model}_predict_proba_array(t.*) "
         f"FROM {table} t WHERE t.{label} IS NOT NULL"
     ).fetchall()
     return classes, [r[0] for r in rows], [r[1] for r in rows], np.array([r[2] for r in rows], dtype=np.float64)
@@ -169,3 +169,13 @@ def test_a_source_without_the_models_label_column_is_42703_and_without_labelled_
         evaluate(db, "m", "nulls")
     assert e.value.diag.sqlstate == "22000"
     assert "labelled" in e.value.diag.message_primary
+
+
+def test_a_source_with_columns_named_as_the_querys_aliases_is_evaluated_on_its_rows(db):
+    # evaluate reads the source as "s" and its per-row results as "r": columns of those names change nothing
+    db.execute("CREATE TABLE tr AS SELECT (i % 2)::text AS x, (ARRAY['a','b'])[1 + i % 2] AS y FROM generate_series(1, 10) i")
+    db.execute("SELECT madnb.train('m', 'tr', 'y')")
+    db.execute("CREATE TABLE te AS SELECT x, y, 1 AS s, 2 AS r, 3 AS t FROM tr")
+    got = evaluate(db, "m", "te")
+    assert_close(got, expected(*fetch(db, "m", "te", "y")))
+    assert got["accuracy"] == 1.0

@@ -77,9 +77,9 @@ FROM (SELECT q.pos::pg_catalog.numeric AS pos, q.neg::pg_catalog.numeric AS neg,
             FROM r WHERE r.t IS NOT NULL GROUP BY r.pr[2]) AS q) AS g"""
     return Sql(f"""WITH r AS MATERIALIZED (
   SELECT pg_catalog.array_position({classes}, s.{lbl}::{label_type}) AS t,
-         pg_catalog.array_position({classes}, {pred}(s)) AS h,
+         pg_catalog.array_position({classes}, {pred}(s.*)) AS h,
          s.{lbl}::{label_type} AS y,
-         {proba}(s) AS pr
+         {proba}(s.*) AS pr
   FROM {source} AS s
   WHERE s.{lbl} IS NOT NULL)
 SELECT 'cell' AS what, r.t, r.h, pg_catalog.count(*)::pg_catalog.numeric AS a, NULL::pg_catalog.numeric AS b,
