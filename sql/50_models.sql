@@ -238,3 +238,24 @@ COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and 
 COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;
+
+-- madnb.evaluate: a named model's metrics on a labelled table, in one pass over
+-- it (plpython/madnb_pl/evaluate.py; docs/models.md "Evaluating a model").
+CREATE OR REPLACE FUNCTION madnb._evaluate(model text, source text, label text) RETURNS pg_catalog.jsonb
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+return madnb_pl.evaluate.evaluate(plpy, model=model, source=source, label=label)
+$python$;
+COMMENT ON FUNCTION madnb._evaluate(text, text, text) IS 'internal: the PL/Python entry point behind madnb.evaluate';
+
+CREATE OR REPLACE FUNCTION madnb.evaluate(model text, source text, label text DEFAULT NULL) RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    RETURN madnb._evaluate(model => model, source => source, label => label);
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.evaluate(text, text, text) IS
+    'metrics of a named model on the labelled rows of a table or view (label NULL: the model''s label column), named as scikit-learn''s: accuracy, balanced_accuracy, precision, recall, f1, support, confusion_matrix, log_loss, roc_auc (two classes), as jsonb';

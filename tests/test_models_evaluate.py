@@ -1,0 +1,181 @@
+"""madnb.evaluate (issue 12, point 4): a named model's metrics, computed in the database.
+
+Every expected number is scikit-learn's metric function applied in the test to
+the predictions and probabilities fetched from the model's own prediction
+functions (<m>_predict, <m>_predict_proba_array), with labels = the model's classes.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from sklearn import metrics as skm
+
+from conftest import data_file
+from models_helpers import load_adult
+
+TOL = 1e-12
+
+
+def fetch(db: psycopg.Connection[Any], model: str, table: str, label: str) -> tuple[list[str], list[Any], list[str], np.ndarray]:
+    """The model's classes, and per labelled row: the true label, the prediction and the probabilities."""
+    classes = db.execute("SELECT madnb.model_classes(%s)", [model]).fetchone()[0]
+    rows = db.execute(
+        f"SELECT t.{label}, madnb_models.{model}_predict(t.*), madnb_models.{model}_predict_proba_array(t.*) "
+        f"FROM {table} t WHERE t.{label} IS NOT NULL"
+    ).fetchall()
+    return classes, [r[0] for r in rows], [r[1] for r in rows], np.array([r[2] for r in rows], dtype=np.float64)
+
+
+def expected(classes: list[str], y_true: list[Any], y_pred: list[Any], proba: np.ndarray) -> dict[str, Any]:
+    """scikit-learn's metrics on the fetched predictions (labels = the model's classes)."""
+    p, r, f, s = skm.precision_recall_fscore_support(y_true, y_pred, labels=classes, average=None, zero_division=0)
+    avg = {}
+    for how in ("macro", "weighted"):
+        ap, ar, af, _ = skm.precision_recall_fscore_support(y_true, y_pred, labels=classes, average=how, zero_division=0)
+        avg[how] = {"precision": ap, "recall": ar, "f1": af}
+    known = np.array([y in classes for y in y_true])
+    y_known = [y for y, k in zip(y_true, known, strict=True) if k]
+    out = {
+        "classes": classes,
+        "rows": len(y_true),
+        "unknown_label_rows": int((~known).sum()),
+        "accuracy": skm.accuracy_score(y_true, y_pred),
+        "balanced_accuracy": skm.balanced_accuracy_score(y_true, y_pred),
+        "precision": list(p), "recall": list(r), "f1": list(f), "support": [int(v) for v in s],
+        "macro_avg": avg["macro"], "weighted_avg": avg["weighted"],
+        "confusion_matrix": skm.confusion_matrix(y_true, y_pred, labels=classes).tolist(),
+        "log_loss": skm.log_loss(y_known, proba[known], labels=classes),
+        "roc_auc": None,
+        "positive_class": None,
+    }
+    if len(classes) == 2:
+        # the positive class is the second of model_classes; its probability is the score
+        out["roc_auc"] = skm.roc_auc_score([y == classes[1] for y in y_known], proba[known][:, 1])
+        out["positive_class"] = classes[1]
+    return out
+
+
+def assert_close(got: Any, want: Any, path: str = "") -> None:
+    if isinstance(want, dict):
+        assert set(got) == set(want), path
+        for k in want:
+            assert_close(got[k], want[k], f"{path}.{k}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            assert_close(g, w, f"{path}[{i}]")
+    elif isinstance(want, (float, np.floating)):
+        assert got == pytest.approx(float(want), abs=TOL, rel=0), path
+    else:
+        assert got == want, path
+
+
+def evaluate(db: psycopg.Connection[Any], *args: Any) -> dict[str, Any]:
+    marks = ", ".join(["%s"] * len(args))
+    return db.execute(f"SELECT madnb.evaluate({marks})", list(args)).fetchone()[0]
+
+
+def test_evaluating_on_adult_gives_scikit_learns_metrics_of_the_same_predictions(db):
+    load_adult(db, "adult")
+    load_adult(db, "adult_test", "test")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    got = evaluate(db, "adult_nb", "adult_test")
+    want = expected(*fetch(db, "adult_nb", "adult_test", "income"))
+    assert_close(got, want)
+    assert got["rows"] == 16281 and got["positive_class"] == ">50K"
+    assert 0.5 < got["roc_auc"] < 1 and 0.7 < got["accuracy"] < 1
+
+
+def load_mushroom(db: psycopg.Connection[Any]) -> None:
+    """mushroom.csv as one text column per field (hyphens become underscores), '?' read as NULL, plus an id."""
+    path = data_file("mushroom.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    cols = [c.replace("-", "_") for c in rows[0]]
+    db.execute(f"CREATE TABLE mushroom ({', '.join(c + ' text' for c in cols)})")
+    with db.cursor().copy("COPY mushroom FROM STDIN WITH (FORMAT csv, HEADER true, NULL '?')") as copy:
+        copy.write(path.read_bytes())
+    db.execute("ALTER TABLE mushroom ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+
+
+def test_evaluating_on_mushroom_with_a_label_column_of_another_name_gives_scikit_learns_metrics(db):
+    load_mushroom(db)
+    db.execute("CREATE VIEW mush_train AS SELECT * FROM mushroom WHERE id % 5 <> 0")
+    # the held-out fifth with the label renamed: evaluate is told which column it is
+    db.execute("CREATE VIEW mush_test AS SELECT m.*, m.edibility AS truth FROM mushroom m WHERE id % 5 = 0")
+    db.execute("SELECT madnb.train('mush_nb', 'mush_train', 'edibility', exclude => ARRAY['id'])")
+    got = evaluate(db, "mush_nb", "mush_test", "truth")
+    want = expected(*fetch(db, "mush_nb", "mush_test", "truth"))
+    assert_close(got, want)
+    assert got["rows"] == 8124 // 5 and got["classes"] == ["e", "p"]
+
+
+def test_null_labels_are_skipped_and_unknown_labels_count_as_wrong_as_scikit_learn_with_the_models_labels(db):
+    db.execute("CREATE TABLE tr (x text, v float8, y text)")
+    db.execute(
+        "INSERT INTO tr SELECT (ARRAY['u','v','w'])[1 + i % 3], (i % 7)::float8 + (i % 3) * 2, (ARRAY['a','b','c'])[1 + i % 3] "
+        "FROM generate_series(1, 60) i"
+    )
+    # three classes, noisy features; 'z' is not a class of the model, and NULL labels are skipped
+    db.execute("CREATE TABLE te (x text, v float8, y text)")
+    db.execute(
+        "INSERT INTO te SELECT (ARRAY['u','v','w'])[1 + i % 3], (i % 5)::float8 * 1.5, "
+        "(ARRAY['a','b','c','z','a',NULL,'z2'])[1 + i % 7] FROM generate_series(1, 70) i"
+    )
+    # far out of every class: the true classes' probabilities are 0 and log_loss clips them to eps, as scikit-learn
+    db.execute("INSERT INTO te VALUES ('u', 1e6, 'a'), ('v', -1e6, 'b'), ('w', 1e6, 'c')")
+    db.execute("SELECT madnb.train('three', 'tr', 'y')")
+    got = evaluate(db, "three", "te")
+    want = expected(*fetch(db, "three", "te", "y"))
+    assert_close(got, want)
+    assert got["rows"] == 63 and got["unknown_label_rows"] == 20 and got["roc_auc"] is None
+    _classes, _y, _pred, proba = fetch(db, "three", "te", "y")
+    assert (proba == 0).any()
+
+
+@pytest.mark.parametrize(
+    "args, sqlstate",
+    [
+        (("nope", "tr"), "42704"),  # unknown model
+        (("m", "tr", "no_such_column"), "42703"),  # missing label column
+        (("m", "no_such_table"), "42P01"),
+        ((None, "tr"), "22004"),
+        (("m", None), "22004"),
+    ],
+    ids=["unknown model", "missing label column", "missing source", "NULL model", "NULL source"],
+)
+def test_evaluate_refuses_bad_arguments_with_their_sqlstate(db, args, sqlstate):
+    db.execute("CREATE TABLE tr AS SELECT (i % 2)::text AS x, (ARRAY['a','b'])[1 + i % 2] AS y FROM generate_series(1, 10) i")
+    db.execute("SELECT madnb.train('m', 'tr', 'y')")
+    with pytest.raises(psycopg.Error) as e:
+        evaluate(db, *args)
+    assert e.value.diag.sqlstate == sqlstate
+
+
+def test_a_source_without_the_models_label_column_is_42703_and_without_labelled_rows_22000(db):
+    db.execute("CREATE TABLE tr AS SELECT (i % 2)::text AS x, (ARRAY['a','b'])[1 + i % 2] AS y FROM generate_series(1, 10) i")
+    db.execute("SELECT madnb.train('m', 'tr', 'y')")
+    db.execute("CREATE TABLE unlabelled AS SELECT x FROM tr")
+    with pytest.raises(psycopg.Error) as e:
+        evaluate(db, "m", "unlabelled")
+    assert e.value.diag.sqlstate == "42703"
+    db.execute("CREATE TABLE nulls AS SELECT x, NULL::text AS y FROM tr")
+    with pytest.raises(psycopg.Error) as e:
+        evaluate(db, "m", "nulls")
+    assert e.value.diag.sqlstate == "22000"
+    assert "labelled" in e.value.diag.message_primary
+
+
+def test_a_source_with_columns_named_as_the_querys_aliases_is_evaluated_on_its_rows(db):
+    # evaluate reads the source as "s" and its per-row results as "r": columns of those names change nothing
+    db.execute("CREATE TABLE tr AS SELECT (i % 2)::text AS x, (ARRAY['a','b'])[1 + i % 2] AS y FROM generate_series(1, 10) i")
+    db.execute("SELECT madnb.train('m', 'tr', 'y')")
+    db.execute("CREATE TABLE te AS SELECT x, y, 1 AS s, 2 AS r, 3 AS t FROM tr")
+    got = evaluate(db, "m", "te")
+    assert_close(got, expected(*fetch(db, "m", "te", "y")))
+    assert got["accuracy"] == 1.0
