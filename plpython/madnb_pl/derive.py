@@ -33,7 +33,7 @@ from decimal import Decimal
 
 from . import dp, stats
 from .errors import MadnbError
-from .names import Column, NewName, Relation, resolve_column
+from .names import Column, NewName, Relation, created, resolve_column
 from .spec import Training
 from .sql import F8, Plpy, Sql, float8_literal, temp_name, with_clause
 from .statistics_table import Header, now, table_ddl, write_header
@@ -284,15 +284,6 @@ def derive_model(
     _comment_model(plpy, kept, header, model)
     for name in model.all():
         plpy.execute(f"ANALYZE {name}")
-
-
-def created(plpy: Plpy, name: NewName) -> Relation:
-    """The relation just created under ``name``."""
-    oid = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
-        [name.sql],
-    )[0]["o"]
-    return Relation(name.schema, name.name, int(oid))
 
 
 def merged_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
@@ -605,7 +596,7 @@ def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, s
 
 
 __all__ = [
-    "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "create_model", "create_model_tables", "created",
+    "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "create_model", "create_model_tables",
     "derive_model", "difference", "dp_model_ctes", "effective_epsilon", "fill_model_tables", "merged_exact_select",
     "composed_privacy", "merged_private_select", "merged_select", "model_ctes", "replace_sum", "sum_header", "write_model_tables", "write_sum",
 ]
