@@ -24,6 +24,9 @@ COMMENT ON FUNCTION madnb._check_class_count(bigint, integer) IS
     'internal: raises 55000 when a view''s model no longer has the number of classes the view was built for';
 
 INSERT INTO madnb.install_log (version) VALUES ('@MADNB_VERSION@');
+COMMENT ON COLUMN madnb.install_log.version IS 'the madnb version the install or upgrade run put in place';
+COMMENT ON COLUMN madnb.install_log.installed_at IS 'when the run happened (transaction time)';
+COMMENT ON COLUMN madnb.install_log.installed_by IS 'the role that ran it (current_user)';
 
 CREATE OR REPLACE FUNCTION madnb._check_code_slots(slots bigint, max_slots integer) RETURNS integer
 LANGUAGE plpgsql STABLE PARALLEL SAFE SECURITY INVOKER
