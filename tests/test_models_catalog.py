@@ -110,6 +110,7 @@ def test_a_role_given_grant_usage_predicts_and_reads_the_catalog_but_never_train
     db.execute("CREATE ROLE nb_alice; CREATE ROLE nb_mallory; GRANT SELECT ON fruit TO nb_alice, nb_mallory")
     db.execute("SELECT madnb.grant_usage('nb_alice'); SELECT madnb.grant_usage('nb_mallory')")
     expected = db.execute("SELECT id, madnb_models.fruit_nb_predict(f) FROM fruit f ORDER BY id").fetchall()
+    metrics = db.execute("SELECT madnb.evaluate('fruit_nb', 'fruit')").fetchone()[0]
     db.execute("SET ROLE nb_mallory")
     try:
         # an exact-type overload of another model's prediction function would win over madnb's
@@ -134,6 +135,7 @@ def test_a_role_given_grant_usage_predicts_and_reads_the_catalog_but_never_train
         assert db.execute("SELECT id, madnb_models.fruit_nb_predict(f) FROM fruit f ORDER BY id").fetchall() == expected
         assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 1
         assert db.execute("SELECT madnb.model_classes('fruit_nb')").fetchone()[0]
+        assert db.execute("SELECT madnb.evaluate('fruit_nb', 'fruit')").fetchone()[0] == metrics
     finally:
         db.execute("RESET ROLE")
     assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 1
@@ -168,6 +170,7 @@ def test_objects_planted_on_the_search_path_never_run_inside_training_or_predict
         "SELECT madnb_models.fruit_nb_predict(f), madnb_models.fruit_nb_predict_proba(f), "
         "madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"
     ).fetchall()
+    metrics = db.execute("SELECT madnb.evaluate('fruit_nb', 'fruit')").fetchone()[0]
     db.execute("CREATE SCHEMA evil")
     db.execute(
         "CREATE FUNCTION evil.boom() RETURNS void LANGUAGE plpgsql AS "
@@ -192,6 +195,7 @@ def test_objects_planted_on_the_search_path_never_run_inside_training_or_predict
         "madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"
     ).fetchall()
     assert got == normal
+    assert db.execute("SELECT madnb.evaluate('fruit_nb', 'fruit')").fetchone()[0] == metrics
     # training and re-training run the generated SQL under the same search_path
     db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], smoothing => 0.5, replace => true)")
     db.execute("SELECT madnb.train('fruit2', 'fruit', 'kind', categorical => ARRAY['id'])")
