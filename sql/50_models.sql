@@ -8,6 +8,10 @@
 -- (_nb_best, _nb_proba, _nb_proba_jsonb) are PL/pgSQL: the generated functions
 -- are inlined into the caller's query and call them once per row.
 
+-- madnb.train gained `options` (the kinds' parameters): the old signatures go.
+DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
+DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
+
 CREATE OR REPLACE FUNCTION madnb._train(
     model text,
     source text,
@@ -21,7 +25,8 @@ CREATE OR REPLACE FUNCTION madnb._train(
     epsilon float8,
     bounds jsonb,
     domain text,
-    delta float8
+    delta float8,
+    options jsonb
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
@@ -29,9 +34,9 @@ AS $python$
 madnb_pl.models.train(
     plpy, model=model, source=source, label=label, features=features, exclude=exclude,
     categorical=categorical, smoothing=smoothing, replace=replace, kind=kind,
-    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta)
+    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options)
 $python$;
-COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8) IS
+COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
     'internal: the PL/Python entry point behind madnb.train';
 
 CREATE OR REPLACE FUNCTION madnb.train(
@@ -47,7 +52,8 @@ CREATE OR REPLACE FUNCTION madnb.train(
     epsilon float8 DEFAULT NULL,
     bounds jsonb DEFAULT NULL,
     domain text DEFAULT NULL,
-    delta float8 DEFAULT NULL
+    delta float8 DEFAULT NULL,
+    options jsonb DEFAULT NULL
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
@@ -55,11 +61,11 @@ BEGIN
     PERFORM madnb._train(
         model => model, source => source, label => label, features => features, exclude => exclude,
         categorical => categorical, smoothing => smoothing, replace => replace, kind => kind,
-        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta);
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8) IS
+COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
     'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical); predict with madnb_models.<model>_predict(row)';
 
 CREATE OR REPLACE FUNCTION madnb._drop_model(model text) RETURNS void
@@ -213,7 +219,8 @@ SELECT m.name,
                        (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_feature_probs'))),
                        (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_numeric_stats'))),
                        (pg_catalog.to_regclass(m.statistics))) AS r(oid)
-         WHERE r.oid IS NOT NULL) AS size
+         WHERE r.oid IS NOT NULL) AS size,
+       m.parameters
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train): what it was trained on, its classes, privacy, owner and size';
@@ -236,6 +243,7 @@ COMMENT ON COLUMN madnb.models.created_at IS 'when it was trained';
 COMMENT ON COLUMN madnb.models.created_by IS 'the session user who trained it';
 COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and its members may replace or drop it)';
 COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
+COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;
 

@@ -217,3 +217,23 @@ def test_a_tampered_catalog_row_cannot_make_drop_model_run_its_text(fruit):
     db.execute("UPDATE madnb._models SET statistics = 'public.victim' WHERE name = 'fruit_nb'")
     db.execute("SELECT madnb.drop_model('fruit_nb')")
     assert db.execute("SELECT to_regclass('victim') IS NOT NULL").fetchone()[0]
+
+
+def test_options_are_checked_against_the_kind_and_kept_in_the_catalog(fruit):
+    db = fruit
+    assert db.execute("SELECT parameters FROM madnb.models").fetchone() == (None,)
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], replace => true, options => '{}')")
+    assert db.execute("SELECT parameters FROM madnb.models").fetchone() == ({},)
+    for options, said in [
+        ('{"alpha": 0.5}', 'option "alpha" is not a parameter of kind \'naive_bayes\''),
+        ('[1, 2]', "options must be a JSON object"),
+        ('"alpha"', "options must be a JSON object"),
+    ]:
+        with pytest.raises(psycopg.Error) as e:
+            db.execute(
+                "SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], replace => true, "
+                "options => %s::jsonb)", [options],
+            )
+        assert e.value.sqlstate == "22023" and e.value.diag.message_primary == said
+    # a refused call changed nothing
+    assert db.execute("SELECT parameters FROM madnb.models").fetchone() == ({},)

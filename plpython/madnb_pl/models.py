@@ -32,6 +32,8 @@ KIND = "naive_bayes"
 LATER_KINDS = ("gaussian", "categorical", "multinomial", "bernoulli", "complement")
 MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + ("_numeric_stats", "_feature_probs", "_class_priors"))
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
+KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset()}
+"""The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
 
 
 def model_name(text: str | None) -> str:
@@ -101,6 +103,31 @@ def _check_kind(kind: str | None) -> None:
         raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}'")
 
 
+def parse_options(kind: str, options: Any) -> dict[str, Any]:
+    """``options`` (jsonb text, or NULL) as a dict, checked against the keys ``kind`` accepts.
+
+    Only the keys are checked here; each kind checks its values where it uses them.
+    """
+    if options is None:
+        return {}
+    try:
+        value = json.loads(options) if isinstance(options, str) else options
+    except ValueError as e:  # jsonb arrives valid; a str from Python callers may not be
+        raise MadnbError("22023", "options must be a JSON object", detail=str(e)) from None
+    if not isinstance(value, dict):
+        raise MadnbError("22023", "options must be a JSON object", hint='e.g. options => \'{"alpha": 0.5}\'')
+    allowed = KIND_OPTIONS.get(kind, frozenset())
+    for key in value:
+        if key not in allowed:
+            said = ", ".join(sorted(allowed)) if allowed else "none"
+            raise MadnbError(
+                "22023", f'option "{key}" is not a parameter of kind \'{kind}\'',
+                hint=f"kind '{kind}' takes: {said}",
+            )
+    out: dict[str, Any] = value
+    return out
+
+
 def _drop_objects(plpy: Plpy, name: str, statistics: str | None, functions: bool) -> None:
     """Drop a model's tables, its statistics table and (``functions``) its prediction functions.
 
@@ -162,11 +189,14 @@ def train(
     bounds: Any = None,
     domain: str | None = None,
     delta: float | None = None,
+    options: Any = None,
 ) -> None:
     """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
     name = model_name(model)
     _check_may_write(plpy, "train")
     _check_kind(kind)
+    assert kind is not None
+    parameters = parse_options(kind, options)
     _refuse_privacy(epsilon, bounds, domain, delta)
     s_factor = spec.parse_smoothing(smoothing)
     if replace is None:
@@ -215,12 +245,14 @@ def train(
     plpy.execute(
         plpy.prepare(
             "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
-            "smoothing, privacy, statistics) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10)",
+            "smoothing, privacy, statistics, parameters) "
+            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10, $11::pg_catalog.jsonb)",
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text"],
+             "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
+             "pg_catalog.text"],
         ),
-        [name, KIND, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
-         s_factor, kept.sql],
+        [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
+         s_factor, kept.sql, json.dumps(parameters) if options is not None else None],
     )
 
 
@@ -241,4 +273,4 @@ def drop_model(plpy: Plpy, model: str | None) -> None:
     plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
 
 
-__all__ = ["KIND", "drop_model", "model_name", "train"]
+__all__ = ["KIND", "KIND_OPTIONS", "drop_model", "model_name", "parse_options", "train"]
