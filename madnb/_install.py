@@ -389,6 +389,13 @@ def _detach_statistics_schema(conn: psycopg.Connection[Any]) -> None:
             conn.execute(sql.SQL("ALTER EXTENSION madnb DROP SCHEMA {}").format(sql.Identifier(schema)))
 
 
+def named_models(conn: psycopg.Connection[Any]) -> list[str]:
+    """The named models of the catalog (``madnb._models``), if madnb has one."""
+    if conn.execute("SELECT pg_catalog.to_regclass('madnb._models') IS NULL").fetchone() == (True,):
+        return []
+    return [r[0] for r in conn.execute("SELECT m.name FROM madnb._models AS m ORDER BY m.name").fetchall()]
+
+
 def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool = False) -> Uninstalled:
     """Remove madnb (schema ``madnb`` and everything in it).
 
@@ -398,14 +405,34 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
     ``madnb_privacy``: the ledger of private releases, the budgets and the spent
     counters) is the audit record of what was released and is kept, so that a
     reinstall still refuses an exhausted source, unless ``drop_privacy_state``.
+
+    Named models (``madnb.train``) are refused too, unless ``cascade``: their
+    prediction functions call madnb's helpers and their catalog is in schema
+    madnb, so they would not survive; ``cascade`` drops each of them (as
+    ``madnb.drop_model`` does, after dropping whatever uses them: views, and
+    columns or triggers computed with their prediction functions).
     """
     with connection(target) as conn:
         deps = dependents(conn)
-        if deps and not cascade:
+        models = named_models(conn)
+        if (deps or models) and not cascade:
+            used = ["named model " + m for m in models] + deps
             raise InstallError(
-                "madnb is still used by " + ", ".join(deps) + ": drop those first, or uninstall with --cascade"
+                "madnb is still used by " + ", ".join(used) + ": drop those first (named models with "
+                "madnb.drop_model), or uninstall with --cascade"
             )
         with conn.transaction():
+            for m in models:  # only with cascade: the views using a model go first, then the model
+                for fn in conn.execute(
+                    "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text FROM pg_catalog.pg_proc AS p "
+                    "WHERE p.pronamespace = 'madnb_models'::pg_catalog.regnamespace "
+                    "AND p.proname::pg_catalog.text = ANY (ARRAY[%s || '_predict', %s || '_predict_proba', "
+                    "%s || '_predict_proba_array'])", [m, m, m],
+                ).fetchall():
+                    conn.execute(f"DROP FUNCTION {fn[0]} CASCADE")
+                for suffix in ("_class_priors", "_feature_probs", "_numeric_stats"):
+                    conn.execute(sql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(sql.Identifier("madnb_models", m + suffix)))
+                conn.execute("SELECT madnb.drop_model(pg_catalog.quote_ident(%s))", [m])
             counts = _privacy_counts(conn)
             if _extension_version(conn) is not None:
                 if counts is not None:  # counters created at run time are not members: detach, then drop or keep

@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         "uninstall",
         "remove schema madnb (model tables, the privacy ledger and budgets in schema madnb_privacy are kept)",
     )
-    un.add_argument("--cascade", action="store_true", help="also drop views that use madnb")
+    un.add_argument("--cascade", action="store_true", help="also drop views that use madnb, and the named models (madnb.train) with what uses them")
     un.add_argument(
         "--drop-privacy-ledger",
         action="store_true",

@@ -289,3 +289,28 @@ def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):
         "madnb_pl.scoring.plan",
         "madnb_pl.scoring.unrolled",
     ]
+
+
+def test_uninstall_refuses_while_named_models_exist_and_cascade_drops_them(empty_db):
+    url, conn = empty_db
+    madnb.install(conn)
+    conn.execute("CREATE TABLE pets (id int, kind text, colour text, weight float8)")
+    conn.execute("INSERT INTO pets VALUES (1, 'cat', 'black', 4), (2, 'dog', 'brown', 20), (3, 'cat', 'white', 5), (4, 'dog', 'black', 30)")
+    conn.execute("SELECT madnb.train('pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    conn.execute("CREATE VIEW guessed AS SELECT id, madnb_models.pets_nb_predict(p) AS kind FROM pets p")
+    # the models' functions call madnb's helpers and their catalog is in schema madnb: they would break
+    with pytest.raises(InstallError, match="named model pets_nb"):
+        madnb.uninstall(conn)
+    assert madnb.version(conn).installed == madnb.__version__
+    assert conn.execute("SELECT kind FROM guessed WHERE id = 2").fetchone() == ("dog",)
+    madnb.uninstall(conn, cascade=True)
+    assert madnb.version(conn).installed is None
+    left = conn.execute(
+        "SELECT count(*) FROM pg_class WHERE relnamespace IN (to_regnamespace('madnb_models'), to_regnamespace('madnb_statistics'))"
+    ).fetchone()
+    functions = conn.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = to_regnamespace('madnb_models')").fetchone()
+    assert (left, functions, conn.execute("SELECT to_regclass('guessed')").fetchone()) == ((0,), (0,), (None,))
+    # a reinstall starts with an empty catalog and nothing orphaned; the name is free again
+    madnb.install(conn)
+    conn.execute("SELECT madnb.train('pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    assert conn.execute("SELECT madnb_models.pets_nb_predict(p) FROM pets p WHERE id = 2").fetchone() == ("dog",)
