@@ -10,16 +10,21 @@ madnb.evaluate on each fold complement and fold, as tables).
 from __future__ import annotations
 
 import hashlib
+import re
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import psycopg
 import pytest
-from sklearn import metrics as skm
 from sklearn.naive_bayes import CategoricalNB
 from sklearn.preprocessing import OrdinalEncoder
 
+from conftest import data_file
 from models_helpers import load_adult
+from test_golden_sql import REGEN
 from test_models_evaluate import assert_close, expected, load_mushroom
 
 
@@ -275,3 +280,118 @@ def test_a_hostile_search_path_changes_nothing(db):
     )
     db.execute("SET search_path = evil, public, madnb, pg_catalog")
     assert cross_validate(db, "s", "y", exclude=["id"], key="id") == want
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "student_alcohol.md"
+
+
+def blocks(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
+
+
+def run_psql(db: psycopg.Connection[Any], sql: str) -> None:
+    """Run a psql block with psql itself, in the directory of the data files (as the page says)."""
+    psql = shutil.which("psql")
+    if psql is None:
+        pytest.skip("psql is not installed")
+    info = db.info
+    subprocess.run(
+        [psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", info.host, "-p", str(info.port), "-U", info.user, "-d", info.dbname],
+        input=sql, text=True, check=True, cwd=data_file("student_mat.csv").parent, capture_output=True,
+    )
+
+
+def seed_method_accuracy(db: psycopg.Connection[Any]) -> float:
+    """Seed 001's classifier on its own folds (KFold(5), no shuffle, math rows then Portuguese), in float64.
+
+    (count + 1) / class size per categorical value (LabelEncoder codes of the whole
+    data), exp(-z**2 / 2) / (2 pi var) with the population variance per Gaussian
+    column, times the class proportion; the argmax (in log space here: float64
+    products of 28 factors do not underflow, the seed's float32 ones may).
+    """
+    cur = db.execute("SELECT * FROM student ORDER BY id")
+    names = [d.name for d in cur.description]
+    data = cur.fetchall()
+    gaussian = ["age", "traveltime", "studytime", "failures", "famrel", "freetime", "goout", "health", "absences", "grade"]
+    feats = [n for n in names if n not in ("id", "alc")]
+    cols = []
+    for n in feats:
+        v = [r[names.index(n)] for r in data]
+        if n not in gaussian and isinstance(v[0], str):
+            codes = {c: i for i, c in enumerate(sorted(set(v)))}
+            v = [codes[x] for x in v]
+        cols.append(np.array(v, dtype=np.float64))
+    X = np.stack(cols, axis=1)
+    y = np.array([{"little": 0, "moderate": 1, "severe": 2}[r[names.index("alc")]] for r in data])
+    is_cat = [n not in gaussian for n in feats]
+    n = len(y)
+    bounds = [n // 5 * i + min(i, n % 5) for i in range(6)]  # KFold(5)'s contiguous folds
+    correct = 0
+    for f in range(5):
+        test = np.zeros(n, dtype=bool)
+        test[bounds[f]:bounds[f + 1]] = True
+        Xt, yt = X[~test], y[~test]
+        score = np.zeros((test.sum(), 3))
+        for c in range(3):
+            e = Xt[yt == c]
+            score[:, c] = np.log(len(e) / len(yt))
+            for j in range(X.shape[1]):
+                x = X[test, j]
+                if is_cat[j]:
+                    p = np.array([(e[:, j] == k).sum() + 1 for k in range(int(Xt[:, j].max()) + 1)]) / len(e)
+                    score[:, c] += np.log(p[x.astype(int)])
+                else:
+                    m, var = e[:, j].mean(), e[:, j].var()
+                    score[:, c] += -np.log(2 * np.pi * var) - 0.5 * (x - m) ** 2 / var
+        correct += int((score.argmax(axis=1) == y[test]).sum())
+    return correct / n
+
+
+def replace_section(text: str, name: str, body: str) -> str:
+    start = text.index(f"<!-- {name}:")
+    start = text.index("-->\n", start) + 4
+    end = text.index(f"<!-- /{name} -->")
+    return text[:start] + body + text[end:]
+
+
+def section(text: str, name: str) -> str:
+    start = text.index("-->\n", text.index(f"<!-- {name}:")) + 4
+    return text[start:text.index(f"<!-- /{name} -->")]
+
+
+def test_the_student_alcohol_example_runs_and_its_figures_are_madnbs_and_scikit_learns_on_the_same_folds(db):
+    text = EXAMPLE.read_text()
+    load, call = blocks(text, "sql")
+    run_psql(db, load)
+    assert db.execute("SELECT count(*) FROM student").fetchone()[0] == 1044
+    shown = db.execute(call).fetchall()
+    got = cross_validate(db, "student", "alc", exclude=["id"], categorical=["medu", "fedu"], folds=5, seed=0, key="id")
+    # the Python of the page, run as it is: scikit-learn on the same folds
+    scope: dict[str, Any] = {"conn": db, "print": lambda *a: None}
+    exec(compile(blocks(text, "python")[0], str(EXAMPLE), "exec"), scope)
+    sk, madlib_var = scope["sklearn_scores"], scope["madlib_variance_scores"]
+    for f in range(1, 6):
+        m = got[str(f)]
+        mine = {"accuracy": m["accuracy"], "balanced_accuracy": m["balanced_accuracy"],
+                "macro_f1": m["macro_avg"]["f1"], "log_loss": m["log_loss"]}
+        for name, value in mine.items():
+            assert value == pytest.approx(madlib_var[name][f - 1], abs=1e-12, rel=0), (f, name)
+    results = "\n| fold | accuracy | balanced_accuracy | macro_f1 | log_loss | rows |\n|---|---|---|---|---|---|\n" + "".join(
+        f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]} |\n" for r in shown
+    ) + "\n"
+    mean = got["mean"]
+    figures = (
+        "\n| 5-fold mean | accuracy | balanced accuracy | macro F1 | log-loss |\n|---|---|---|---|---|\n"
+        f"| madnb.cross_validate | {mean['accuracy']:.4f} | {mean['balanced_accuracy']:.4f} | "
+        f"{mean['macro_avg']['f1']:.4f} | {mean['log_loss']:.4f} |\n"
+        + "".join(
+            f"| {label} | " + " | ".join(f"{np.mean(s[k]):.4f}" for k in ("accuracy", "balanced_accuracy", "macro_f1", "log_loss")) + " |\n"
+            for label, s in (("scikit-learn, MADlib's variance", madlib_var), ("scikit-learn as is (GaussianNB + CategoricalNB)", sk))
+        )
+        + f"| seed 001's classifier, its own folds (float64) | {seed_method_accuracy(db):.4f} | | | |\n\n"
+    )
+    if REGEN:
+        EXAMPLE.write_text(replace_section(replace_section(text, "results", results), "figures", figures))
+    else:
+        assert section(text, "results") == results, "regenerate: MADNB_REGEN_GOLDEN=1 pytest tests/test_models_cross_validate.py -k student"
+        assert section(text, "figures") == figures
