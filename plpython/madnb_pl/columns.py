@@ -299,8 +299,14 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
             hint="train from a view with fewer numeric columns, or name some of them in categorical",
         )
     lab = f"t.{t.label.sql}"
-    by = "" if fold is None else f"{fold} AS f, "  # the fold, first column of every part
-    g_by, e_by, n_by = ("", "", 0) if fold is None else ("g.f, ", "e.f, ", 1)
+    src = f"{t.source.sql} AS t"
+    by, g_by, e_by, n_by = "", "", "", 0
+    if fold is not None:
+        # the fold, first column of every part, computed once per row in a LATERAL sub-select that
+        # OFFSET 0 keeps from being flattened: next to unnest, or above the unpivot, the expression
+        # would run once per element (md5 costs microseconds)
+        src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
+        by, g_by, e_by, n_by = "x.f AS f, ", "g.f, ", "e.f, ", 1
     nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
     aggs = "".join(
         f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
@@ -309,7 +315,7 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
     )
     parts = [
         f"SELECT {by}{lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
-        f"FROM {t.source.sql} AS t GROUP BY {_group_by(1 + n_by)}"
+        f"FROM {src} GROUP BY {_group_by(1 + n_by)}"
     ]
     ints = packed(t)
     if ints:
@@ -324,7 +330,7 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
             f"SELECT {g_by}g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
             f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
             f"FROM (SELECT {e_by}e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {by}{lab} AS cls, "
-            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {t.source.sql} AS t) AS e GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
+            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}) AS e GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
             "WHERE g.k IS NOT NULL"
         )
     others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
@@ -332,7 +338,7 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
         rows = ", ".join(f"({i}, {value_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
         parts.append(
             f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
-            f"FROM {t.source.sql} AS t CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
+            f"FROM {src} CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
             f"WHERE u.v IS NOT NULL GROUP BY {_group_by(3 + n_by)}) AS g"
         )
     return Sql(" UNION ALL ".join(parts))

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from . import columns, derive, evaluate, predict, spec
@@ -85,8 +87,9 @@ def scoring_sql(t: ColumnTraining, folds: int, key: str, seed: int, classes_sql:
     """The rows (g, t, h, y, pr) that :func:`madnb_pl.evaluate.aggregate_sql` aggregates.
 
     The inner select names the columns it needs (c1, c2, ...: no clash with the
-    source's own names); each row's scores are its fold's branch of a CASE, so
-    only one complement model is evaluated per row; OFFSET 0 keeps the scores
+    source's own names) and the row's fold, computed once in a LATERAL sub-select
+    (kept there as in :func:`madnb_pl.columns.stats_select`); each row's scores are its fold's branch of a CASE,
+    so only one complement model is evaluated per row; OFFSET 0 keeps the scores
     computed once for both the arg-max and the probabilities.
     """
     cols = ", ".join(f"t.{f.column.sql} AS c{j}" for j, f in enumerate(t.features, start=1))
@@ -95,9 +98,27 @@ def scoring_sql(t: ColumnTraining, folds: int, key: str, seed: int, classes_sql:
         f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
         "madnb._nb_proba(q.sc) AS pr "
         f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
-        f"SELECT {fold_sql(key, folds, seed)} AS g, t.{t.label.sql} AS y, {cols} FROM {t.source.sql} AS t "
+        f"SELECT x.g, t.{t.label.sql} AS y, {cols} FROM {t.source.sql} AS t "
+        f"CROSS JOIN LATERAL (SELECT {fold_sql(key, folds, seed)} OFFSET 0) AS x(g) "
         f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q"
     )
+
+
+@contextmanager
+def jit_off(plpy: Plpy) -> Iterator[None]:
+    """jit = off for the statements inside, then the caller's setting again.
+
+    The scoring query holds every fold's model as one large expression; compiling
+    it with JIT costs seconds (see madnb_pl.scoring.common on UNROLL_MAX_TERMS),
+    more than it saves.
+    """
+    old = plpy.execute("SELECT pg_catalog.current_setting('jit') AS v")[0]["v"]
+    set_it = plpy.prepare("SELECT pg_catalog.set_config('jit', $1, true)", ["pg_catalog.text"])
+    plpy.execute(set_it, ["off"])
+    try:
+        yield
+    finally:
+        plpy.execute(set_it, [old])
 
 
 def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:
@@ -206,7 +227,8 @@ def cross_validate(
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
     classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]"
     query = evaluate.aggregate_sql(scoring_sql(t, k, key_expr, sd, classes_sql, branches), len(classes) == 2)
-    result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
+    with jit_off(plpy):
+        result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
     for name in made:
         plpy.execute(f"DROP TABLE {name.sql}")
     per_fold = evaluate.read_metrics(classes, result)
