@@ -189,7 +189,7 @@ def cross_validate(
     if None in sizes:
         raise MadnbError(
             "22004", f"the key of {sizes[None]} labelled row(s) of {t.source.display} is NULL",
-            detail=f"key {key}", hint="a row's fold is computed from its key: use a key column without NULLs",
+            detail=f'the key column is "{key}"', hint="a row's fold is computed from its key: use a key column without NULLs",
         )
     empty = [f for f in range(1, k + 1) if f not in sizes]
     if empty:
