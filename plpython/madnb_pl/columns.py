@@ -276,7 +276,7 @@ def packed(t: ColumnTraining) -> list[int]:
     return [i for i, f in enumerate(t.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
 
 
-def stats_select(t: ColumnTraining) -> Sql:
+def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
     """The statistics pass: rows (cls, o, v, n, c{j}, m{j}, v{j}), one SELECT of up to three parts.
 
     * o = 0, one row per class: its row count n and, per Gaussian feature j,
@@ -288,7 +288,9 @@ def stats_select(t: ColumnTraining) -> Sql:
       LATERAL VALUES list, grouped by class, o, value.
 
     Missing values (NULL) of categorical features are not counted.  Every part
-    can run in parallel workers.
+    can run in parallel workers.  ``fold``: an SQL expression over the source's
+    row ``t``; every row then also carries it as a first column ``f`` and is
+    grouped by it too (cross-validation's per-fold statistics, in the same pass).
     """
     gauss = list(t.numeric)
     if len(gauss) > MAX_GAUSSIAN:
@@ -297,6 +299,14 @@ def stats_select(t: ColumnTraining) -> Sql:
             hint="train from a view with fewer numeric columns, or name some of them in categorical",
         )
     lab = f"t.{t.label.sql}"
+    src = f"{t.source.sql} AS t"
+    by, g_by, e_by, n_by = "", "", "", 0
+    if fold is not None:
+        # the fold, first column of every part, computed once per row in a LATERAL sub-select that
+        # OFFSET 0 keeps from being flattened: next to unnest, or above the unpivot, the expression
+        # would run once per element (md5 costs microseconds)
+        src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
+        by, g_by, e_by, n_by = "x.f AS f, ", "g.f, ", "e.f, ", 1
     nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
     aggs = "".join(
         f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
@@ -304,8 +314,8 @@ def stats_select(t: ColumnTraining) -> Sql:
         for x in [gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1])]
     )
     parts = [
-        f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
-        f"FROM {t.source.sql} AS t GROUP BY 1"
+        f"SELECT {by}{lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
+        f"FROM {src} GROUP BY {_group_by(1 + n_by)}"
     ]
     ints = packed(t)
     if ints:
@@ -317,21 +327,26 @@ def stats_select(t: ColumnTraining) -> Sql:
         )
         # OFFSET 0 keeps "k IS NOT NULL" above the aggregate (below it, it would run once per element)
         parts.append(
-            f"SELECT g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
+            f"SELECT {g_by}g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
             f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
-            f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {lab} AS cls, "
-            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {t.source.sql} AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g "
+            f"FROM (SELECT {e_by}e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {by}{lab} AS cls, "
+            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}) AS e GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
             "WHERE g.k IS NOT NULL"
         )
     others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
     if others:
         rows = ", ".join(f"({i}, {value_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
         parts.append(
-            f"SELECT g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
-            f"FROM {t.source.sql} AS t CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
-            "WHERE u.v IS NOT NULL GROUP BY 1, 2, 3) AS g"
+            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
+            f"FROM {src} CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
+            f"WHERE u.v IS NOT NULL GROUP BY {_group_by(3 + n_by)}) AS g"
         )
     return Sql(" UNION ALL ".join(parts))
+
+
+def _group_by(n: int) -> str:
+    """GROUP BY's list of the first ``n`` output columns: 1, 2, ..."""
+    return ", ".join(str(i) for i in range(1, n + 1))
 
 
 def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
@@ -340,11 +355,35 @@ def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[stat
     The table has the format of :mod:`madnb_pl.statistics_table` (value type
     text), so that it merges and derives as any other.
     """
+    s, labelled = statistics_pass(plpy, t)
+    insert_cells(plpy, t, s, dest)
+    plpy.execute(f"DROP TABLE {s}")
+    refine_far_from_zero(plpy, t, dest.sql)
+    header = exact_header(plpy, t)
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header, labelled
+
+
+def exact_header(plpy: Plpy, t: ColumnTraining) -> statistics_table.Header:
+    """The header of a fresh exact statistics table of ``t`` (a new id)."""
+    return statistics_table.Header(
+        format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=t.num_attrs,
+        numeric=list(t.numeric), class_type=t.label.type_sql, element_type="text", source=t.source.display,
+        created_at=statistics_table.now(plpy),
+    )
+
+
+def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> tuple[str, int]:
+    """Run :func:`stats_select` into a temporary table and check it; return its name and the labelled rows.
+
+    A NOTICE counts the rows with a NULL label; no labelled row, or an infinite
+    Gaussian value, is an error.
+    """
     s = temp_name("madnb_colstats_")
     try:
         # a Gather of the packed keys is costed per row, not per element (see madnb_pl.stats.gather_cost)
         with stats.gather_cost(plpy, max(1.0, len(packed(t)) / 2)):
-            plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}")
+            plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t, fold)}")
     except plpy.spiexceptions.NumericValueOutOfRange as e:
         raise MadnbError(
             "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
@@ -365,7 +404,7 @@ def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[stat
             "22023", f"source {t.source.display} has no rows with a non-NULL label",
             detail=f'label "{t.label.name}"', hint="train on a table with at least one labelled row",
         )
-    f8, i8 = F8, "pg_catalog.int8"
+    f8 = F8
     for j in t.numeric:
         bad = plpy.execute(
             f"SELECT s.cls::pg_catalog.text AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
@@ -378,30 +417,27 @@ def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[stat
                 detail=f"label {bad[0]['cls']}",
                 hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
             )
-    shape = t.shape()
-    plpy.execute(statistics_table.table_ddl(dest.sql, shape))
+    return s, int(r["labelled"])
+
+
+def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:
+    """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (of fold ``fold``)."""
+    f8, i8 = F8, "pg_catalog.int8"
+    labelled = "s.cls IS NOT NULL" + ("" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}")
+    plpy.execute(statistics_table.table_ddl(dest.sql, t.shape()))
     numeric_cells = "".join(
         f" UNION ALL SELECT s.cls, {j}, NULL, NULL, s.c{j}, s.m{j}, s.v{j} FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0"
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
         for j in t.numeric
     )
     plpy.execute(
         f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
         f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 "
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
         f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
         + numeric_cells
     )
-    plpy.execute(f"DROP TABLE {s}")
-    refine_far_from_zero(plpy, t, dest.sql)
-    header = statistics_table.Header(
-        format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=t.num_attrs,
-        numeric=list(t.numeric), class_type=t.label.type_sql, element_type="text", source=t.source.display,
-        created_at=statistics_table.now(plpy),
-    )
-    statistics_table.write_header(plpy, dest.sql, header)
-    return header, int(r["labelled"])
 
 
 def refine_far_from_zero(plpy: Plpy, t: ColumnTraining, dest: str) -> None:
@@ -445,6 +481,6 @@ def refine_far_from_zero(plpy: Plpy, t: ColumnTraining, dest: str) -> None:
 
 
 __all__ = [
-    "CATEGORICAL", "GAUSSIAN", "ColumnTraining", "Feature", "gaussian_value_sql", "stats_select", "training",
-    "value_text_sql", "write_statistics",
+    "CATEGORICAL", "GAUSSIAN", "ColumnTraining", "Feature", "exact_header", "gaussian_value_sql", "insert_cells",
+    "statistics_pass", "stats_select", "training", "value_text_sql", "write_statistics",
 ]

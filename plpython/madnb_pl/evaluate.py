@@ -61,36 +61,74 @@ def evaluate_sql(name: str, source: Sql, label: str, label_type: str, two_classe
     pred, _proba_jsonb, proba = (n.sql for n in predict.function_names(name))
     lbl = quote_ident(label)
     classes = f"$1::pg_catalog.text[]::{label_type}[]"
+    return aggregate_sql(f"""
+  SELECT 1 AS g, pg_catalog.array_position({classes}, s.{lbl}::{label_type}) AS t,
+         pg_catalog.array_position({classes}, {pred}(s.*)) AS h,
+         s.{lbl}::{label_type} AS y,
+         {proba}(s.*) AS pr
+  FROM {source} AS s
+  WHERE s.{lbl} IS NOT NULL""", two_classes)
+
+
+def aggregate_sql(r: str, two_classes: bool) -> Sql:
+    """The metrics' aggregates of the rows of query ``r``, per group: (what, g, t, h, a, b, c, f) rows.
+
+    ``r`` yields per labelled row: g (the group: 1 for madnb.evaluate, the fold
+    for cross-validation), t and h (the true and the predicted class's position
+    in the classes, t NULL for a label that is not a class), y (the label) and
+    pr (the probabilities in the classes' order); $2 is log-loss's clipping eps.
+    :func:`read_metrics` reads the result.
+    """
     auc = ""
     if two_classes:
         # sum over positives of (negatives scored lower + half the negatives scored equal), times 2
         auc = """
 UNION ALL
-SELECT 'auc', NULL, NULL, pg_catalog.sum(g.pos)::pg_catalog.numeric, pg_catalog.sum(g.neg)::pg_catalog.numeric,
+SELECT 'auc', g.g, NULL, NULL, pg_catalog.sum(g.pos)::pg_catalog.numeric, pg_catalog.sum(g.neg)::pg_catalog.numeric,
        pg_catalog.sum(g.pos OPERATOR(pg_catalog.*) (2 OPERATOR(pg_catalog.*) g.below OPERATOR(pg_catalog.+) g.neg)), NULL
-FROM (SELECT q.pos::pg_catalog.numeric AS pos, q.neg::pg_catalog.numeric AS neg,
-             COALESCE(pg_catalog.sum(q.neg) OVER (ORDER BY q.score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+FROM (SELECT q.g, q.pos::pg_catalog.numeric AS pos, q.neg::pg_catalog.numeric AS neg,
+             COALESCE(pg_catalog.sum(q.neg) OVER (PARTITION BY q.g ORDER BY q.score
+                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
                ::pg_catalog.numeric AS below
-      FROM (SELECT r.pr[2] AS score,
+      FROM (SELECT r.g, r.pr[2] AS score,
                    pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.=) 2) AS pos,
                    pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.=) 1) AS neg
-            FROM r WHERE r.t IS NOT NULL GROUP BY r.pr[2]) AS q) AS g"""
-    return Sql(f"""WITH r AS MATERIALIZED (
-  SELECT pg_catalog.array_position({classes}, s.{lbl}::{label_type}) AS t,
-         pg_catalog.array_position({classes}, {pred}(s.*)) AS h,
-         s.{lbl}::{label_type} AS y,
-         {proba}(s.*) AS pr
-  FROM {source} AS s
-  WHERE s.{lbl} IS NOT NULL)
-SELECT 'cell' AS what, r.t, r.h, pg_catalog.count(*)::pg_catalog.numeric AS a, NULL::pg_catalog.numeric AS b,
+            FROM r WHERE r.t IS NOT NULL GROUP BY r.g, r.pr[2]) AS q) AS g
+GROUP BY g.g"""
+    return Sql(f"""WITH r AS MATERIALIZED ({r})
+SELECT 'cell' AS what, r.g, r.t, r.h, pg_catalog.count(*)::pg_catalog.numeric AS a, NULL::pg_catalog.numeric AS b,
        NULL::pg_catalog.numeric AS c, NULL::pg_catalog.float8 AS f
-FROM r GROUP BY r.t, r.h
+FROM r GROUP BY r.g, r.t, r.h
 UNION ALL
-SELECT 'unknown', NULL, NULL, pg_catalog.count(DISTINCT r.y)::pg_catalog.numeric, NULL, NULL, NULL FROM r WHERE r.t IS NULL
+SELECT 'unknown', r.g, NULL, NULL, pg_catalog.count(DISTINCT r.y)::pg_catalog.numeric, NULL, NULL, NULL FROM r
+WHERE r.t IS NULL GROUP BY r.g
 UNION ALL
-SELECT 'log_loss', NULL, NULL, pg_catalog.count(*)::pg_catalog.numeric, NULL, NULL,
+SELECT 'log_loss', r.g, NULL, NULL, pg_catalog.count(*)::pg_catalog.numeric, NULL, NULL,
        pg_catalog.sum(OPERATOR(pg_catalog.-) pg_catalog.ln(GREATEST(LEAST(r.pr[r.t], 1::pg_catalog.float8 OPERATOR(pg_catalog.-) $2), $2)))
-FROM r WHERE r.t IS NOT NULL{auc}""")
+FROM r WHERE r.t IS NOT NULL GROUP BY r.g{auc}""")
+
+
+def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
+    """Per group g, the :func:`metrics` of the rows of :func:`aggregate_sql` (groups without rows are absent)."""
+    cells: dict[int, dict[tuple[int | None, int], int]] = {}
+    unknown_labels: dict[int, int] = {}
+    log_loss: dict[int, float] = {}
+    auc: dict[int, tuple[int, int, int]] = {}
+    for r in result:
+        g = int(r["g"])
+        if r["what"] == "cell":
+            cells.setdefault(g, {})[(r["t"], r["h"])] = int(r["a"])
+        elif r["what"] == "unknown":
+            unknown_labels[g] = int(r["a"])
+        elif r["what"] == "log_loss":
+            if int(r["a"]):
+                log_loss[g] = float(r["f"]) / int(r["a"])
+        elif r["a"] is not None:
+            auc[g] = (int(r["a"]), int(r["b"]), int(r["c"]))
+    return {
+        g: metrics(classes, c, unknown_labels.get(g, 0), log_loss.get(g), auc.get(g))
+        for g, c in sorted(cells.items())
+    }
 
 
 def _div(a: float, b: float) -> float:
@@ -150,26 +188,14 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     classes: list[str] = list(row["classes"])
     sql = evaluate_sql(name, rel.sql, col.name, row["label_type"], len(classes) == 2)
     result = plpy.execute(plpy.prepare(sql, ["pg_catalog.text[]", "pg_catalog.float8"]), [classes, EPS])
-    cells: dict[tuple[int | None, int], int] = {}
-    unknown_labels = 0
-    log_loss = None
-    auc = None
-    for r in result:
-        if r["what"] == "cell":
-            cells[(r["t"], r["h"])] = int(r["a"])
-        elif r["what"] == "unknown":
-            unknown_labels = int(r["a"])
-        elif r["what"] == "log_loss":
-            log_loss = float(r["f"]) / int(r["a"]) if int(r["a"]) else None
-        elif r["a"] is not None:
-            auc = (int(r["a"]), int(r["b"]), int(r["c"]))
-    if not cells:
+    by_group = read_metrics(classes, result)
+    if not by_group:
         raise MadnbError(
             "22000", f"no labelled rows to evaluate model {name} on",
             detail=f'every row of {rel.display} has a NULL "{col.name}" (or there are none)',
             hint="evaluate on a table or view with labelled rows",
         )
-    return json.dumps(metrics(classes, cells, unknown_labels, log_loss, auc))
+    return json.dumps(by_group[1])
 
 
-__all__ = ["EPS", "evaluate", "evaluate_sql", "metrics"]
+__all__ = ["EPS", "aggregate_sql", "evaluate", "evaluate_sql", "metrics", "read_metrics"]

@@ -1,0 +1,240 @@
+"""madnb.cross_validate: k-fold cross-validation of a column model, in the database.
+
+The pipeline of :mod:`madnb_pl.models` once, with the folds inside it:
+
+    columns     source, label and features -> a validated ColumnTraining (madnb.train's rules)
+    columns     ONE statistics pass, grouped by fold too -> per fold a statistics table (temporary)
+    derive      per fold f: the sum of the other folds' tables (counts add, Gaussian cells by
+                Chan's formula: derive.merged_select) -> the fold-complement model's tables
+    predict     per fold: the complement model's numbers -> its scores as SQL expressions
+    evaluate    one scoring pass over the source: each row scored by its fold's complement
+                model, aggregated per fold (evaluate.aggregate_sql) -> evaluate.metrics per fold
+
+Why the sum of the other folds and not the total minus the fold: a subtraction of
+second moments loses digits when the fold's part is most of the total (and can
+go negative); the sum of k - 1 parts is the merge every other madnb model uses,
+so a fold-complement model is exactly the model ``create_nb_model_from_statistics``
+derives from those parts.  The statistics are small (classes x cells), so the k
+sums cost nothing next to the pass over the source.
+
+Folds: row r is in fold ``madnb.fold(key, folds, seed)`` =
+``int(md5(seed || ':' || key)[0:8], 16) % folds + 1``, key the text of the ``key``
+column (default: the row's text form, ``t::text``).  A hash, so folds are only
+about equal in size (a fold that gets no labelled row is an error).
+
+The metrics are madnb.evaluate's (:func:`madnb_pl.evaluate.metrics`), with the
+classes of the whole source: a class absent from a fold's complement scores
+-infinity there (probability 0, never predicted).  Gaussian cells are the one
+pass's avg / var_samp per fold, merged: unlike madnb.train, no second pass
+refines cells far from zero (|mean| > 1e4 standard deviations).
+
+Everything is temporary: the tables are dropped before returning, and an error
+rolls them back with the statement.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from . import columns, derive, evaluate, predict, spec
+from .columns import ColumnTraining
+from .derive import ModelTables
+from .errors import MadnbError, entry_point
+from .names import NewName, created, resolve_column
+from .sql import F8, Plpy, Sql
+
+MAX_FOLDS = 100
+"""More folds than this are refused: each fold is a model derived and a CASE branch in the scoring query."""
+
+MEAN = "mean"
+
+
+def fold_sql(key: str, folds: int, seed: int) -> Sql:
+    """The fold of a row: ``madnb.fold`` (an inlined SQL function) of the key's text."""
+    return Sql(f"madnb.fold({key}, {int(folds)}, {int(seed)})")
+
+
+def key_sql(plpy: Plpy, t: ColumnTraining, key: str | None) -> Sql:
+    """The SQL of the fold key over row ``t``: the key column's text, or the whole row's text form."""
+    if key is None:
+        return Sql("(t)::pg_catalog.text")
+    col = resolve_column(plpy, t.source, key, "key")
+    return Sql(f"(t.{col.sql})::pg_catalog.text")
+
+
+def _folds(folds: int | None, seed: int | None) -> int:
+    if folds is None:
+        raise MadnbError("22004", "folds must not be NULL", hint="folds is the number of folds, 5 by default")
+    if seed is None:
+        raise MadnbError("22004", "seed must not be NULL", hint="seed chooses the fold assignment, 0 by default")
+    if not 2 <= folds <= MAX_FOLDS:
+        raise MadnbError(
+            "22023", f"folds must be from 2 to {MAX_FOLDS}, got {folds}",
+            hint="k-fold cross-validation trains on k - 1 folds and scores the remaining one; 5 or 10 are usual",
+        )
+    return int(folds)
+
+
+def _temp(prefix: str, tag: str) -> NewName:
+    return NewName("pg_temp", f"madnb_cv_{tag}_{prefix}")
+
+
+def scoring_sql(t: ColumnTraining, folds: int, key: str, seed: int, classes_sql: str, branches: list[str]) -> str:
+    """The rows (g, t, h, y, pr) that :func:`madnb_pl.evaluate.aggregate_sql` aggregates.
+
+    The inner select names the columns it needs (c1, c2, ...: no clash with the
+    source's own names) and the row's fold, computed once in a LATERAL sub-select
+    (kept there as in :func:`madnb_pl.columns.stats_select`); each row's scores are its fold's branch of a CASE,
+    so only one complement model is evaluated per row; OFFSET 0 keeps the scores
+    computed once for both the arg-max and the probabilities.
+    """
+    cols = ", ".join(f"t.{f.column.sql} AS c{j}" for j, f in enumerate(t.features, start=1))
+    case = " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1))
+    return (
+        f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
+        "madnb._nb_proba(q.sc) AS pr "
+        f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
+        f"SELECT x.g, t.{t.label.sql} AS y, {cols} FROM {t.source.sql} AS t "
+        f"CROSS JOIN LATERAL (SELECT {fold_sql(key, folds, seed)} OFFSET 0) AS x(g) "
+        f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q"
+    )
+
+
+@contextmanager
+def jit_off(plpy: Plpy) -> Iterator[None]:
+    """jit = off for the statements inside, then the caller's setting again.
+
+    The scoring query holds every fold's model as one large expression; compiling
+    it with JIT costs seconds (see madnb_pl.scoring.common on UNROLL_MAX_TERMS),
+    more than it saves.
+    """
+    old = plpy.execute("SELECT pg_catalog.current_setting('jit') AS v")[0]["v"]
+    set_it = plpy.prepare("SELECT pg_catalog.set_config('jit', $1, true)", ["pg_catalog.text"])
+    plpy.execute(set_it, ["off"])
+    try:
+        yield
+    finally:
+        plpy.execute(set_it, [old])
+
+
+def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:
+    """The mean row: scores averaged over the folds (unweighted, as scikit-learn's cross_validate scores are
+    averaged), counts (rows, support, confusion_matrix) summed; roc_auc only when every fold has one."""
+    k = len(per_fold)
+
+    def mean(values: list[Any]) -> Any:
+        if any(v is None for v in values):
+            return None
+        if isinstance(values[0], dict):
+            return {key: mean([v[key] for v in values]) for key in values[0]}
+        if isinstance(values[0], list):
+            return [mean(list(column)) for column in zip(*values, strict=True)]
+        return sum(values) / k
+
+    def total(values: list[Any]) -> Any:
+        if isinstance(values[0], list):
+            return [total(list(column)) for column in zip(*values, strict=True)]
+        return sum(values)
+
+    first = per_fold[0]
+    out: dict[str, Any] = {}
+    for name, value in first.items():
+        values = [m[name] for m in per_fold]
+        if name in ("classes", "positive_class"):
+            out[name] = value
+        elif name in ("rows", "unknown_label_rows", "support", "confusion_matrix"):
+            out[name] = total(values)
+        else:
+            out[name] = mean(values)
+    out["folds"] = k
+    return out
+
+
+@entry_point
+def cross_validate(
+    plpy: Plpy,
+    source: str | None,
+    label: str | None,
+    features: list[str | None] | None = None,
+    folds: int | None = 5,
+    seed: int | None = 0,
+    exclude: list[str | None] | None = None,
+    categorical: list[str | None] | None = None,
+    smoothing: float | None = 1.0,
+    key: str | None = None,
+) -> list[dict[str, Any]]:
+    """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text), then 'mean'."""
+    k = _folds(folds, seed)
+    sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
+    s_factor = spec.parse_smoothing(smoothing)
+    t = columns.training(plpy, source, label, features, exclude, categorical)
+    key_expr = key_sql(plpy, t, key)
+    s, labelled = columns.statistics_pass(plpy, t, fold_sql(key_expr, k, sd))
+    if labelled < k:
+        raise MadnbError(
+            "22023", f"folds ({k}) are more than the labelled rows of {t.source.display} ({labelled})",
+            hint="use at most as many folds as labelled rows",
+        )
+    sizes = {
+        r["f"]: int(r["n"])
+        for r in plpy.execute(
+            f"SELECT s.f, pg_catalog.sum(s.n)::pg_catalog.int8 AS n FROM {s} AS s "
+            "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.f"
+        )
+    }
+    if None in sizes:
+        raise MadnbError(
+            "22004", f"the key of {sizes[None]} labelled row(s) of {t.source.display} is NULL",
+            detail=f'the key column is "{key}"', hint="a row's fold is computed from its key: use a key column without NULLs",
+        )
+    empty = [f for f in range(1, k + 1) if f not in sizes]
+    if empty:
+        raise MadnbError(
+            "22023", f"fold {empty[0]} of {k} has no labelled rows of {t.source.display}",
+            detail=f"{labelled} labelled rows; folds are assigned by a hash of the key, so their sizes vary",
+            hint="use fewer folds, or another seed",
+        )
+    classes: list[str] = list(plpy.execute(
+        f"SELECT pg_catalog.array_agg(DISTINCT s.cls ORDER BY s.cls)::pg_catalog.text[] AS c FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL"
+    )[0]["c"])
+    tag = secrets.token_hex(6)
+    made: list[NewName] = []
+    parts = []
+    for f in range(1, k + 1):
+        name = _temp(tag, f"fold{f}")
+        columns.insert_cells(plpy, t, s, name, fold=f)
+        made.append(name)
+        parts.append((created(plpy, name), columns.exact_header(plpy, t)))
+    plpy.execute(f"DROP TABLE {s}")
+    values = [f"p.c{j}" for j in range(1, t.num_attrs + 1)]
+    branches = []
+    for f in range(1, k + 1):
+        # the fold-complement model: the other folds' statistics summed and derived, as any merge
+        tables = ModelTables(
+            _temp(tag, f"fp{f}"), _temp(tag, f"cp{f}"), _temp(tag, f"np{f}") if t.numeric else None,
+        )
+        kept = _temp(tag, f"sum{f}")
+        others = [p for i, p in enumerate(parts, start=1) if i != f]
+        derive.create_model(plpy, others, tables, s_factor, keep=kept)
+        made += [kept, *tables.all()]
+        numbers = predict.read_numbers(plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
+        scores = dict(zip(numbers.classes, predict.scores_sql(t, numbers, values), strict=True))
+        branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
+    classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]"
+    query = evaluate.aggregate_sql(scoring_sql(t, k, key_expr, sd, classes_sql, branches), len(classes) == 2)
+    with jit_off(plpy):
+        result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
+    for name in made:
+        plpy.execute(f"DROP TABLE {name.sql}")
+    per_fold = evaluate.read_metrics(classes, result)
+    rows = [{"fold": str(f), "metrics": json.dumps(per_fold[f])} for f in range(1, k + 1)]
+    rows.append({"fold": MEAN, "metrics": json.dumps(mean_metrics([per_fold[f] for f in range(1, k + 1)]))})
+    return rows
+
+
+__all__ = ["MAX_FOLDS", "cross_validate", "fold_sql", "key_sql", "mean_metrics", "scoring_sql"]

@@ -1,0 +1,86 @@
+-- Cross-validation (issue 12): madnb.fold, the documented fold assignment, and
+-- madnb.cross_validate, k-fold cross-validation of madnb.train's model with one
+-- statistics pass over the source (plpython/madnb_pl/crossval.py; docs/models.md
+-- "Cross-validation").  Same pattern as sql/50_models.sql: a thin PL/pgSQL wrapper
+-- re-raising the errors of one internal PL/Python function.
+
+CREATE OR REPLACE FUNCTION madnb._fold_error(folds integer, seed integer) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF folds IS NULL OR seed IS NULL THEN
+        RAISE EXCEPTION 'folds and seed must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    RAISE EXCEPTION 'folds must be at least 1, got %', folds
+        USING ERRCODE = '22023', HINT = 'madnb.fold(key, folds, seed) is a number from 1 to folds';
+END
+$$;
+COMMENT ON FUNCTION madnb._fold_error(integer, integer) IS 'internal: the error of madnb.fold for folds < 1 or a NULL folds or seed';
+
+-- A LANGUAGE sql function whose body is one expression: PostgreSQL inlines it into
+-- the calling query (no call per row).  The formula, to recompute it elsewhere:
+-- fold = int(md5(str(seed) + ':' + key)[0:8], 16) % folds + 1 (md5 of the UTF-8 text).
+CREATE OR REPLACE FUNCTION madnb.fold(key text, folds integer, seed integer DEFAULT 0) RETURNS integer
+LANGUAGE sql IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+AS $$
+SELECT CASE WHEN folds OPERATOR(pg_catalog.>=) 1 AND seed IS NOT NULL
+    THEN ((('x' OPERATOR(pg_catalog.||) pg_catalog.substr(pg_catalog.md5(seed::pg_catalog.text OPERATOR(pg_catalog.||) ':'
+              OPERATOR(pg_catalog.||) key), 1, 8))::pg_catalog.bit(32)::pg_catalog.int8
+          OPERATOR(pg_catalog.%) folds::pg_catalog.int8) OPERATOR(pg_catalog.+) 1)::pg_catalog.int4
+    ELSE madnb._fold_error(folds, seed) END
+$$;
+COMMENT ON FUNCTION madnb.fold(text, integer, integer) IS
+    'the cross-validation fold (1 to folds) of a row with this key: int(md5(seed || '':'' || key)[0:8], 16) % folds + 1, as madnb.cross_validate assigns folds; NULL for a NULL key';
+
+CREATE OR REPLACE FUNCTION madnb.fold(key bigint, folds integer, seed integer DEFAULT 0) RETURNS integer
+LANGUAGE sql IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+AS $$
+SELECT madnb.fold(key::pg_catalog.text, folds, seed)
+$$;
+COMMENT ON FUNCTION madnb.fold(bigint, integer, integer) IS
+    'the cross-validation fold (1 to folds) of an integer key: madnb.fold(key::text, folds, seed)';
+
+CREATE OR REPLACE FUNCTION madnb._cross_validate(
+    source text,
+    label text,
+    features text[],
+    folds integer,
+    seed integer,
+    exclude text[],
+    categorical text[],
+    smoothing float8,
+    key text
+) RETURNS TABLE (fold text, metrics pg_catalog.jsonb)
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+return madnb_pl.crossval.cross_validate(
+    plpy, source=source, label=label, features=features, folds=folds, seed=seed, exclude=exclude,
+    categorical=categorical, smoothing=smoothing, key=key)
+$python$;
+COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text) IS
+    'internal: the PL/Python entry point behind madnb.cross_validate';
+
+CREATE OR REPLACE FUNCTION madnb.cross_validate(
+    source text,
+    label text,
+    features text[] DEFAULT NULL,
+    folds integer DEFAULT 5,
+    seed integer DEFAULT 0,
+    exclude text[] DEFAULT NULL,
+    categorical text[] DEFAULT NULL,
+    smoothing float8 DEFAULT 1,
+    key text DEFAULT NULL
+) RETURNS TABLE (fold text, metrics pg_catalog.jsonb)
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    RETURN QUERY SELECT c.fold, c.metrics FROM madnb._cross_validate(
+        source => source, label => label, features => features, folds => folds, seed => seed, exclude => exclude,
+        categorical => categorical, smoothing => smoothing, key => key) AS c;
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text) IS
+    'k-fold cross-validation of madnb.train''s model in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; writes nothing';
