@@ -356,6 +356,7 @@ class Privacy:
     bounds: NumericBounds
     domain: Relation | None  # None: 'observed' or 'private'
     selection: Selection | None = None  # domain => 'private'
+    domain_name: str | None = None  # how the domain is named when ``domain`` is madnb's copy of it (madnb.train)
 
     @property
     def domain_kind(self) -> str:
@@ -379,7 +380,7 @@ class Privacy:
                 f"noisy numbers with {eps}, but {NOT_DP_OBSERVED}: the set of class labels and values "
                 "present in the data is disclosed"
             )
-        return f"{eps}-differentially private (add or remove one row) with respect to the public domain {self.domain.display}"
+        return f"{eps}-differentially private (add or remove one row) with respect to the public domain {self.domain_text}"
 
     @property
     def epsilon_text(self) -> str:
@@ -389,6 +390,8 @@ class Privacy:
 
     @property
     def domain_text(self) -> str:
+        if self.domain_name is not None:
+            return self.domain_name
         return self.domain.display if self.domain is not None else self.domain_kind
 
 

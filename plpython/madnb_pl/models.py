@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import columns, derive, predict, spec, statistics_table
+from . import columns, derive, predict, private, spec, statistics_table
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, created, parse_name
@@ -79,16 +79,6 @@ def _catalog_row(plpy: Plpy, name: str) -> dict[str, Any] | None:
         [name],
     )
     return dict(rows[0]) if rows else None
-
-
-def _refuse_privacy(epsilon: float | None, bounds: Any, domain: str | None, delta: float | None) -> None:
-    if epsilon is not None or bounds is not None or domain is not None or delta is not None:
-        raise MadnbError(
-            "0A000", "differentially private training from columns is not supported yet",
-            detail="epsilon, bounds, domain and delta are accepted by madnb.train for a later version",
-            hint="train a private model with madnb.create_nb_prepared_data_tables(..., epsilon => ...) "
-            "from a table with an attribute array",
-        )
 
 
 def _check_kind(kind: str | None) -> None:
@@ -197,11 +187,11 @@ def train(
     _check_kind(kind)
     assert kind is not None
     parameters = parse_options(kind, options)
-    _refuse_privacy(epsilon, bounds, domain, delta)
     s_factor = spec.parse_smoothing(smoothing)
     if replace is None:
         raise MadnbError("22004", "replace must not be NULL")
     t = columns.training(plpy, source, label, features, exclude, categorical)
+    private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
     old = _catalog_row(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -223,15 +213,33 @@ def train(
                     plpy.execute(f"DROP FUNCTION {fn}")
         _drop_objects(plpy, name, old["statistics"], functions=False)
         plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
-    # release: the statistics of the source, kept in madnb_statistics
+    # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
     kept = statistics_table.kept_name(plpy, NewName(predict.SCHEMA, name))
-    header, rows = columns.write_statistics(plpy, t, kept)
-    # derive: MADlib's model tables in madnb_models
     tables = ModelTables(
         NewName(predict.SCHEMA, name + "_feature_probs"), NewName(predict.SCHEMA, name + "_class_priors"),
         NewName(predict.SCHEMA, name + "_numeric_stats") if t.numeric else None,
     )
+    privacy: dict[str, Any] | None = None
+    if private_spec is None:
+        header, rows = columns.write_statistics(plpy, t, kept)
+    else:
+        outputs = {"model": name, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
+        if tables.numeric_stats is not None:
+            outputs["numericFeatureStats"] = tables.numeric_stats.display
+        p = private_spec.privacy
+        header = private.write_private(
+            plpy, private_spec.shape, p, kept, outputs, {"smoothing": s_factor, **private_spec.ledger(t)},
+        )
+        privacy = {
+            "epsilon": json.loads(p.epsilon_text), "delta": p.delta, "release_id": header.release_id,
+            "guarantee": p.guarantee, "domain": p.domain_text, "bounds": private_spec.bounds,
+        }
+    # derive: MADlib's model tables in madnb_models
     derive.create_model(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
+    if privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
+        rows = int(plpy.execute(
+            f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"
+        )[0]["n"])
     for table in tables.all():
         said = plpy.execute(
             plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),
@@ -246,13 +254,14 @@ def train(
         plpy.prepare(
             "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
             "smoothing, privacy, statistics, parameters) "
-            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10, $11::pg_catalog.jsonb)",
+            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $11::pg_catalog.jsonb, $10, $12::pg_catalog.jsonb)",
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text"],
+             "pg_catalog.text", "pg_catalog.text"],
         ),
         [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
-         s_factor, kept.sql, json.dumps(parameters) if options is not None else None],
+         s_factor, kept.sql, None if privacy is None else json.dumps(privacy),
+         json.dumps(parameters) if options is not None else None],
     )
 
 

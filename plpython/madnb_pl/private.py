@@ -68,7 +68,7 @@ def write_private(
     nb = p.bounds
     parameters: dict[str, Any] = {
         "class_column": t.cls.name,
-        "attr_column": t.attrs.name,
+        **({"attr_column": t.attrs.name} if t.cells is None else {}),
         "num_attrs": t.num_attrs,
         "numeric_attributes": list(t.numeric),
         "queries": p.queries,
@@ -145,11 +145,15 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
             hint=dp.DOMAIN_HINT,
         )
         src, cls = t.source.sql, t.cls.sql
+        if t.cells is None:
+            values = f"pg_catalog.unnest({dp_attrs_sql(t)}) WITH ORDINALITY AS u(val, o)"
+        else:  # the cells number attribute i as i + 1: shift them back
+            values = f"(SELECT u.val, u.o OPERATOR(pg_catalog.-) 1 FROM {t.cells}) AS u(val, o)"
         plpy.execute(
             f"INSERT INTO {dom} (o, cls, v) "
             f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "
             f"UNION ALL SELECT DISTINCT u.o::pg_catalog.int4, NULL::{ctype}, u.val FROM {src} AS t "
-            f"CROSS JOIN LATERAL pg_catalog.unnest({dp_attrs_sql(t)}) WITH ORDINALITY AS u(val, o) "
+            f"CROSS JOIN LATERAL {values} "
             f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})"
         )
     else:
@@ -240,8 +244,11 @@ def _dp_cells_unnest(t: Training) -> Sql:
     """``unnest`` of the class-count cell (o = 1) followed by the attributes (o = i + 1), never failing.
 
     ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
-    arrays works whatever their lower bounds.
+    arrays works whatever their lower bounds.  Attributes read from columns
+    come as ``t.cells`` instead (the same numbering; see :class:`madnb_pl.spec.Training`).
     """
+    if t.cells is not None:
+        return t.cells
     elem = t.attrs.elem_sql
     return Sql(
         f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(t)})) "
@@ -271,7 +278,9 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> Sql:
         a = nb.arrays(n)
         k = nb.scale
         oid = t.attrs.elem_oid
-        if oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
+        if t.cells is not None:  # columns: read, NaN as NULL and numeric clipped, by the cells
+            x, present = "u.x", "u.x IS NOT NULL"
+        elif oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
             x = f"LEAST(GREATEST(u.val, ({a['lo_n']})[u.o]), ({a['hi_n']})[u.o])::{F8}"
             present = "u.val IS NOT NULL AND u.val <> 'NaN'::pg_catalog.numeric"
         elif oid in FLOAT_TYPES:

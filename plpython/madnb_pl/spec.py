@@ -103,6 +103,14 @@ class Training:
     num_attrs: int
     numeric: tuple[int, ...]
     given: tuple[int, ...] | None = None  # the numeric indices in the order written (default: sorted)
+    cells: Sql | None = None
+    """The private pass's reading of row ``t`` when the attributes are columns, not an array (madnb.train).
+
+    A LATERAL item yielding ``u(val, o, x)``: o = 1 the class-count cell, o = i + 1
+    attribute i; ``val`` a categorical attribute's value (the element type), ``x`` a
+    numeric one's as float8 (NULL when missing).  None: the attribute array is
+    unnested (:func:`madnb_pl.private.dp_attrs_sql`).
+    """
 
     @property
     def numeric_given(self) -> tuple[int, ...]:
