@@ -46,6 +46,11 @@ def proba(db: psycopg.Connection[Any], model: str, table: str, where: str = "tru
     return np.array([r[0] for r in rows], dtype=np.float64)
 
 
+def priors(db: psycopg.Connection[Any], model: str, table: str) -> np.ndarray:
+    """The model's class priors, normalised: its probabilities for a row whose every feature is missing."""
+    return np.array(db.execute(f"SELECT madnb_models.{model}_predict_proba_array(NULL::{table})").fetchone()[0])
+
+
 def gaussian_tables(db: psycopg.Connection[Any], model: str, k: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """theta_ and var_ (classes in model order x features) from the model's numeric_stats table."""
     theta, var = np.full((k, n), np.nan), np.full((k, n), np.nan)
@@ -76,6 +81,7 @@ def test_gaussian_kind_matches_gaussian_nb_on_skin_segmentation(db, skin):
     theta, var = gaussian_tables(db, "skin_g", 2, 3)
     np.testing.assert_allclose(theta, ref.theta_, rtol=TOL, atol=0)
     np.testing.assert_allclose(var, ref.var_, rtol=TOL, atol=0)
+    np.testing.assert_allclose(priors(db, "skin_g", "skin"), ref.class_prior_, rtol=0, atol=1e-12)
     every = slice(None, None, 97)
     got = proba(db, "skin_g", "skin", "t.id % 97 = 0")
     np.testing.assert_allclose(got, ref.predict_proba(x[every]), rtol=0, atol=TOL)
@@ -90,6 +96,7 @@ def test_gaussian_kind_var_smoothing_and_priors_match_gaussian_nb_on_skin_segmen
     ref = GaussianNB(var_smoothing=0.05, priors=[0.3, 0.7]).fit(x, y)
     _, var = gaussian_tables(db, "skin_g", 2, 3)
     np.testing.assert_allclose(var, ref.var_, rtol=TOL, atol=0)
+    np.testing.assert_allclose(priors(db, "skin_g", "skin"), ref.class_prior_, rtol=0, atol=1e-12)
     got = proba(db, "skin_g", "skin", "t.id % 97 = 0")
     np.testing.assert_allclose(got, ref.predict_proba(x[::97]), rtol=0, atol=TOL)
 
@@ -122,6 +129,7 @@ def test_gaussian_kind_matches_gaussian_nb_on_digits(db, digits, options, params
     theta, var = gaussian_tables(db, "dig", 10, 64)
     np.testing.assert_allclose(theta, ref.theta_, rtol=TOL, atol=1e-12)
     np.testing.assert_allclose(var, ref.var_, rtol=TOL, atol=0)
+    np.testing.assert_allclose(priors(db, "dig", "digits"), ref.class_prior_, rtol=0, atol=1e-12)
     np.testing.assert_allclose(proba(db, "dig", "digits"), ref.predict_proba(x), rtol=0, atol=TOL)
     predicted = [r[0] for r in db.execute("SELECT madnb_models.dig_predict(t) FROM digits t ORDER BY t.id")]
     assert predicted == list(ref.predict(x))
@@ -184,6 +192,8 @@ def assert_categorical_parity(db, model, table, labels, feats, ref, enc):
         assert lp == pytest.approx(ref.feature_log_prob_[a - 1][classes.index(c), k], abs=TOL)
         assert attr_cnt == ref.n_categories_[a - 1]
     assert len(lps) == len(classes) * sum(len(c) for c in enc.categories_)
+    expected_priors = np.exp(ref.class_log_prior_) / np.exp(ref.class_log_prior_).sum()
+    np.testing.assert_allclose(priors(db, model, table), expected_priors, rtol=0, atol=1e-12)
     got = proba(db, model, table)
     np.testing.assert_allclose(got, ref.predict_proba(enc.transform(feats)), rtol=0, atol=TOL)
 
@@ -307,3 +317,21 @@ def test_update_nb_model_refuses_the_tables_of_a_named_model(db, fruit):
     assert e.value.diag.sqlstate == "0A000"
     assert "madnb.train" in e.value.diag.message_hint
     assert db.execute("SELECT attr_var FROM madnb_models.fruit_g_numeric_stats ORDER BY class").fetchall() == before
+
+
+def test_gaussian_kind_predicts_without_madlibs_variance_floor(db):
+    # b varies by 1e-6 in class 0 and not at all in class 1: with var_smoothing 1e-12 both of
+    # scikit-learn's variances of b are below MADlib's floor (1e-9 of b's variance, about 1e-9),
+    # which would make them equal; at b = 3, halfway, the wider class then wins outright
+    x = np.array([[1.0, 1.999999], [3.0, 2.000001], [2.0, 2.0], [5.0, 4.0], [7.0, 4.0], [6.0, 4.0]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    load(db, "tiny", [("a", "float8"), ("b", "float8"), ("y", "int")], [(a, b, int(c)) for (a, b), c in zip(x, y, strict=True)])
+    db.execute("""SELECT madnb.train('tiny', 'tiny', 'y', exclude => ARRAY['id'], kind => 'gaussian',
+                  options => '{"var_smoothing": 1e-12}')""")
+    ref = GaussianNB(var_smoothing=1e-12).fit(x, y)
+    test = np.array([[4.0, 2.0], [4.0, 4.0], [4.0, 3.0], [3.5, 3.0]])
+    got = np.array([
+        db.execute("SELECT madnb_models.tiny_predict_proba_array(a => %s, b => %s)", [float(a), float(b)]).fetchone()[0]
+        for a, b in test
+    ])
+    np.testing.assert_allclose(got, ref.predict_proba(test), rtol=0, atol=TOL)
