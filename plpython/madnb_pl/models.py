@@ -7,6 +7,7 @@ other training, from columns:
     columns     source, label and features -> a validated ColumnTraining
     columns     the one statistics pass -> a statistics table (madnb_statistics, value type text)
     derive      that one part -> MADlib's model tables in schema madnb_models
+    kinds       'gaussian' / 'categorical': scikit-learn's numbers in those tables, and the priors
     predict     the model's numbers -> generated prediction functions in madnb_models
     catalog     one row of madnb._models (read through the view madnb.models)
 
@@ -98,7 +99,8 @@ def _check_kind(kind: str | None) -> None:
     if kind in LATER_KINDS:
         raise MadnbError(
             "0A000", f"kind '{kind}' is not supported yet",
-            hint=f"train with kind => '{KIND}': Gaussian numeric columns and categorical ones, as MADlib's naive Bayes",
+            hint=f"train with kind => '{KIND}' (Gaussian numeric columns and categorical ones, as MADlib's naive Bayes), "
+            f"'{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}' (scikit-learn's GaussianNB, CategoricalNB)",
         )
     if kind not in KIND_OPTIONS:
         raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'")
