@@ -61,3 +61,25 @@ def test_the_sql_a_private_train_generates_matches_its_golden_file(db):
 
     statements = normalise(statements_sent(db, seeded_call))
     check_golden("models/train_pets_private.sql", golden_text(PRIVATE_CALL, statements, []))
+
+
+KIND_CALLS = {
+    "train_pets_gaussian.sql": "SELECT madnb.train('pets_g', 'pets', 'species', features => ARRAY['legs', 'weight', 'age'], "
+    """kind => 'gaussian', options => '{"var_smoothing": 1e-6, "priors": [0.2, 0.3, 0.5]}')""",
+    "train_pets_categorical.sql": "SELECT madnb.train('pets_c', 'pets', 'species', features => ARRAY['colour', 'legs', 'indoor'], "
+    """kind => 'categorical', options => '{"alpha": 0.5, "min_categories": {"colour": 5}, "fit_prior": false}')""",
+}
+
+
+def test_the_sql_of_the_scikit_learn_kinds_and_their_prediction_functions_match_their_golden_files(db):
+    db.execute(DATA)
+    for file, call in KIND_CALLS.items():
+        statements = normalise(capture(db, call))
+        functions = db.execute(
+            "SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p "
+            "WHERE p.pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
+        ).fetchall()
+        text = golden_text(call, statements, [])
+        text += "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
+        check_golden(f"models/{file}", text)
+        db.execute("SELECT madnb.drop_model(%s)", [call.split("'")[1]])

@@ -12,7 +12,8 @@ Every call goes through the same stages, each one module:
 
 Named models (madnb.train, madnb.models) are the same pipeline from ordinary
 columns, with their own entry points in :mod:`madnb_pl.models`: columns (the
-statistics pass over columns) -> statistics_table -> derive -> predict (the
+statistics pass over columns) -> statistics_table -> derive (-> kinds: the
+numbers of scikit-learn's kinds 'gaussian' and 'categorical') -> predict (the
 generated prediction functions).
 
 Training is release + derive::

@@ -200,11 +200,19 @@ def training(
     features: list[str | None] | None,
     exclude: list[str | None] | None,
     categorical: list[str | None] | None,
+    role: str | None = None,
 ) -> ColumnTraining:
     """The validated :class:`ColumnTraining` (names resolved on the caller's search_path).
 
     ``features`` NULL: every column but the label and ``exclude``, in table order.
+    ``role``: every feature has this role (madnb.train's kinds 'gaussian' and
+    'categorical'); None: the role follows the type and ``categorical``.
     """
+    if role == GAUSSIAN and categorical:
+        raise MadnbError(
+            "22023", "categorical is given with kind 'gaussian'",
+            hint="kind 'gaussian' makes every feature Gaussian; train with kind 'naive_bayes' to mix categorical features in",
+        )
     rel = resolve_relation(plpy, source, "source")
     lab = resolve_column(plpy, rel, label, "label", compared=True)
     if lab.elem_oid is not None:
@@ -254,25 +262,31 @@ def training(
                 "42804", f'feature "{n}" is of type {col.type_sql}, an array',
                 hint="train from ordinary columns here; arrays of attributes are for madnb.create_nb_prepared_data_tables",
             )
-        if n in as_categorical:
+        if role == GAUSSIAN and base not in GAUSSIAN_TYPES:
+            raise MadnbError(
+                "42804", f'feature "{n}" of type {col.type_sql} is not numeric: kind \'gaussian\' takes numeric features only',
+                hint="exclude the column, or train with kind 'naive_bayes' (Gaussian and categorical features)",
+            )
+        if n in as_categorical or role == CATEGORICAL:
             if base not in OVERRIDABLE_TYPES and base not in CATEGORICAL_TYPES and not enum:
                 raise MadnbError(
                     "42804", f'feature "{n}" of type {col.type_sql} cannot be categorical',
+                    detail="kind 'categorical' makes every feature categorical" if role == CATEGORICAL else None,
                     hint="integer, numeric, text, boolean, date and enum columns can be categorical; "
                     "for a float column, train from a view that rounds or casts it",
                 )
-            role = CATEGORICAL
+            kind_role = CATEGORICAL
         elif base in GAUSSIAN_TYPES:
-            role = GAUSSIAN
+            kind_role = GAUSSIAN
         elif base in CATEGORICAL_TYPES or enum:
-            role = CATEGORICAL
+            kind_role = CATEGORICAL
         else:
             raise MadnbError(
                 "42804", f'feature "{n}" has type {col.type_sql}, which madnb cannot train on',
                 hint="numeric columns are Gaussian, text, boolean, date and enum columns categorical; "
                 "exclude the column, or train from a view that casts it",
             )
-        out.append(Feature(col, base, role, enum))
+        out.append(Feature(col, base, kind_role, enum))
     return ColumnTraining(rel, lab, tuple(out))
 
 

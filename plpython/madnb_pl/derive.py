@@ -162,11 +162,16 @@ def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> Sq
     The mean is kept as a double-double (mean + mean_lo), so that a sum merged
     again (an online update) loses no digits either.
     """
+    return _merged_exact(_union(parts), t)
+
+
+def _merged_exact(u: Sql, t: Training) -> Sql:
+    """:func:`merged_exact_select` of the cells ``u`` (part, cls, attr, value, n, nv, mean, mean_lo, var, s1, s2)."""
     num = t.numeric_array_sql
     f8 = F8
     elem = t.attrs.elem_sql
     return Sql(
-        f"WITH u AS ({_union(parts)}), "
+        f"WITH u AS ({u}), "
         # class rows and categorical cells: counts add
         "c AS (SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u "
         f"WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ({num})) GROUP BY 1, 2, 3), "
@@ -196,6 +201,25 @@ def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> Sq
         "CASE WHEN z.k = 1 THEN z.m1 WHEN z.k > 1 THEN z.hi END, "
         f"CASE WHEN z.k = 1 THEN z.v1 WHEN z.k > 1 AND z.nv > 1 THEN z.m2 / (z.nv - 1)::{f8} END, "
         f"NULLIF(CASE WHEN z.k = 1 THEN z.l1 WHEN z.k > 1 THEN z.lo END, 0::{f8}) FROM z"
+    )
+
+
+def pooled_numeric_select(kept: str, t: Training) -> Sql:
+    """Per numeric attribute of the statistics table ``kept``, its values over every class:
+    rows (attr, nv, mean, var), var the sample variance.
+
+    The classes' cells are merged as if each class were a part of a sum (the
+    merge of :func:`merged_exact_select`, Chan et al.): no pass over the data.
+    """
+    num = t.numeric_array_sql
+    u = Sql(
+        "SELECT pg_catalog.dense_rank() OVER (ORDER BY s.cls)::pg_catalog.int4 AS part, 0 AS cls, s.attr, s.value, "
+        f"s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM {kept} AS s "
+        f"WHERE s.cls IS NOT NULL AND s.attr OPERATOR(pg_catalog.=) ANY ({num})"
+    )
+    return Sql(
+        f"SELECT m.o AS attr, m.nv, m.mean, m.var FROM ({_merged_exact(u, t)}) AS m "
+        f"WHERE m.o OPERATOR(pg_catalog.=) ANY ({num})"
     )
 
 
@@ -598,5 +622,6 @@ def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, s
 __all__ = [
     "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "create_model", "create_model_tables",
     "derive_model", "difference", "dp_model_ctes", "effective_epsilon", "fill_model_tables", "merged_exact_select",
-    "composed_privacy", "merged_private_select", "merged_select", "model_ctes", "replace_sum", "sum_header", "write_model_tables", "write_sum",
+    "composed_privacy", "merged_private_select", "merged_select", "model_ctes",
+    "pooled_numeric_select", "replace_sum", "sum_header", "write_model_tables", "write_sum",
 ]

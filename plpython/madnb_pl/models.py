@@ -7,6 +7,7 @@ other training, from columns:
     columns     source, label and features -> a validated ColumnTraining
     columns     the one statistics pass -> a statistics table (madnb_statistics, value type text)
     derive      that one part -> MADlib's model tables in schema madnb_models
+    kinds       'gaussian' / 'categorical': scikit-learn's numbers in those tables, and the priors
     predict     the model's numbers -> generated prediction functions in madnb_models
     catalog     one row of madnb._models (read through the view madnb.models)
 
@@ -19,20 +20,21 @@ either completes or leaves nothing behind.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
-from . import columns, derive, predict, private, spec, statistics_table
+from . import columns, derive, kinds, predict, private, spec, statistics_table
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, created, parse_name
 from .sql import Plpy
 
 KIND = "naive_bayes"
-LATER_KINDS = ("gaussian", "categorical", "multinomial", "bernoulli", "complement")
+LATER_KINDS = ("multinomial", "bernoulli", "complement")
 MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + ("_numeric_stats", "_feature_probs", "_class_priors"))
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
-KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset()}
+KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS}
 """The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
 
 
@@ -87,10 +89,11 @@ def _check_kind(kind: str | None) -> None:
     if kind in LATER_KINDS:
         raise MadnbError(
             "0A000", f"kind '{kind}' is not supported yet",
-            hint=f"train with kind => '{KIND}': Gaussian numeric columns and categorical ones, as MADlib's naive Bayes",
+            hint=f"train with kind => '{KIND}' (Gaussian numeric columns and categorical ones, as MADlib's naive Bayes), "
+            f"'{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}' (scikit-learn's GaussianNB, CategoricalNB)",
         )
-    if kind != KIND:
-        raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}'")
+    if kind not in KIND_OPTIONS:
+        raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'")
 
 
 def parse_options(kind: str, options: Any) -> dict[str, Any]:
@@ -188,9 +191,18 @@ def train(
     assert kind is not None
     parameters = parse_options(kind, options)
     s_factor = spec.parse_smoothing(smoothing)
+    kp = kinds.parameters(kind, parameters, s_factor) if kind != KIND else None
+    if kp is not None and kp.kind == kinds.CATEGORICAL:
+        s_factor = kp.alpha  # CategoricalNB's alpha is the Laplace smoothing
     if replace is None:
         raise MadnbError("22004", "replace must not be NULL")
-    t = columns.training(plpy, source, label, features, exclude, categorical)
+    t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
+    if kp is not None and epsilon is not None:
+        raise MadnbError(
+            "0A000", f"a differentially private model of kind '{kind}' is not supported",
+            detail="private training from columns derives MADlib's kind of model from the noisy statistics",
+            hint=f"train a private model with kind => '{KIND}' (the default), or an exact one of kind '{kind}'",
+        )
     private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
     old = _catalog_row(plpy, name)
     if old is not None and not replace:
@@ -240,14 +252,24 @@ def train(
         rows = int(plpy.execute(
             f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"
         )[0]["n"])
+    var_epsilon = None if kp is None else kinds.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
     for table in tables.all():
         said = plpy.execute(
             plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),
             [table.sql],
         )[0]["c"]
+        if var_epsilon is not None and table == tables.numeric_stats:
+            said = said.replace(
+                "(mean, sample variance, non-NULL count)",
+                f"(mean, population variance + epsilon {var_epsilon!r} (scikit-learn's GaussianNB), non-NULL count)",
+            )
         plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name}: {said}')}")
     # predict: the generated functions
-    numbers = predict.read_numbers(plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
+    numbers = predict.read_numbers(
+        plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor, var_floor=kp is None,
+    )
+    if kp is not None:
+        numbers = dataclasses.replace(numbers, prior=kinds.log_priors(kp, numbers.classes, numbers.prior))
     predict.create_functions(plpy, name, name, t, numbers)
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
     plpy.execute(

@@ -28,7 +28,8 @@ from the model tables and written into the body (float8 values exactly, by
 ``repr``), and every term is the views' term: categorical ln(cnt + s) - ln(n_ca
 + s * attr_cnt) looked up by the value's text in a jsonb dictionary (unseen or
 missing values add 0); Gaussian a - (r (x - mu))^2 with the views' variance
-floor and clipping window (NULL and NaN add 0); the arg-max returns the first
+floor (none for kind 'gaussian', see :mod:`madnb_pl.kinds`) and clipping window
+(NULL and NaN add 0); the arg-max returns the first
 class within 1e-12 (relative) of the best, as the classify view's first class;
 probabilities by log-sum-exp as the probs view.
 
@@ -80,14 +81,19 @@ def _f8_array(xs: list[float]) -> str:
     return "'{" + ",".join(repr(float(x)) for x in xs) + f"}}'::{F8}[]"
 
 
-def read_numbers(plpy: Plpy, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float) -> ModelNumbers:
-    """Compute the views' one-row model from the model tables (:func:`madnb_pl.scoring.model.model_parts`)."""
+def read_numbers(
+    plpy: Plpy, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float, var_floor: bool = True,
+) -> ModelNumbers:
+    """Compute the views' one-row model from the model tables (:func:`madnb_pl.scoring.model.model_parts`).
+
+    ``var_floor``: the views' variance floor (kind 'gaussian': none, its variances hold scikit-learn's epsilon).
+    """
     k = int(plpy.execute(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS m")[0]["k"])
     has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
     n = t.num_attrs
     plan = ScoringPlan(
         strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=t.numeric,
-        value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False,
+        value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False, var_floor=var_floor,
     )
     parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql)
     cat = [j for j in range(1, n + 1) if j not in set(t.numeric)]

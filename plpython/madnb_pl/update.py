@@ -27,7 +27,7 @@ noisy integers; clamps and floors run only when deriving.
 
 from __future__ import annotations
 
-from . import derive, release
+from . import derive, predict, release
 from .errors import MadnbError
 from .names import Relation, parse_name, resolve_relation
 from .sql import Plpy, quote_ident
@@ -53,6 +53,7 @@ def update_model(
     cp = resolve_relation(plpy, class_priors, "classPriorsDestName")
     np = None if numeric_stats is None else resolve_relation(plpy, numeric_stats, "numericFeatureStatsDestName")
     tables = [fp, cp] + ([np] if np is not None else [])
+    _refuse_named_model(tables)
     if len({r.oid for r in tables}) < len(tables):
         raise MadnbError(
             "22023", "the model's tables must be distinct tables",
@@ -89,6 +90,18 @@ def update_model(
             detail=f"statistics {part_rel.display} hold rows of a class the model had not seen",
             hint="views created over the model before this update raise SQLSTATE 55000 until they are created again",
         )
+
+
+def _refuse_named_model(tables: list[Relation]) -> None:
+    """A named model's tables are not updated here (0A000): its numbers are also in its generated
+    prediction functions and follow its kind (madnb.train), which an update of the tables would not."""
+    for rel in tables:
+        if rel.schema == predict.SCHEMA:
+            raise MadnbError(
+                "0A000", f"{rel.display} is a table of a named model, which madnb.update_nb_model does not update",
+                detail="a named model's prediction functions and its kind's parameters are made by madnb.train",
+                hint="train the model again from its source with madnb.train(..., replace => true)",
+            )
 
 
 def _record(plpy: Plpy, rel: Relation) -> tuple[str, str] | None:

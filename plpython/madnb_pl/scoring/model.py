@@ -162,8 +162,12 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     return [lut, ranges]
 
 
-def _numeric_model(cp: str, np: str, n: int, n_classes: int) -> list[str]:
-    """One-row subqueries for Gaussian attributes: arrays [class][attribute]."""
+def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True) -> list[str]:
+    """One-row subqueries for Gaussian attributes: arrays [class][attribute].
+
+    ``floor``: each variance is at least VAR_FLOOR_FACTOR times its attribute's
+    variance over all classes; otherwise the table's variance is used as it is.
+    """
     numb = (
         "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
         f"FROM {np} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
@@ -180,7 +184,7 @@ def _numeric_model(cp: str, np: str, n: int, n_classes: int) -> list[str]:
         "(SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), "
         f"CASE WHEN f.total_var > 0 THEN {VAR_FLOOR_FACTOR!r} * f.total_var ELSE 1 END) AS w "
         f"FROM {numb} AS b JOIN {numf} AS f ON f.attr = b.attr)"
-    )
+    ) if floor else f"(SELECT b.attr, b.pos, b.mu, b.var AS w FROM {numb} AS b)"
     # the clipping window of each attribute (see GAUSS_CLIP_SDS)
     numr = (
         f"(SELECT w.attr, pg_catalog.min(w.mu) - {GAUSS_CLIP_SDS!r} * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, "
@@ -248,7 +252,7 @@ def model_parts(plan: ScoringPlan, cp: str, fp: str, np: str | None) -> tuple[li
             )
             checks.append(f"m{len(parts) - 1}.whole")
     if np is not None:
-        parts += _numeric_model(cp, np, n, k)
+        parts += _numeric_model(cp, np, n, k, plan.var_floor)
         if plan.unroll and plan.check_numeric:
             baked = "{" + ",".join("t" if j in num else "f" for j in range(1, n + 1)) + "}"
             checks.append(

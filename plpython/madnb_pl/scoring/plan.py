@@ -29,7 +29,10 @@ class ScoringPlan:
     the element types of the training values and of the classify source's
     array; ``smoothing``: a number or an SQL expression over the feature table's
     row ``f``; ``check_numeric``: an unrolled view re-checks its Gaussian
-    attributes on every query (a view over prepared tables).
+    attributes on every query (a view over prepared tables); ``var_floor``: the
+    variances are floored (MADlib's models, see :mod:`madnb_pl.scoring`), or
+    used as they are (kind 'gaussian', whose variances hold scikit-learn's
+    epsilon already).
     """
 
     strategy: str
@@ -42,6 +45,7 @@ class ScoringPlan:
     source_elem_oid: int | None
     smoothing: float | str = 1.0
     check_numeric: bool = True
+    var_floor: bool = True
 
 
 def choose_plan(

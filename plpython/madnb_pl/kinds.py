@@ -1,0 +1,220 @@
+"""The kinds of madnb.train that follow scikit-learn: 'gaussian' (GaussianNB) and 'categorical' (CategoricalNB).
+
+They are the same sufficient statistics as kind 'naive_bayes' (the same
+statistics pass, the same statistics table, the same derivation into MADlib's
+three tables); they differ only in a few numbers, set here after the
+derivation and before the prediction functions are generated:
+
+* 'gaussian' (every feature numeric): the variance of class c and feature i is
+  the population variance (ddof 0, scikit-learn's ``var_``) plus
+  ``epsilon = var_smoothing * the largest variance of a feature over all rows``
+  (``epsilon_``), written into the numeric_stats table's attr_var; no MADlib
+  floor at prediction.  The variance of a feature over all rows is the merge of
+  its classes' cells (:func:`madnb_pl.derive.pooled_numeric_select`): no extra
+  pass.  Priors: the class frequencies, or ``priors``.
+* 'categorical' (every feature categorical, by its text form): ``alpha`` is
+  the smoothing; the number of categories of feature i is
+  ``max(distinct values seen, min_categories_i)``, written into the
+  feature_probs table's attr_cnt, so that
+  P(v|c) = (cnt + alpha) / (rows of c with feature i present + alpha * n_categories_i)
+  as CategoricalNB's ``feature_log_prob_``.  Priors: the class frequencies,
+  uniform (``fit_prior`` false) or ``class_prior``.
+
+Values are checked here (the keys by :func:`madnb_pl.models.parse_options`):
+every bad value is 22023 naming the option.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from . import derive
+from .columns import ColumnTraining
+from .errors import MadnbError
+from .names import NewName
+from .spec import MAX_SMOOTHING
+from .sql import F8, Plpy
+
+GAUSSIAN = "gaussian"
+CATEGORICAL = "categorical"
+KIND_OPTIONS: dict[str, frozenset[str]] = {
+    GAUSSIAN: frozenset({"var_smoothing", "priors"}),
+    CATEGORICAL: frozenset({"alpha", "fit_prior", "class_prior", "min_categories"}),
+}
+"""scikit-learn's parameter names: GaussianNB(priors, var_smoothing), CategoricalNB(alpha, fit_prior, class_prior, min_categories)."""
+
+VAR_SMOOTHING = 1e-9  # GaussianNB's default
+PRIORS_SUM_TOLERANCE = (1e-5, 1e-8)  # GaussianNB: numpy isclose(sum(priors), 1), rtol and atol
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """A kind's validated parameters (scikit-learn's defaults where not given)."""
+
+    kind: str
+    var_smoothing: float = VAR_SMOOTHING
+    alpha: float = 1.0
+    fit_prior: bool = True
+    priors: Any = None  # 'priors' (gaussian) or 'class_prior' (categorical): a list in class order or {class: prior}
+    min_categories: Any = None  # int, list (feature order) or {feature: int}
+
+    @property
+    def priors_key(self) -> str:
+        return "priors" if self.kind == GAUSSIAN else "class_prior"
+
+
+def _bad(key: str, what: str, got: Any, hint: str | None = None) -> MadnbError:
+    return MadnbError("22023", f'option "{key}" must be {what}', detail=f"got {got!r}", hint=hint)
+
+
+def _number(options: dict[str, Any], key: str, default: float, top: float = math.inf) -> float:
+    v = options.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 <= v <= top:
+        upto = f" up to {top:g}" if math.isfinite(top) else ""
+        raise _bad(key, f"a number from 0{upto}", v)
+    return float(v)
+
+
+def parameters(kind: str, options: dict[str, Any], smoothing: float) -> Parameters:
+    """The validated parameters of ``kind`` from madnb.train's ``options`` and ``smoothing``.
+
+    'categorical': ``alpha`` is the Laplace smoothing; madnb.train's ``smoothing``
+    is the same number (give one of them).  'gaussian' has no Laplace smoothing.
+    """
+    if kind == GAUSSIAN:
+        if smoothing != 1.0:
+            raise MadnbError(
+                "22023", "smoothing is not a parameter of kind 'gaussian'",
+                hint='kind \'gaussian\' adds var_smoothing * the largest feature variance to every variance: '
+                'options => \'{"var_smoothing": 1e-9}\'',
+            )
+        priors = options.get("priors")
+        return Parameters(kind, var_smoothing=_number(options, "var_smoothing", VAR_SMOOTHING), priors=_priors_shape("priors", priors))
+    assert kind == CATEGORICAL
+    if "alpha" in options and smoothing != 1.0:
+        raise MadnbError(
+            "22023", "alpha and smoothing are given together",
+            detail="for kind 'categorical' both are the Laplace smoothing", hint="give alpha in options, or smoothing",
+        )
+    alpha = _number(options, "alpha", smoothing, MAX_SMOOTHING)
+    fit_prior = options.get("fit_prior", True)
+    if not isinstance(fit_prior, bool):
+        raise _bad("fit_prior", "true or false", fit_prior)
+    mc = options.get("min_categories")
+    if mc is not None and not (_count(mc) or (isinstance(mc, list) and all(_count(x) for x in mc))
+                               or (isinstance(mc, dict) and all(_count(x) for x in mc.values()))):
+        raise _bad(
+            "min_categories", "a whole number (at least 1), an array of them (one per feature) or an object {feature: number}", mc,
+        )
+    return Parameters(kind, alpha=alpha, fit_prior=fit_prior, priors=_priors_shape("class_prior", options.get("class_prior")),
+                      min_categories=mc)
+
+
+def _count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 2**62
+
+
+def _priors_shape(key: str, v: Any) -> Any:
+    values = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+    if v is not None and (values is None or not all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0 for x in values
+    )):
+        raise _bad(key, "an array of probabilities in the order of the classes, or an object {class: probability}", v,
+                   hint="the classes are ordered as madnb.model_classes lists them (the label's sort order)")
+    return v
+
+
+def min_categories(p: Parameters, t: ColumnTraining) -> list[int] | None:
+    """min_categories per feature (in feature order), or None."""
+    mc = p.min_categories
+    if mc is None:
+        return None
+    if isinstance(mc, int):
+        return [mc] * t.num_attrs
+    names = [f.name for f in t.features]
+    if isinstance(mc, list):
+        if len(mc) != len(names):
+            raise MadnbError(
+                "22023", f'option "min_categories" has {len(mc)} elements for {len(names)} features',
+                hint="one number per feature, in the order of the features (" + ", ".join(names) + "), or an object {feature: number}",
+            )
+        return [int(x) for x in mc]
+    for k in mc:
+        if k not in names:
+            raise MadnbError("22023", f'option "min_categories" names "{k}", which is not a feature', hint="features: " + ", ".join(names))
+    return [int(mc.get(n, 1)) for n in names]
+
+
+def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: NewName, np: NewName | None) -> float | None:
+    """Set the kind's numbers in the model tables derived from statistics ``kept``; return 'gaussian''s epsilon."""
+    if p.kind == CATEGORICAL:
+        mc = min_categories(p, t)
+        if mc is not None:
+            arr = "'{" + ",".join(str(x) for x in mc) + "}'::pg_catalog.int8[]"
+            plpy.execute(
+                f"UPDATE {fp.sql} AS f SET attr_cnt = GREATEST(f.attr_cnt, ({arr})[f.attr])"
+            )
+        return None
+    assert np is not None
+    pooled = derive.pooled_numeric_select(kept, t.shape())
+    # np.var(X, axis=0).max(): ddof 0, so the sample variance times (N - 1) / N (0 for one value)
+    r = plpy.execute(
+        f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
+        f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g"
+    )[0]["v"]
+    epsilon = p.var_smoothing * float(r or 0.0)
+    plpy.execute(
+        f"UPDATE {np.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
+        f"OPERATOR(pg_catalog./) x.value_cnt::{F8}, '0'::{F8}) OPERATOR(pg_catalog.+) {epsilon!r}::{F8} "
+        "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0"
+    )
+    zero = plpy.execute(
+        f"SELECT x.attr, x.class::pg_catalog.text AS cls FROM {np.sql} AS x "
+        f"WHERE x.value_cnt OPERATOR(pg_catalog.>) 0 AND NOT x.attr_var OPERATOR(pg_catalog.>) '0'::{F8} LIMIT 1"
+    )
+    if zero:
+        raise MadnbError(
+            "22023", f'feature "{t.features[int(zero[0]["attr"]) - 1].name}" has variance 0 in class {zero[0]["cls"]}',
+            detail=f"var_smoothing {p.var_smoothing!r} adds epsilon = {epsilon!r}: a Gaussian with variance 0 has no density",
+            hint="give var_smoothing > 0 (scikit-learn's default is 1e-9), or leave the constant feature out",
+        )
+    return epsilon
+
+
+def log_priors(p: Parameters, classes: list[str], fitted: list[float]) -> list[float]:
+    """The log prior of each class (``classes`` in model order; ``fitted``: the log class frequencies)."""
+    key = p.priors_key
+    given = p.priors
+    if given is None:
+        return fitted if p.fit_prior else [-math.log(len(classes))] * len(classes)
+    if isinstance(given, dict):
+        missing = [c for c in classes if c not in given]
+        extra = [c for c in given if c not in classes]
+        if missing or extra:
+            raise MadnbError(
+                "22023", f'option "{key}" does not name the model\'s classes',
+                detail=(f"missing: {', '.join(missing)}" if missing else "") + ("; " if missing and extra else "")
+                + (f"not classes: {', '.join(extra)}" if extra else ""),
+                hint="the classes are: " + ", ".join(classes),
+            )
+        values = [float(given[c]) for c in classes]
+    else:
+        if len(given) != len(classes):
+            raise MadnbError(
+                "22023", f'option "{key}" has {len(given)} priors for {len(classes)} classes',
+                hint="one prior per class, in the order " + ", ".join(classes) + " (or an object {class: prior})",
+            )
+        values = [float(x) for x in given]
+    if p.kind == GAUSSIAN:
+        rtol, atol = PRIORS_SUM_TOLERANCE
+        if abs(math.fsum(values) - 1.0) > atol + rtol:
+            raise MadnbError(
+                "22023", 'option "priors" must sum to 1', detail=f"they sum to {math.fsum(values)!r}",
+                hint="GaussianNB's priors are probabilities",
+            )
+    return [math.log(v) if v > 0 else -math.inf for v in values]
+
+
+__all__ = ["CATEGORICAL", "GAUSSIAN", "KIND_OPTIONS", "Parameters", "derive_kind", "log_priors", "min_categories", "parameters"]
