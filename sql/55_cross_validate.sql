@@ -20,7 +20,7 @@ COMMENT ON FUNCTION madnb._fold_error(integer, integer) IS 'internal: the error 
 
 -- A LANGUAGE sql function whose body is one expression: PostgreSQL inlines it into
 -- the calling query (no call per row).  The formula, to recompute it elsewhere:
--- fold = int(md5(str(seed) + ':' + key)[0:8], 16) % folds + 1 (md5 of the UTF-8 text).
+-- fold = int(md5(str(seed) + ':' + key)[0:8], 16) % folds + 1 (md5 of the text's bytes in the database encoding).
 CREATE OR REPLACE FUNCTION madnb.fold(key text, folds integer, seed integer DEFAULT 0) RETURNS integer
 LANGUAGE sql IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
 AS $$

@@ -395,3 +395,37 @@ def test_the_student_alcohol_example_runs_and_its_figures_are_madnbs_and_scikit_
     else:
         assert section(text, "results") == results, "regenerate: MADNB_REGEN_GOLDEN=1 pytest tests/test_models_cross_validate.py -k student"
         assert section(text, "figures") == figures
+
+
+def test_labels_whose_session_text_form_is_inexact_or_ambiguous_still_match_their_classes(db):
+    # a float8 label printed with extra_float_digits = 0 and a timestamptz printed with SQL style and an
+    # ambiguous zone abbreviation (IST) do not read back as the same value: madnb pins its own text forms
+    db.execute("CREATE TABLE thirds (id int, y float8, a text)")
+    db.execute("INSERT INTO thirds SELECT i, CASE WHEN i % 2 = 0 THEN 1.0 / 3 ELSE 2.0 / 3 END, "
+               "CASE WHEN i % 2 = 0 THEN 'even' ELSE 'odd' END FROM generate_series(1, 100) i")
+    db.execute("CREATE TABLE stamps (id int, y timestamptz, a text)")
+    db.execute("INSERT INTO stamps SELECT i, CASE WHEN i % 2 = 0 THEN timestamptz '2020-03-01 10:00+00' "
+               "ELSE timestamptz '2021-03-01 10:00+00' END, CASE WHEN i % 2 = 0 THEN 'even' ELSE 'odd' END "
+               "FROM generate_series(1, 100) i")
+    db.execute("SET extra_float_digits = 0")
+    db.execute("SET DateStyle = 'SQL, DMY'")
+    db.execute("SET TimeZone = 'Asia/Kolkata'")
+    for table in ("thirds", "stamps"):
+        mean = db.execute(
+            f"SELECT metrics FROM madnb.cross_validate('{table}', 'y', ARRAY['a'], folds => 2, key => 'id') WHERE fold = 'mean'"
+        ).fetchone()[0]
+        assert (mean["accuracy"], mean["unknown_label_rows"]) == (1.0, 0), table
+        db.execute(f"SELECT madnb.train('{table}_nb', '{table}', 'y', ARRAY['a'])")
+        assert db.execute(f"SELECT count(*) FROM {table} t WHERE madnb_models.{table}_nb_predict(t) = t.y").fetchone()[0] == 100
+        assert db.execute(f"SELECT (madnb.evaluate('{table}_nb', '{table}')->>'accuracy')::float8").fetchone()[0] == 1.0
+    # and the session's settings are the caller's again
+    assert db.execute("SELECT current_setting('extra_float_digits'), current_setting('DateStyle')").fetchone() == ("0", "SQL, DMY")
+
+
+def test_the_default_key_is_the_whole_row_even_when_a_column_is_named_t(db):
+    db.execute("CREATE TABLE tt (t int, y text, a text, note text)")
+    db.execute("INSERT INTO tt SELECT i % 3, CASE WHEN i % 2 = 0 THEN 'x' ELSE 'z' END, "
+               "CASE WHEN i % 2 = 0 THEN 'p' ELSE 'q' END, 'row ' || i FROM generate_series(1, 200) i")
+    rows = db.execute("SELECT fold, metrics FROM madnb.cross_validate('tt', 'y', ARRAY['a'], folds => 5)").fetchall()
+    expected = db.execute("SELECT madnb.fold((r.*)::text, 5, 0) AS f, count(*) FROM tt AS r GROUP BY 1 ORDER BY 1").fetchall()
+    assert [(r[0], r[1]["rows"]) for r in rows[:-1]] == [(str(f), n) for f, n in expected]

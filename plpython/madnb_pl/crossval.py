@@ -61,7 +61,7 @@ def fold_sql(key: str, folds: int, seed: int) -> Sql:
 def key_sql(plpy: Plpy, t: ColumnTraining, key: str | None) -> Sql:
     """The SQL of the fold key over row ``t``: the key column's text, or the whole row's text form."""
     if key is None:
-        return Sql("(t)::pg_catalog.text")
+        return Sql("(t.*)::pg_catalog.text")  # t.*: a column named t would win over the row t
     col = resolve_column(plpy, t.source, key, "key")
     return Sql(f"(t.{col.sql})::pg_catalog.text")
 
@@ -189,7 +189,7 @@ def cross_validate(
     if None in sizes:
         raise MadnbError(
             "22004", f"the key of {sizes[None]} labelled row(s) of {t.source.display} is NULL",
-            detail=f'the key column is "{key}"', hint="a row's fold is computed from its key: use a key column without NULLs",
+            detail=f'the key column is "{key}"' if key is not None else None, hint="a row's fold is computed from its key: use a key column without NULLs",
         )
     empty = [f for f in range(1, k + 1) if f not in sizes]
     if empty:

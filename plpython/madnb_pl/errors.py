@@ -14,6 +14,15 @@ user passes in are still looked up on the caller's search_path, by
 :mod:`madnb_pl.names`, which switches back to it for exactly those lookups
 (:func:`caller_search_path`).
 
+Output settings: values madnb keeps as text (a model's classes, a categorical
+value) must read back as the same value whatever the session's settings, so
+every entry point also makes the text form of floats exact (extra_float_digits
+at least 1: the shortest exact form) and dates and times ISO (DateStyle's output
+part ISO, its field order kept for input; ISO's numeric UTC offset reads back
+unambiguously where a zone abbreviation such as IST may not), and sets both back
+when it returns.  Nothing else changes: input parsing and the time zone stay the
+caller's, so a view over the source reads the same rows as the caller sees.
+
 Types from outside pg_catalog: enums and domains compare with pg_catalog's
 operators (anyenum's, the base type's) and work as they are.  A type with its
 own equality elsewhere that casts implicitly to a pg_catalog type (citext) would
@@ -58,6 +67,24 @@ def set_search_path(plpy: Any, value: str) -> None:  # plpy: madnb_pl.sql.Plpy (
     plpy.execute(plan, [value])
 
 
+def _set(plpy: Any, name: str, value: str) -> None:
+    plan = plpy.prepare("SELECT pg_catalog.set_config($1, $2, true)", ["pg_catalog.text", "pg_catalog.text"])
+    plpy.execute(plan, [name, value])
+
+
+def _pin_output(plpy: Any, float_digits: str, datestyle: str) -> list[tuple[str, str]]:
+    """Exact float text and ISO date output (see the module docstring); the settings to set back."""
+    restore: list[tuple[str, str]] = []
+    if int(float_digits) < 1:
+        _set(plpy, "extra_float_digits", "1")
+        restore.append(("extra_float_digits", float_digits))
+    output, _, order = datestyle.partition(",")
+    if output.strip().upper() != "ISO":
+        _set(plpy, "DateStyle", "ISO, " + order.strip())
+        restore.append(("DateStyle", datestyle))
+    return restore
+
+
 def caller_search_path() -> str | None:
     """The search_path of the innermost active entry point's caller (None outside entry points)."""
     return _callers[-1] if _callers else None
@@ -93,13 +120,19 @@ def _wrap(func: F, pin_search_path: bool) -> F:
     @functools.wraps(func)
     def wrapper(plpy: Any, *args: Any, **kwargs: Any) -> Any:  # PL/Python's plpy module
         pinned = False
+        restore: list[tuple[str, str]] = []
         try:
             if pin_search_path:
                 # pg_catalog's current_setting with a literal: nothing on the caller's path can intervene
-                caller = plpy.execute("SELECT pg_catalog.current_setting('search_path') AS p")[0]["p"]
+                now = plpy.execute(
+                    "SELECT pg_catalog.current_setting('search_path') AS p, "
+                    "pg_catalog.current_setting('extra_float_digits') AS f, pg_catalog.current_setting('DateStyle') AS d"
+                )[0]
+                caller = now["p"]
                 set_search_path(plpy, PINNED_SEARCH_PATH)
                 _callers.append(caller)
                 pinned = True
+                restore = _pin_output(plpy, now["f"], now["d"])
             try:
                 result = func(plpy, *args, **kwargs)
             finally:
@@ -107,6 +140,8 @@ def _wrap(func: F, pin_search_path: bool) -> F:
                     _callers.pop()
             if pinned:
                 set_search_path(plpy, caller)
+                for name, value in restore:
+                    _set(plpy, name, value)
             return result
         except MadnbError as e:
             extra = {k: v for k, v in (("detail", e.detail), ("hint", e.hint)) if v is not None}

@@ -2,7 +2,7 @@
 -- regenerate: MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
 
 -- statement 1
-SELECT pg_catalog.current_setting('search_path') AS p
+SELECT pg_catalog.current_setting('search_path') AS p, pg_catalog.current_setting('extra_float_digits') AS f, pg_catalog.current_setting('DateStyle') AS d
 
 -- statement 2
 SELECT pg_catalog.set_config('search_path', $1, true)
