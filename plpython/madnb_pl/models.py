@@ -208,6 +208,9 @@ def train(
             [table.sql],
         )[0]["c"]
         plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name}: {said}')}")
+        # whoever may predict reads the model's numbers anyway (they are the functions' bodies); readable
+        # tables let madnb.model_sql export them for those roles too (USAGE on madnb_models: grant_usage)
+        plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
     # predict: the generated functions
     numbers = predict.read_numbers(plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
     predict.create_functions(plpy, name, name, t, numbers)
