@@ -11,15 +11,24 @@ database as psycopg gives them, equals the database's
 from __future__ import annotations
 
 import csv
+import datetime
+import pickle
 import re
 import secrets
+import sys
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import psycopg
 import pytest
+from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
+import madnb
 from conftest import data_file
+from madnb import cli
+from madnb.sklearn import MixedNB
 from models_helpers import ADULT_COLUMNS, load_adult
 from test_golden_sql import check_golden
 from test_models_catalog import _PLANTED_FUNCTIONS, _PLANTED_OPERATORS
@@ -335,3 +344,138 @@ def test_the_script_of_a_small_model_matches_its_golden_file(db):
     script = model_sql(db, "pets_nb", "analytics.pets")
     version = db.execute("SELECT madnb.version()").fetchone()[0]
     check_golden("models/export_pets.sql", script.replace(f"madnb {version} ", "madnb <version> "))
+
+
+# ---------------------------------------------------------------------------
+# madnb.to_sklearn
+# ---------------------------------------------------------------------------
+
+
+def frame(db: psycopg.Connection[Any], query: str) -> pd.DataFrame:
+    """The rows of ``query`` as psycopg gives them, as a DataFrame with the column names."""
+    cur = db.execute(query)
+    return pd.DataFrame(cur.fetchall(), columns=[c.name for c in cur.description], dtype=object)
+
+
+def database_proba(db: psycopg.Connection[Any], model: str, table: str) -> np.ndarray:
+    rows = db.execute(f"SELECT madnb_models.{model}_predict_proba_array(t) FROM {table} t ORDER BY t.id").fetchall()
+    return np.array([r[0] for r in rows], dtype=np.float64)
+
+
+def database_predict(db: psycopg.Connection[Any], model: str, table: str) -> list[Any]:
+    return [r[0] for r in db.execute(f"SELECT madnb_models.{model}_predict(t) FROM {table} t ORDER BY t.id").fetchall()]
+
+
+def test_to_sklearn_of_adult_predicts_the_databases_probabilities_on_adult_test(db):
+    load_adult(db, "adult")
+    load_adult(db, "adult_test", "test")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    est = madnb.to_sklearn(db, "adult_nb")
+    assert isinstance(est[-1], MixedNB)
+    assert list(est.classes_) == db.execute("SELECT madnb.model_classes('adult_nb')").fetchone()[0]
+    X = frame(db, "SELECT * FROM adult_test ORDER BY id")  # the label and the id are ignored
+    got = est.predict_proba(X)
+    want = database_proba(db, "adult_nb", "adult_test")
+    assert np.abs(got - want).max() <= TOL_SKLEARN
+    assert list(est.predict(X)) == database_predict(db, "adult_nb", "adult_test")
+    assert np.allclose(np.exp(est.predict_log_proba(X)), got, rtol=0, atol=1e-15)
+    # a fitted estimator, picklable as any other
+    again = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(again.predict_proba(X), got)
+
+
+def test_to_sklearn_of_a_categorical_model_is_a_categorical_nb_with_unseen_and_missing_values_adding_nothing(db):
+    load_mushroom(db)
+    db.execute("SELECT madnb.train('mush_nb', 'mushroom', 'edibility', exclude => ARRAY['id'])")
+    db.execute("UPDATE mushroom SET odor = 'zz' WHERE id % 7 = 0")
+    db.execute("UPDATE mushroom SET cap_color = NULL, stalk_root = NULL WHERE id % 11 = 0")
+    est = madnb.to_sklearn(db, "mush_nb")
+    nb = est[-1]
+    assert isinstance(nb, CategoricalNB)
+    assert list(nb.classes_) == ["e", "p"]
+    X = frame(db, "SELECT * FROM mushroom ORDER BY id")
+    assert np.abs(est.predict_proba(X) - database_proba(db, "mush_nb", "mushroom")).max() <= TOL_SKLEARN
+    # scikit-learn's arg-max: the database's class wherever the two classes are not within 1e-12
+    assert list(est.predict(X)) == database_predict(db, "mush_nb", "mushroom")
+    # its numbers are scikit-learn's own formula on madnb's counts: log((cnt + s) / (n_c + s * values))
+    cnt = db.execute(
+        "SELECT cnt FROM madnb_models.mush_nb_feature_probs WHERE class = 'e' AND attr = 5 AND value = 'a'"
+    ).fetchone()[0]
+    n_e = db.execute("SELECT sum(cnt)::float8 FROM madnb_models.mush_nb_feature_probs WHERE class = 'e' AND attr = 5").fetchone()[0]
+    values = db.execute("SELECT count(DISTINCT value) FROM madnb_models.mush_nb_feature_probs WHERE attr = 5").fetchone()[0]
+    odor = est[0].named_transformers_["categorical_4"][-1].categories_[0]
+    assert nb.feature_log_prob_[4][0, list(odor).index("a")] == pytest.approx(np.log((cnt + 1) / (n_e + values)), abs=1e-14)
+
+
+def test_to_sklearn_of_a_gaussian_model_is_a_gaussian_nb_with_the_databases_probabilities(db):
+    with open(data_file("skin_segmentation.csv"), newline="") as f:
+        rows = list(csv.reader(f))[1::50]  # a subset: every 50th row (about 4,900)
+    db.execute("CREATE TABLE skin (id int PRIMARY KEY, r int, g int, b int, label text)")
+    with db.cursor().copy("COPY skin FROM STDIN") as copy:
+        for i, (r, g, b, skin) in enumerate(rows):
+            copy.write_row((i, r, g, b, "skin" if skin == "1" else "other"))
+    db.execute("SELECT madnb.train('skin_nb', 'skin', 'label', exclude => ARRAY['id'])")
+    est = madnb.to_sklearn(db, "skin_nb")
+    nb = est[-1]
+    assert isinstance(nb, GaussianNB)
+    X = frame(db, "SELECT r, g, b, id FROM skin ORDER BY id")
+    assert np.abs(est.predict_proba(X) - database_proba(db, "skin_nb", "skin")).max() <= TOL_SKLEARN
+    # the parameters are the class means and sample variances (scikit-learn's fit gives the population variance)
+    mean, var = db.execute("SELECT avg(g), var_samp(g) FROM skin WHERE label = 'other'").fetchone()
+    other = list(nb.classes_).index("other")
+    assert nb.theta_[other, 1] == pytest.approx(float(mean), rel=1e-12)
+    assert nb.var_[other, 1] == pytest.approx(float(var), rel=1e-12)
+
+
+def test_to_sklearn_compares_booleans_dates_numerics_chars_times_and_uuids_by_the_text_madnb_compares(db):
+    db.execute(HOSTILE_TYPES)
+    db.execute(f'CREATE TABLE "we""ird $body$ t" ({HOSTILE_COLUMNS})')
+    db.execute(HOSTILE_ROWS)
+    db.execute(
+        "SELECT madnb.train('typed', %s, %s, exclude => ARRAY['id'], categorical => %s)",
+        ['"we""ird $body$ t"', '"Label ""x"""', ["w", '"n\\um"']],
+    )
+    est = madnb.to_sklearn(db, "typed")
+    assert isinstance(est[-1], MixedNB)
+    db.execute("SET TimeZone = 'Asia/Kolkata'")  # psycopg gives timestamptz values at +05:30: compared in UTC
+    X = frame(db, 'SELECT * FROM "we""ird $body$ t" ORDER BY id')
+    assert isinstance(X["$guard$ d"][0], datetime.date) and isinstance(X["n\\um"][0], Decimal)
+    want = database_proba(db, "typed", '"we""ird $body$ t"')
+    assert np.abs(est.predict_proba(X) - want).max() <= TOL_SKLEARN
+    assert list(est.predict(X)) == database_predict(db, "typed", '"we""ird $body$ t"')
+    # pandas' own types: an integer column with a missing value is float, a date column datetime64
+    Y = X.copy()
+    Y["w"] = pd.to_numeric(Y["w"])
+    Y["$guard$ d"] = pd.to_datetime(Y["$guard$ d"])
+    assert Y["w"].dtype == np.float64
+    assert np.abs(est.predict_proba(Y) - want).max() <= TOL_SKLEARN
+
+
+def test_to_sklearn_works_for_a_role_given_grant_usage_and_says_what_is_missing_without_scikit_learn(db, roles, monkeypatch):
+    db.execute(FRUIT)
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
+    X = frame(db, "SELECT * FROM fruit ORDER BY id")
+    want = database_proba(db, "fruit_nb", "fruit")
+    alice = roles("nb_export_alice")
+    db.execute("SELECT madnb.grant_usage(%s)", [alice])
+    db.execute(f'SET ROLE "{alice}"')
+    try:
+        assert np.abs(madnb.to_sklearn(db, "fruit_nb").predict_proba(X) - want).max() <= TOL_SKLEARN
+        with pytest.raises(psycopg.Error) as e:
+            madnb.to_sklearn(db, "nope")
+        assert e.value.diag.sqlstate == "42704"
+    finally:
+        db.execute("RESET ROLE")
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    with pytest.raises(ImportError, match=r"pip install 'madnb\[sklearn\]'"):
+        madnb.to_sklearn(db, "fruit_nb")
+
+
+def test_the_command_line_prints_the_models_script(db, capsys):
+    db.execute(FRUIT)
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
+    dsn = db.info.dsn
+    assert cli.main(["export-sql", "fruit_nb", "--function-name", "x.f", "--dsn", dsn]) == 0
+    assert capsys.readouterr().out == model_sql(db, "fruit_nb", "x.f")
+    assert cli.main(["export-sql", "nope", "--dsn", dsn]) == 1
+    assert 'model "nope" does not exist' in capsys.readouterr().err
