@@ -346,6 +346,38 @@ def test_the_script_of_a_small_model_matches_its_golden_file(db):
     check_golden("models/export_pets.sql", script.replace(f"madnb {version} ", "madnb <version> "))
 
 
+def test_a_date_label_exported_under_one_datestyle_is_read_back_the_same_under_another(db, empty_db):
+    _, target = empty_db
+    db.execute(
+        "CREATE TABLE visits AS SELECT i AS id, DATE '2024-01-02' + (i % 3) * 30 AS day, "
+        "(ARRAY['x', 'y', 'z'])[1 + i % 3] AS what FROM generate_series(1, 30) AS i"
+    )
+    db.execute("SELECT madnb.train('visits_nb', 'visits', 'day', exclude => ARRAY['id'])")
+    db.execute("SET DateStyle = 'SQL, DMY'")
+    script = model_sql(db, "visits_nb")
+    assert db.execute("SHOW DateStyle").fetchone()[0] == "SQL, DMY"  # the caller's setting is back
+    target.execute("SET DateStyle = 'SQL, MDY'")
+    target.execute(script)
+    got = [target.execute("SELECT public.visits_nb_predict(%s)", [w]).fetchone()[0] for w in ("x", "y", "z")]
+    assert got == [db.execute("SELECT madnb_models.visits_nb_predict(%s)", [w]).fetchone()[0] for w in ("x", "y", "z")]
+    assert got == [datetime.date(2024, 1, 2), datetime.date(2024, 2, 1), datetime.date(2024, 3, 2)]
+
+
+def test_a_model_with_more_than_100_features_is_exported_with_the_row_form_only(db, empty_db):
+    _, target = empty_db
+    cols = ", ".join(f"(i * {j} % 3)::text AS c{j}" for j in range(1, 102))
+    db.execute(f"CREATE TABLE wide AS SELECT i AS id, (i % 2 = 0) AS label, {cols} FROM generate_series(1, 20) AS i")
+    db.execute("SELECT madnb.train('wide_nb', 'wide', 'label', exclude => ARRAY['id'])")
+    script = model_sql(db, "wide_nb")
+    target.execute(script)
+    assert target.execute(
+        "SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide_nb_predict%' AND pronargs = 1"
+    ).fetchone()[0] == 3
+    assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide_nb_predict%'").fetchone()[0] == 3
+    copy_table(db, target, "wide", "id int, label boolean, " + ", ".join(f"c{j} text" for j in range(1, 102)))
+    assert_same_predictions(predictions(db, "madnb_models", "wide_nb", "wide"), predictions(target, "public", "wide_nb", "wide"))
+
+
 # ---------------------------------------------------------------------------
 # madnb.to_sklearn
 # ---------------------------------------------------------------------------
