@@ -13,7 +13,9 @@ Every call goes through the same stages, each one module:
 Named models (madnb.train, madnb.models) are the same pipeline from ordinary
 columns, with their own entry points in :mod:`madnb_pl.models`: columns (the
 statistics pass over columns) -> statistics_table -> derive -> predict (the
-generated prediction functions).
+generated prediction functions); :mod:`madnb_pl.export` writes those functions
+as a script for a database without madnb (``madnb.model_sql``) and gives their
+numbers to the Python package's ``madnb.to_sklearn``.
 
 Training is release + derive::
 
