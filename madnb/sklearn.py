@@ -129,7 +129,21 @@ def _numeric_text(v: Any) -> str:
 
 
 def _text_of(base: str) -> Callable[[Any], str]:
-    """The text form madnb compares for a value of a feature whose base type is ``base`` (pg_type.typname)."""
+    """The text form madnb compares for a value of a feature whose base type is ``base`` (pg_type.typname).
+
+    A string is taken as that text already (char(n): less its trailing blanks, as its cast to text drops them).
+    """
+    of_value = _value_text_of(base)
+
+    def text(v: Any) -> str:
+        if isinstance(v, str):
+            return v.rstrip(" ") if base == "bpchar" else v
+        return of_value(v)
+
+    return text
+
+
+def _value_text_of(base: str) -> Callable[[Any], str]:
     if base == "bool":
         return lambda v: "true" if v else "false"
     if base in ("int2", "int4", "int8"):
@@ -158,7 +172,7 @@ def madnb_text(X: Any, base: str = "text") -> np.ndarray:
     a = np.asarray(X, dtype=object)
     out = np.empty(a.shape, dtype=object)
     for idx, v in np.ndenumerate(a):
-        out[idx] = np.nan if _missing(v, na) else v.rstrip(" ") if isinstance(v, str) and base == "bpchar" else v if isinstance(v, str) else text(v)
+        out[idx] = np.nan if _missing(v, na) else text(v)
     return out
 
 
