@@ -164,9 +164,11 @@ def _output_settings(plpy: Plpy) -> Iterator[None]:
     old = [(k, plpy.execute(get, [k])[0]["v"]) for k, _ in _OUTPUT_SETTINGS]
     for k, v in _OUTPUT_SETTINGS:
         plpy.execute(put, [k, v])
-    yield
-    for k, v in old:
-        plpy.execute(put, [k, v])
+    try:
+        yield
+    finally:
+        for k, v in old:
+            plpy.execute(put, [k, v])
 
 
 def _plain(name: str) -> str:
