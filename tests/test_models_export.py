@@ -350,6 +350,20 @@ def test_the_script_of_a_small_model_matches_its_golden_file(db):
     check_golden("models/export_pets.sql", script.replace(f"madnb {version} ", "madnb <version> "))
 
 
+def test_a_tie_predicts_the_first_class_there_as_here(db, empty_db):
+    _, target = empty_db
+    # P(x, p | a) = 3/4 * 1/2 and P(x, p | b) = 1/2 * 3/4: a tie in exact arithmetic, the sums of logs in another
+    # order in floating point; the first class within 1e-12 wins, as the classify view's first class
+    db.execute("CREATE TABLE tie AS SELECT * FROM (VALUES ('a', 'x', 'p'), ('a', 'x', 'q'), ('b', 'x', 'p'), ('b', 'y', 'p')) AS v(c, f, g)")
+    db.execute("SELECT madnb.train('tie_nb', 'tie', 'c')")
+    target.execute(model_sql(db, "tie_nb"))
+    for args in (("x", "p"), ("y", "q"), (None, None), ("zz", None)):
+        want = db.execute("SELECT madnb_models.tie_nb_predict(%s, %s), madnb_models.tie_nb_predict_proba_array(%s, %s)", args * 2).fetchone()
+        got = target.execute("SELECT public.tie_nb_predict(%s, %s), public.tie_nb_predict_proba_array(%s, %s)", args * 2).fetchone()
+        assert got == want
+    assert target.execute("SELECT public.tie_nb_predict('x', 'p'), public.tie_nb_predict(NULL::text, NULL::text)").fetchone() == ("a", "a")
+
+
 def test_a_date_label_exported_under_one_datestyle_is_read_back_the_same_under_another(db, empty_db):
     _, target = empty_db
     db.execute(
