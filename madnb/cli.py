@@ -1,4 +1,4 @@
-"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, demo, privacy-curve."""
+"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, export-sql, demo, privacy-curve."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import psycopg
 
 from . import privacy_curve
 from ._build import build_script, psql_script, write_extension_files
-from ._install import InstallError, install, uninstall, upgrade, version
+from ._install import InstallError, connection, install, uninstall, upgrade, version
 from ._version import __version__
 from .demo import DemoError
 
@@ -55,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         "--psql",
         action="store_true",
         help="a plain SQL install/upgrade script for psql -v ON_ERROR_STOP=1 -f FILE (one transaction)",
+    )
+    ex = with_dsn("export-sql", "print the SQL script that creates a named model's prediction functions in a database without madnb")
+    ex.add_argument("model", help="the model's name (as madnb.train took it)")
+    ex.add_argument(
+        "--function-name", help="[schema.]name of the exported functions (default: the model's name, in schema public)"
     )
     dm = sub.add_parser("demo", help="run the demo (a throwaway local PostgreSQL unless --dsn is given)")
     dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
@@ -100,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
                 args.output.write_text(script, encoding="utf-8")
             else:
                 sys.stdout.write(script)
+        elif args.cmd == "export-sql":
+            with connection(_dsn(args)) as conn:
+                row = conn.execute("SELECT madnb.model_sql(%s, %s)", [args.model, args.function_name]).fetchone()
+            sys.stdout.write(row[0] if row else "")
         elif args.cmd == "privacy-curve":
             return privacy_curve.run_command(args)
         elif args.cmd == "demo":

@@ -14,7 +14,9 @@ Named models (madnb.train, madnb.models) are the same pipeline from ordinary
 columns, with their own entry points in :mod:`madnb_pl.models`: columns (the
 statistics pass over columns) -> statistics_table -> derive (-> kinds: the
 numbers of scikit-learn's kinds 'gaussian' and 'categorical') -> predict (the
-generated prediction functions).
+generated prediction functions); :mod:`madnb_pl.export` writes those functions
+as a script for a database without madnb (``madnb.model_sql``) and gives their
+numbers to the Python package's ``madnb.to_sklearn``.
 
 Training is release + derive::
 

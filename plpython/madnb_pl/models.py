@@ -264,6 +264,9 @@ def train(
                 f"(mean, population variance + epsilon {var_epsilon!r} (scikit-learn's GaussianNB), non-NULL count)",
             )
         plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name}: {said}')}")
+        # whoever may predict reads the model's numbers anyway (they are the functions' bodies); readable
+        # tables let madnb.model_sql export them for those roles too (USAGE on madnb_models: grant_usage)
+        plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
     # predict: the generated functions
     numbers = predict.read_numbers(
         plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor, var_floor=kp is None,

@@ -45,6 +45,7 @@ type, so no object on the caller's search_path runs inside a prediction.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,51 +207,73 @@ def function_names(model: str) -> list[NewName]:
     return [NewName(SCHEMA, model + s) for s in SUFFIXES]
 
 
-def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class Helpers:
+    """The per-row helpers a generated body calls with the K scores: madnb's own, or the copies of an
+    exported script (:mod:`madnb_pl.export`), as SQL names."""
+
+    best: str  # arg-max with the classify view's tie tolerance -> int4
+    proba: str  # log-sum-exp -> float8[]
+    proba_jsonb: str  # log-sum-exp -> jsonb {class: probability}
+
+
+MADNB_HELPERS = Helpers("madnb._nb_best", "madnb._nb_proba", "madnb._nb_proba_jsonb")
+
+
+def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
     """(result type, body expression) of predict, predict_proba and predict_proba_array."""
     scores = "ARRAY[\n " + ",\n ".join(scores_sql(t, m, value)) + "\n]"
     classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
     texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
     return [
-        (t.label.type_sql, f"({classes})[madnb._nb_best({scores})]"),
-        ("pg_catalog.jsonb", f"madnb._nb_proba_jsonb({scores}, {texts}::pg_catalog.text[])"),
-        (f"{F8}[]", f"madnb._nb_proba({scores})"),
+        (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
+        ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
+        (f"{F8}[]", f"{helpers.proba}({scores})"),
     ]
 
 
 def create_functions(plpy: Plpy, model: str, display: str, t: ColumnTraining, m: ModelNumbers) -> None:
     """Create (or replace) the model's prediction functions, both forms, and comment them."""
+    for statement in function_statements(function_names(model), f"madnb model {display}", t, m, MADNB_HELPERS, plpy.quote_literal):
+        plpy.execute(statement)
+
+
+def function_statements(
+    names: list[NewName], said: str, t: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
+    class_order: str = "madnb.model_classes",
+) -> list[str]:
+    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
+
+    ``names`` are the three functions' names (:data:`SUFFIXES` order), ``said``
+    starts each comment, ``quote`` writes a comment as a string constant and
+    ``class_order`` names what gives the probability array's order.
+    """
     vol = volatility(t)
-    names = function_names(model)
     row_values = [f"($1).{f.column.sql}" for f in t.features]
     col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
     what = [
         "the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view's first class)",
         "jsonb {class: probability}",
-        "float8[] of class probabilities in the order of madnb.model_classes",
+        f"float8[] of class probabilities in the order of {class_order}",
     ]
-    for name, (rtype, body), text in zip(names, _bodies(t, m, row_values), what, strict=True):
-        plpy.execute(
+    out: list[str] = []
+    for name, (rtype, body), text in zip(names, _bodies(t, m, row_values, helpers), what, strict=True):
+        out.append(
             f"CREATE OR REPLACE FUNCTION {name.sql}(r anyelement) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
             f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
         )
-        plpy.execute(
-            f"COMMENT ON FUNCTION {name.sql}(anyelement) IS "
-            + plpy.quote_literal(f"madnb model {display}: {text} of a row holding the feature columns")
-        )
+        out.append(f"COMMENT ON FUNCTION {name.sql}(anyelement) IS " + quote(f"{said}: {text} of a row holding the feature columns"))
     if t.num_attrs > MAX_ARGS:
-        return
+        return out
     params = ", ".join(f"{f.column.sql} {f.column.type_sql}" for f in t.features)
-    types = ", ".join(f.column.type_sql for f in t.features)
-    for name, (rtype, body), text in zip(names, _bodies(t, m, col_values), what, strict=True):
-        plpy.execute(
+    types = column_signature(t)
+    for name, (rtype, body), text in zip(names, _bodies(t, m, col_values, helpers), what, strict=True):
+        out.append(
             f"CREATE OR REPLACE FUNCTION {name.sql}({params}) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
             f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
         )
-        plpy.execute(
-            f"COMMENT ON FUNCTION {name.sql}({types}) IS "
-            + plpy.quote_literal(f"madnb model {display}: {text} of the feature values")
-        )
+        out.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS " + quote(f"{said}: {text} of the feature values"))
+    return out
 
 
 def column_signature(t: ColumnTraining) -> str:
@@ -258,5 +281,8 @@ def column_signature(t: ColumnTraining) -> str:
     return ", ".join(f.column.type_sql for f in t.features)
 
 
-__all__ = ["MAX_ARGS", "SCHEMA", "SUFFIXES", "ModelNumbers", "column_signature", "create_functions", "read_numbers", "volatility"]
+__all__ = [
+    "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "SUFFIXES", "Helpers", "ModelNumbers", "column_signature", "create_functions",
+    "function_statements", "read_numbers", "volatility",
+]
 

@@ -173,27 +173,36 @@ SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 COMMENT ON TABLE "madnb_models"."pets_g_feature_probs" IS 'madnb model pets_g: madnb categorical feature counts trained from public.pets; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."madnb_models.pets_g" (id <uuid>)'
 
 -- statement 52
-SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
+GRANT SELECT ON "madnb_models"."pets_g_feature_probs" TO PUBLIC
 
 -- statement 53
-COMMENT ON TABLE "madnb_models"."pets_g_class_priors" IS 'madnb model pets_g: madnb class priors trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_g" (id <uuid>)'
-
--- statement 54
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
+-- statement 54
+COMMENT ON TABLE "madnb_models"."pets_g_class_priors" IS 'madnb model pets_g: madnb class priors trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_g" (id <uuid>)'
+
 -- statement 55
-COMMENT ON TABLE "madnb_models"."pets_g_numeric_stats" IS 'madnb model pets_g: madnb Gaussian parameters (mean, population variance + epsilon 1.0141866666666665e-05 (scikit-learn''s GaussianNB), non-NULL count) trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_g" (id <uuid>)'
+GRANT SELECT ON "madnb_models"."pets_g_class_priors" TO PUBLIC
 
 -- statement 56
-SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM "madnb_models"."pets_g_class_priors" AS m
+SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
 -- statement 57
-SELECT EXISTS (SELECT 1 FROM "madnb_models"."pets_g_feature_probs") AS e
+COMMENT ON TABLE "madnb_models"."pets_g_numeric_stats" IS 'madnb model pets_g: madnb Gaussian parameters (mean, population variance + epsilon 1.0141866666666665e-05 (scikit-learn''s GaussianNB), non-NULL count) trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_g" (id <uuid>)'
 
 -- statement 58
-SELECT m0.classes::pg_catalog.text AS classes_text, m0.classes::pg_catalog.text[] AS class_texts, m0.prior, m1.a1, m1.r1, m1.mu1, m1.a2, m1.r2, m1.mu2, m1.a3, m1.r3, m1.mu3, m2.nlo, m2.nhi FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 3) AS mu3, pg_catalog.max(q.r) FILTER (WHERE q.pos = 3) AS r3, pg_catalog.max(q.a) FILTER (WHERE q.pos = 3) AS a3 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM "madnb_models"."pets_g_numeric_stats" AS y) AS x ON x.attr = g.a) AS m3
+GRANT SELECT ON "madnb_models"."pets_g_numeric_stats" TO PUBLIC
 
 -- statement 59
+SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM "madnb_models"."pets_g_class_priors" AS m
+
+-- statement 60
+SELECT EXISTS (SELECT 1 FROM "madnb_models"."pets_g_feature_probs") AS e
+
+-- statement 61
+SELECT m0.classes::pg_catalog.text AS classes_text, m0.classes::pg_catalog.text[] AS class_texts, m0.prior, m1.a1, m1.r1, m1.mu1, m1.a2, m1.r2, m1.mu2, m1.a3, m1.r3, m1.mu3, m2.nlo, m2.nhi FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 3) AS mu3, pg_catalog.max(q.r) FILTER (WHERE q.pos = 3) AS r3, pg_catalog.max(q.a) FILTER (WHERE q.pos = 3) AS a3 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM "madnb_models"."pets_g_numeric_stats" AS y) AS x ON x.attr = g.a) AS m3
+
+-- statement 62
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"(r anyelement) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::character varying(8)[])[madnb._nb_best(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger((($1)."legs")::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -209,10 +218,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"(r anyelement) RETURNS
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])]'
 
--- statement 60
+-- statement 63
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict"(anyelement) IS 'madnb model pets_g: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of a row holding the feature columns'
 
--- statement 61
+-- statement 64
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger((($1)."legs")::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -228,10 +237,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"(r anyelement) R
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
--- statement 62
+-- statement 65
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba"(anyelement) IS 'madnb model pets_g: jsonb {class: probability} of a row holding the feature columns'
 
--- statement 63
+-- statement 66
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger((($1)."legs")::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -247,10 +256,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"(r anyelem
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])'
 
--- statement 64
+-- statement 67
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba_array"(anyelement) IS 'madnb model pets_g: float8[] of class probabilities in the order of madnb.model_classes of a row holding the feature columns'
 
--- statement 65
+-- statement 68
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"("legs" integer, "weight" double precision, "age" numeric) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::character varying(8)[])[madnb._nb_best(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(($1)::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -266,10 +275,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"("legs" integer, "weig
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])]'
 
--- statement 66
+-- statement 69
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict"(integer, double precision, numeric) IS 'madnb model pets_g: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values'
 
--- statement 67
+-- statement 70
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"("legs" integer, "weight" double precision, "age" numeric) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(($1)::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -285,10 +294,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"("legs" integer,
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
--- statement 68
+-- statement 71
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba"(integer, double precision, numeric) IS 'madnb model pets_g: jsonb {class: probability} of the feature values'
 
--- statement 69
+-- statement 72
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"("legs" integer, "weight" double precision, "age" numeric) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(($1)::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -304,13 +313,13 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"("legs" in
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])'
 
--- statement 70
+-- statement 73
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba_array"(integer, double precision, numeric) IS 'madnb model pets_g: float8[] of class probabilities in the order of madnb.model_classes of the feature values'
 
--- statement 71
+-- statement 74
 INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $11::pg_catalog.jsonb, $10, $12::pg_catalog.jsonb)
 
--- statement 72
+-- statement 75
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.pets_g_predict(anyelement) (pg_get_functiondef)

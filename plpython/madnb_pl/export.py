@@ -1,0 +1,423 @@
+"""Export: a named model as a SQL script that predicts without madnb, and its numbers for scikit-learn.
+
+:func:`model_sql` (``madnb.model_sql``) writes a script for a database where
+madnb is not installed (and need not be): ``CREATE OR REPLACE FUNCTION``
+statements of the model's prediction functions and of the three per-row helpers
+they call, all in one schema, with no reference to madnb, its schemas or its
+helpers.  :func:`model_numbers` (``madnb._model_numbers``) gives the same
+numbers as JSON to the Python package's ``madnb.to_sklearn``.
+
+One core: the script's functions are the ones :mod:`madnb_pl.predict` writes
+into madnb_models, built by the same code (:func:`madnb_pl.predict.function_statements`)
+from the same numbers (:func:`madnb_pl.predict.read_numbers`), with the
+helpers' names swapped for the script's copies; those copies take their bodies
+from madnb's installed helpers (``madnb._nb_best``, ``_nb_proba``,
+``_nb_proba_jsonb``), so the arg-max with its tie tolerance and the
+log-sum-exp are written once, in sql/50_models.sql.
+
+What the script holds, for ``function_name => 'analytics.adult'`` (unqualified:
+schema public; NULL: the model's name in schema public):
+
+    analytics.adult_predict(r anyelement), analytics.adult_predict(age integer, ...)
+    analytics.adult_predict_proba(...)          jsonb {class: probability}
+    analytics.adult_predict_proba_array(...)    float8[] in the classes' order
+    analytics.adult_scores_best / _scores_proba / _scores_proba_jsonb   the helpers
+
+The column form takes the feature columns as arguments, in the catalog's order,
+typed with their base types (a domain's base type; an enum is text: pass its
+label); the row form takes any row with columns of those names.  A model with
+more than 100 features has the row form only.  The class array is written
+under ``DateStyle = ISO`` and ``extra_float_digits = 3`` (set for the call and
+set back), so that it reads back the same in any session.
+
+Re-running a script is safe (CREATE OR REPLACE), and so is running a newer
+export of the same model over an older one; a function of the same name and
+arguments that is not part of an export of this model (its comment says whose
+export it is) stops the script before anything is created (42723).  A script
+creates its functions one statement after the other: run it in one transaction
+(``psql -1 -f``, or as one string through a driver).
+
+Kinds: :data:`KINDS` maps a model's kind (madnb._models.kind) to its exporter;
+a kind without one is refused with 0A000.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from . import predict
+from .columns import GAUSSIAN, ColumnTraining, Feature
+from .errors import MadnbError, entry_point
+from .models import model_name
+from .names import Column, NewName, Relation, parse_name
+from .predict import Helpers, plpy_literal
+from .sql import F8, TEXT, Plpy, quote_ident
+
+DEFAULT_SCHEMA = "public"
+HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
+MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
+# Settings under which the numbers' text forms are read (see the module docstring).
+_OUTPUT_SETTINGS = (("DateStyle", "ISO, YMD"), ("IntervalStyle", "postgres"), ("extra_float_digits", "3"))
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class CatalogModel:
+    """A named model as madnb._models describes it."""
+
+    name: str
+    kind: str
+    source: str
+    label: str
+    label_type: str
+    features: list[dict[str, str]]  # [{name, role, type}] in order
+    classes: list[str]
+    smoothing: float
+    training_rows: int
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the exported functions go: schema and name prefix."""
+
+    schema: str
+    prefix: str
+
+    def name(self, suffix: str) -> NewName:
+        return NewName(self.schema, self.prefix + suffix)
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An exporter's statements and the functions they create, as (name, argument types)."""
+
+    functions: list[tuple[NewName, str]]
+    statements: list[str]
+
+
+@dataclass(frozen=True)
+class KindExport:
+    """How one kind of model is exported: its script's statements and its numbers (JSON-able)."""
+
+    script: Callable[[Plpy, CatalogModel, Target, str], Exported]
+    numbers: Callable[[Plpy, CatalogModel], dict[str, Any]]
+
+
+# ---------------------------------------------------------------------------
+# The catalog, names and settings
+# ---------------------------------------------------------------------------
+
+
+def catalog_model(plpy: Plpy, name: str) -> CatalogModel:
+    """The catalog row of model ``name`` (42704 if there is none)."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, "
+            "m.smoothing, m.training_rows FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
+            ["pg_catalog.text"],
+        ),
+        [name],
+    )
+    if not rows:
+        raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
+    r = rows[0]
+    return CatalogModel(
+        r["name"], r["kind"], r["source"], r["label"], r["label_type"], json.loads(r["features"]), [str(c) for c in r["classes"]],
+        float(r["smoothing"]), int(r["training_rows"]),
+    )
+
+
+def target(model: str, function_name: str | None) -> Target:
+    """The schema and prefix of the exported functions (``[schema.]prefix``; default: public and the model's name)."""
+    parts = [model] if function_name is None else parse_name(function_name, "function_name")
+    prefix = parts[-1]
+    if len(prefix.encode()) > MAX_PREFIX_BYTES:
+        raise MadnbError(
+            "42622", f'function name "{prefix}" is too long',
+            detail=f"the exported functions' names add suffixes such as _predict_proba_array to it: at most {MAX_PREFIX_BYTES} bytes",
+            hint="pass a shorter function_name",
+        )
+    return Target(parts[0] if len(parts) == 2 else DEFAULT_SCHEMA, prefix)
+
+
+def kind_export(m: CatalogModel) -> KindExport:
+    exporter = KINDS.get(m.kind)
+    if exporter is None:
+        raise MadnbError(
+            "0A000", f"models of kind '{m.kind}' cannot be exported yet", detail=f'model "{m.name}"',
+            hint="kinds that can be exported: " + ", ".join(sorted(KINDS)),
+        )
+    return exporter
+
+
+@contextlib.contextmanager
+def _output_settings(plpy: Plpy) -> Iterator[None]:
+    """Set :data:`_OUTPUT_SETTINGS` for the block (transaction-local), then set the caller's values back."""
+    get = plpy.prepare("SELECT pg_catalog.current_setting($1) AS v", ["pg_catalog.text"])
+    put = plpy.prepare("SELECT pg_catalog.set_config($1, $2, true)", ["pg_catalog.text", "pg_catalog.text"])
+    old = [(k, plpy.execute(get, [k])[0]["v"]) for k, _ in _OUTPUT_SETTINGS]
+    for k, v in _OUTPUT_SETTINGS:
+        plpy.execute(put, [k, v])
+    try:
+        yield
+    finally:
+        for k, v in old:
+            plpy.execute(put, [k, v])
+
+
+def _plain(name: str) -> str:
+    """A name of madnb's or PostgreSQL's own as SQL: as it is when that is plain, quoted otherwise."""
+    return name if _PLAIN_NAME.fullmatch(name) else quote_ident(name)
+
+
+def _comment_line(text: str) -> str:
+    """``text`` made safe in a ``--`` comment: a line break would end the comment (names may hold one)."""
+    return text.replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n")
+
+
+def _dollar_quote(text: str, tag: str = "body") -> str:
+    """``text`` as a dollar-quoted string, with a tag that does not occur in it."""
+    while f"${tag}$" in text:
+        tag += "_"
+    return f"${tag}${text}${tag}$"
+
+
+# ---------------------------------------------------------------------------
+# naive_bayes: Gaussian and categorical features (madnb.train's default kind)
+# ---------------------------------------------------------------------------
+
+
+def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> tuple[str, int, str]:
+    """(type as the export writes it, its OID, its name) for a catalog type.
+
+    A domain becomes its base type; a base type of pg_catalog is written
+    pg_catalog-qualified; any other (an enum) becomes text, its values' text.
+    """
+    rows = plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(oid, depth) AS (SELECT pg_catalog.to_regtype($1)::pg_catalog.oid, 0 "
+            "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t "
+            "ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
+            "SELECT b.oid::pg_catalog.int8 AS oid, b.typname::pg_catalog.text AS typname, "
+            "(b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace "
+            "AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin "
+            "FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
+            ["pg_catalog.text"],
+        ),
+        [type_text],
+    )
+    if not rows:
+        raise MadnbError(
+            "42704", f'type {type_text} of {what} of model "{m.name}" does not exist any more',
+            hint="re-train the model from a table whose columns have existing types",
+        )
+    r = rows[0]
+    if not r["builtin"]:
+        return "pg_catalog.text", TEXT, "text"
+    name = str(r["typname"])
+    return "pg_catalog." + _plain(name), int(r["oid"]), name
+
+
+def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[str]]:
+    """The model's features and label as :mod:`madnb_pl.predict` builds functions from, typed for the export;
+    and each feature's base type name.
+
+    The source is not read (it may have changed or gone since training): only
+    the catalog's names, roles and types.
+    """
+    features, bases = [], []
+    for f in m.features:
+        type_sql, oid, base = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+        features.append(Feature(Column(f["name"], type_sql, oid, None, None), oid, f["role"]))
+        bases.append(base)
+    type_sql, oid, _ = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
+    label = Column(m.label, type_sql, oid, None, None)
+    return ColumnTraining(Relation("", m.source), label, tuple(features)), bases
+
+
+def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict.ModelNumbers:
+    """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
+    cp, fp = NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
+    ns = NewName(predict.SCHEMA, m.name + "_numeric_stats") if t.numeric else None
+    for table in (cp, fp, ns):
+        if table is None:
+            continue
+        ok = plpy.execute(
+            plpy.prepare(
+                "SELECT pg_catalog.has_table_privilege(pg_catalog.to_regclass($1), 'SELECT') AS ok", ["pg_catalog.text"]
+            ),
+            [table.sql],
+        )
+        if not ok[0]["ok"]:
+            raise MadnbError(
+                "42501", f'permission denied to read the tables of model "{m.name}"', detail=f"table {table.display}",
+                hint="roles given madnb.grant_usage read the tables of models trained since madnb.model_sql exists: "
+                "re-train the model (replace => true), or ask its owner to export it",
+            )
+    with _output_settings(plpy):
+        numbers = predict.read_numbers(plpy, t, cp, fp, ns, m.smoothing)
+    if len(numbers.classes) != len(m.classes):
+        raise MadnbError(
+            "55000", f'the model tables of model "{m.name}" do not match its catalog entry',
+            detail=f"{len(numbers.classes)} classes in {cp.display}, {len(m.classes)} in madnb.models",
+            hint="re-train the model (replace => true)",
+        )
+    return dataclasses.replace(numbers, classes=m.classes)
+
+
+def _helper_statements(plpy: Plpy, target: Target, said: str) -> Exported:
+    """The script's copies of madnb's per-row helpers: their bodies as installed, under the target's names."""
+    names = [target.name(s) for s in HELPER_SUFFIXES]
+    ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT p.proname::pg_catalog.text AS name, p.prosrc, l.lanname::pg_catalog.text AS lang, p.provolatile::pg_catalog.text AS vol, "
+            "p.proisstrict AS strict, p.proparallel::pg_catalog.text AS par, p.procost::pg_catalog.float8 AS cost "
+            "FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_language AS l ON l.oid OPERATOR(pg_catalog.=) p.prolang "
+            "WHERE p.pronamespace OPERATOR(pg_catalog.=) 'madnb'::pg_catalog.regnamespace AND p.proname OPERATOR(pg_catalog.=) ANY ($1)",
+            ["pg_catalog.name[]"],
+        ),
+        [list(ours)],
+    )
+    installed = {r["name"]: r for r in rows}
+    # arguments as the call sites in predict._bodies pass them (the bodies use these parameter names)
+    signatures = {
+        "_nb_best": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.int4"),
+        "_nb_proba": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.float8[]"),
+        "_nb_proba_jsonb": (
+            "scores pg_catalog.float8[], classes pg_catalog.text[]", "pg_catalog.float8[], pg_catalog.text[]", "pg_catalog.jsonb",
+        ),
+    }
+    what = {
+        "_nb_best": "helper: position of the first score within 1e-12 (relative) of the largest",
+        "_nb_proba": "helper: class probabilities from log-likelihoods by log-sum-exp",
+        "_nb_proba_jsonb": "helper: class probabilities from log-likelihoods as jsonb {class: probability}",
+    }
+    functions, statements = [], []
+    for helper, name in ours.items():
+        r = installed.get(helper)
+        if r is None:  # pragma: no cover - every install has them
+            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} is missing", hint="re-install madnb")
+        body = str(r["prosrc"]).replace(predict.MADNB_HELPERS.proba + "(", ours["_nb_proba"].sql + "(")
+        if "madnb." in body:  # pragma: no cover - a helper calling another madnb function the export has no copy of
+            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} calls madnb", hint="please report this")
+        args, types, result = signatures[helper]
+        vol = {"i": "IMMUTABLE", "s": "STABLE", "v": "VOLATILE"}[r["vol"]]
+        par = {"s": "SAFE", "r": "RESTRICTED", "u": "UNSAFE"}[r["par"]]
+        strict = " STRICT" if r["strict"] else ""
+        cost = float(r["cost"])
+        statements.append(
+            f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {result}\n"
+            f"LANGUAGE {_plain(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
+            f"AS {_dollar_quote(body)}"
+        )
+        statements.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{said}: {what[helper]}')}")
+        functions.append((name, types))
+    return Exported(functions, statements)
+
+
+def _naive_bayes_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
+    t, _ = _column_training(plpy, m)
+    numbers = _naive_bayes_read(plpy, m, t)
+    helpers = _helper_statements(plpy, target, said)
+    best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
+    names = [target.name(s) for s in predict.SUFFIXES]
+    order = f"the classes {numbers.classes_text}"
+    statements = predict.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
+    functions = [(n, "pg_catalog.anyelement") for n in names]
+    if t.num_attrs <= predict.MAX_ARGS:
+        functions += [(n, predict.column_signature(t)) for n in names]
+    return Exported(helpers.functions + functions, helpers.statements + statements)
+
+
+def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
+    t, bases = _column_training(plpy, m)
+    numbers = _naive_bayes_read(plpy, m, t)
+    features: list[dict[str, Any]] = []
+    for j, (f, base) in enumerate(zip(m.features, bases, strict=True), start=1):
+        out: dict[str, Any] = {"name": f["name"], "role": f["role"], "type": f["type"], "base_type": base}
+        if f["role"] == GAUSSIAN:
+            lo, hi, per = numbers.gauss.get(j, (0.0, 0.0, [None] * len(m.classes)))
+            out.update(window=[lo, hi], terms=[None if p is None else list(p) for p in per])
+        else:
+            js, lps = numbers.dicts.get(j, ("{}", [[] for _ in m.classes]))
+            ranks = json.loads(js)
+            out.update(values=sorted(ranks, key=ranks.__getitem__), log_prob=lps)
+        features.append(out)
+    counts = plpy.execute(
+        f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
+        f"FROM {NewName(predict.SCHEMA, m.name + '_class_priors').sql} AS m"
+    )[0]["n"]
+    return {
+        "format": 1, "model": m.name, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
+        "class_count": [float(n) for n in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
+        "log_prior": numbers.prior, "features": features,
+    }
+
+
+KINDS: dict[str, KindExport] = {
+    "naive_bayes": KindExport(_naive_bayes_script, _naive_bayes_numbers),
+}
+
+
+# ---------------------------------------------------------------------------
+# Entry points
+# ---------------------------------------------------------------------------
+
+
+def _guard(m: CatalogModel, functions: list[tuple[NewName, str]], marker: str) -> str:
+    """A DO block that stops the script if one of its functions exists and is not part of this model's export."""
+    signatures = ", ".join(plpy_literal(f"{n.sql}({types})") for n, types in functions)
+    body = f"""
+DECLARE
+    v_fn pg_catalog.text;
+BEGIN
+    FOREACH v_fn IN ARRAY ARRAY[{signatures}]::pg_catalog.text[] LOOP
+        IF pg_catalog.to_regprocedure(v_fn) IS NOT NULL AND NOT COALESCE(pg_catalog.starts_with(
+               pg_catalog.obj_description(pg_catalog.to_regprocedure(v_fn), 'pg_proc'), {plpy_literal(marker + ":")}), false) THEN
+            RAISE EXCEPTION 'function % already exists and is not part of the export of model %', v_fn, {plpy_literal(m.name)}
+                USING ERRCODE = '42723',
+                      DETAIL = 'the script would replace it: its comment does not say it belongs to this model''s export',
+                      HINT = 'drop that function, or export the model under another function_name';
+        END IF;
+    END LOOP;
+END
+"""
+    return f"DO {_dollar_quote(body, 'guard')}"
+
+
+@entry_point
+def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -> str:
+    """The SQL script that creates model ``model``'s prediction functions without madnb (see the module docstring)."""
+    name = model_name(model)
+    m = catalog_model(plpy, name)
+    where = target(name, function_name)
+    marker = f"export of madnb model {quote_ident(name)}"
+    exported = kind_export(m).script(plpy, m, where, marker)
+    version = plpy.execute("SELECT madnb.version() AS v")[0]["v"]
+    listing = ",".join(f"\n--   {_comment_line(f'{n.sql}({types})')}" for n, types in exported.functions)
+    header = f"""-- Model {_comment_line(quote_ident(name))} (kind {_comment_line(m.kind)}), exported by madnb {version} (madnb.model_sql).
+-- Trained on {_comment_line(m.source)} ({m.training_rows} rows), label {_comment_line(quote_ident(m.label))}, \
+{len(m.classes)} classes, {len(m.features)} features.
+-- Needs nothing of madnb: run it in one transaction (psql -1 -f FILE) in any PostgreSQL database
+-- where schema {_comment_line(quote_ident(where.schema))} exists.  It creates (or replaces) these functions; to drop them:
+-- DROP FUNCTION{listing};"""
+    statements = [_guard(m, exported.functions, marker), *exported.statements]
+    return header + "\n\n" + ";\n\n".join(statements) + ";\n"
+
+
+@entry_point
+def model_numbers(plpy: Plpy, model: str | None) -> str:
+    """Model ``model``'s numbers as JSON text (non-finite numbers as -Infinity), for ``madnb.to_sklearn``."""
+    name = model_name(model)
+    m = catalog_model(plpy, name)
+    return json.dumps(kind_export(m).numbers(plpy, m))
+
+
+__all__ = ["KINDS", "CatalogModel", "Exported", "KindExport", "Target", "catalog_model", "model_numbers", "model_sql", "target"]

@@ -1,0 +1,248 @@
+-- Model "pets_nb" (kind naive_bayes), exported by madnb <version> (madnb.model_sql).
+-- Trained on public.pets (45 rows), label "species", 3 classes, 5 features.
+-- Needs nothing of madnb: run it in one transaction (psql -1 -f FILE) in any PostgreSQL database
+-- where schema "analytics" exists.  It creates (or replaces) these functions; to drop them:
+-- DROP FUNCTION
+--   "analytics"."pets_scores_best"(pg_catalog.float8[]),
+--   "analytics"."pets_scores_proba"(pg_catalog.float8[]),
+--   "analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[]),
+--   "analytics"."pets_predict"(pg_catalog.anyelement),
+--   "analytics"."pets_predict_proba"(pg_catalog.anyelement),
+--   "analytics"."pets_predict_proba_array"(pg_catalog.anyelement),
+--   "analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
+--   "analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
+--   "analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric);
+
+DO $guard$
+DECLARE
+    v_fn pg_catalog.text;
+BEGIN
+    FOREACH v_fn IN ARRAY ARRAY[E'"analytics"."pets_scores_best"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[])', E'"analytics"."pets_predict"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba_array"(pg_catalog.anyelement)', E'"analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)']::pg_catalog.text[] LOOP
+        IF pg_catalog.to_regprocedure(v_fn) IS NOT NULL AND NOT COALESCE(pg_catalog.starts_with(
+               pg_catalog.obj_description(pg_catalog.to_regprocedure(v_fn), 'pg_proc'), E'export of madnb model "pets_nb":'), false) THEN
+            RAISE EXCEPTION 'function % already exists and is not part of the export of model %', v_fn, E'pets_nb'
+                USING ERRCODE = '42723',
+                      DETAIL = 'the script would replace it: its comment does not say it belongs to this model''s export',
+                      HINT = 'drop that function, or export the model under another function_name';
+        END IF;
+    END LOOP;
+END
+$guard$;
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_best"(scores pg_catalog.float8[]) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_best pg_catalog.float8 := scores[1];
+    v_threshold pg_catalog.float8;
+    i integer;
+BEGIN
+    FOR i IN 2 .. pg_catalog.array_upper(scores, 1) LOOP
+        IF scores[i] OPERATOR(pg_catalog.>) v_best THEN
+            v_best := scores[i];
+        END IF;
+    END LOOP;
+    -- the classify view's tie tolerance (scoring.TIE_TOLERANCE): its first class
+    v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*)
+        GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
+    FOR i IN 1 .. pg_catalog.array_upper(scores, 1) LOOP
+        IF scores[i] OPERATOR(pg_catalog.>=) v_threshold THEN
+            RETURN i;
+        END IF;
+    END LOOP;
+    RETURN 1;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_best"(pg_catalog.float8[]) IS E'export of madnb model "pets_nb": helper: position of the first score within 1e-12 (relative) of the largest';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba"(scores pg_catalog.float8[]) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_max pg_catalog.float8 := scores[1];
+    v_sum pg_catalog.float8 := 0;
+    v_lse pg_catalog.float8;
+    v_d pg_catalog.float8[];
+    v_out pg_catalog.float8[];
+    i integer;
+    k integer := pg_catalog.array_upper(scores, 1);
+BEGIN
+    FOR i IN 2 .. k LOOP
+        IF scores[i] OPERATOR(pg_catalog.>) v_max THEN
+            v_max := scores[i];
+        END IF;
+    END LOOP;
+    -- log-sum-exp as the probs view: d_i = l_i - max, NULL (probability 0) below -700
+    FOR i IN 1 .. k LOOP
+        IF (scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN
+            v_d[i] := NULL;
+        ELSE
+            v_d[i] := scores[i] OPERATOR(pg_catalog.-) v_max;
+            v_sum := v_sum OPERATOR(pg_catalog.+) pg_catalog.exp(v_d[i]);
+        END IF;
+    END LOOP;
+    v_lse := pg_catalog.ln(v_sum);
+    FOR i IN 1 .. k LOOP
+        v_out[i] := COALESCE(pg_catalog.exp(v_d[i] OPERATOR(pg_catalog.-) v_lse), 0::pg_catalog.float8);
+    END LOOP;
+    RETURN v_out;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_proba"(pg_catalog.float8[]) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods by log-sum-exp';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba_jsonb"(scores pg_catalog.float8[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_p pg_catalog.float8[] := "analytics"."pets_scores_proba"(scores);
+    v_out pg_catalog.jsonb := '{}'::pg_catalog.jsonb;
+    i integer;
+BEGIN
+    FOR i IN 1 .. pg_catalog.array_upper(v_p, 1) LOOP
+        v_out := v_out OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(classes[i], v_p[i]);
+    END LOOP;
+    RETURN v_out;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[]) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods as jsonb {class: probability}';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict"(r anyelement) RETURNS pg_catalog.varchar LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::pg_catalog.varchar[])["analytics"."pets_scores_best"(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+])]';
+
+COMMENT ON FUNCTION "analytics"."pets_predict"(anyelement) IS E'export of madnb model "pets_nb": the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of a row holding the feature columns';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_scores_proba_jsonb"(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+], E''{"cat","dog","fish"}''::pg_catalog.text[])';
+
+COMMENT ON FUNCTION "analytics"."pets_predict_proba"(anyelement) IS E'export of madnb model "pets_nb": jsonb {class: probability} of a row holding the feature columns';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_scores_proba"(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."colour")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger((($1)."legs")::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."weight")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)."indoor")::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF((($1)."age")::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+])';
+
+COMMENT ON FUNCTION "analytics"."pets_predict_proba_array"(anyelement) IS E'export of madnb model "pets_nb": float8[] of class probabilities in the order of the classes {cat,dog,fish} of a row holding the feature columns';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict"("colour" pg_catalog.text, "legs" pg_catalog.int4, "weight" pg_catalog.float8, "indoor" pg_catalog.bool, "age" pg_catalog.numeric) RETURNS pg_catalog.varchar LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::pg_catalog.varchar[])["analytics"."pets_scores_best"(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+])]';
+
+COMMENT ON FUNCTION "analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba"("colour" pg_catalog.text, "legs" pg_catalog.int4, "weight" pg_catalog.float8, "indoor" pg_catalog.bool, "age" pg_catalog.numeric) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_scores_proba_jsonb"(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+], E''{"cat","dog","fish"}''::pg_catalog.text[])';
+
+COMMENT ON FUNCTION "analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": jsonb {class: probability} of the feature values';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba_array"("colour" pg_catalog.text, "legs" pg_catalog.int4, "weight" pg_catalog.float8, "indoor" pg_catalog.bool, "age" pg_catalog.numeric) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_scores_proba"(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($1)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($3)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) ($4)::pg_catalog.text)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(($5)::pg_catalog.float8, ''NaN''::pg_catalog.float8), ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+])';
+
+COMMENT ON FUNCTION "analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": float8[] of class probabilities in the order of the classes {cat,dog,fish} of the feature values';
