@@ -280,6 +280,8 @@ def _naive_bayes(numbers: dict[str, Any], classes: list[Any]) -> Pipeline:
 
 _BUILDERS: dict[str, Callable[[dict[str, Any], list[Any]], Pipeline]] = {
     "naive_bayes": _naive_bayes,
+    "gaussian": _naive_bayes,  # all Gaussian: a GaussianNB with the model's variances (var_smoothing included) and priors
+    "categorical": _naive_bayes,  # all categorical: a CategoricalNB with the model's log probabilities and priors
 }
 
 __all__ = ["madnb_float", "madnb_text", "to_sklearn"]  # and MixedNB, imported on first use (__getattr__)

@@ -337,7 +337,7 @@ def test_a_kind_without_an_exporter_is_0A000_naming_the_kinds_that_have_one(db):
             db.execute(call)
         assert e.value.diag.sqlstate == "0A000"
         assert e.value.diag.message_primary == "models of kind 'bernoulli' cannot be exported yet"
-        assert e.value.diag.message_hint == "kinds that can be exported: naive_bayes"
+        assert e.value.diag.message_hint == "kinds that can be exported: categorical, gaussian, naive_bayes"
 
 
 def test_the_script_of_a_small_model_matches_its_golden_file(db):
@@ -529,3 +529,47 @@ def test_the_command_line_prints_the_models_script(db, capsys):
     assert capsys.readouterr().out == model_sql(db, "fruit_nb", "x.f")
     assert cli.main(["export-sql", "nope", "--dsn", dsn]) == 1
     assert 'model "nope" does not exist' in capsys.readouterr().err
+
+
+def test_the_scikit_learn_kinds_export_to_their_estimators_and_to_a_script_with_the_same_numbers(db, empty_db):
+    with open(data_file("skin_segmentation.csv"), newline="") as f:
+        rows = list(csv.reader(f))[1::50]
+    db.execute("CREATE TABLE skin (id int PRIMARY KEY, r int, g int, b int, label text)")
+    with db.cursor().copy("COPY skin FROM STDIN") as copy:
+        for i, (r, g, b, skin) in enumerate(rows):
+            copy.write_row((i, r, g, b, "skin" if skin == "1" else "other"))
+    db.execute("SELECT madnb.train('skin_g', 'skin', 'label', exclude => ARRAY['id'], kind => 'gaussian', "
+               """options => '{"var_smoothing": 1e-3, "priors": [0.3, 0.7]}')""")
+    est = madnb.to_sklearn(db, "skin_g")
+    assert isinstance(est[-1], GaussianNB)
+    X = frame(db, "SELECT r, g, b, id FROM skin ORDER BY id")
+    got = est.predict_proba(X)
+    assert np.abs(got - database_proba(db, "skin_g", "skin")).max() <= TOL_SKLEARN
+    # and scikit-learn's own GaussianNB fitted on the same rows
+    y = [r[0] for r in db.execute("SELECT label FROM skin ORDER BY id").fetchall()]
+    ref = GaussianNB(var_smoothing=1e-3, priors=[0.3, 0.7]).fit(X[["r", "g", "b"]].astype(float).to_numpy(), y)
+    assert np.abs(got - ref.predict_proba(X[["r", "g", "b"]].astype(float).to_numpy())).max() <= TOL_SKLEARN
+
+    load_mushroom(db)
+    db.execute("SELECT madnb.train('mush_c', 'mushroom', 'edibility', exclude => ARRAY['id'], kind => 'categorical', "
+               """options => '{"alpha": 0.5, "fit_prior": false, "min_categories": 12}')""")
+    est = madnb.to_sklearn(db, "mush_c")
+    assert isinstance(est[-1], CategoricalNB)
+    X = frame(db, "SELECT * FROM mushroom ORDER BY id")
+    assert np.abs(est.predict_proba(X) - database_proba(db, "mush_c", "mushroom")).max() <= TOL_SKLEARN
+
+    # the scripts predict as the installed models in a database without madnb
+    url, other = empty_db
+    for model, table, columns in (
+        ("skin_g", "skin", "id int, r int, g int, b int, label text"),
+        ("mush_c", "mushroom", None),
+    ):
+        if columns is None:
+            columns = ", ".join(
+                f"{c} text" for c in [r[0] for r in db.execute(
+                    "SELECT attname FROM pg_attribute WHERE attrelid = 'mushroom'::regclass AND attnum > 0 "
+                    "AND NOT attisdropped AND attname <> 'id' ORDER BY attnum").fetchall()]
+            ) + ", id bigint"
+        copy_table(db, other, table, columns)
+        other.execute(model_sql(db, model))
+        assert_same_predictions(predictions(db, "madnb_models", model, table), predictions(other, "public", model, table))

@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import predict
+from . import kinds, predict
 from .columns import GAUSSIAN, ColumnTraining, Feature
 from .errors import MadnbError, entry_point
 from .models import model_name
@@ -80,6 +80,7 @@ class CatalogModel:
     classes: list[str]
     smoothing: float
     training_rows: int
+    parameters: dict[str, Any] | None = None  # madnb.train's options, as given
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def catalog_model(plpy: Plpy, name: str) -> CatalogModel:
     rows = plpy.execute(
         plpy.prepare(
             "SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, "
-            "m.smoothing, m.training_rows FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
+            "m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
             ["pg_catalog.text"],
         ),
         [name],
@@ -129,7 +130,7 @@ def catalog_model(plpy: Plpy, name: str) -> CatalogModel:
     r = rows[0]
     return CatalogModel(
         r["name"], r["kind"], r["source"], r["label"], r["label_type"], json.loads(r["features"]), [str(c) for c in r["classes"]],
-        float(r["smoothing"]), int(r["training_rows"]),
+        float(r["smoothing"]), int(r["training_rows"]), None if r["parameters"] is None else json.loads(r["parameters"]),
     )
 
 
@@ -261,7 +262,7 @@ def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict
                 "re-train the model (replace => true), or ask its owner to export it",
             )
     with _output_settings(plpy):
-        numbers = predict.read_numbers(plpy, t, cp, fp, ns, m.smoothing)
+        numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
     if len(numbers.classes) != len(m.classes):
         raise MadnbError(
             "55000", f'the model tables of model "{m.name}" do not match its catalog entry',
@@ -363,6 +364,9 @@ def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
 
 KINDS: dict[str, KindExport] = {
     "naive_bayes": KindExport(_naive_bayes_script, _naive_bayes_numbers),
+    # scikit-learn's GaussianNB and CategoricalNB: the same functions, with the kind's numbers (kinds.model_numbers)
+    "gaussian": KindExport(_naive_bayes_script, _naive_bayes_numbers),
+    "categorical": KindExport(_naive_bayes_script, _naive_bayes_numbers),
 }
 
 

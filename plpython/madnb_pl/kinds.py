@@ -26,11 +26,12 @@ every bad value is 22023 naming the option.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
 
-from . import derive
+from . import derive, predict
 from .columns import ColumnTraining
 from .errors import MadnbError
 from .names import NewName
@@ -181,6 +182,32 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
             hint="give var_smoothing > 0 (scikit-learn's default is 1e-9), or leave the constant feature out",
         )
     return epsilon
+
+
+def stored(kind: str, options: dict[str, Any] | None, smoothing: float) -> Parameters | None:
+    """The parameters a model of ``kind`` was trained with, from its catalog row (None for 'naive_bayes').
+
+    The catalog keeps the options as given and, as ``smoothing``, the Laplace
+    smoothing used ('categorical': alpha, whether given as alpha or as smoothing).
+    """
+    if kind not in KIND_OPTIONS:
+        return None
+    given = options or {}
+    return parameters(kind, given, 1.0 if kind == GAUSSIAN or "alpha" in given else smoothing)
+
+
+def model_numbers(
+    plpy: Plpy, p: Parameters | None, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float,
+) -> predict.ModelNumbers:
+    """The numbers of a model's prediction functions, read from its tables: the kind's priors, no floor for 'gaussian'.
+
+    ``p`` None is kind 'naive_bayes' (MADlib's numbers).  madnb.train writes
+    the functions from these numbers and madnb.model_sql / to_sklearn export them.
+    """
+    numbers = predict.read_numbers(plpy, t, cp, fp, np, smoothing, var_floor=p is None)
+    if p is None:
+        return numbers
+    return dataclasses.replace(numbers, prior=log_priors(p, numbers.classes, numbers.prior))
 
 
 def log_priors(p: Parameters, classes: list[str], fitted: list[float]) -> list[float]:

@@ -20,7 +20,6 @@ either completes or leaves nothing behind.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -268,11 +267,9 @@ def train(
         # tables let madnb.model_sql export them for those roles too (USAGE on madnb_models: grant_usage)
         plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
     # predict: the generated functions
-    numbers = predict.read_numbers(
-        plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor, var_floor=kp is None,
+    numbers = kinds.model_numbers(
+        plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor,
     )
-    if kp is not None:
-        numbers = dataclasses.replace(numbers, prior=kinds.log_priors(kp, numbers.classes, numbers.prior))
     predict.create_functions(plpy, name, name, t, numbers)
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
     plpy.execute(
