@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import columns, derive, predict, spec, statistics_table
+from . import columns, derive, predict, spec, statistics_table, vector
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, created, parse_name
@@ -32,7 +32,7 @@ KIND = "naive_bayes"
 LATER_KINDS = ("gaussian", "categorical", "multinomial", "bernoulli", "complement")
 MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + ("_numeric_stats", "_feature_probs", "_class_priors"))
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
-KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset()}
+KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **vector.OPTIONS}
 """The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
 
 
@@ -94,13 +94,15 @@ def _refuse_privacy(epsilon: float | None, bounds: Any, domain: str | None, delt
 def _check_kind(kind: str | None) -> None:
     if kind is None:
         raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{KIND}' (the default)")
+    if kind in vector.KINDS:
+        return
     if kind in LATER_KINDS:
         raise MadnbError(
             "0A000", f"kind '{kind}' is not supported yet",
             hint=f"train with kind => '{KIND}': Gaussian numeric columns and categorical ones, as MADlib's naive Bayes",
         )
     if kind != KIND:
-        raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}'")
+        raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}', {', '.join(repr(k) for k in vector.KINDS)}")
 
 
 def parse_options(kind: str, options: Any) -> dict[str, Any]:
@@ -201,7 +203,16 @@ def train(
     s_factor = spec.parse_smoothing(smoothing)
     if replace is None:
         raise MadnbError("22004", "replace must not be NULL")
-    t = columns.training(plpy, source, label, features, exclude, categorical)
+    vt: vector.VectorTraining | None = None
+    if kind in vector.KINDS:
+        if s_factor != 1.0:
+            raise MadnbError("22023", f"kind '{kind}' takes alpha in options, not smoothing",
+                             hint=f"e.g. options => '{{\"alpha\": {s_factor!r}}}'")
+        vt = vector.training(plpy, kind, vector.parameters(plpy, kind, parameters), source, label, features, exclude, categorical)
+        label_type, signature = vt.label.type_sql, vector.signature(vt)
+    else:
+        t = columns.training(plpy, source, label, features, exclude, categorical)
+        label_type, signature = t.label.type_sql, predict.column_signature(t)
     old = _catalog_row(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -213,11 +224,11 @@ def train(
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
         old_types = ", ".join(f["type"] for f in _json(old["features"]))
-        keep_all = old["label_type"] == t.label.type_sql
+        keep_all = old["label_type"] == label_type
         for fn in _functions(plpy, name):
             if not keep_all:
                 plpy.execute(f"DROP FUNCTION {fn}")
-        if keep_all and old_types != predict.column_signature(t):
+        if keep_all and old_types != signature:
             for fn in _functions(plpy, name):
                 if not fn.endswith("(anyelement)"):
                     plpy.execute(f"DROP FUNCTION {fn}")
@@ -225,6 +236,9 @@ def train(
         plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
     # release: the statistics of the source, kept in madnb_statistics
     kept = statistics_table.kept_name(plpy, NewName(predict.SCHEMA, name))
+    if vt is not None:
+        _train_vector(plpy, name, vt, kept)
+        return
     header, rows = columns.write_statistics(plpy, t, kept)
     # derive: MADlib's model tables in madnb_models
     tables = ModelTables(
@@ -253,6 +267,33 @@ def train(
         ),
         [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
          s_factor, kept.sql, json.dumps(parameters) if options is not None else None],
+    )
+
+
+def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName) -> None:
+    """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.vector`): statistics, model, functions, catalog."""
+    header, rows = vector.write_statistics(plpy, t, kept)
+    cp, fp = NewName(predict.SCHEMA, name + "_class_priors"), NewName(predict.SCHEMA, name + "_feature_probs")
+    vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
+    for table, said in (
+        (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
+        (fp, "per class and feature the summed statistic and its weight (scikit-learn's feature_count_, feature_log_prob_)"),
+    ):
+        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name} ({t.kind}): {said}')}")
+    m = vector.read_model(plpy, t, cp, fp)
+    vector.create_functions(plpy, name, t, m)
+    feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
+    plpy.execute(
+        plpy.prepare(
+            "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
+            "smoothing, privacy, statistics, parameters) "
+            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10, $11::pg_catalog.jsonb)",
+            ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
+             "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
+             "pg_catalog.text"],
+        ),
+        [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
+         t.params.alpha, kept.sql, json.dumps(t.params.as_json(t.kind))],
     )
 
 
