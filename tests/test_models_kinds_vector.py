@@ -94,6 +94,7 @@ def digits(db: psycopg.Connection[Any]) -> tuple[psycopg.Connection[Any], Any]:
         ("multinomial", {"alpha": 0.25, "fit_prior": False}, {"alpha": 0.25, "fit_prior": False}),
         ("bernoulli", None, {}),
         ("bernoulli", {"binarize": 7, "alpha": 2}, {"binarize": 7.0, "alpha": 2.0}),
+        ("bernoulli", {"binarize": 6.5}, {"binarize": 6.5}),
         ("complement", None, {}),
         ("complement", {"norm": True, "alpha": 0.5}, {"norm": True, "alpha": 0.5}),
     ],
@@ -115,6 +116,8 @@ def test_a_float8_vector_with_fractional_counts_trains_as_scikit_learn_on_the_sa
     load_vectors(db, "fd_test", x[1000:1300], y[1000:1300], elem="float8")
     db.execute("SELECT madnb.train('fdm', 'fd', 'label', features => ARRAY['v'], kind => 'multinomial')")
     assert_same_as_sklearn(db, "fdm", MultinomialNB().fit(x[:1000], y[:1000]), "fd_test", x[1000:1300])
+    db.execute("SELECT madnb.train('fdb', 'fd', 'label', features => ARRAY['v'], kind => 'bernoulli', options => '{\"binarize\": 2.5}')")
+    assert_same_as_sklearn(db, "fdb", BernoulliNB(binarize=2.5).fit(x[:1000], y[:1000]), "fd_test", x[1000:1300])
 
 
 def test_class_prior_gives_the_log_priors_and_the_probabilities_of_scikit_learn(digits):
@@ -413,3 +416,10 @@ def test_the_sql_of_the_vector_kinds_and_their_prediction_functions_match_their_
     text = golden_text(call, statements, [])
     text += "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
     check_golden(f"models/{golden}", text)
+
+
+def test_madlibs_merge_refuses_the_statistics_of_a_vector_model_instead_of_deriving_nonsense(small):
+    small.execute("SELECT madnb.train('m', 'small', 'label', features => ARRAY['v'], kind => 'multinomial')")
+    stats = small.execute("SELECT statistics FROM madnb.models WHERE name = 'm'").fetchone()[0]
+    got, message = _sqlstate(small, f"SELECT madnb.create_nb_model_from_statistics(ARRAY['{stats}'], 'fp', NULL, 'cp')")
+    assert got == "0A000" and "multinomial, Bernoulli or complement" in message

@@ -494,8 +494,20 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
     n = len(ws[0])
     if t.form == DENSE and n * len(ws) <= MAX_INLINE_TERMS:
         # one expression: the planner inlines the function, and PostgreSQL runs it in the caller's scan
+        b = t.params.binarize
+
         def term(j: int, w: float) -> str:
-            return f"({_stat(t, f'({x})[{j}]::{F8}')} OPERATOR(pg_catalog.*) {_f8(w)})"  # OPERATOR() binds left to right
+            if b is not None:
+                # present or not: the weight or 0, compared in the element's type where it is an integer
+                # (x > b is x > floor(b) for integers), so there is no cast per element
+                xj = f"({x})[{j}]" if integer else f"({x})[{j}]::{F8}"
+                return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {_f8(w)} ELSE '0'::{F8} END"
+            return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {_f8(w)})"  # OPERATOR() binds left to right
+
+        integer = t.vector.elem_oid in (INT2, INT4, INT8)
+        bound = ""
+        if b is not None:
+            bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else _f8(b)
 
         scores = ",\n ".join(
             f"{_f8(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))

@@ -103,13 +103,13 @@ SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM "madnb_mod
 -- statement 34
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"(r anyelement) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''0.36772478012531695''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END,
  ''-1.7248852426013892''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-0.19105523676270897''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-1.1102230246251565e-16''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.713572066704308''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END)]'
 
 -- statement 35
@@ -118,13 +118,13 @@ COMMENT ON FUNCTION "madnb_models"."notes_b_predict"(anyelement) IS 'madnb model
 -- statement 36
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''0.36772478012531695''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END,
  ''-1.7248852426013892''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-0.19105523676270897''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-1.1102230246251565e-16''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.713572066704308''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END, E''{"food","pets"}''::pg_catalog.text[])'
 
 -- statement 37
@@ -133,13 +133,13 @@ COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba"(anyelement) IS 'madnb
 -- statement 38
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''0.36772478012531695''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END,
  ''-1.7248852426013892''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-0.19105523676270897''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-1.1102230246251565e-16''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.713572066704308''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END)'
 
 -- statement 39
@@ -148,13 +148,13 @@ COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba_array"(anyelement) IS 
 -- statement 40
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"("counts" integer[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''0.36772478012531695''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END,
  ''-1.7248852426013892''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-0.19105523676270897''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-1.1102230246251565e-16''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.713572066704308''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END)]'
 
 -- statement 41
@@ -163,13 +163,13 @@ COMMENT ON FUNCTION "madnb_models"."notes_b_predict"(integer[]) IS 'madnb model 
 -- statement 42
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"("counts" integer[]) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''0.36772478012531695''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END,
  ''-1.7248852426013892''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-0.19105523676270897''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-1.1102230246251565e-16''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.713572066704308''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END, E''{"food","pets"}''::pg_catalog.text[])'
 
 -- statement 43
@@ -178,13 +178,13 @@ COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba"(integer[]) IS 'madnb 
 -- statement 44
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"("counts" integer[]) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''0.36772478012531695''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.0445224377234235''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END,
  ''-1.7248852426013892''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-0.19105523676270897''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-1.1102230246251565e-16''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) ''1.0''::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) ''-3.713572066704308''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END)'
 
 -- statement 45
@@ -203,13 +203,13 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict(r anyelement)
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT (E'{food,pets}'::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.36772478012531695'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END,
  '-1.7248852426013892'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-0.19105523676270897'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-1.1102230246251565e-16'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.713572066704308'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END)]$function$
 
 -- function madnb_models.notes_b_predict(integer[]) (pg_get_functiondef)
@@ -219,13 +219,13 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict(counts integer[])
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT (E'{food,pets}'::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.36772478012531695'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END,
  '-1.7248852426013892'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-0.19105523676270897'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-1.1102230246251565e-16'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.713572066704308'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END)]$function$
 
 -- function madnb_models.notes_b_predict_proba(anyelement) (pg_get_functiondef)
@@ -235,13 +235,13 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba(r anyelement)
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.36772478012531695'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END,
  '-1.7248852426013892'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-0.19105523676270897'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-1.1102230246251565e-16'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.713572066704308'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END, E'{"food","pets"}'::pg_catalog.text[])$function$
 
 -- function madnb_models.notes_b_predict_proba(integer[]) (pg_get_functiondef)
@@ -251,13 +251,13 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba(counts integer[])
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.36772478012531695'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END,
  '-1.7248852426013892'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-0.19105523676270897'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-1.1102230246251565e-16'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.713572066704308'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END, E'{"food","pets"}'::pg_catalog.text[])$function$
 
 -- function madnb_models.notes_b_predict_proba_array(anyelement) (pg_get_functiondef)
@@ -267,13 +267,13 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba_array(r anyelement
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.36772478012531695'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END,
  '-1.7248852426013892'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-0.19105523676270897'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-1.1102230246251565e-16'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) ((((($1)."counts")[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.713572066704308'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END)$function$
 
 -- function madnb_models.notes_b_predict_proba_array(integer[]) (pg_get_functiondef)
@@ -283,11 +283,11 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba_array(counts integ
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.36772478012531695'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.0445224377234235'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END,
  '-1.7248852426013892'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) (((($1)[1]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-0.19105523676270897'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[2]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-1.1102230246251565e-16'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) (((($1)[3]::pg_catalog.float8) OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.int4::pg_catalog.float8 OPERATOR(pg_catalog.*) '-3.713572066704308'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
+  OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END)$function$
