@@ -423,3 +423,15 @@ def test_madlibs_merge_refuses_the_statistics_of_a_vector_model_instead_of_deriv
     stats = small.execute("SELECT statistics FROM madnb.models WHERE name = 'm'").fetchone()[0]
     got, message = _sqlstate(small, f"SELECT madnb.create_nb_model_from_statistics(ARRAY['{stats}'], 'fp', NULL, 'cp')")
     assert got == "0A000" and "multinomial, Bernoulli or complement" in message
+
+
+def test_re_training_on_another_vector_column_of_the_same_type_replaces_the_column_form_and_drop_model_removes_all(small):
+    small.execute("ALTER TABLE small ADD COLUMN v2 int[]; UPDATE small SET v2 = v")
+    small.execute("SELECT madnb.train('m', 'small', 'label', features => ARRAY['v'], kind => 'multinomial')")
+    small.execute("SELECT madnb.train('m', 'small', 'label', features => ARRAY['v2'], kind => 'multinomial', replace => true)")
+    assert small.execute("SELECT madnb_models.m_predict(v2 => '{5,0,0}')").fetchone()[0] == "a"
+    small.execute("SELECT madnb.drop_model('m')")
+    left = small.execute("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                         "WHERE n.nspname IN ('madnb_models', 'madnb_statistics')").fetchone()[0]
+    functions = small.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace").fetchone()[0]
+    assert (left, functions) == (0, 0)

@@ -26,7 +26,7 @@ from . import columns, derive, predict, spec, statistics_table, vector
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, created, parse_name
-from .sql import Plpy
+from .sql import Plpy, quote_ident
 
 KIND = "naive_bayes"
 LATER_KINDS = ("gaussian", "categorical", "multinomial", "bernoulli", "complement")
@@ -209,10 +209,10 @@ def train(
             raise MadnbError("22023", f"kind '{kind}' takes alpha in options, not smoothing",
                              hint=f"e.g. options => '{{\"alpha\": {s_factor!r}}}'")
         vt = vector.training(plpy, kind, vector.parameters(plpy, kind, parameters), source, label, features, exclude, categorical)
-        label_type, signature = vt.label.type_sql, vector.signature(vt)
+        label_type, signature = vt.label.type_sql, _signature([(vt.vector.name, vt.vector.type_sql)])
     else:
         t = columns.training(plpy, source, label, features, exclude, categorical)
-        label_type, signature = t.label.type_sql, predict.column_signature(t)
+        label_type, signature = t.label.type_sql, _signature([(f.name, f.column.type_sql) for f in t.features])
     old = _catalog_row(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -223,7 +223,8 @@ def train(
     if old is not None:
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
-        old_types = ", ".join(f["type"] for f in _json(old["features"]))
+        # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
+        old_types = _signature([(f["name"], f["type"]) for f in _json(old["features"])])
         keep_all = old["label_type"] == label_type
         for fn in _functions(plpy, name):
             if not keep_all:
@@ -295,6 +296,11 @@ def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName
         [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
          t.params.alpha, kept.sql, json.dumps(t.params.as_json(t.kind))],
     )
+
+
+def _signature(features: list[tuple[str, str]]) -> str:
+    """The column form's parameters (names and types): when they change, re-training drops that form first."""
+    return ", ".join(f"{quote_ident(n)} {t}" for n, t in features)
 
 
 def _json(text: str) -> list[dict[str, Any]]:

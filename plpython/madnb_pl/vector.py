@@ -576,13 +576,8 @@ def create_functions(plpy: Plpy, model: str, t: VectorTraining, m: VectorModel) 
         del form
 
 
-def signature(t: VectorTraining) -> str:
-    """The column form's argument type (to drop it when a re-training changes it)."""
-    return t.vector.type_sql
-
-
 __all__ = [
     "BERNOULLI", "COMPLEMENT", "KINDS", "MULTINOMIAL", "OPTIONS", "Parameters", "VectorModel", "VectorTraining",
-    "class_log_prior", "create_functions", "derive", "parameters", "read_model", "scores_sql", "signature",
+    "class_log_prior", "create_functions", "derive", "parameters", "read_model", "scores_sql",
     "stats_select", "training", "write_statistics",
 ]
