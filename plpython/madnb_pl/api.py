@@ -13,7 +13,9 @@ Every call goes through the same stages, each one module:
 Named models (madnb.train, madnb.models) are the same pipeline from ordinary
 columns, with their own entry points in :mod:`madnb_pl.models`: columns (the
 statistics pass over columns) -> statistics_table -> derive -> predict (the
-generated prediction functions).
+generated prediction functions).  The vector kinds (multinomial, Bernoulli,
+complement: one column of counts) have their statistics pass, derivation and
+prediction SQL in :mod:`madnb_pl.vector`.
 
 Training is release + derive::
 
