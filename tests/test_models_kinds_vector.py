@@ -435,3 +435,10 @@ def test_re_training_on_another_vector_column_of_the_same_type_replaces_the_colu
                          "WHERE n.nspname IN ('madnb_models', 'madnb_statistics')").fetchone()[0]
     functions = small.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace").fetchone()[0]
     assert (left, functions) == (0, 0)
+
+
+def test_empty_vectors_and_documents_without_a_lexeme_are_refused(small):
+    small.execute("CREATE TABLE hollow AS SELECT id, label, '{}'::int[] AS v, ''::tsvector AS doc FROM small")
+    for column, says in (("v", "are empty"), ("doc", "hold no lexeme")):
+        got, message = _sqlstate(small, f"SELECT madnb.train('m', 'hollow', 'label', features => ARRAY['{column}'], kind => 'multinomial')")
+        assert got == "22023" and says in message

@@ -306,7 +306,9 @@ def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[stat
         if r["bad"]:
             raise MadnbError("22023", f"{r['bad']} vector(s) of {where} are not one-dimensional or hold a NULL element",
                              hint="give every row a one-dimensional array of numbers (a NULL vector is skipped)")
-        if r["lo"] != r["hi"] or not r["lo"]:
+        if r["hi"] == 0:
+            raise MadnbError("22023", f"the vectors of {where} are empty", hint="give every row one element per feature")
+        if r["lo"] != r["hi"]:
             raise MadnbError("22023", f"the vectors of {where} have different lengths ({r['lo']} to {r['hi']})",
                              hint="every vector holds one element per feature: give them all the same length")
         length = int(r["lo"])
@@ -451,6 +453,9 @@ def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> Vecto
     rows = plpy.execute(
         f"SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class"
     )
+    if not rows or not rows[0]["lp"]:
+        raise MadnbError("22023", f"the vectors of {t.source.display}, column \"{t.vector.name}\" hold no lexeme",
+                         hint="train on documents with at least one lexeme (an empty tsvector adds nothing)")
     terms = None
     if t.form == SPARSE:
         terms = [str(r["term"]) for r in plpy.execute(
@@ -481,7 +486,7 @@ def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[f
     if t.kind == BERNOULLI:
         consts, ws = [], []
         for i in range(k):
-            neg = [math.log(1 - math.exp(lp)) if lp < 0 else -math.inf for lp in m.log_prob[i]]
+            neg = [math.log(d) if d > 0 else -math.inf for d in (1 - math.exp(lp) for lp in m.log_prob[i])]
             consts.append(m.log_prior[i] + math.fsum(neg))
             ws.append([lp - ng for lp, ng in zip(m.log_prob[i], neg, strict=True)])
         return consts, ws
