@@ -66,7 +66,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
-    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB with options); predict with madnb_models.<model>_predict(row)';
+    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
 
 CREATE OR REPLACE FUNCTION madnb._drop_model(model text) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
@@ -225,14 +225,14 @@ FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train): what it was trained on, its classes, privacy, owner and size';
 COMMENT ON COLUMN madnb.models.name IS 'the model''s name (one identifier); its objects are in schema madnb_models';
-COMMENT ON COLUMN madnb.models.kind IS 'the kind of naive Bayes: naive_bayes (Gaussian numeric and categorical features, as MADlib''s), gaussian or categorical (scikit-learn''s GaussianNB, CategoricalNB)';
+COMMENT ON COLUMN madnb.models.kind IS 'the kind of naive Bayes: naive_bayes (Gaussian numeric and categorical features, as MADlib''s), gaussian or categorical (scikit-learn''s GaussianNB, CategoricalNB), or multinomial, bernoulli, complement (one vector column of counts, as scikit-learn''s MultinomialNB, BernoulliNB, ComplementNB)';
 COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained';
 COMMENT ON COLUMN madnb.models.label IS 'the label column';
 COMMENT ON COLUMN madnb.models.label_type IS 'the label''s type: what <model>_predict returns';
-COMMENT ON COLUMN madnb.models.features IS 'the features in order: [{name, role (gaussian or categorical), type}]';
+COMMENT ON COLUMN madnb.models.features IS 'the features in order: [{name, role (gaussian or categorical; counts or binary for the vector kinds), type}]';
 COMMENT ON COLUMN madnb.models.classes IS 'the classes as text, in the order of <model>_predict_proba_array';
 COMMENT ON COLUMN madnb.models.training_rows IS 'labelled rows it was trained on';
-COMMENT ON COLUMN madnb.models.smoothing IS 'the Laplace smoothing factor of categorical features (alpha for kind categorical; unused by kind gaussian)';
+COMMENT ON COLUMN madnb.models.smoothing IS 'the Laplace smoothing factor of categorical features (alpha for kind categorical and the vector kinds; unused by kind gaussian)';
 COMMENT ON COLUMN madnb.models.privacy IS 'exact, or private (then epsilon, delta and the ledger''s release_id)';
 COMMENT ON COLUMN madnb.models.epsilon IS 'private models: the total epsilon of the release';
 COMMENT ON COLUMN madnb.models.delta IS 'private models: delta of the release';
@@ -243,7 +243,7 @@ COMMENT ON COLUMN madnb.models.created_at IS 'when it was trained';
 COMMENT ON COLUMN madnb.models.created_by IS 'the session user who trained it';
 COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and its members may replace or drop it)';
 COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
-COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none';
+COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none; the vector kinds list all of theirs as used (alpha, fit_prior, class_prior, binarize, norm)';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;
 

@@ -17,6 +17,8 @@ numbers of scikit-learn's kinds 'gaussian' and 'categorical') -> predict (the
 generated prediction functions); :mod:`madnb_pl.export` writes those functions
 as a script for a database without madnb (``madnb.model_sql``) and gives their
 numbers to the Python package's ``madnb.to_sklearn``.
+The vector kinds (multinomial, Bernoulli, complement: one column of counts) have
+their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.vector`.
 
 Training is release + derive::
 

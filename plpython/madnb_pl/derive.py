@@ -75,6 +75,8 @@ _COMPARED = (
     ("fixed-point scale", "fixed_point_scale", lambda h: h.fixed_point_scale),
     ("bounds", "bounds", lambda h: h.bounds),
     ("domain fingerprint", "domain_fingerprint", lambda h: h.domain_fingerprint),
+    ("vector form", "vector", lambda h: h.vector),
+    ("binarize threshold", "binarize", lambda h: h.binarize),
 )
 
 
@@ -134,6 +136,12 @@ COMPATIBLE_HINT = (
 
 def statistics_shape(plpy: Plpy, rel: Relation, h: Header, what: str) -> Training:
     """A Training-shaped description of the model (types from the stored table, checked against the header)."""
+    if h.vector is not None:
+        raise MadnbError(
+            "0A000", f"{what} {rel.display} holds the statistics of a multinomial, Bernoulli or complement model",
+            detail=f"its vector form is {h.vector}: per-feature sums, not MADlib's categorical and Gaussian cells",
+            hint="these statistics derive the named model madnb.train made from them",
+        )
     cls = resolve_column(plpy, rel, "cls", what)
     value = resolve_column(plpy, rel, "value", what)
     for col, typ in ((cls, h.class_type), (value, h.element_type)):

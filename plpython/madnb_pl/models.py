@@ -23,17 +23,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import columns, derive, kinds, predict, private, spec, statistics_table
+from . import columns, derive, kinds, predict, private, spec, statistics_table, vector
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
 from .names import NewName, created, parse_name
-from .sql import Plpy
+from .sql import Plpy, quote_ident
 
 KIND = "naive_bayes"
-LATER_KINDS = ("multinomial", "bernoulli", "complement")
 MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + ("_numeric_stats", "_feature_probs", "_class_priors"))
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
-KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS}
+KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS, **vector.OPTIONS}
 """The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
 
 
@@ -85,14 +84,8 @@ def _catalog_row(plpy: Plpy, name: str) -> dict[str, Any] | None:
 def _check_kind(kind: str | None) -> None:
     if kind is None:
         raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{KIND}' (the default)")
-    if kind in LATER_KINDS:
-        raise MadnbError(
-            "0A000", f"kind '{kind}' is not supported yet",
-            hint=f"train with kind => '{KIND}' (Gaussian numeric columns and categorical ones, as MADlib's naive Bayes), "
-            f"'{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}' (scikit-learn's GaussianNB, CategoricalNB)",
-        )
     if kind not in KIND_OPTIONS:
-        raise MadnbError("22023", f"unknown kind '{kind}'", hint=f"kind is '{KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'")
+        raise MadnbError("22023", f"unknown kind '{kind}'", hint="kind is one of " + ", ".join(repr(k) for k in KIND_OPTIONS))
 
 
 def parse_options(kind: str, options: Any) -> dict[str, Any]:
@@ -190,19 +183,34 @@ def train(
     assert kind is not None
     parameters = parse_options(kind, options)
     s_factor = spec.parse_smoothing(smoothing)
-    kp = kinds.parameters(kind, parameters, s_factor) if kind != KIND else None
+    kp = kinds.parameters(kind, parameters, s_factor) if kind in kinds.KIND_OPTIONS else None
     if kp is not None and kp.kind == kinds.CATEGORICAL:
         s_factor = kp.alpha  # CategoricalNB's alpha is the Laplace smoothing
     if replace is None:
         raise MadnbError("22004", "replace must not be NULL")
-    t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
-    if kp is not None and epsilon is not None:
+    if kind != KIND and epsilon is not None:
         raise MadnbError(
             "0A000", f"a differentially private model of kind '{kind}' is not supported",
             detail="private training from columns derives MADlib's kind of model from the noisy statistics",
             hint=f"train a private model with kind => '{KIND}' (the default), or an exact one of kind '{kind}'",
         )
-    private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
+    vt: vector.VectorTraining | None = None
+    if kind in vector.KINDS:
+        if s_factor != 1.0:
+            raise MadnbError("22023", f"kind '{kind}' takes alpha in options, not smoothing",
+                             hint=f"e.g. options => '{{\"alpha\": {s_factor!r}}}'")
+        if bounds is not None or domain is not None or delta is not None:
+            raise MadnbError(
+                "22023", "bounds, domain and delta are used only for a differentially private model",
+                hint="leave bounds, domain and delta out",
+            )
+        vt = vector.training(plpy, kind, vector.parameters(plpy, kind, parameters), source, label, features, exclude, categorical)
+        label_type, signature = vt.label.type_sql, _signature([(vt.vector.name, vt.vector.type_sql)])
+        private_spec = None
+    else:
+        t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
+        private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
+        label_type, signature = t.label.type_sql, _signature([(f.name, f.column.type_sql) for f in t.features])
     old = _catalog_row(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -213,12 +221,13 @@ def train(
     if old is not None:
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
-        old_types = ", ".join(f["type"] for f in _json(old["features"]))
-        keep_all = old["label_type"] == t.label.type_sql
+        # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
+        old_types = _signature([(f["name"], f["type"]) for f in _json(old["features"])])
+        keep_all = old["label_type"] == label_type
         for fn in _functions(plpy, name):
             if not keep_all:
                 plpy.execute(f"DROP FUNCTION {fn}")
-        if keep_all and old_types != predict.column_signature(t):
+        if keep_all and old_types != signature:
             for fn in _functions(plpy, name):
                 if not fn.endswith("(anyelement)"):
                     plpy.execute(f"DROP FUNCTION {fn}")
@@ -226,6 +235,9 @@ def train(
         plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
     kept = statistics_table.kept_name(plpy, NewName(predict.SCHEMA, name))
+    if vt is not None:
+        _train_vector(plpy, name, vt, kept)
+        return
     tables = ModelTables(
         NewName(predict.SCHEMA, name + "_feature_probs"), NewName(predict.SCHEMA, name + "_class_priors"),
         NewName(predict.SCHEMA, name + "_numeric_stats") if t.numeric else None,
@@ -285,6 +297,39 @@ def train(
          s_factor, kept.sql, None if privacy is None else json.dumps(privacy),
          json.dumps(parameters) if options is not None else None],
     )
+
+
+def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName) -> None:
+    """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.vector`): statistics, model, functions, catalog."""
+    header, rows = vector.write_statistics(plpy, t, kept)
+    cp, fp = NewName(predict.SCHEMA, name + "_class_priors"), NewName(predict.SCHEMA, name + "_feature_probs")
+    vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
+    for table, said in (
+        (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
+        (fp, "per class and feature the summed statistic and its weight (scikit-learn's feature_count_, feature_log_prob_)"),
+    ):
+        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name} ({t.kind}): {said}')}")
+        plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")  # as every model's (see train)
+    m = vector.read_model(plpy, t, cp, fp)
+    vector.create_functions(plpy, name, t, m)
+    feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
+    plpy.execute(
+        plpy.prepare(
+            "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
+            "smoothing, privacy, statistics, parameters) "
+            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10, $11::pg_catalog.jsonb)",
+            ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
+             "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
+             "pg_catalog.text"],
+        ),
+        [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
+         t.params.alpha, kept.sql, json.dumps(t.params.as_json(t.kind))],
+    )
+
+
+def _signature(features: list[tuple[str, str]]) -> str:
+    """The column form's parameters (names and types): when they change, re-training drops that form first."""
+    return ", ".join(f"{quote_ident(n)} {t}" for n, t in features)
 
 
 def _json(text: str) -> list[dict[str, Any]]:

@@ -52,7 +52,7 @@ KEPT_SCHEMA = "madnb_statistics"
 """The schema where training keeps the statistics it derived its model from (migration 0005)."""
 
 
-_SUM_FIELDS = ("parts", "release_ids")
+_SUM_FIELDS = ("parts", "release_ids", "vector", "binarize")  # left out of the header text when None
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,15 @@ class Header:
     # is an int for this database's ledger, else "<id> on server <name>" (:func:`read_on_server`).
     parts: list[str] | None = None
     release_ids: list[int | str] | None = None
+    # Statistics of the vector kinds (madnb_pl.vector: multinomial, Bernoulli, complement):
+    # "dense" (attr j: element j) or "tsvector" (attr 1, value: the lexeme), n the sum of the
+    # values -- or, with binarize b, the count of values > b.  None: MADlib-style statistics.
+    vector: str | None = None
+    binarize: float | None = None
 
     def text(self) -> str:
         fields = asdict(self)
-        for key in _SUM_FIELDS:  # a single release's header says nothing about sums
+        for key in _SUM_FIELDS:  # a single release's header says nothing about sums (nor about vectors)
             if fields[key] is None:
                 del fields[key]
         return COMMENT_PREFIX + json.dumps(fields, sort_keys=True)

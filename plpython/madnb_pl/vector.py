@@ -1,0 +1,588 @@
+"""The vector kinds of madnb.train: multinomial, Bernoulli and complement naive Bayes.
+
+``madnb.train(model, source, label, kind => 'multinomial' | 'bernoulli' | 'complement',
+options => '{"alpha": ..., ...}')`` trains on ONE feature column holding a vector
+of counts (or of 0/1 values), with scikit-learn's estimators' parameters and
+numbers (MultinomialNB, BernoulliNB, ComplementNB):
+
+    dense     a column of int2[], int4[], int8[], float4[], float8[] or numeric[]:
+              feature j is element j (every vector of the same length);
+    sparse    a tsvector column (text): feature = lexeme, its count = the number
+              of its positions (1 in a tsvector stripped of positions; PostgreSQL
+              keeps at most 256 positions per lexeme, so counts are capped at 256).
+
+Rows with a NULL label or a NULL vector are not trained on (a NOTICE counts the
+latter).  The pipeline is the one of every model, with kind-specific statistics:
+
+    statistics  one SELECT (:func:`stats_select`) into a statistics table: per class its
+                row count (attr 0) and per feature the sum of its values -- or, with
+                ``binarize`` b (Bernoulli), the count of values > b -- (dense: attr j;
+                tsvector: attr 1, value = lexeme).  Sums merge by addition; the header
+                says ``vector`` (dense / tsvector) and ``binarize``.
+    derive      :func:`derive` -- the summed cells -> tables ``<m>_class_priors``
+                (class, class_count, log_prior: scikit-learn's class_log_prior_) and
+                ``<m>_feature_probs`` (class, feature, term, count, log_prob:
+                feature_log_prob_; feature numbers 1.. in the vocabulary's order, terms
+                sorted by their bytes as CountVectorizer sorts them).
+    predict     :func:`create_functions` -- the usual madnb_models.<m>_predict,
+                _predict_proba, _predict_proba_array (row form and column form).
+
+Formulas (scikit-learn 1.x; fc = per-class feature sums, cc = class rows, a = alpha):
+
+* multinomial: log_prob = ln(fc + a) - ln(sum_j (fc + a)); score = log_prior + x . log_prob
+* bernoulli:   log_prob = ln(fc + a) - ln(cc + 2a); neg = ln(1 - exp(log_prob));
+               score = log_prior + sum_j neg + x . (log_prob - neg), x binarised (x > b)
+* complement:  comp = sum_c fc + a - fc; logged = ln(comp / sum_j comp);
+               log_prob = -logged, or (norm) logged / sum_j logged; score = x . log_prob
+               (plus log_prior with a single class only, as scikit-learn)
+* log_prior:   class_prior given: ln(class_prior); fit_prior: ln(cc / sum cc); else -ln(K)
+
+alpha below 1e-10 is raised to 1e-10 with a NOTICE (scikit-learn with
+``force_alpha=False``: with alpha 0 a zero count would have probability 0 and
+its logarithm -inf); alpha < 0 is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from . import statistics_table
+from .errors import MadnbError
+from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
+from .predict import SCHEMA, SUFFIXES, plpy_literal
+from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, quote_ident, temp_name
+
+MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
+KINDS = (MULTINOMIAL, BERNOULLI, COMPLEMENT)
+OPTIONS: dict[str, frozenset[str]] = {
+    MULTINOMIAL: frozenset({"alpha", "fit_prior", "class_prior"}),
+    BERNOULLI: frozenset({"alpha", "fit_prior", "class_prior", "binarize"}),
+    COMPLEMENT: frozenset({"alpha", "fit_prior", "class_prior", "norm"}),
+}
+"""The keys of madnb.train's ``options`` each vector kind takes (scikit-learn's parameter names)."""
+
+TSVECTOR = 3614
+DENSE, SPARSE = "dense", "tsvector"
+ELEMENT_TYPES = frozenset({INT2, INT4, INT8, FLOAT4, FLOAT8, NUMERIC})
+ALPHA_MIN = 1e-10  # scikit-learn's lower bound (force_alpha=False)
+MAX_INLINE_TERMS = 4096  # dense models up to classes * features terms are one inlinable expression
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """The kind's parameters, checked, with scikit-learn's defaults."""
+
+    alpha: float = 1.0
+    fit_prior: bool = True
+    class_prior: list[float] | None = None
+    binarize: float | None = 0.0  # Bernoulli only (None: the input is used as it is)
+    norm: bool = False  # complement only
+
+    def as_json(self, kind: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"alpha": self.alpha, "fit_prior": self.fit_prior, "class_prior": self.class_prior}
+        if kind == BERNOULLI:
+            out["binarize"] = self.binarize
+        if kind == COMPLEMENT:
+            out["norm"] = self.norm
+        return out
+
+
+def _number(key: str, v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise MadnbError("22023", f"option {key} must be a finite number, got {json.dumps(v)}")
+    return float(v)
+
+
+def _bool(key: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise MadnbError("22023", f"option {key} must be true or false, got {json.dumps(v)}")
+    return v
+
+
+def parameters(plpy: Plpy, kind: str, options: dict[str, Any]) -> Parameters:
+    """Check the values of ``options`` (its keys are checked by models.parse_options)."""
+    alpha = 1.0
+    if options.get("alpha") is not None:
+        alpha = _number("alpha", options["alpha"])
+        if alpha < 0:
+            raise MadnbError(
+                "22023", f"alpha must not be negative, got {alpha!r}",
+                hint="alpha is the additive (Laplace/Lidstone) smoothing: 1 by default, 0 for (almost) none",
+            )
+        if alpha < ALPHA_MIN:
+            plpy.notice(
+                f"alpha {alpha!r} is raised to {ALPHA_MIN:g}",
+                detail="with alpha 0 a feature never seen with a class would have probability 0 (log -inf); "
+                "as scikit-learn with force_alpha=False",
+            )
+            alpha = ALPHA_MIN
+    fit_prior = True if options.get("fit_prior") is None else _bool("fit_prior", options["fit_prior"])
+    prior = options.get("class_prior")
+    if prior is not None:
+        if not isinstance(prior, list) or not prior:
+            raise MadnbError("22023", "option class_prior must be an array of numbers, one per class",
+                             hint="in the order of the classes (madnb.model_classes order: the labels sorted)")
+        prior = [_number("class_prior", p) for p in prior]
+        if any(p < 0 for p in prior) or abs(math.fsum(prior) - 1.0) > 1e-9:
+            raise MadnbError("22023", "option class_prior must hold probabilities that sum to 1",
+                             detail=f"got {json.dumps(prior)}", hint="give one probability (>= 0) per class, summing to 1")
+    binarize: float | None = 0.0
+    if kind == BERNOULLI and "binarize" in options:
+        binarize = None if options["binarize"] is None else _number("binarize", options["binarize"])
+    norm = False if options.get("norm") is None else _bool("norm", options["norm"])
+    return Parameters(alpha, fit_prior, prior, binarize if kind == BERNOULLI else None, norm)
+
+
+@dataclass(frozen=True)
+class VectorTraining:
+    """A validated vector training: the source, its label and its one vector column."""
+
+    source: Relation
+    label: Column
+    vector: Column
+    form: str  # DENSE or SPARSE
+    kind: str
+    params: Parameters
+
+    @property
+    def role(self) -> str:
+        return "binary" if self.kind == BERNOULLI else "counts"
+
+
+def _names(values: list[str | None] | None, what: str) -> list[str]:
+    out: list[str] = []
+    for i, v in enumerate(values or [], start=1):
+        if v is None:
+            raise MadnbError("22004", f"{what}[{i}] must not be NULL", hint=f"{what} lists column names")
+        out.append(parse_name(v, f"{what}[{i}]", max_parts=1)[0])
+    return out
+
+
+def training(
+    plpy: Plpy, kind: str, params: Parameters, source: str | None, label: str | None,
+    features: list[str | None] | None, exclude: list[str | None] | None, categorical: list[str | None] | None,
+) -> VectorTraining:
+    """The validated :class:`VectorTraining` (names resolved on the caller's search_path)."""
+    rel = resolve_relation(plpy, source, "source")
+    lab = resolve_column(plpy, rel, label, "label", compared=True)
+    if lab.elem_oid is not None:
+        raise MadnbError("42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
+                         hint="the label is one value per row, e.g. text, boolean or an integer")
+    if categorical:
+        raise MadnbError("22023", f"kind '{kind}' takes no categorical columns",
+                         hint="categorical is for kind 'naive_bayes'; the features of this kind are one vector column")
+    excluded = _names(exclude, "exclude")
+    if features is None:
+        cols = [str(r["name"]) for r in plpy.execute(plpy.prepare(
+            "SELECT a.attname::pg_catalog.text AS name FROM pg_catalog.pg_attribute AS a "
+            "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
+            "ORDER BY a.attnum", ["pg_catalog.oid"]), [rel.oid])]
+        for n in excluded:
+            if n not in cols:
+                raise MadnbError("42703", f'column "{n}" does not exist in {rel.display}', detail="it is listed in exclude")
+        names = [n for n in cols if n != lab.name and n not in excluded]
+    else:
+        if excluded:
+            raise MadnbError("22023", "features and exclude are given together",
+                             hint="list the features, or exclude columns from all of them, not both")
+        names = _names(features, "features")
+    if len(names) != 1:
+        raise MadnbError(
+            "22023", f"kind '{kind}' trains on one vector column, not {len(names)} feature columns",
+            detail=f"features: {', '.join(names) if names else 'none'}",
+            hint="name the one column of counts (an integer or float array, or a tsvector) in features, "
+            "or exclude the others; to mix vectors with other columns, train separate models",
+        )
+    if names[0] == lab.name:
+        raise MadnbError("22023", f'the label "{lab.name}" is also listed as a feature', hint="leave the label out of features")
+    col = resolve_column(plpy, rel, quote_ident(names[0]), "features")
+    if col.type_oid == TSVECTOR:
+        form = SPARSE
+    elif col.elem_oid in ELEMENT_TYPES:
+        form = DENSE
+    else:
+        raise MadnbError(
+            "42804", f'feature "{col.name}" is of type {col.type_sql}, not a vector of counts',
+            hint=f"kind '{kind}' trains on an array of integers or floats (one element per feature) or a tsvector (text)",
+        )
+    return VectorTraining(rel, lab, col, form, kind, params)
+
+
+# ---------------------------------------------------------------------------
+# statistics
+# ---------------------------------------------------------------------------
+
+
+def _stat(t: VectorTraining, x: str) -> str:
+    """The per-feature statistic of value ``x`` (float8): itself, or 1/0 for x > binarize."""
+    b = t.params.binarize
+    if b is None:
+        return x
+    return f"(({x}) OPERATOR(pg_catalog.>) '{b!r}'::{F8})::pg_catalog.int4::{F8}"
+
+
+def stats_select(t: VectorTraining) -> Sql:
+    """The statistics pass: rows (cls, o, v, n, bad) -- one SELECT of two parts, each one scan.
+
+    * o = 0, per class: its rows with a vector (n), and in ``bad`` the number of
+      vectors that are not one-dimensional or hold a NULL (dense), with v the
+      text of the smallest and largest lengths "lo:hi";
+    * o = -1: rows whose vector is NULL (they are not trained on);
+    * dense: per class and element j, o = j, the sum of the statistic (and in
+      ``bad`` the count of negative, NaN or infinite elements);
+    * tsvector: per class and lexeme, o = 1, v = the lexeme.
+    """
+    lab, x, src = f"t.{t.label.sql}", f"t.{t.vector.sql}", t.source.sql
+    if t.form == DENSE:
+        lengths = (
+            f"pg_catalog.min(pg_catalog.cardinality({x}))::pg_catalog.text OPERATOR(pg_catalog.||) ':' "
+            f"OPERATOR(pg_catalog.||) pg_catalog.max(pg_catalog.cardinality({x}))::pg_catalog.text"
+        )
+        bad_vec = (
+            f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.<>) 1 "
+            f"OR pg_catalog.array_position({x}, NULL) IS NOT NULL)"
+        )
+        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, {bad_vec} AS bad"
+        xf = f"u.x::{F8}"
+        if t.vector.elem_oid in (FLOAT4, FLOAT8):
+            total = f"pg_catalog.sum({_stat(t, xf)})::pg_catalog.text::pg_catalog.numeric"
+        elif t.params.binarize is None:
+            total = "pg_catalog.sum(u.x)::pg_catalog.numeric"
+        else:
+            total = f"pg_catalog.sum({_stat(t, xf)})::pg_catalog.numeric"
+        # scikit-learn refuses NaN and infinities, and negative counts (not Bernoulli's values);
+        # integers are compared as they are (no cast per element: this is the pass's inner loop)
+        integer = t.vector.elem_oid in (INT2, INT4, INT8)
+        checks = [] if t.kind == BERNOULLI else ["u.x OPERATOR(pg_catalog.<) 0" if integer else f"{xf} OPERATOR(pg_catalog.<) '0'::{F8}"]
+        if not integer:
+            checks.append(f"{xf} OPERATOR(pg_catalog.=) ANY ('{{NaN,Infinity,-Infinity}}'::{F8}[])")
+        bad_elem = f"pg_catalog.count(*) FILTER (WHERE {' OR '.join(checks)})" if checks else "0::pg_catalog.int8"
+        if integer and t.params.binarize is not None:
+            total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) '{t.params.binarize!r}'::{F8})::pg_catalog.numeric"
+        body = (
+            f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem} "
+            f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
+            f"WHERE {lab} IS NOT NULL GROUP BY 1, 2"
+        )
+    else:
+        head = f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, 0::pg_catalog.int8 AS bad"
+        c = f"COALESCE(pg_catalog.cardinality(u.positions), 1)::{F8}"
+        body = (
+            f"SELECT {lab}, 1, u.lexeme, pg_catalog.sum({_stat(t, c)})::pg_catalog.numeric, 0::pg_catalog.int8 "
+            f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) AS u "
+            f"WHERE {lab} IS NOT NULL GROUP BY 1, 3"
+        )
+    nulls = (
+        f"SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0 FROM {src} AS t "
+        f"WHERE {lab} IS NOT NULL AND {x} IS NULL"
+    )
+    head += f" FROM {src} AS t WHERE {x} IS NOT NULL GROUP BY 1"
+    return Sql(f"{head} UNION ALL {nulls} UNION ALL {body}")
+
+
+def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
+    """The statistics pass into a new statistics table ``dest``; return its header and the rows trained on."""
+    s = temp_name("madnb_vecstats_")
+    plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}")
+    where = f"{t.source.display}, column \"{t.vector.name}\""
+    nulls = plpy.execute(f"SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) -1")[0]["n"]
+    if nulls:
+        plpy.notice(f"{nulls} row(s) of {t.source.display} with a NULL vector were ignored", detail=f'column "{t.vector.name}"')
+    r = plpy.execute(
+        "SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS rows, "
+        "COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS bad, pg_catalog.min(pg_catalog.split_part(s.v, ':', 1)::pg_catalog.int8) AS lo, "
+        "pg_catalog.max(pg_catalog.split_part(s.v, ':', 2)::pg_catalog.int8) AS hi "
+        f"FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL"
+    )[0]
+    if not r["rows"]:
+        raise MadnbError("22023", f"source {t.source.display} has no rows with a non-NULL label and vector",
+                         detail=f'label "{t.label.name}", vector "{t.vector.name}"', hint="train on a table with at least one such row")
+    length = 1
+    if t.form == DENSE:
+        if r["bad"]:
+            raise MadnbError("22023", f"{r['bad']} vector(s) of {where} are not one-dimensional or hold a NULL element",
+                             hint="give every row a one-dimensional array of numbers (a NULL vector is skipped)")
+        if r["hi"] == 0:
+            raise MadnbError("22023", f"the vectors of {where} are empty", hint="give every row one element per feature")
+        if r["lo"] != r["hi"]:
+            raise MadnbError("22023", f"the vectors of {where} have different lengths ({r['lo']} to {r['hi']})",
+                             hint="every vector holds one element per feature: give them all the same length")
+        length = int(r["lo"])
+        bad = plpy.execute(f"SELECT COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS b FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.>) 0")[0]["b"]
+        if bad:
+            if t.kind == BERNOULLI:
+                raise MadnbError("22023", f"{bad} element(s) of the vectors of {where} are NaN or infinite",
+                                 hint="the values are finite numbers (scikit-learn refuses NaN and infinities too)")
+            raise MadnbError(
+                "22023", f"{bad} element(s) of the vectors of {where} are negative, NaN or infinite",
+                detail=f"kind '{t.kind}' counts occurrences (scikit-learn refuses such input too)",
+                hint="counts are finite numbers >= 0",
+            )
+    header = statistics_table.Header(
+        format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=length, numeric=[],
+        class_type=t.label.type_sql, element_type="text", source=t.source.display, created_at=statistics_table.now(plpy),
+        vector=t.form, binarize=t.params.binarize,
+    )
+    plpy.execute(f"CREATE TABLE {dest.sql} {statistics_table.columns_ddl(t.label.type_sql, 'pg_catalog.text')}")
+    plpy.execute(
+        f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, "
+        f"CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0"
+    )
+    plpy.execute(f"DROP TABLE {s}")
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header, int(r["rows"])
+
+
+# ---------------------------------------------------------------------------
+# derive
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VectorModel:
+    """The model's numbers, read back from its tables (class order)."""
+
+    classes_text: str
+    classes: list[str]
+    log_prior: list[float]
+    terms: list[str] | None  # the vocabulary (tsvector), None for dense
+    log_prob: list[list[float]]  # per class, per feature
+
+
+def class_log_prior(kind: str, p: Parameters, counts: list[float]) -> list[float]:
+    """scikit-learn's class_log_prior_ from the class counts (class order)."""
+    k = len(counts)
+    if p.class_prior is not None:
+        if len(p.class_prior) != k:
+            raise MadnbError("22023", f"option class_prior has {len(p.class_prior)} probabilities, but there are {k} classes",
+                             hint="give one probability per class, in the order of the labels sorted")
+        return [math.log(x) if x > 0 else -math.inf for x in p.class_prior]
+    if p.fit_prior:
+        total = math.log(math.fsum(counts))
+        return [math.log(c) - total for c in counts]
+    return [-math.log(k)] * k
+
+
+def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_table.Header, cp: NewName, fp: NewName) -> None:
+    """The statistics table ``stats`` -> tables ``cp`` (class priors) and ``fp`` (feature log-probabilities)."""
+    ltype = t.label.type_sql
+    rows = plpy.execute(
+        f"SELECT s.cls::pg_catalog.text AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
+        "WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls"
+    )
+    counts = [float(r["n"]) for r in rows]
+    priors = class_log_prior(t.kind, t.params, counts)
+    plpy.execute(f"CREATE TABLE {cp.sql} (class {ltype} PRIMARY KEY, class_count {F8} NOT NULL, log_prior {F8} NOT NULL)")
+    plpy.execute(
+        plpy.prepare(
+            f"INSERT INTO {cp.sql} (class, class_count, log_prior) SELECT s.cls, s.n, p.lp FROM "
+            f"(SELECT s.cls, pg_catalog.sum(s.n)::{F8} AS n, pg_catalog.row_number() OVER (ORDER BY s.cls) AS i "
+            f"FROM {stats.sql} AS s WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls) AS s "
+            f"JOIN pg_catalog.unnest($1::{F8}[]) WITH ORDINALITY AS p(lp, i) ON p.i OPERATOR(pg_catalog.=) s.i",
+            [f"{F8}[]"],
+        ),
+        [priors],
+    )
+    # fresh tables: without statistics the planner joins the class x feature grid with the cells by a nested loop
+    plpy.execute(f"ANALYZE {stats.sql}")
+    plpy.execute(f"ANALYZE {cp.sql}")
+    a = f"'{t.params.alpha!r}'::{F8}"
+    if t.form == DENSE:
+        vocab = f"SELECT g.j::pg_catalog.int4 AS feature, NULL::pg_catalog.text AS term FROM pg_catalog.generate_series(1, {header.num_attrs}) AS g(j)"
+        cell = "s.attr OPERATOR(pg_catalog.=) v.feature"
+    else:
+        vocab = (
+            "SELECT (pg_catalog.row_number() OVER (ORDER BY d.value COLLATE \"C\"))::pg_catalog.int4 AS feature, d.value AS term "
+            f"FROM (SELECT DISTINCT s.value FROM {stats.sql} AS s WHERE s.attr OPERATOR(pg_catalog.=) 1) AS d"
+        )
+        cell = "s.attr OPERATOR(pg_catalog.=) 1 AND s.value OPERATOR(pg_catalog.=) v.term"
+    # the cells summed (a statistics table may hold several parts' cells), one hash join with the grid
+    fc = (
+        f"SELECT c.class, v.feature, v.term, COALESCE(s.n, 0)::{F8} AS count, c.class_count AS cc "
+        f"FROM {cp.sql} AS c CROSS JOIN v LEFT JOIN (SELECT s.cls, s.attr, s.value, pg_catalog.sum(s.n) AS n "
+        f"FROM {stats.sql} AS s WHERE s.attr OPERATOR(pg_catalog.>) 0 GROUP BY 1, 2, 3) AS s "
+        f"ON s.cls OPERATOR(pg_catalog.=) c.class AND {cell}"
+    )
+    if t.kind == MULTINOMIAL:
+        lp = (
+            f"pg_catalog.ln(f.count OPERATOR(pg_catalog.+) {a}) OPERATOR(pg_catalog.-) pg_catalog.ln(pg_catalog.sum(f.count "
+            f"OPERATOR(pg_catalog.+) {a}) OVER (PARTITION BY f.class))"
+        )
+    elif t.kind == BERNOULLI:
+        lp = (
+            f"pg_catalog.ln(f.count OPERATOR(pg_catalog.+) {a}) OPERATOR(pg_catalog.-) pg_catalog.ln(f.cc OPERATOR(pg_catalog.+) "
+            f"('2'::{F8} OPERATOR(pg_catalog.*) {a}))"
+        )
+    else:
+        comp = (
+            f"(pg_catalog.sum(f.count) OVER (PARTITION BY f.feature) OPERATOR(pg_catalog.+) {a} OPERATOR(pg_catalog.-) f.count)"
+        )
+        lp = f"{comp}"  # the complement count; normalised below
+    plpy.execute(
+        f"CREATE TABLE {fp.sql} (class {ltype} NOT NULL, feature pg_catalog.int4 NOT NULL, term pg_catalog.text, "
+        f"count {F8} NOT NULL, log_prob {F8} NOT NULL, PRIMARY KEY (class, feature))"
+    )
+    if t.kind != COMPLEMENT:
+        plpy.execute(f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}) SELECT f.class, f.feature, f.term, f.count, {lp} FROM f")
+    else:
+        logged = "pg_catalog.ln(g.comp OPERATOR(pg_catalog./) pg_catalog.sum(g.comp) OVER (PARTITION BY g.class))"
+        w = (
+            "h.logged OPERATOR(pg_catalog./) pg_catalog.sum(h.logged) OVER (PARTITION BY h.class)"
+            if t.params.norm else "OPERATOR(pg_catalog.-) h.logged"
+        )
+        plpy.execute(
+            f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}), "
+            f"g AS (SELECT f.class, f.feature, f.term, f.count, {lp} AS comp FROM f), "
+            f"h AS (SELECT g.class, g.feature, g.term, g.count, {logged} AS logged FROM g) "
+            f"SELECT h.class, h.feature, h.term, h.count, {w} FROM h"
+        )
+
+
+def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> VectorModel:
+    """The model's numbers from its tables, in class order and feature order."""
+    c = plpy.execute(
+        f"SELECT pg_catalog.array_agg(c.class ORDER BY c.class)::pg_catalog.text AS t, "
+        f"pg_catalog.array_agg(c.class::pg_catalog.text ORDER BY c.class) AS a, "
+        f"pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM {cp.sql} AS c"
+    )[0]
+    rows = plpy.execute(
+        f"SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class"
+    )
+    if not rows or not rows[0]["lp"]:
+        raise MadnbError("22023", f"the vectors of {t.source.display}, column \"{t.vector.name}\" hold no lexeme",
+                         hint="train on documents with at least one lexeme (an empty tsvector adds nothing)")
+    terms = None
+    if t.form == SPARSE:
+        terms = [str(r["term"]) for r in plpy.execute(
+            f"SELECT f.term FROM {fp.sql} AS f WHERE f.class OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(c.class) FROM {cp.sql} AS c) "
+            "ORDER BY f.feature")]
+    return VectorModel(str(c["t"]), [str(x) for x in c["a"]], [float(p) for p in c["p"]], terms,
+                       [[float(x) for x in r["lp"]] for r in rows])
+
+
+# ---------------------------------------------------------------------------
+# predict
+# ---------------------------------------------------------------------------
+
+
+def _f8(x: float) -> str:
+    return f"'{float(x)!r}'::{F8}"
+
+
+def _f8_array(xs: list[float]) -> str:
+    return "'{" + ",".join(repr(float(x)) for x in xs) + f"}}'::{F8}[]"
+
+
+def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[float]]]:
+    """Per class the score's constant and the weight of each feature: score = c + x . w (x binarised for Bernoulli)."""
+    k = len(m.classes)
+    if t.kind == MULTINOMIAL:
+        return list(m.log_prior), m.log_prob
+    if t.kind == BERNOULLI:
+        consts, ws = [], []
+        for i in range(k):
+            neg = [math.log(d) if d > 0 else -math.inf for d in (1 - math.exp(lp) for lp in m.log_prob[i])]
+            consts.append(m.log_prior[i] + math.fsum(neg))
+            ws.append([lp - ng for lp, ng in zip(m.log_prob[i], neg, strict=True)])
+        return consts, ws
+    return ([m.log_prior[0]] if k == 1 else [0.0] * k), m.log_prob
+
+
+def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
+    """The K scores (a float8[]) of vector ``x``: NULL for a NULL vector or a dense one of another length."""
+    consts, ws = weights(t, m)
+    n = len(ws[0])
+    if t.form == DENSE and n * len(ws) <= MAX_INLINE_TERMS:
+        # one expression: the planner inlines the function, and PostgreSQL runs it in the caller's scan
+        b = t.params.binarize
+
+        def term(j: int, w: float) -> str:
+            if b is not None:
+                # present or not: the weight or 0, compared in the element's type where it is an integer
+                # (x > b is x > floor(b) for integers), so there is no cast per element
+                xj = f"({x})[{j}]" if integer else f"({x})[{j}]::{F8}"
+                return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {_f8(w)} ELSE '0'::{F8} END"
+            return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {_f8(w)})"  # OPERATOR() binds left to right
+
+        integer = t.vector.elem_oid in (INT2, INT4, INT8)
+        bound = ""
+        if b is not None:
+            bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else _f8(b)
+
+        scores = ",\n ".join(
+            f"{_f8(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))
+            for i in range(len(ws))
+        )
+        cond = (
+            f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
+            f"AND pg_catalog.array_position({x}, NULL) IS NULL"
+        )
+        return f"CASE WHEN {cond} THEN ARRAY[\n {scores}\n] END"
+    sums = ", ".join(
+        f"{_f8(consts[i])} OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ({_f8_array(ws[i])})[u.j]), '0'::{F8})"
+        for i in range(len(ws))
+    )
+    if t.form == DENSE:
+        inner = (
+            f"SELECT {_stat(t, f'e.x::{F8}')} AS x, e.j::pg_catalog.int4 AS j "
+            f"FROM pg_catalog.unnest({x}) WITH ORDINALITY AS e(x, j)"
+        )
+        cond = (
+            f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
+            f"AND pg_catalog.array_position({x}, NULL) IS NULL"
+        )
+    else:
+        assert m.terms is not None
+        vocab = json.dumps({term: j for j, term in enumerate(m.terms, start=1)}, ensure_ascii=False)
+        inner = (
+            f"SELECT {_stat(t, f'COALESCE(pg_catalog.cardinality(e.positions), 1)::{F8}')} AS x, "
+            f"({plpy_literal(vocab)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j "
+            f"FROM pg_catalog.unnest({x}) AS e"
+        )
+        cond = f"{x} IS NOT NULL"
+    # elements whose statistic is 0 add nothing: skipping them halves the work on typical counts
+    return f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END"
+
+
+def create_functions(plpy: Plpy, model: str, t: VectorTraining, m: VectorModel) -> None:
+    """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
+    names = [NewName(SCHEMA, model + s) for s in SUFFIXES]
+    classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
+    texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
+    what = [
+        "the predicted class (the first class within 1e-12 of the best score)",
+        "jsonb {class: probability}",
+        "float8[] of class probabilities in the order of madnb.model_classes",
+    ]
+    for form, x, args, types, of in (
+        ("row", f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column"),
+        ("column", "$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector"),
+    ):
+        scores = scores_sql(t, m, x)
+        bodies = [
+            (t.label.type_sql, f"({classes})[madnb._nb_best({scores})]"),
+            ("pg_catalog.jsonb", f"madnb._nb_proba_jsonb({scores}, {texts}::pg_catalog.text[])"),
+            (f"{F8}[]", f"madnb._nb_proba({scores})"),
+        ]
+        for name, (rtype, body), text in zip(names, bodies, what, strict=True):
+            plpy.execute(
+                f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {rtype} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+            )
+            plpy.execute(
+                f"COMMENT ON FUNCTION {name.sql}({types}) IS "
+                + plpy.quote_literal(f"madnb model {model} ({t.kind}): {text} of {of}")
+            )
+        del form
+
+
+__all__ = [
+    "BERNOULLI", "COMPLEMENT", "KINDS", "MULTINOMIAL", "OPTIONS", "Parameters", "VectorModel", "VectorTraining",
+    "class_log_prior", "create_functions", "derive", "parameters", "read_model", "scores_sql",
+    "stats_select", "training", "write_statistics",
+]
