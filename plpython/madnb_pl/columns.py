@@ -42,7 +42,7 @@ from typing import Any
 
 from . import dp, statistics_table, stats
 from .errors import MadnbError
-from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
+from .names import Column, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
 from .spec import Training
 from .sql import (
     BOOL,
@@ -127,21 +127,44 @@ def value_text_sql(expr: str, f: Feature) -> Sql:
 
     numeric drops trailing zeros (1.50 = 1.5); char(n) loses its trailing blanks
     in the cast, as its equality ignores them; dates and times are written in one
-    fixed form (:func:`_fixed_time_text`), whatever DateStyle and TimeZone say.
+    fixed form (:func:`_fixed_time_text`), whatever DateStyle and TimeZone say,
+    for every legal value (a date past timestamp's range from its fields, in the
+    same form).  The text is in collation "C": a column under a nondeterministic
+    collation (case-insensitive ICU) still has 'red' and 'RED' as two values, in
+    training, in the domain and in prediction.
     """
+    return Sql(f"({_text_form(expr, f)} COLLATE pg_catalog.\"C\")")
+
+
+def _text_form(expr: str, f: Feature) -> str:
     if f.base_oid == NUMERIC:
-        return Sql(f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text")
+        return f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text"
     # dates and times in one fixed form whatever DateStyle and TimeZone say (timestamptz in UTC),
     # so that a model predicts the same in every session; BC marked, infinities kept apart
     if f.base_oid == DATE:
-        return _fixed_time_text(f"({expr})::pg_catalog.date", "YYYY-MM-DD")
+        # a date as a plain timestamp (to_char of a date would pick to_char(timestamptz): TimeZone-dependent,
+        # and 22008 for the earliest dates east of UTC); dates past timestamp's range (294277 AD on) from
+        # their fields, in the same form
+        d = f"({expr})::pg_catalog.date"
+        big = "'294277-01-01'::pg_catalog.date"
+        fields = " OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) ".join(
+            [f"pg_catalog.extract('year'::pg_catalog.text, {d})::pg_catalog.int4::pg_catalog.text"]
+            + [
+                f"pg_catalog.lpad(pg_catalog.extract('{u}'::pg_catalog.text, {d})::pg_catalog.int4::pg_catalog.text, "
+                "2, '0'::pg_catalog.text)" for u in ("month", "day")
+            ]
+        )
+        return (
+            f"CASE WHEN {d} OPERATOR(pg_catalog.>=) {big} AND pg_catalog.isfinite({d}) THEN {fields} "
+            f"ELSE {_fixed_time_text(f'({d})::pg_catalog.timestamp', 'YYYY-MM-DD')} END"
+        )
     if f.base_oid == TIMESTAMP:
         return _fixed_time_text(f"({expr})::pg_catalog.timestamp", "YYYY-MM-DD HH24:MI:SS.US")
     if f.base_oid == TIMESTAMPTZ:
         return _fixed_time_text(
             f"pg_catalog.timezone('UTC'::pg_catalog.text, ({expr})::pg_catalog.timestamptz)", "YYYY-MM-DD HH24:MI:SS.US"
         )
-    return Sql(f"({expr})::pg_catalog.text")
+    return f"({expr})::pg_catalog.text"
 
 
 def _fixed_time_text(v: str, pattern: str) -> Sql:
@@ -220,6 +243,7 @@ def training(
             "42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
             hint="the label is one value per row, e.g. text, boolean or an integer",
         )
+    refuse_nondeterministic_collation(plpy, rel, lab, "label")
     cols = {r["name"]: r for r in _columns(plpy, rel)}
     excluded = _names(exclude, "exclude")
     for name in excluded:

@@ -54,7 +54,7 @@ from typing import Any
 
 from . import noise
 from .errors import MadnbError, entry_point
-from .names import Relation, resolve_column, resolve_relation
+from .names import Relation, refuse_nondeterministic_collation, resolve_column, resolve_relation
 from .spec import Training
 from .sql import F8, INTEGER_TYPES, Plpy, float8_literal
 
@@ -402,6 +402,7 @@ def privacy_spec(
     """Validate epsilon, bounds, delta and the domain's name (22023 with a hint); nothing is read from the data."""
     eps = parse_epsilon(epsilon)
     nb = parse_bounds(bounds, given_order)
+    refuse_nondeterministic_collation(plpy, t.source, t.cls, "class column")
     if domain is None:
         raise MadnbError("22023", "a differentially private model needs a public domain", hint=DOMAIN_HINT)
     kind = domain.strip().lower()
