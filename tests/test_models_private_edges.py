@@ -100,3 +100,27 @@ def test_a_label_or_class_column_with_a_nondeterministic_collation_is_0A000_befo
         assert '"c"' in e.diag.message_primary and "ci" in e.diag.message_primary and e.diag.message_hint
     assert ledger(db) == []
     assert db.execute("SELECT count(*) FROM madnb._models").fetchone()[0] == 0
+
+
+# ---------------------------------------------------------------------------
+# 3. domain => 'private' that keeps no class
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gaussian", [False, True], ids=["categorical", "with a Gaussian feature"])
+def test_a_private_domain_that_keeps_no_class_gives_an_empty_model_that_predicts_null(db, gaussian):
+    db.execute("CREATE TABLE p1 (c text, k text, x float8)")
+    db.execute("INSERT INTO p1 SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END, 'k' || (i % 3), i % 10 FROM generate_series(1, 20) i")
+    db.execute("SELECT madnb.set_privacy_budget('p1', 5)")
+    use_seeded_noise(db, 7)
+    # epsilon 0.01 over 5 queries, delta 1e-9: the selection threshold is in the thousands, far above 10 rows a class
+    features = "ARRAY['k', 'x'], bounds => '{\"x\": [0, 10]}'" if gaussian else "ARRAY['k']"
+    db.execute(f"SELECT madnb.train('p_empty', 'p1', 'c', features => {features}, epsilon => 0.01, domain => 'private', delta => 1e-9)")
+    assert db.execute("SELECT count(*) FROM madnb_models.p_empty_class_priors").fetchone()[0] == 0
+    assert db.execute("SELECT classes, training_rows FROM madnb.models WHERE name = 'p_empty'").fetchone() == ([], 0)
+    got = db.execute(
+        "SELECT madnb_models.p_empty_predict(p1), madnb_models.p_empty_predict_proba(p1), "
+        "madnb_models.p_empty_predict_proba_array(p1) FROM p1 LIMIT 1"
+    ).fetchone()
+    assert got == (None, {}, [])
+    assert len(ledger(db)) == 1
