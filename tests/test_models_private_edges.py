@@ -124,3 +124,64 @@ def test_a_private_domain_that_keeps_no_class_gives_an_empty_model_that_predicts
     ).fetchone()
     assert got == (None, {}, [])
     assert len(ledger(db)) == 1
+
+
+# ---------------------------------------------------------------------------
+# 4-7. jsonb numbers, bounds errors, the domain copy, training_rows
+# ---------------------------------------------------------------------------
+
+
+def test_a_jsonb_domain_number_keeps_every_digit(db):
+    db.execute("CREATE TABLE q (c text, code numeric)")
+    db.execute("INSERT INTO q SELECT 'a', 12345678901234567.5 FROM generate_series(1, 50)")
+    db.execute("SELECT madnb.set_privacy_budget('q', 1e6)")
+    db.execute(
+        "SELECT madnb.train('q_nb', 'q', 'c', categorical => ARRAY['code'], epsilon => 1e5, "
+        "domain => '{\"c\": [\"a\"], \"code\": [12345678901234567.5, 12345678901234567890123]}')"
+    )
+    assert counts(db, "q_nb") == {("a", "12345678901234567.5"): 50}
+    values = db.execute("SELECT value FROM madnb_models.q_nb_feature_probs ORDER BY 1").fetchall()
+    assert values == [("12345678901234567.5",), ("12345678901234567890123",)]
+
+
+GAUSS = "CREATE TABLE g (c text, k text, x float8); INSERT INTO g SELECT 'a', 'k1', i FROM generate_series(1, 10) i"
+G_DOMAIN = '{"c": ["a"], "k": ["k1"]}'
+
+
+@pytest.mark.parametrize(
+    "bounds", ['{"x": [0, 1e400]}', '{"x": [-1e200, 1e200]}', '{"x": [0, 1e-300]}'], ids=["beyond float8", "too wide", "too narrow"],
+)
+def test_bounds_that_cannot_be_encoded_are_22023_naming_the_column_with_madnb_train_hint(db, bounds):
+    db.execute(GAUSS)
+    e = err(db, "SELECT madnb.train('g_nb', 'g', 'c', epsilon => 1, bounds => %s, domain => %s)", (bounds, G_DOMAIN))
+    assert e.diag.sqlstate == "22023", e.diag.message_primary
+    assert 'the bounds of "x"' in e.diag.message_primary
+    assert "jsonb keyed by column name" in e.diag.message_hint
+    assert ledger(db) == [] and db.execute("SELECT count(*) FROM madnb._models").fetchone()[0] == 0
+
+
+def test_the_observed_domain_warning_of_madnb_train_hints_the_domain_by_column_name(db):
+    db.execute(GAUSS)
+    seen = notices(db)
+    db.execute("SELECT madnb.train('g_nb', 'g', 'c', epsilon => 1, bounds => '{\"x\": [0, 10]}', domain => 'observed')")
+    (w,) = [m for m in seen if m.severity_nonlocalized == "WARNING"]
+    assert "discloses" in w.message_primary and "by column name" in w.message_hint
+
+
+@pytest.mark.parametrize("domain", [G_DOMAIN, "g_domain"], ids=["jsonb", "a table"])
+def test_the_temporary_domain_copy_is_dropped_when_the_release_is_done(db, domain):
+    db.execute(GAUSS)
+    db.execute("CREATE TABLE g_domain (attr text, value text); INSERT INTO g_domain VALUES ('c', 'a'), ('k', 'k1')")
+    with db.transaction():
+        db.execute("SELECT madnb.train('g_nb', 'g', 'c', epsilon => 1, bounds => '{\"x\": [0, 10]}', domain => %s)", (domain,))
+        left = db.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'madnb%%domain%%'").fetchone()[0]
+    assert left == 0
+    assert db.execute("SELECT count(*) FROM madnb.models WHERE name = 'g_nb'").fetchone()[0] == 1
+
+
+def test_training_rows_of_a_private_model_of_an_empty_table_is_the_number_of_classes_as_documented(db):
+    # docs/models.md: the class counts are clamped at 0 and all set to 1 when every one is 0
+    db.execute("CREATE TABLE e0 (c text, k text)")
+    db.execute("SELECT madnb.train('e0_nb', 'e0', 'c', epsilon => 1e5, domain => '{\"c\": [\"a\", \"b\"], \"k\": [\"k1\"]}')")
+    assert db.execute("SELECT training_rows FROM madnb.models WHERE name = 'e0_nb'").fetchone()[0] == 2
+    assert db.execute("SELECT class, class_cnt FROM madnb_models.e0_nb_class_priors ORDER BY 1").fetchall() == [("a", 1), ("b", 1)]
