@@ -42,7 +42,7 @@ from typing import Any
 
 from . import dp, statistics_table, stats
 from .errors import MadnbError
-from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
+from .names import Column, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
 from .spec import Training
 from .sql import (
     BOOL,
@@ -127,21 +127,44 @@ def value_text_sql(expr: str, f: Feature) -> Sql:
 
     numeric drops trailing zeros (1.50 = 1.5); char(n) loses its trailing blanks
     in the cast, as its equality ignores them; dates and times are written in one
-    fixed form (:func:`_fixed_time_text`), whatever DateStyle and TimeZone say.
+    fixed form (:func:`_fixed_time_text`), whatever DateStyle and TimeZone say,
+    for every legal value (a date past timestamp's range from its fields, in the
+    same form).  The text is in collation "C": a column under a nondeterministic
+    collation (case-insensitive ICU) still has 'red' and 'RED' as two values, in
+    training, in the domain and in prediction.
     """
+    return Sql(f"({_text_form(expr, f)} COLLATE pg_catalog.\"C\")")
+
+
+def _text_form(expr: str, f: Feature) -> str:
     if f.base_oid == NUMERIC:
-        return Sql(f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text")
+        return f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text"
     # dates and times in one fixed form whatever DateStyle and TimeZone say (timestamptz in UTC),
     # so that a model predicts the same in every session; BC marked, infinities kept apart
     if f.base_oid == DATE:
-        return _fixed_time_text(f"({expr})::pg_catalog.date", "YYYY-MM-DD")
+        # a date as a plain timestamp (to_char of a date would pick to_char(timestamptz): TimeZone-dependent,
+        # and 22008 for the earliest dates east of UTC); dates past timestamp's range (294277 AD on) from
+        # their fields, in the same form
+        d = f"({expr})::pg_catalog.date"
+        big = "'294277-01-01'::pg_catalog.date"
+        fields = " OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) ".join(
+            [f"pg_catalog.extract('year'::pg_catalog.text, {d})::pg_catalog.int4::pg_catalog.text"]
+            + [
+                f"pg_catalog.lpad(pg_catalog.extract('{u}'::pg_catalog.text, {d})::pg_catalog.int4::pg_catalog.text, "
+                "2, '0'::pg_catalog.text)" for u in ("month", "day")
+            ]
+        )
+        return (
+            f"CASE WHEN {d} OPERATOR(pg_catalog.>=) {big} AND pg_catalog.isfinite({d}) THEN {fields} "
+            f"ELSE {_fixed_time_text(f'({d})::pg_catalog.timestamp', 'YYYY-MM-DD')} END"
+        )
     if f.base_oid == TIMESTAMP:
         return _fixed_time_text(f"({expr})::pg_catalog.timestamp", "YYYY-MM-DD HH24:MI:SS.US")
     if f.base_oid == TIMESTAMPTZ:
         return _fixed_time_text(
             f"pg_catalog.timezone('UTC'::pg_catalog.text, ({expr})::pg_catalog.timestamptz)", "YYYY-MM-DD HH24:MI:SS.US"
         )
-    return Sql(f"({expr})::pg_catalog.text")
+    return f"({expr})::pg_catalog.text"
 
 
 def _fixed_time_text(v: str, pattern: str) -> Sql:
@@ -220,6 +243,7 @@ def training(
             "42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
             hint="the label is one value per row, e.g. text, boolean or an integer",
         )
+    refuse_nondeterministic_collation(plpy, rel, lab, "label")
     cols = {r["name"]: r for r in _columns(plpy, rel)}
     excluded = _names(exclude, "exclude")
     for name in excluded:
@@ -512,12 +536,7 @@ BOUNDS_HINT = (
     'give public bounds for every Gaussian feature as jsonb keyed by column name, e.g. bounds => \'{"age": [17, 90], '
     '"hours_per_week": [1, 99]}\'; bounds are public knowledge, never taken from the data'
 )
-DOMAIN_HINT = (
-    'pass domain => \'{"income": ["<=50K", ">50K"], "workclass": ["Private", "State-gov"]}\' (jsonb: the label\'s classes and '
-    "the values of every categorical feature, by column name), or the name of a table with columns (attr text, value text) "
-    "holding those rows, or domain => 'private' with delta => 1e-6 to choose them from the data privately, "
-    "or domain => 'observed' (which discloses the values present: not differentially private)"
-)
+DOMAIN_HINT = dp.COLUMNS_DOMAIN_HINT
 
 
 @dataclass(frozen=True)
@@ -527,10 +546,16 @@ class ColumnPrivacy:
     shape: Training
     privacy: dp.Privacy
     bounds: dict[str, list[float]]  # Gaussian feature name -> [lower, upper]
+    copy: NewName | None = None  # the temporary copy of a domain given by column name (:func:`_domain_table`)
 
     def ledger(self, t: ColumnTraining) -> dict[str, Any]:
         """What the ledger records beyond private.write_private's parameters."""
         return {"features": [f.name for f in t.features], "bounds_by_column": self.bounds}
+
+    def drop_copy(self, plpy: Plpy) -> None:
+        """Drop the temporary domain copy once the release has read it (ON COMMIT DROP is too late in a transaction)."""
+        if self.copy is not None:
+            plpy.execute(f"DROP TABLE IF EXISTS {self.copy.sql}")
 
 
 def privacy(
@@ -559,14 +584,15 @@ def privacy(
         raise MadnbError("22023", "a differentially private model needs a public domain", hint=DOMAIN_HINT)
     kind = domain.strip().lower()
     named: str | None = None
+    table: NewName | None = None
     if kind not in (dp.OBSERVED, dp.PRIVATE):
         table, named = _domain_table(plpy, t, domain)
         domain = table.sql
     p = dp.privacy_spec(plpy, shape, epsilon, pairs or None, domain, list(shape.numeric), delta)
-    if named is not None and p.domain is not None:
+    if named is not None and table is not None and p.domain is not None:
         # named as pg_temp (not pg_temp_<n>, which depends on the backend), and shown as the user gave it
         p = dataclasses.replace(p, domain=Relation("pg_temp", table.name, p.domain.oid), domain_name=named)
-    return ColumnPrivacy(dataclasses.replace(shape, cells=dp_cells_sql(t, p.bounds)), p, by_name)
+    return ColumnPrivacy(dataclasses.replace(shape, cells=dp_cells_sql(t, p.bounds)), p, by_name, table)
 
 
 def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
@@ -590,9 +616,7 @@ def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
                 "22023", f'bounds name the categorical feature "{name}"',
                 hint="bounds are for Gaussian features; a categorical feature's values are listed in domain",
             )
-        ok = isinstance(pair, list) and len(pair) == 2 and all(
-            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in pair
-        )
+        ok = isinstance(pair, list) and len(pair) == 2 and all(_finite(x) for x in pair)
         if not ok:
             raise MadnbError(
                 "22023", f'the bounds of "{name}" must be two finite numbers [lower, upper], got {json.dumps(pair)}',
@@ -602,10 +626,21 @@ def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
             raise MadnbError(
                 "22023", f'the lower bound of "{name}" must be below its upper bound, got {json.dumps(pair)}', hint=BOUNDS_HINT,
             )
+        dp.check_half_width(float(pair[0]), float(pair[1]), f'the bounds of "{name}"', json.dumps(pair), BOUNDS_HINT)
     for name in gaussian:
         if name not in given:
             raise MadnbError("22023", f'public bounds are missing for Gaussian feature "{name}"', hint=BOUNDS_HINT)
     return {name: [float(given[name][0]), float(given[name][1])] for name in gaussian}
+
+
+def _finite(x: Any) -> bool:
+    """A finite number (jsonb gives 1e400 as a 401-digit integer, which no float holds)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(x))
+    except OverflowError:
+        return False
 
 
 def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, str]:
@@ -621,7 +656,8 @@ def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, 
     text = domain.strip()
     if text.startswith("{"):
         try:
-            given = json.loads(text)
+            # numbers kept as written (a float would round 12345678901234567.5): each is cast to its column's type
+            given = json.loads(text, parse_float=str, parse_int=str)
         except ValueError:
             given = None
         if not isinstance(given, dict) or any(

@@ -54,7 +54,7 @@ from typing import Any
 
 from . import noise
 from .errors import MadnbError, entry_point
-from .names import Relation, resolve_column, resolve_relation
+from .names import Relation, refuse_nondeterministic_collation, resolve_column, resolve_relation
 from .spec import Training
 from .sql import F8, INTEGER_TYPES, Plpy, float8_literal
 
@@ -188,6 +188,13 @@ _BOUNDS_HINT = (
     "give one {lower, upper} pair per numeric attribute, in the order of numericAttrsColumnIndices, "
     "e.g. bounds => '{{17,90},{1,16}}'; bounds are public knowledge, never taken from the data"
 )
+COLUMNS_DOMAIN_HINT = (
+    'pass domain => \'{"income": ["<=50K", ">50K"], "workclass": ["Private", "State-gov"]}\' (jsonb: the label\'s classes and '
+    "the values of every categorical feature, by column name), or the name of a table with columns (attr text, value text) "
+    "holding those rows, or domain => 'private' with delta => 1e-6 to choose them from the data privately, "
+    "or domain => 'observed' (which discloses the values present: not differentially private)"
+)
+"""madnb.train's form of :data:`DOMAIN_HINT` (by column name)."""
 DOMAIN_HINT = (
     "pass domain => 'a table with columns (attr integer, value text)' listing the class labels (attr 0) "
     "and the allowed values of each categorical attribute (attr i), or domain => 'private' with delta => 1e-6 "
@@ -321,19 +328,24 @@ def parse_bounds(bounds: Any, given_order: list[int]) -> NumericBounds:
                 "22023", f"the lower bound of numeric attribute {attr} must be below its upper bound, got {{{lo!r}, {hi!r}}}",
                 hint=_BOUNDS_HINT,
             )
-        half = hi / 2 - lo / 2
-        if half < HALF_WIDTH_MIN:
-            raise MadnbError(
-                "22023", f"the bounds of numeric attribute {attr} are too close together to encode, got {{{lo!r}, {hi!r}}}",
-                detail=f"(upper - lower) / 2 must be at least {HALF_WIDTH_MIN!r}", hint=_BOUNDS_HINT,
-            )
-        if half > HALF_WIDTH_MAX:
-            raise MadnbError(
-                "22023", f"the bounds of numeric attribute {attr} are too far apart to encode, got {{{lo!r}, {hi!r}}}",
-                detail=f"(upper - lower) / 2 must be at most {HALF_WIDTH_MAX!r}", hint=_BOUNDS_HINT,
-            )
+        check_half_width(lo, hi, f"the bounds of numeric attribute {attr}", f"{{{lo!r}, {hi!r}}}", _BOUNDS_HINT)
         out.append((attr, lo, hi))
     return NumericBounds(tuple(sorted(out)), FIXED_POINT_BITS)
+
+
+def check_half_width(lo: float, hi: float, what: str, got: str, hint: str) -> None:
+    """22023 unless (hi - lo) / 2 is within [HALF_WIDTH_MIN, HALF_WIDTH_MAX] (``what``: whose bounds, ``got``: as given)."""
+    half = hi / 2 - lo / 2
+    if half < HALF_WIDTH_MIN:
+        raise MadnbError(
+            "22023", f"{what} are too close together to encode, got {got}",
+            detail=f"(upper - lower) / 2 must be at least {HALF_WIDTH_MIN!r}", hint=hint,
+        )
+    if half > HALF_WIDTH_MAX:
+        raise MadnbError(
+            "22023", f"{what} are too far apart to encode, got {got}",
+            detail=f"(upper - lower) / 2 must be at most {HALF_WIDTH_MAX!r}", hint=hint,
+        )
 
 
 @dataclass(frozen=True)
@@ -402,6 +414,7 @@ def privacy_spec(
     """Validate epsilon, bounds, delta and the domain's name (22023 with a hint); nothing is read from the data."""
     eps = parse_epsilon(epsilon)
     nb = parse_bounds(bounds, given_order)
+    refuse_nondeterministic_collation(plpy, t.source, t.cls, "class column")
     if domain is None:
         raise MadnbError("22023", "a differentially private model needs a public domain", hint=DOMAIN_HINT)
     kind = domain.strip().lower()

@@ -253,6 +253,7 @@ def train(
         header = private.write_private(
             plpy, private_spec.shape, p, kept, outputs, {"smoothing": s_factor, **private_spec.ledger(t)},
         )
+        private_spec.drop_copy(plpy)
         privacy = {
             "epsilon": json.loads(p.epsilon_text), "delta": p.delta, "release_id": header.release_id,
             "guarantee": p.guarantee, "domain": p.domain_text, "bounds": private_spec.bounds,

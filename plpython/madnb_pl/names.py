@@ -202,6 +202,28 @@ def resolve_relation(plpy: Plpy, text: str | None, what: str) -> Relation:
     return Relation(r["schema"], r["name"], int(r["oid"]))
 
 
+def refuse_nondeterministic_collation(plpy: Plpy, rel: Relation, col: Column, what: str) -> None:
+    """0A000 when ``col`` has a nondeterministic collation (e.g. case-insensitive ICU).
+
+    madnb groups rows by the label's own value: under such a collation GROUP BY
+    merges 'a' and 'A' into one class (whichever spelling it meets first), and a
+    private release would count one row in several cells of one query.
+    """
+    plan = plpy.prepare(
+        "SELECT c.collname::pg_catalog.text AS coll FROM pg_catalog.pg_attribute a "
+        "JOIN pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) a.attcollation "
+        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND NOT c.collisdeterministic",
+        ["pg_catalog.oid", "pg_catalog.name"],
+    )
+    rows = plpy.execute(plan, [rel.oid, col.name])
+    if rows:
+        raise MadnbError(
+            "0A000", f'{what} "{col.name}" has the nondeterministic collation "{rows[0]["coll"]}"',
+            detail="values equal under it (such as 'a' and 'A') would be merged into one class",
+            hint=f'train from a view that gives the column a deterministic collation, e.g. {quote_ident(col.name)} COLLATE "C"',
+        )
+
+
 def resolve_column(plpy: Plpy, rel: Relation, text: str | None, what: str, compared: bool = False) -> Column:
     """Resolve a column of ``rel`` (one identifier, quoted or not).
 

@@ -90,6 +90,8 @@ def read_numbers(
     ``var_floor``: the views' variance floor (kind 'gaussian': none, its variances hold scikit-learn's epsilon).
     """
     k = int(plpy.execute(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS m")[0]["k"])
+    if k == 0:  # a private release whose domain => 'private' kept no class: a model with no classes
+        return ModelNumbers("{}", [], [], {}, {})
     has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
     n = t.num_attrs
     plan = ScoringPlan(
@@ -222,6 +224,8 @@ MADNB_HELPERS = Helpers("madnb._nb_best", "madnb._nb_proba", "madnb._nb_proba_js
 
 def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
     """(result type, body expression) of predict, predict_proba and predict_proba_array."""
+    if not m.classes:  # no class (an empty private release): no prediction, no probability
+        return [(t.label.type_sql, f"NULL::{t.label.type_sql}"), ("pg_catalog.jsonb", "'{}'::pg_catalog.jsonb"), (f"{F8}[]", f"'{{}}'::{F8}[]")]
     scores = "ARRAY[\n " + ",\n ".join(scores_sql(t, m, value)) + "\n]"
     classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
     texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")

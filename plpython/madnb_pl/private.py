@@ -142,7 +142,7 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
             "domain 'observed' discloses the set of class labels and attribute values present in the data",
             detail=f"the model trained from {t.source.display} lists exactly the values that occur in it, so it is "
             f"{NOT_DP_OBSERVED}; this is recorded in the privacy ledger and in the model tables' comments",
-            hint=dp.DOMAIN_HINT,
+            hint=dp.DOMAIN_HINT if t.cells is None else dp.COLUMNS_DOMAIN_HINT,
         )
         src, cls = t.source.sql, t.cls.sql
         if t.cells is None:
