@@ -74,8 +74,9 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
 
     Raises ``ImportError`` when scikit-learn or pandas is missing, psycopg's
     errors from the database (``UndefinedObject``, SQLSTATE 42704, for an
-    unknown model), ``NotImplementedError`` for a kind of model that has no
-    scikit-learn form here yet.
+    unknown model; ``FeatureNotSupported``, 0A000, for a kind the database
+    cannot export yet), ``NotImplementedError`` for a kind the database exports
+    but that has no scikit-learn form here yet.
     """
     try:
         import pandas  # noqa: F401  (the ColumnTransformer selects columns of a DataFrame by name)

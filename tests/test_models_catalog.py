@@ -154,7 +154,7 @@ def test_a_role_given_grant_usage_predicts_and_reads_the_catalog_but_never_train
 _PLANTED_OPERATORS = [
     ("+", "float8", "float8"), ("-", "float8", "float8"), ("*", "float8", "float8"), ("^", "float8", "float8"),
     (">", "float8", "float8"), (">=", "float8", "float8"), ("<", "float8", "float8"), ("-", "int8", "int8"),
-    ("->>", "jsonb", "text"), ("->", "jsonb", "text"), ("||", "jsonb", "jsonb"), ("=", "text", "text"),
+    ("->>", "jsonb", "text"), ("->", "jsonb", "text"), ("||", "jsonb", "jsonb"), ("=", "text", "text"), ("=", "float8", "float8"),
 ]
 _PLANTED_FUNCTIONS = [
     ("float8larger", "float8, float8", "float8"), ("float8smaller", "float8, float8", "float8"),

@@ -269,6 +269,11 @@ def fruit(db):
         ("""features => ARRAY['colour'], kind => 'categorical', options => '{"var_smoothing": 1}'""", "22023"),
         ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"var_smoothing": -1}'""", "22023"),
         ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"var_smoothing": "big"}'""", "22023"),
+        # jsonb keeps 1e400 as an integer of 401 digits: no float holds it
+        ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"var_smoothing": 1e400}'""", "22023"),
+        ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"priors": [1e400, 0]}'""", "22023"),
+        ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"var_smoothing": 1e307}'""", "22023"),
+        ("""features => ARRAY['colour'], kind => 'categorical', options => '{"alpha": 1e400}'""", "22023"),
         ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"priors": [0.5, 0.6]}'""", "22023"),
         ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"priors": [1]}'""", "22023"),
         ("""features => ARRAY['weight'], kind => 'gaussian', options => '{"priors": [0.5, -0.5, 1]}'""", "22023"),

@@ -262,6 +262,10 @@ def _sqlstate(db: psycopg.Connection[Any], sql: str) -> tuple[str | None, str]:
         ("features => ARRAY['v'], kind => 'multinomial', options => '{\"class_prior\": [0.2, 0.3, 0.5]}'", "22023", "3 probabilities"),
         ("features => ARRAY['v'], kind => 'multinomial', options => '{\"norm\": true}'", "22023", '"norm"'),
         ("features => ARRAY['v'], kind => 'bernoulli', options => '{\"binarize\": \"x\"}'", "22023", "binarize"),
+        # jsonb keeps 1e400 as an integer of 401 digits: no float holds it
+        ("features => ARRAY['v'], kind => 'multinomial', options => '{\"alpha\": 1e400}'", "22023", "alpha"),
+        ("features => ARRAY['v'], kind => 'bernoulli', options => '{\"binarize\": 1e400}'", "22023", "binarize"),
+        ("features => ARRAY['v'], kind => 'bernoulli', options => '{\"class_prior\": [1e400, 0]}'", "22023", "class_prior"),
         ("features => ARRAY['v'], kind => 'multinomial', smoothing => 2", "22023", "alpha in options"),
         ("features => ARRAY['v'], kind => 'multinomial', categorical => ARRAY['v']", "22023", "categorical"),
     ],

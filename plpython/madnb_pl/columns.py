@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from typing import Any
 from . import dp, statistics_table, stats
 from .errors import MadnbError
 from .names import Column, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
-from .spec import Training
+from .spec import Training, finite_number
 from .sql import (
     BOOL,
     DATE,
@@ -179,7 +178,8 @@ def gaussian_value_sql(expr: str, f: Feature) -> Sql:
     """A Gaussian value as float8; NaN reads NULL (missing)."""
     x = f"({expr})::{F8}"
     if f.base_oid in NAN_TYPES:
-        return Sql(f"NULLIF({x}, 'NaN'::{F8})")
+        # not NULLIF: it looks its = up on the search_path of whoever runs the generated function
+        return Sql(f"CASE WHEN {x} OPERATOR(pg_catalog.=) 'NaN'::{F8} THEN NULL ELSE {x} END")
     return Sql(x)
 
 
@@ -616,7 +616,7 @@ def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
                 "22023", f'bounds name the categorical feature "{name}"',
                 hint="bounds are for Gaussian features; a categorical feature's values are listed in domain",
             )
-        ok = isinstance(pair, list) and len(pair) == 2 and all(_finite(x) for x in pair)
+        ok = isinstance(pair, list) and len(pair) == 2 and all(finite_number(x) for x in pair)
         if not ok:
             raise MadnbError(
                 "22023", f'the bounds of "{name}" must be two finite numbers [lower, upper], got {json.dumps(pair)}',
@@ -631,16 +631,6 @@ def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
         if name not in given:
             raise MadnbError("22023", f'public bounds are missing for Gaussian feature "{name}"', hint=BOUNDS_HINT)
     return {name: [float(given[name][0]), float(given[name][1])] for name in gaussian}
-
-
-def _finite(x: Any) -> bool:
-    """A finite number (jsonb gives 1e400 as a 401-digit integer, which no float holds)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(x))
-    except OverflowError:
-        return False
 
 
 def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, str]:

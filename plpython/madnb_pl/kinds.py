@@ -35,7 +35,7 @@ from . import derive, predict
 from .columns import ColumnTraining
 from .errors import MadnbError
 from .names import NewName
-from .spec import MAX_SMOOTHING
+from .spec import MAX_SMOOTHING, finite_number
 from .sql import F8, Plpy
 
 GAUSSIAN = "gaussian"
@@ -72,7 +72,7 @@ def _bad(key: str, what: str, got: Any, hint: str | None = None) -> MadnbError:
 
 def _number(options: dict[str, Any], key: str, default: float, top: float = math.inf) -> float:
     v = options.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 <= v <= top:
+    if not finite_number(v) or not 0 <= v <= top:
         upto = f" up to {top:g}" if math.isfinite(top) else ""
         raise _bad(key, f"a number from 0{upto}", v)
     return float(v)
@@ -120,7 +120,7 @@ def _count(x: Any) -> bool:
 def _priors_shape(key: str, v: Any) -> Any:
     values = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
     if v is not None and (values is None or not all(
-        isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0 for x in values
+        finite_number(x) and x >= 0 for x in values
     )):
         raise _bad(key, "an array of probabilities in the order of the classes, or an object {class: probability}", v,
                    hint="the classes are ordered as madnb.model_classes lists them (the label's sort order)")
@@ -166,6 +166,11 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
         f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g"
     )[0]["v"]
     epsilon = p.var_smoothing * float(r or 0.0)
+    if not math.isfinite(epsilon):
+        raise MadnbError(
+            "22023", f"var_smoothing {p.var_smoothing!r} times the largest feature variance is not a finite number",
+            hint="use a smaller var_smoothing (scikit-learn's default is 1e-9)",
+        )
     plpy.execute(
         f"UPDATE {np.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
         f"OPERATOR(pg_catalog./) x.value_cnt::{F8}, '0'::{F8}) OPERATOR(pg_catalog.+) {epsilon!r}::{F8} "

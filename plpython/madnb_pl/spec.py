@@ -147,6 +147,16 @@ def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: s
         )
 
 
+def finite_number(v: object) -> bool:
+    """A JSON number (not a boolean) that is finite as a float8: a huge integer (jsonb writes 1e400 out in digits) is not."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
 def parse_smoothing(smoothing: float | None) -> float:
     """The Laplace smoothing factor s: a number in 0..MAX_SMOOTHING."""
     if smoothing is None:

@@ -54,6 +54,7 @@ from . import statistics_table
 from .errors import MadnbError
 from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
 from .predict import SCHEMA, SUFFIXES, plpy_literal
+from .spec import finite_number
 from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, quote_ident, temp_name
 
 MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
@@ -92,7 +93,7 @@ class Parameters:
 
 
 def _number(key: str, v: Any) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+    if not finite_number(v):
         raise MadnbError("22023", f"option {key} must be a finite number, got {json.dumps(v)}")
     return float(v)
 
