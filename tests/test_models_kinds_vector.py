@@ -446,3 +446,16 @@ def test_empty_vectors_and_documents_without_a_lexeme_are_refused(small):
     for column, says in (("v", "are empty"), ("doc", "hold no lexeme")):
         got, message = _sqlstate(small, f"SELECT madnb.train('m', 'hollow', 'label', features => ARRAY['{column}'], kind => 'multinomial')")
         assert got == "22023" and says in message
+
+
+def test_a_dense_vector_not_starting_at_1_or_holding_nan_or_infinity_predicts_null_as_training_refuses_it(small):
+    small.execute("SELECT madnb.train('mw', 'small', 'label', ARRAY['w'], kind => 'multinomial')")
+    small.execute("SELECT madnb.train('mv', 'small', 'label', ARRAY['v'], kind => 'bernoulli')")
+    ok = small.execute("SELECT madnb_models.mw_predict(w => '{0,3,1}'::float8[]), madnb_models.mv_predict(v => '{0,3,1}'::int[])")
+    assert ok.fetchone() == ("b", "b")
+    for w in ("[0:2]={0,3,1}", "[2:4]={0,3,1}", "{NaN,3,1}", "{Infinity,0,0}", "{-Infinity,0,0}"):
+        got = small.execute(
+            "SELECT madnb_models.mw_predict(w => %s::float8[]), madnb_models.mw_predict_proba_array(w => %s::float8[])", [w, w]
+        ).fetchone()
+        assert got == (None, None), w
+    assert small.execute("SELECT madnb_models.mv_predict(v => '[0:2]={0,3,1}'::int[])").fetchone() == (None,)

@@ -494,6 +494,22 @@ def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[f
     return ([m.log_prior[0]] if k == 1 else [0.0] * k), m.log_prob
 
 
+def _dense_guard(t: VectorTraining, x: str) -> str:
+    """More of what a dense vector must be to predict (else NULL), as training requires it.
+
+    Its first index 1 (element j is feature j: training numbers elements from the
+    first one, prediction reads x[1..n]); for float and numeric elements no NaN or
+    infinity (training refuses them, as scikit-learn does).
+    """
+    guard = f" AND pg_catalog.array_lower({x}, 1) OPERATOR(pg_catalog.=) 1"
+    if t.vector.elem_oid not in (INT2, INT4, INT8):
+        guard += (
+            f" AND NOT (({x})::{F8}[] OPERATOR(pg_catalog.&&) "
+            f"'{{NaN,Infinity,-Infinity}}'::{F8}[])"
+        )
+    return guard
+
+
 def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
     """The K scores (a float8[]) of vector ``x``: NULL for a NULL vector or a dense one of another length."""
     consts, ws = weights(t, m)
@@ -521,7 +537,7 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
         )
         cond = (
             f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
-            f"AND pg_catalog.array_position({x}, NULL) IS NULL"
+            f"AND pg_catalog.array_position({x}, NULL) IS NULL{_dense_guard(t, x)}"
         )
         return f"CASE WHEN {cond} THEN ARRAY[\n {scores}\n] END"
     sums = ", ".join(
@@ -535,7 +551,7 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
         )
         cond = (
             f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
-            f"AND pg_catalog.array_position({x}, NULL) IS NULL"
+            f"AND pg_catalog.array_position({x}, NULL) IS NULL{_dense_guard(t, x)}"
         )
     else:
         assert m.terms is not None

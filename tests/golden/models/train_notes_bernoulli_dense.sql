@@ -107,7 +107,7 @@ SELECT pg_catalog.array_agg(c.class ORDER BY c.class)::pg_catalog.text AS t, pg_
 SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM "madnb_models"."notes_b_feature_probs" AS f GROUP BY f.class ORDER BY f.class
 
 -- statement 36
-CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"(r anyelement) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"(r anyelement) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL AND pg_catalog.array_lower(($1)."counts", 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -122,7 +122,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"(r anyelement) RETURN
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict"(anyelement) IS 'madnb model notes_b (bernoulli): the predicted class (the first class within 1e-12 of the best score) of a row holding the vector column'
 
 -- statement 38
-CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL AND pg_catalog.array_lower(($1)."counts", 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -137,7 +137,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"(r anyelement) 
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba"(anyelement) IS 'madnb model notes_b (bernoulli): jsonb {class: probability} of a row holding the vector column'
 
 -- statement 40
-CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL AND pg_catalog.array_lower(($1)."counts", 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -152,7 +152,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"(r anyele
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba_array"(anyelement) IS 'madnb model notes_b (bernoulli): float8[] of class probabilities in the order of madnb.model_classes of a row holding the vector column'
 
 -- statement 42
-CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"("counts" integer[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"("counts" integer[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -167,7 +167,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"("counts" integer[]) 
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict"(integer[]) IS 'madnb model notes_b (bernoulli): the predicted class (the first class within 1e-12 of the best score) of the vector'
 
 -- statement 44
-CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"("counts" integer[]) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"("counts" integer[]) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -182,7 +182,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"("counts" integ
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba"(integer[]) IS 'madnb model notes_b (bernoulli): jsonb {class: probability} of the vector'
 
 -- statement 46
-CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"("counts" integer[]) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"("counts" integer[]) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -207,7 +207,7 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict(r anyelement)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-AS $function$SELECT (E'{food,pets}'::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
+AS $function$SELECT (E'{food,pets}'::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL AND pg_catalog.array_lower(($1)."counts", 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
@@ -223,7 +223,7 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict(counts integer[])
  RETURNS text
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-AS $function$SELECT (E'{food,pets}'::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
+AS $function$SELECT (E'{food,pets}'::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
@@ -239,7 +239,7 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba(r anyelement)
  RETURNS jsonb
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-AS $function$SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
+AS $function$SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL AND pg_catalog.array_lower(($1)."counts", 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
@@ -255,7 +255,7 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba(counts integer[])
  RETURNS jsonb
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-AS $function$SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
+AS $function$SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
@@ -271,7 +271,7 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba_array(r anyelement
  RETURNS double precision[]
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL THEN ARRAY[
+AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality(($1)."counts") OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims(($1)."counts") OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position(($1)."counts", NULL) IS NULL AND pg_catalog.array_lower(($1)."counts", 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN (($1)."counts")[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
@@ -287,7 +287,7 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict_proba_array(counts integ
  RETURNS double precision[]
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL THEN ARRAY[
+AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  '-2.0854701959599913'::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
