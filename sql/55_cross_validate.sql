@@ -41,6 +41,10 @@ $$;
 COMMENT ON FUNCTION madnb.fold(bigint, integer, integer) IS
     'the cross-validation fold (1 to folds) of an integer key: madnb.fold(key::text, folds, seed)';
 
+-- cross_validate gained kind and options: the old signatures go.
+DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);
+DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);
+
 CREATE OR REPLACE FUNCTION madnb._cross_validate(
     source text,
     label text,
@@ -50,16 +54,18 @@ CREATE OR REPLACE FUNCTION madnb._cross_validate(
     exclude text[],
     categorical text[],
     smoothing float8,
-    key text
+    key text,
+    kind text,
+    options jsonb
 ) RETURNS TABLE (fold text, metrics pg_catalog.jsonb)
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
 return madnb_pl.crossval.cross_validate(
     plpy, source=source, label=label, features=features, folds=folds, seed=seed, exclude=exclude,
-    categorical=categorical, smoothing=smoothing, key=key)
+    categorical=categorical, smoothing=smoothing, key=key, kind=kind, options=options)
 $python$;
-COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text) IS
+COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb) IS
     'internal: the PL/Python entry point behind madnb.cross_validate';
 
 CREATE OR REPLACE FUNCTION madnb.cross_validate(
@@ -71,16 +77,18 @@ CREATE OR REPLACE FUNCTION madnb.cross_validate(
     exclude text[] DEFAULT NULL,
     categorical text[] DEFAULT NULL,
     smoothing float8 DEFAULT 1,
-    key text DEFAULT NULL
+    key text DEFAULT NULL,
+    kind text DEFAULT 'naive_bayes',
+    options jsonb DEFAULT NULL
 ) RETURNS TABLE (fold text, metrics pg_catalog.jsonb)
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
     RETURN QUERY SELECT c.fold, c.metrics FROM madnb._cross_validate(
         source => source, label => label, features => features, folds => folds, seed => seed, exclude => exclude,
-        categorical => categorical, smoothing => smoothing, key => key) AS c;
+        categorical => categorical, smoothing => smoothing, key => key, kind => kind, options => options) AS c;
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text) IS
-    'k-fold cross-validation of madnb.train''s model in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; writes nothing';
+COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb) IS
+    'k-fold cross-validation of madnb.train''s model (kinds naive_bayes, gaussian, categorical) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; writes nothing';

@@ -429,3 +429,56 @@ def test_the_default_key_is_the_whole_row_even_when_a_column_is_named_t(db):
     rows = db.execute("SELECT fold, metrics FROM madnb.cross_validate('tt', 'y', ARRAY['a'], folds => 5)").fetchall()
     expected = db.execute("SELECT madnb.fold((r.*)::text, 5, 0) AS f, count(*) FROM tt AS r GROUP BY 1 ORDER BY 1").fetchall()
     assert [(r[0], r[1]["rows"]) for r in rows[:-1]] == [(str(f), n) for f, n in expected]
+
+
+def test_the_gaussian_kind_cross_validates_as_scikit_learns_gaussian_nb_on_the_same_folds(db):
+    from sklearn.datasets import load_iris
+    from sklearn.naive_bayes import GaussianNB
+
+    iris = load_iris()
+    X, y = iris.data, [str(iris.target_names[t]) for t in iris.target]
+    db.execute("CREATE TABLE iris (id int PRIMARY KEY, a float8, b float8, c float8, d float8, species text)")
+    with db.cursor().copy("COPY iris FROM STDIN") as copy:
+        for i, (row, label) in enumerate(zip(X, y, strict=True)):
+            copy.write_row((i, *[float(v) for v in row], label))
+    rows = {r[0]: r[1] for r in db.execute(
+        "SELECT fold, metrics FROM madnb.cross_validate('iris', 'species', exclude => ARRAY['id'], folds => 5, "
+        """key => 'id', kind => 'gaussian', options => '{"var_smoothing": 1e-3}')"""
+    ).fetchall()}
+    folds = np.array([fold_of(i, 5) for i in range(len(y))])
+    classes = sorted(set(y))
+    for f in range(1, 6):
+        train, test = folds != f, folds == f
+        nb = GaussianNB(var_smoothing=1e-3).fit(X[train], np.array(y)[train])
+        assert list(nb.classes_) == classes
+        want = expected(classes, list(np.array(y)[test]), list(nb.predict(X[test])), nb.predict_proba(X[test]))
+        assert_close(rows[str(f)], want)
+
+
+def test_the_categorical_kind_cross_validates_as_train_and_evaluate_on_each_fold(db):
+    db.execute("CREATE TABLE pets (id int PRIMARY KEY, colour text, size text, kind text)")
+    db.execute("INSERT INTO pets SELECT i, (ARRAY['red','green','blue'])[1 + i % 3], (ARRAY['s','m','l','xl'])[1 + (i * 7) % 4], "
+               "CASE WHEN i % 5 < 2 THEN 'cat' ELSE 'dog' END FROM generate_series(1, 300) i")
+    options = '{"alpha": 0.5, "min_categories": 6, "fit_prior": false}'
+    got = {r[0]: r[1] for r in db.execute(
+        "SELECT fold, metrics FROM madnb.cross_validate('pets', 'kind', exclude => ARRAY['id'], folds => 3, key => 'id', "
+        "kind => 'categorical', options => %s::jsonb)", [options]).fetchall()}
+    for f in range(1, 4):
+        db.execute(f"CREATE TABLE pets_in{f} AS SELECT * FROM pets WHERE madnb.fold(id, 3) <> {f}")
+        db.execute(f"CREATE TABLE pets_out{f} AS SELECT * FROM pets WHERE madnb.fold(id, 3) = {f}")
+        db.execute(f"SELECT madnb.train('pets_c{f}', 'pets_in{f}', 'kind', exclude => ARRAY['id'], kind => 'categorical', "
+                   "options => %s::jsonb)", [options])
+        want = db.execute(f"SELECT madnb.evaluate('pets_c{f}', 'pets_out{f}')").fetchone()[0]
+        assert_close(got[str(f)], want)
+
+
+def test_kinds_that_cross_validate_do_and_the_others_say_so(db):
+    db.execute("CREATE TABLE v (id int, y text, w int[])")
+    db.execute("INSERT INTO v SELECT i, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END, ARRAY[i % 3, i % 5] FROM generate_series(1, 40) i")
+    for kind, state in (("multinomial", "0A000"), ("magic", "22023")):
+        with pytest.raises(psycopg.Error) as e:
+            db.execute(f"SELECT * FROM madnb.cross_validate('v', 'y', ARRAY['w'], kind => '{kind}')")
+        assert e.value.sqlstate == state
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("""SELECT * FROM madnb.cross_validate('v', 'y', ARRAY['id'], options => '{"alpha": 1}')""")
+    assert (e.value.sqlstate, e.value.diag.message_primary) == ("22023", 'option "alpha" is not a parameter of kind \'naive_bayes\'')

@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import columns, derive, evaluate, predict, spec
+from . import columns, derive, evaluate, kinds, models, predict, spec
 from .columns import ColumnTraining
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
@@ -166,12 +166,30 @@ def cross_validate(
     categorical: list[str | None] | None = None,
     smoothing: float | None = 1.0,
     key: str | None = None,
+    kind: str | None = models.KIND,
+    options: Any = None,
 ) -> list[dict[str, Any]]:
-    """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text), then 'mean'."""
+    """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text), then 'mean'.
+
+    ``kind`` and ``options`` as madnb.train's, for the kinds of the statistics
+    table ('naive_bayes', 'gaussian', 'categorical'): each fold's model gets the
+    kind's numbers (:mod:`madnb_pl.kinds`) from its complement's statistics.
+    """
     k = _folds(folds, seed)
     sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
     s_factor = spec.parse_smoothing(smoothing)
-    t = columns.training(plpy, source, label, features, exclude, categorical)
+    if kind is None:
+        raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{models.KIND}' (the default)")
+    if kind not in (models.KIND, *kinds.KIND_OPTIONS):
+        raise MadnbError(
+            "0A000" if kind in models.KIND_OPTIONS else "22023", f"kind '{kind}' cannot be cross-validated",
+            hint=f"cross_validate takes kind '{models.KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'",
+        )
+    parameters = models.parse_options(kind, options)
+    kp = kinds.parameters(kind, parameters, s_factor) if kind != models.KIND else None
+    if kp is not None and kp.kind == kinds.CATEGORICAL:
+        s_factor = kp.alpha
+    t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
     key_expr = key_sql(plpy, t, key)
     s, labelled = columns.statistics_pass(plpy, t, fold_sql(key_expr, k, sd))
     if labelled < k:
@@ -222,7 +240,9 @@ def cross_validate(
         others = [p for i, p in enumerate(parts, start=1) if i != f]
         derive.create_model(plpy, others, tables, s_factor, keep=kept)
         made += [kept, *tables.all()]
-        numbers = predict.read_numbers(plpy, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
+        if kp is not None:
+            kinds.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
+        numbers = kinds.model_numbers(plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
         scores = dict(zip(numbers.classes, predict.scores_sql(t, numbers, values), strict=True))
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
     classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]"
