@@ -12,6 +12,7 @@ import datetime
 import decimal
 import json
 import math
+import re
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -48,6 +49,13 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
       ``feature_log_prob_`` (one more column per feature, the extra code, at
       log-probability 0: it adds nothing, as madnb skips such a value),
       ``theta_`` and ``var_`` (madnb's variances, floored as madnb floors them).
+
+    A model of kind ``'multinomial'``, ``'bernoulli'`` or ``'complement'`` is
+    the Pipeline ``vectors`` (:func:`madnb_vectors`: the DataFrame's vector
+    column, a list per row for an array or a tsvector's text, as the count
+    matrix in the model's feature order; lexemes the model never saw are
+    ignored) then ``nb``, scikit-learn's MultinomialNB, BernoulliNB or
+    ComplementNB with the model's parameters and fitted attributes.
 
     ``classes_`` are the model's classes as psycopg reads the label's type, in
     the order of ``madnb.model_classes(model)`` (the label type's order, which
@@ -90,7 +98,8 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
             raise NotImplementedError(f"models of kind {numbers['kind']!r} cannot be exported to scikit-learn yet")
         # the classes typed as the label (psycopg's Python types), in the model's class order
         table = sql.Identifier("madnb_models", numbers["model"] + "_class_priors")
-        rows = c.execute(sql.SQL("SELECT m.class, m.class_cnt FROM {} AS m ORDER BY m.class").format(table)).fetchall()
+        count = sql.Identifier("class_count" if "vector" in numbers else "class_cnt")  # the vector kinds' column name
+        rows = c.execute(sql.SQL("SELECT m.class, m.{} FROM {} AS m ORDER BY m.class").format(count, table)).fetchall()
     if [float(r[1]) for r in rows] != numbers["class_count"]:
         raise RuntimeError(f"model {numbers['model']!r} was re-trained while it was read: try again")
     return builder(numbers, [r[0] for r in rows])
@@ -279,10 +288,112 @@ def _naive_bayes(numbers: dict[str, Any], classes: list[Any]) -> Pipeline:
     return Pipeline([("columns", columns), ("nb", nb)])
 
 
+# ---------------------------------------------------------------------------
+# multinomial, bernoulli, complement: one vector column
+# ---------------------------------------------------------------------------
+
+# a tsvector's lexeme, quoted ('...' with '' and backslash escapes, as PostgreSQL writes it) or bare, and its positions
+_LEXEME = re.compile(r"""\s*(?:'((?:[^'\\]|''|\\.)*)'|((?:[^\s':\\]|\\.)+))(?::([0-9]+[A-Da-d*]?(?:,[0-9]+[A-Da-d*]?)*))?""")
+_UNESCAPE = re.compile(r"''|\\(.)", re.S)
+
+
+def tsvector_counts(text: str) -> dict[str, int]:
+    """The lexemes of a tsvector in PostgreSQL's text form and their counts (madnb's: the number of positions, 1 without).
+
+    ``'cat':1,4 'dog':2 'it''s'`` -> ``{'cat': 2, 'dog': 1, "it's": 1}``.  ValueError if ``text`` is not a tsvector.
+    """
+    out: dict[str, int] = {}
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
+        mt = _LEXEME.match(text, pos)
+        if mt is None or mt.end() == pos:
+            raise ValueError(f"not a tsvector in PostgreSQL's text form at character {pos + 1}: {text[pos:pos + 30]!r}")
+        quoted, bare, positions = mt.groups()
+        lexeme = _UNESCAPE.sub(lambda e: e.group(1) if e.group(1) is not None else "'", quoted if quoted is not None else bare)
+        out[lexeme] = out.get(lexeme, 0) + (positions.count(",") + 1 if positions else 1)
+        pos = mt.end()
+    return out
+
+
+def madnb_vectors(X: Any, column: str, n_features: int | None = None, vocabulary: dict[str, int] | None = None) -> Any:
+    """Column ``column`` of the DataFrame ``X`` as the count matrix of a vector model (rows x features).
+
+    A dense vector (a list or array, as psycopg returns int[] / float8[] /
+    numeric[]) must have ``n_features`` elements; a tsvector (a str in
+    PostgreSQL's text form) counts each lexeme of ``vocabulary`` (lexeme ->
+    column) by its positions, and ignores the others, as madnb does (a sparse
+    matrix).  A missing vector (None, NaN) is a ValueError: madnb predicts NULL
+    for it, scikit-learn has no such answer.  The first step of :func:`to_sklearn`'s
+    pipeline for these kinds.
+    """
+    values = list(X[column]) if hasattr(X, "columns") else list(X)
+    na = _na()
+    for i, v in enumerate(values):
+        if not isinstance(v, (str, list, tuple, np.ndarray)) and _missing(v, na):
+            raise ValueError(f"row {i} has no vector (madnb predicts NULL for it): leave such rows out")
+    if vocabulary is None:
+        rows = [np.asarray(v, dtype=np.float64) for v in values]
+        for i, r in enumerate(rows):
+            if r.shape != (n_features,):
+                raise ValueError(f"row {i}: a vector of shape {r.shape}, the model's have {n_features} elements")
+        return np.vstack(rows) if rows else np.zeros((0, n_features or 0))
+    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
+    data: list[float] = []
+    indices: list[int] = []
+    indptr = [0]
+    for v in values:
+        for lexeme, n in tsvector_counts(v).items():
+            j = vocabulary.get(lexeme)
+            if j is not None:
+                indices.append(j)
+                data.append(float(n))
+        indptr.append(len(indices))
+    return csr_matrix((data, indices, indptr), shape=(len(values), len(vocabulary)), dtype=np.float64)
+
+
+def _vector(numbers: dict[str, Any], classes: list[Any]) -> Pipeline:
+    from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    p, v = numbers["parameters"], numbers["vector"]
+    kind = numbers["kind"]
+    feature_count = np.array(numbers["feature_count"], dtype=np.float64)
+    n = feature_count.shape[1]
+    kw: dict[str, Any] = {"column": v["name"]}
+    if v["terms"] is None:
+        kw["n_features"] = n
+    else:
+        kw["vocabulary"] = {t: j for j, t in enumerate(v["terms"])}
+    common = {"alpha": p["alpha"], "fit_prior": p["fit_prior"], "class_prior": p["class_prior"], "force_alpha": False}
+    nb: Any
+    if kind == "multinomial":
+        nb = MultinomialNB(**common)
+    elif kind == "bernoulli":
+        nb = BernoulliNB(**common, binarize=p["binarize"])
+    else:
+        nb = ComplementNB(**common, norm=p["norm"])
+        nb.feature_all_ = feature_count.sum(axis=0)
+    classes_ = np.empty(len(classes), dtype=object)
+    classes_[:] = classes
+    nb.classes_ = classes_
+    nb.class_count_ = np.array(numbers["class_count"], dtype=np.float64)
+    nb.feature_count_ = feature_count
+    nb.class_log_prior_ = np.array(numbers["log_prior"], dtype=np.float64)
+    nb.feature_log_prob_ = np.array(numbers["log_prob"], dtype=np.float64)
+    nb.n_features_in_ = n
+    return Pipeline([("vectors", FunctionTransformer(madnb_vectors, kw_args=kw)), ("nb", nb)])
+
+
 _BUILDERS: dict[str, Callable[[dict[str, Any], list[Any]], Pipeline]] = {
     "naive_bayes": _naive_bayes,
     "gaussian": _naive_bayes,  # all Gaussian: a GaussianNB with the model's variances (var_smoothing included) and priors
     "categorical": _naive_bayes,  # all categorical: a CategoricalNB with the model's log probabilities and priors
+    # one vector column: MultinomialNB, BernoulliNB, ComplementNB with the model's counts, log probabilities and priors
+    "multinomial": _vector,
+    "bernoulli": _vector,
+    "complement": _vector,
 }
 
-__all__ = ["madnb_float", "madnb_text", "to_sklearn"]  # and MixedNB, imported on first use (__getattr__)
+__all__ = ["madnb_float", "madnb_text", "madnb_vectors", "to_sklearn", "tsvector_counts"]  # and MixedNB, imported on first use (__getattr__)

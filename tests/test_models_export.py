@@ -331,13 +331,15 @@ def test_model_sql_refuses_bad_arguments_with_their_sqlstate(db, args, sqlstate)
 def test_a_kind_without_an_exporter_is_0A000_naming_the_kinds_that_have_one(db):
     db.execute(FRUIT)
     db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
-    db.execute("UPDATE madnb._models SET kind = 'bernoulli'")  # as a kind of a later version would be
+    db.execute("UPDATE madnb._models SET kind = 'poisson'")  # as a kind of a later version would be
     for call in ("SELECT madnb.model_sql('fruit_nb')", "SELECT madnb._model_numbers('fruit_nb')"):
         with pytest.raises(psycopg.Error) as e:
             db.execute(call)
         assert e.value.diag.sqlstate == "0A000"
-        assert e.value.diag.message_primary == "models of kind 'bernoulli' cannot be exported yet"
-        assert e.value.diag.message_hint == "kinds that can be exported: categorical, gaussian, naive_bayes"
+        assert e.value.diag.message_primary == "models of kind 'poisson' cannot be exported yet"
+        assert e.value.diag.message_hint == (
+            "kinds that can be exported: bernoulli, categorical, complement, gaussian, multinomial, naive_bayes"
+        )
 
 
 def test_the_script_of_a_small_model_matches_its_golden_file(db):

@@ -38,7 +38,9 @@ creates its functions one statement after the other: run it in one transaction
 (``psql -1 -f``, or as one string through a driver).
 
 Kinds: :data:`KINDS` maps a model's kind (madnb._models.kind) to its exporter;
-a kind without one is refused with 0A000.
+a kind without one is refused with 0A000.  The vector kinds (multinomial,
+bernoulli, complement) are written by :func:`madnb_pl.vector.function_statements`
+the same way: the column form takes the one vector column.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import kinds, predict
+from . import kinds, predict, vector
 from .columns import GAUSSIAN, ColumnTraining, Feature
 from .errors import MadnbError, entry_point
 from .models import model_name
@@ -242,13 +244,9 @@ def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[
     return ColumnTraining(Relation("", m.source), label, tuple(features)), bases
 
 
-def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict.ModelNumbers:
-    """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
-    cp, fp = NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
-    ns = NewName(predict.SCHEMA, m.name + "_numeric_stats") if t.numeric else None
-    for table in (cp, fp, ns):
-        if table is None:
-            continue
+def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
+    """42501 unless the caller may read every one of the model's ``tables``."""
+    for table in tables:
         ok = plpy.execute(
             plpy.prepare(
                 "SELECT pg_catalog.has_table_privilege(pg_catalog.to_regclass($1), 'SELECT') AS ok", ["pg_catalog.text"]
@@ -261,6 +259,13 @@ def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict
                 hint="roles given madnb.grant_usage read the tables of models trained since madnb.model_sql exists: "
                 "re-train the model (replace => true), or ask its owner to export it",
             )
+
+
+def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict.ModelNumbers:
+    """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
+    cp, fp = NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
+    ns = NewName(predict.SCHEMA, m.name + "_numeric_stats") if t.numeric else None
+    _check_readable(plpy, m, [tb for tb in (cp, fp, ns) if tb is not None])
     with _output_settings(plpy):
         numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
     if len(numbers.classes) != len(m.classes):
@@ -362,11 +367,102 @@ def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------------------
+# multinomial, bernoulli, complement: one vector column (madnb_pl.vector)
+# ---------------------------------------------------------------------------
+
+
+def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
+    """The model's vector training as :func:`madnb_pl.vector.function_statements` builds functions from,
+    typed for the export (base types, pg_catalog-qualified), from the catalog only (the source is not read)."""
+    (f,) = m.features
+    type_sql, oid, _ = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+    elem_sql, elem_oid = None, None
+    if oid != vector.TSVECTOR:
+        rows = plpy.execute(
+            plpy.prepare(
+                "SELECT e.oid::pg_catalog.int8 AS oid, e.typname::pg_catalog.text AS name FROM pg_catalog.pg_type AS t "
+                "JOIN pg_catalog.pg_type AS e ON e.oid OPERATOR(pg_catalog.=) t.typelem WHERE t.oid OPERATOR(pg_catalog.=) $1",
+                ["pg_catalog.oid"],
+            ),
+            [oid],
+        )
+        if not rows or int(rows[0]["oid"]) not in vector.ELEMENT_TYPES:
+            raise MadnbError(
+                "42804", f'feature "{f["name"]}" of model "{m.name}" is of type {f["type"]}, not a vector of counts',
+                hint="re-train the model (replace => true)",
+            )
+        elem_oid, elem_sql = int(rows[0]["oid"]), "pg_catalog." + str(rows[0]["name"])
+        type_sql = elem_sql + "[]"
+    vec = Column(f["name"], type_sql, oid, elem_sql, elem_oid)
+    label_sql, label_oid, _ = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
+    p = m.parameters or {}
+    params = vector.Parameters(
+        alpha=float(p.get("alpha", m.smoothing)), fit_prior=bool(p.get("fit_prior", True)), class_prior=p.get("class_prior"),
+        binarize=p.get("binarize", 0.0) if m.kind == vector.BERNOULLI else None, norm=bool(p.get("norm", False)),
+    )
+    form = vector.SPARSE if oid == vector.TSVECTOR else vector.DENSE
+    return vector.VectorTraining(Relation("", m.source), Column(m.label, label_sql, label_oid, None, None), vec, form, m.kind, params)
+
+
+def _vector_tables(m: CatalogModel) -> tuple[NewName, NewName]:
+    return NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
+
+
+def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vector.VectorModel:
+    """The model's numbers as its prediction functions hold them (class names: the catalog's, as there)."""
+    cp, fp = _vector_tables(m)
+    _check_readable(plpy, m, [cp, fp])
+    with _output_settings(plpy):
+        numbers = vector.read_model(plpy, t, cp, fp)
+    if len(numbers.classes) != len(m.classes):
+        raise MadnbError(
+            "55000", f'the model tables of model "{m.name}" do not match its catalog entry',
+            detail=f"{len(numbers.classes)} classes in {cp.display}, {len(m.classes)} in madnb.models",
+            hint="re-train the model (replace => true)",
+        )
+    return dataclasses.replace(numbers, classes=m.classes)
+
+
+def _vector_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
+    t = _vector_training(plpy, m)
+    numbers = _vector_read(plpy, m, t)
+    helpers = _helper_statements(plpy, target, said)
+    best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
+    names = [target.name(s) for s in predict.SUFFIXES]
+    order = f"the classes {numbers.classes_text}"
+    statements = vector.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
+    functions = [(n, "pg_catalog.anyelement") for n in names] + [(n, t.vector.type_sql) for n in names]
+    return Exported(helpers.functions + functions, helpers.statements + statements)
+
+
+def _vector_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
+    t = _vector_training(plpy, m)
+    numbers = _vector_read(plpy, m, t)
+    cp, fp = _vector_tables(m)
+    counts = plpy.execute(f"SELECT pg_catalog.array_agg(c.class_count ORDER BY c.class) AS n FROM {cp.sql} AS c")[0]["n"]
+    feature_count = [
+        [float(x) for x in r["n"]]
+        for r in plpy.execute(
+            f"SELECT pg_catalog.array_agg(f.count ORDER BY f.feature) AS n FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class"
+        )
+    ]
+    return {
+        "format": 1, "model": m.name, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
+        "class_count": [float(n) for n in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
+        "parameters": t.params.as_json(m.kind), "log_prior": numbers.log_prior,
+        "vector": {"name": t.vector.name, "type": m.features[0]["type"], "form": t.form, "terms": numbers.terms},
+        "feature_count": feature_count, "log_prob": numbers.log_prob,
+    }
+
+
 KINDS: dict[str, KindExport] = {
     "naive_bayes": KindExport(_naive_bayes_script, _naive_bayes_numbers),
     # scikit-learn's GaussianNB and CategoricalNB: the same functions, with the kind's numbers (kinds.model_numbers)
     "gaussian": KindExport(_naive_bayes_script, _naive_bayes_numbers),
     "categorical": KindExport(_naive_bayes_script, _naive_bayes_numbers),
+    # scikit-learn's MultinomialNB, BernoulliNB and ComplementNB: vector.function_statements with the script's helpers
+    **{k: KindExport(_vector_script, _vector_numbers) for k in vector.KINDS},
 }
 
 

@@ -47,13 +47,14 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import statistics_table
 from .errors import MadnbError
 from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
-from .predict import SCHEMA, SUFFIXES, plpy_literal
+from .predict import MADNB_HELPERS, SCHEMA, SUFFIXES, Helpers, plpy_literal
 from .spec import finite_number
 from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, quote_ident, temp_name
 
@@ -569,37 +570,50 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
 def create_functions(plpy: Plpy, model: str, t: VectorTraining, m: VectorModel) -> None:
     """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
     names = [NewName(SCHEMA, model + s) for s in SUFFIXES]
+    for statement in function_statements(names, f"madnb model {model} ({t.kind})", t, m, MADNB_HELPERS, plpy.quote_literal):
+        plpy.execute(statement)
+
+
+def function_statements(
+    names: list[NewName], said: str, t: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
+    class_order: str = "madnb.model_classes",
+) -> list[str]:
+    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
+
+    As :func:`madnb_pl.predict.function_statements`: ``names`` in :data:`SUFFIXES`
+    order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
+    names (madnb's, or an exported script's copies), ``quote`` writes a comment
+    as a string constant, ``class_order`` names what orders the probability array.
+    """
     classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
     texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
     what = [
         "the predicted class (the first class within 1e-12 of the best score)",
         "jsonb {class: probability}",
-        "float8[] of class probabilities in the order of madnb.model_classes",
+        f"float8[] of class probabilities in the order of {class_order}",
     ]
-    for form, x, args, types, of in (
-        ("row", f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column"),
-        ("column", "$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector"),
+    out: list[str] = []
+    for x, args, types, of in (
+        (f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column"),
+        ("$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector"),
     ):
         scores = scores_sql(t, m, x)
         bodies = [
-            (t.label.type_sql, f"({classes})[madnb._nb_best({scores})]"),
-            ("pg_catalog.jsonb", f"madnb._nb_proba_jsonb({scores}, {texts}::pg_catalog.text[])"),
-            (f"{F8}[]", f"madnb._nb_proba({scores})"),
+            (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
+            ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
+            (f"{F8}[]", f"{helpers.proba}({scores})"),
         ]
         for name, (rtype, body), text in zip(names, bodies, what, strict=True):
-            plpy.execute(
+            out.append(
                 f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {rtype} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
                 f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
             )
-            plpy.execute(
-                f"COMMENT ON FUNCTION {name.sql}({types}) IS "
-                + plpy.quote_literal(f"madnb model {model} ({t.kind}): {text} of {of}")
-            )
-        del form
+            out.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS " + quote(f"{said}: {text} of {of}"))
+    return out
 
 
 __all__ = [
     "BERNOULLI", "COMPLEMENT", "KINDS", "MULTINOMIAL", "OPTIONS", "Parameters", "VectorModel", "VectorTraining",
-    "class_log_prior", "create_functions", "derive", "parameters", "read_model", "scores_sql",
+    "class_log_prior", "create_functions", "derive", "function_statements", "parameters", "read_model", "scores_sql",
     "stats_select", "training", "write_statistics",
 ]
