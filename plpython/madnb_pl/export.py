@@ -268,13 +268,18 @@ def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict
     _check_readable(plpy, m, [tb for tb in (cp, fp, ns) if tb is not None])
     with _output_settings(plpy):
         numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
-    if len(numbers.classes) != len(m.classes):
+    _check_classes(m, len(numbers.classes), cp)
+    return dataclasses.replace(numbers, classes=m.classes)
+
+
+def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
+    """55000 when the model tables hold another number of classes than the catalog lists."""
+    if found != len(m.classes):
         raise MadnbError(
             "55000", f'the model tables of model "{m.name}" do not match its catalog entry',
-            detail=f"{len(numbers.classes)} classes in {cp.display}, {len(m.classes)} in madnb.models",
+            detail=f"{found} classes in {cp.display}, {len(m.classes)} in madnb.models",
             hint="re-train the model (replace => true)",
         )
-    return dataclasses.replace(numbers, classes=m.classes)
 
 
 def _helper_statements(plpy: Plpy, target: Target, said: str) -> Exported:
@@ -415,12 +420,7 @@ def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vecto
     _check_readable(plpy, m, [cp, fp])
     with _output_settings(plpy):
         numbers = vector.read_model(plpy, t, cp, fp)
-    if len(numbers.classes) != len(m.classes):
-        raise MadnbError(
-            "55000", f'the model tables of model "{m.name}" do not match its catalog entry',
-            detail=f"{len(numbers.classes)} classes in {cp.display}, {len(m.classes)} in madnb.models",
-            hint="re-train the model (replace => true)",
-        )
+    _check_classes(m, len(numbers.classes), cp)
     return dataclasses.replace(numbers, classes=m.classes)
 
 

@@ -285,18 +285,10 @@ def train(
     )
     predict.create_functions(plpy, name, name, t, numbers)
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
-    plpy.execute(
-        plpy.prepare(
-            "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
-            "smoothing, privacy, statistics, parameters) "
-            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $11::pg_catalog.jsonb, $10, $12::pg_catalog.jsonb)",
-            ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text"],
-        ),
-        [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
-         s_factor, kept.sql, None if privacy is None else json.dumps(privacy),
-         json.dumps(parameters) if options is not None else None],
+    _insert_catalog_row(
+        plpy, [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
+               s_factor, None if privacy is None else json.dumps(privacy), kept.sql,
+               json.dumps(parameters) if options is not None else None],
     )
 
 
@@ -314,17 +306,25 @@ def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName
     m = vector.read_model(plpy, t, cp, fp)
     vector.create_functions(plpy, name, t, m)
     feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
+    _insert_catalog_row(
+        plpy, [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
+               t.params.alpha, None, kept.sql, json.dumps(t.params.as_json(t.kind))],
+    )
+
+
+def _insert_catalog_row(plpy: Plpy, values: list[Any]) -> None:
+    """The model's row of madnb._models: name, kind, source, label, label_type, features (jsonb text), classes,
+    training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text or None)."""
     plpy.execute(
         plpy.prepare(
             "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
             "smoothing, privacy, statistics, parameters) "
-            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10, $11::pg_catalog.jsonb)",
+            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb)",
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text"],
+             "pg_catalog.text", "pg_catalog.text"],
         ),
-        [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
-         t.params.alpha, kept.sql, json.dumps(t.params.as_json(t.kind))],
+        values,
     )
 
 

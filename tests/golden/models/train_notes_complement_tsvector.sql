@@ -143,7 +143,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_c_predict_proba_array"("doc" ts
 COMMENT ON FUNCTION "madnb_models"."notes_c_predict_proba_array"(tsvector) IS 'madnb model notes_c (complement): float8[] of class probabilities in the order of madnb.model_classes of the vector'
 
 -- statement 48
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, NULL, $10, $11::pg_catalog.jsonb)
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb)
 
 -- statement 49
 SELECT pg_catalog.set_config('search_path', $1, true)

@@ -272,7 +272,7 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba_array"("colour" 
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict_proba_array"(text, integer, boolean) IS 'madnb model pets_c: float8[] of class probabilities in the order of madnb.model_classes of the feature values'
 
 -- statement 61
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $11::pg_catalog.jsonb, $10, $12::pg_catalog.jsonb)
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb)
 
 -- statement 62
 SELECT pg_catalog.set_config('search_path', $1, true)
