@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import psycopg
@@ -237,3 +238,32 @@ def test_options_are_checked_against_the_kind_and_kept_in_the_catalog(fruit):
         assert e.value.sqlstate == "22023" and e.value.diag.message_primary == said
     # a refused call changed nothing
     assert db.execute("SELECT parameters FROM madnb.models").fetchone() == ({},)
+
+
+def test_two_sessions_training_one_new_name_at_once_give_one_model_and_already_exists(fruit, cluster):
+    db = fruit
+    url = cluster.url_for(db.info.dbname)
+    call = "SELECT madnb.train('twice_nb', 'fruit', 'kind', exclude => ARRAY['id'])"
+    with psycopg.connect(url) as first, psycopg.connect(url, autocommit=True) as second:
+        first.execute(call)  # not committed yet
+        pid = second.info.backend_pid
+        got: list[Any] = []
+
+        def run() -> None:
+            try:
+                second.execute(call)
+                got.append("ok")
+            except psycopg.Error as e:
+                got.append((e.sqlstate, e.diag.message_primary))
+
+        waiter = threading.Thread(target=run)
+        waiter.start()
+        # the second training waits for the first one's lock on the name (polled: no timing is asserted)
+        while waiter.is_alive() and not db.execute(
+            "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = %s", (pid,)
+        ).fetchone()[0]:
+            pass
+        first.commit()
+        waiter.join()
+    assert got == [("42710", 'model "twice_nb" already exists')]
+    assert db.execute("SELECT count(*) FROM madnb.models WHERE name = 'twice_nb'").fetchone()[0] == 1

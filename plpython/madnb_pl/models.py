@@ -48,6 +48,26 @@ def model_name(text: str | None) -> str:
     return name
 
 
+MODEL_LOCK = 1835101548
+"""The first key of the transaction-level advisory lock a model name is written under (the privacy
+ledger's per-source lock uses 1835098222)."""
+
+
+def _lock_name(plpy: Plpy, name: str) -> None:
+    """Hold model ``name``'s advisory lock until the transaction ends.
+
+    Two sessions training (or dropping) one name run one after the other, and the
+    second sees what the first committed: 42710 "already exists", not a raw
+    unique violation on the catalogs, for two trainings of a new name at once.
+    """
+    plpy.execute(
+        plpy.prepare(
+            f"SELECT pg_catalog.pg_advisory_xact_lock({MODEL_LOCK}, pg_catalog.hashtext($1))", ["pg_catalog.text"]
+        ),
+        [name],
+    )
+
+
 def _check_may_write(plpy: Plpy, what: str) -> None:
     """Only a role that may create in madnb_models (its owner, a superuser) trains and drops named models (42501).
 
@@ -179,6 +199,7 @@ def train(
     """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
     name = model_name(model)
     _check_may_write(plpy, "train")
+    _lock_name(plpy, name)
     _check_kind(kind)
     assert kind is not None
     parameters = parse_options(kind, options)
@@ -343,6 +364,7 @@ def drop_model(plpy: Plpy, model: str | None) -> None:
     """Drop model ``model``: its functions, tables, statistics table and catalog row."""
     name = model_name(model)
     _check_may_write(plpy, "drop")
+    _lock_name(plpy, name)
     old = _catalog_row(plpy, name)
     if old is None:
         raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
