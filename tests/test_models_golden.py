@@ -19,6 +19,19 @@ INSERT INTO pets SELECT i, CASE WHEN i % 3 = 0 THEN 'cat' WHEN i % 3 = 1 THEN 'd
 FROM generate_series(1, 45) i;
 ANALYZE pets;
 """
+
+
+def train_and_functions_text(db, call: str) -> str:
+    """The golden text of a training call: its statements, then every function of madnb_models as the server keeps it."""
+    statements = normalise(capture(db, call))
+    functions = db.execute(
+        "SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p "
+        "WHERE p.pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
+    ).fetchall()
+    text = golden_text(call, statements, [])
+    return text + "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
+
+
 CALL = "SELECT madnb.train('pets_nb', 'pets', 'species', exclude => ARRAY['id'], categorical => ARRAY['legs'])"
 
 
@@ -26,14 +39,7 @@ def test_the_sql_train_generates_and_its_prediction_functions_match_their_golden
     db.execute(DATA)
     if REGEN:
         (GOLDEN / "models").mkdir(exist_ok=True)
-    statements = normalise(capture(db, CALL))
-    functions = db.execute(
-        "SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p "
-        "WHERE p.pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
-    ).fetchall()
-    text = golden_text(CALL, statements, [])
-    text += "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
-    check_golden("models/train_pets.sql", text)
+    check_golden("models/train_pets.sql", train_and_functions_text(db, CALL))
 
 
 PRIVATE_CALL = (
@@ -74,12 +80,5 @@ KIND_CALLS = {
 def test_the_sql_of_the_scikit_learn_kinds_and_their_prediction_functions_match_their_golden_files(db):
     db.execute(DATA)
     for file, call in KIND_CALLS.items():
-        statements = normalise(capture(db, call))
-        functions = db.execute(
-            "SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p "
-            "WHERE p.pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
-        ).fetchall()
-        text = golden_text(call, statements, [])
-        text += "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
-        check_golden(f"models/{file}", text)
+        check_golden(f"models/{file}", train_and_functions_text(db, call))
         db.execute("SELECT madnb.drop_model(%s)", [call.split("'")[1]])

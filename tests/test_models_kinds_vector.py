@@ -406,20 +406,13 @@ GOLDEN_CALLS = {
 
 @pytest.mark.parametrize("golden", sorted(GOLDEN_CALLS))
 def test_the_sql_of_the_vector_kinds_and_their_prediction_functions_match_their_golden_files(db, golden):
-    from test_golden_sql import GOLDEN, REGEN, capture, check_golden, golden_text, normalise
+    from test_golden_sql import GOLDEN, REGEN, check_golden
+    from test_models_golden import train_and_functions_text
 
     db.execute(GOLDEN_DATA)
     if REGEN:
         (GOLDEN / "models").mkdir(exist_ok=True)
-    call = GOLDEN_CALLS[golden]
-    statements = normalise(capture(db, call))
-    functions = db.execute(
-        "SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p "
-        "WHERE p.pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
-    ).fetchall()
-    text = golden_text(call, statements, [])
-    text += "".join(f"\n-- function {name} (pg_get_functiondef)\n{d.rstrip()}\n" for name, d in functions)
-    check_golden(f"models/{golden}", text)
+    check_golden(f"models/{golden}", train_and_functions_text(db, GOLDEN_CALLS[golden]))
 
 
 def test_madlibs_merge_refuses_the_statistics_of_a_vector_model_instead_of_deriving_nonsense(small):
