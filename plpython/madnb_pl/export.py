@@ -27,8 +27,8 @@ The column form takes the feature columns as arguments, in the catalog's order,
 typed with their base types (a domain's base type; an enum is text: pass its
 label); the row form takes any row with columns of those names.  A model with
 more than 100 features has the row form only.  The class array is written
-under ``DateStyle = ISO`` and ``extra_float_digits = 3`` (set for the call and
-set back), so that it reads back the same in any session.
+with exact float text and ISO dates (every entry point's output settings, see
+:mod:`madnb_pl.errors`), so that it reads back the same in any session.
 
 Re-running a script is safe (CREATE OR REPLACE), and so is running a newer
 export of the same model over an older one; a function of the same name and
@@ -45,11 +45,10 @@ the same way: the column form takes the one vector column.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,8 +63,6 @@ from .sql import F8, TEXT, Plpy, quote_ident
 DEFAULT_SCHEMA = "public"
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
-# Settings under which the numbers' text forms are read (see the module docstring).
-_OUTPUT_SETTINGS = (("DateStyle", "ISO, YMD"), ("IntervalStyle", "postgres"), ("extra_float_digits", "3"))
 _PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 
@@ -157,21 +154,6 @@ def kind_export(m: CatalogModel) -> KindExport:
             hint="kinds that can be exported: " + ", ".join(sorted(KINDS)),
         )
     return exporter
-
-
-@contextlib.contextmanager
-def _output_settings(plpy: Plpy) -> Iterator[None]:
-    """Set :data:`_OUTPUT_SETTINGS` for the block (transaction-local), then set the caller's values back."""
-    get = plpy.prepare("SELECT pg_catalog.current_setting($1) AS v", ["pg_catalog.text"])
-    put = plpy.prepare("SELECT pg_catalog.set_config($1, $2, true)", ["pg_catalog.text", "pg_catalog.text"])
-    old = [(k, plpy.execute(get, [k])[0]["v"]) for k, _ in _OUTPUT_SETTINGS]
-    for k, v in _OUTPUT_SETTINGS:
-        plpy.execute(put, [k, v])
-    try:
-        yield
-    finally:
-        for k, v in old:
-            plpy.execute(put, [k, v])
 
 
 def _plain(name: str) -> str:
@@ -266,8 +248,7 @@ def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict
     cp, fp = NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
     ns = NewName(predict.SCHEMA, m.name + "_numeric_stats") if t.numeric else None
     _check_readable(plpy, m, [tb for tb in (cp, fp, ns) if tb is not None])
-    with _output_settings(plpy):
-        numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
+    numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
     _check_classes(m, len(numbers.classes), cp)
     return dataclasses.replace(numbers, classes=m.classes)
 
@@ -401,11 +382,7 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
         type_sql = elem_sql + "[]"
     vec = Column(f["name"], type_sql, oid, elem_sql, elem_oid)
     label_sql, label_oid, _ = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
-    p = m.parameters or {}
-    params = vector.Parameters(
-        alpha=float(p.get("alpha", m.smoothing)), fit_prior=bool(p.get("fit_prior", True)), class_prior=p.get("class_prior"),
-        binarize=p.get("binarize", 0.0) if m.kind == vector.BERNOULLI else None, norm=bool(p.get("norm", False)),
-    )
+    params = vector.parameters(plpy, m.kind, m.parameters or {})  # training kept every parameter, checked
     form = vector.SPARSE if oid == vector.TSVECTOR else vector.DENSE
     return vector.VectorTraining(Relation("", m.source), Column(m.label, label_sql, label_oid, None, None), vec, form, m.kind, params)
 
@@ -418,8 +395,7 @@ def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vecto
     """The model's numbers as its prediction functions hold them (class names: the catalog's, as there)."""
     cp, fp = _vector_tables(m)
     _check_readable(plpy, m, [cp, fp])
-    with _output_settings(plpy):
-        numbers = vector.read_model(plpy, t, cp, fp)
+    numbers = vector.read_model(plpy, t, cp, fp)
     _check_classes(m, len(numbers.classes), cp)
     return dataclasses.replace(numbers, classes=m.classes)
 
