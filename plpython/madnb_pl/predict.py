@@ -53,7 +53,7 @@ from .columns import ColumnTraining, Feature, gaussian_value_sql, value_text_sql
 from .names import NewName
 from .scoring.model import model_parts
 from .scoring.plan import ScoringPlan
-from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql
+from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
 
 SCHEMA = "madnb_models"
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
@@ -71,15 +71,6 @@ class ModelNumbers:
     prior: list[float]
     dicts: dict[int, tuple[str, list[list[float]]]]  # attr -> (jsonb text, per class the lp by rank)
     gauss: dict[int, tuple[float, float, list[tuple[float, float, float] | None]]]  # attr -> (lo, hi, per class (a, r, mu))
-
-
-def _f8(x: float) -> str:
-    """A float8 constant, exact (repr round-trips through float8 input; '-inf' too)."""
-    return f"'{float(x)!r}'::{F8}"
-
-
-def _f8_array(xs: list[float]) -> str:
-    return "'{" + ",".join(repr(float(x)) for x in xs) + f"}}'::{F8}[]"
 
 
 def read_numbers(
@@ -137,7 +128,7 @@ def scores_sql(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[Sql
     """
     out = []
     for i in range(len(m.classes)):
-        s = _f8(m.prior[i])
+        s: str = f8_const(m.prior[i])
         for j, f in enumerate(t.features, start=1):
             term: str | None = None
             if j in m.dicts:
@@ -146,11 +137,11 @@ def scores_sql(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[Sql
                 lo, hi, per = m.gauss[j]
                 a, r, mu = per[i]  # type: ignore[misc]
                 x = (
-                    f"pg_catalog.float8smaller(pg_catalog.float8larger({gaussian_value_sql(value[j - 1], f)}, {_f8(lo)}), "
-                    f"{_f8(hi)})"
+                    f"pg_catalog.float8smaller(pg_catalog.float8larger({gaussian_value_sql(value[j - 1], f)}, {f8_const(lo)}), "
+                    f"{f8_const(hi)})"
                 )
                 term = (
-                    f"{_f8(a)} OPERATOR(pg_catalog.-) (({_f8(r)} OPERATOR(pg_catalog.*) ({x} OPERATOR(pg_catalog.-) {_f8(mu)})) "
+                    f"{f8_const(a)} OPERATOR(pg_catalog.-) (({f8_const(r)} OPERATOR(pg_catalog.*) ({x} OPERATOR(pg_catalog.-) {f8_const(mu)})) "
                     f"OPERATOR(pg_catalog.^) '2'::{F8})"
                 )
             if term is not None:
@@ -189,7 +180,7 @@ def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: in
         return f"({lut})[{idx}]"
     key = value_text_sql(x, f)
     idx = f"({plpy_literal(js)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) {key})::pg_catalog.int4"
-    return f"({_f8_array(lps[i])})[{idx}]"
+    return f"({f8_array_const(lps[i])})[{idx}]"
 
 
 def plpy_literal(text: str) -> str:

@@ -114,6 +114,16 @@ def float8_literal(x: float | None) -> Sql:
     return Sql("NULL" if x is None else repr(float(x)))
 
 
+def f8_const(x: float) -> Sql:
+    """A float8 constant, exact: quoted ``repr`` (it round-trips through float8 input; 'inf', '-inf', 'nan' too), cast."""
+    return Sql(f"'{float(x)!r}'::{F8}")
+
+
+def f8_array_const(xs: Iterable[float]) -> Sql:
+    """A float8[] constant of numbers madnb computed itself, each exact as in :func:`f8_const`."""
+    return Sql("'{" + ",".join(repr(float(x)) for x in xs) + f"}}'::{F8}[]")
+
+
 def int_array(values: Iterable[Any], elem: str = "int4") -> Sql:
     """An int4[] (or int8[]) literal of integers madnb computed itself, never user text."""
     return Sql("'{" + ",".join(str(int(i)) for i in values) + f"}}'::pg_catalog.{elem}[]")

@@ -54,9 +54,9 @@ from typing import Any
 from . import statistics_table
 from .errors import MadnbError
 from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
-from .predict import MADNB_HELPERS, SCHEMA, SUFFIXES, Helpers, plpy_literal
+from .predict import MADNB_HELPERS, Helpers, function_names, plpy_literal
 from .spec import finite_number
-from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, quote_ident, temp_name
+from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name
 
 MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
 KINDS = (MULTINOMIAL, BERNOULLI, COMPLEMENT)
@@ -224,7 +224,7 @@ def _stat(t: VectorTraining, x: str) -> str:
     b = t.params.binarize
     if b is None:
         return x
-    return f"(({x}) OPERATOR(pg_catalog.>) '{b!r}'::{F8})::pg_catalog.int4::{F8}"
+    return f"(({x}) OPERATOR(pg_catalog.>) {f8_const(b)})::pg_catalog.int4::{F8}"
 
 
 def stats_select(t: VectorTraining) -> Sql:
@@ -264,7 +264,7 @@ def stats_select(t: VectorTraining) -> Sql:
             checks.append(f"{xf} OPERATOR(pg_catalog.=) ANY ('{{NaN,Infinity,-Infinity}}'::{F8}[])")
         bad_elem = f"pg_catalog.count(*) FILTER (WHERE {' OR '.join(checks)})" if checks else "0::pg_catalog.int8"
         if integer and t.params.binarize is not None:
-            total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) '{t.params.binarize!r}'::{F8})::pg_catalog.numeric"
+            total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) {f8_const(t.params.binarize)})::pg_catalog.numeric"
         body = (
             f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem} "
             f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
@@ -472,14 +472,6 @@ def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> Vecto
 # ---------------------------------------------------------------------------
 
 
-def _f8(x: float) -> str:
-    return f"'{float(x)!r}'::{F8}"
-
-
-def _f8_array(xs: list[float]) -> str:
-    return "'{" + ",".join(repr(float(x)) for x in xs) + f"}}'::{F8}[]"
-
-
 def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[float]]]:
     """Per class the score's constant and the weight of each feature: score = c + x . w (x binarised for Bernoulli)."""
     k = len(m.classes)
@@ -495,14 +487,18 @@ def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[f
     return ([m.log_prior[0]] if k == 1 else [0.0] * k), m.log_prob
 
 
-def _dense_guard(t: VectorTraining, x: str) -> str:
-    """More of what a dense vector must be to predict (else NULL), as training requires it.
+def _dense_ok(t: VectorTraining, x: str, n: int) -> str:
+    """What a dense vector must be to predict (else NULL), as training requires it.
 
-    Its first index 1 (element j is feature j: training numbers elements from the
-    first one, prediction reads x[1..n]); for float and numeric elements no NaN or
-    infinity (training refuses them, as scikit-learn does).
+    One-dimensional, ``n`` elements, none NULL, its first index 1 (element j is
+    feature j: training numbers elements from the first one, prediction reads
+    x[1..n]); for float and numeric elements no NaN or infinity (training refuses
+    them, as scikit-learn does).
     """
-    guard = f" AND pg_catalog.array_lower({x}, 1) OPERATOR(pg_catalog.=) 1"
+    guard = (
+        f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
+        f"AND pg_catalog.array_position({x}, NULL) IS NULL AND pg_catalog.array_lower({x}, 1) OPERATOR(pg_catalog.=) 1"
+    )
     if t.vector.elem_oid not in (INT2, INT4, INT8):
         guard += (
             f" AND NOT (({x})::{F8}[] OPERATOR(pg_catalog.&&) "
@@ -524,25 +520,21 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
                 # present or not: the weight or 0, compared in the element's type where it is an integer
                 # (x > b is x > floor(b) for integers), so there is no cast per element
                 xj = f"({x})[{j}]" if integer else f"({x})[{j}]::{F8}"
-                return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {_f8(w)} ELSE '0'::{F8} END"
-            return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {_f8(w)})"  # OPERATOR() binds left to right
+                return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {f8_const(w)} ELSE '0'::{F8} END"
+            return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {f8_const(w)})"  # OPERATOR() binds left to right
 
         integer = t.vector.elem_oid in (INT2, INT4, INT8)
         bound = ""
         if b is not None:
-            bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else _f8(b)
+            bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else f8_const(b)
 
         scores = ",\n ".join(
-            f"{_f8(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))
+            f"{f8_const(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))
             for i in range(len(ws))
         )
-        cond = (
-            f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
-            f"AND pg_catalog.array_position({x}, NULL) IS NULL{_dense_guard(t, x)}"
-        )
-        return f"CASE WHEN {cond} THEN ARRAY[\n {scores}\n] END"
+        return f"CASE WHEN {_dense_ok(t, x, n)} THEN ARRAY[\n {scores}\n] END"
     sums = ", ".join(
-        f"{_f8(consts[i])} OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ({_f8_array(ws[i])})[u.j]), '0'::{F8})"
+        f"{f8_const(consts[i])} OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ({f8_array_const(ws[i])})[u.j]), '0'::{F8})"
         for i in range(len(ws))
     )
     if t.form == DENSE:
@@ -550,10 +542,7 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
             f"SELECT {_stat(t, f'e.x::{F8}')} AS x, e.j::pg_catalog.int4 AS j "
             f"FROM pg_catalog.unnest({x}) WITH ORDINALITY AS e(x, j)"
         )
-        cond = (
-            f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
-            f"AND pg_catalog.array_position({x}, NULL) IS NULL{_dense_guard(t, x)}"
-        )
+        cond = _dense_ok(t, x, n)
     else:
         assert m.terms is not None
         vocab = json.dumps({term: j for j, term in enumerate(m.terms, start=1)}, ensure_ascii=False)
@@ -569,7 +558,7 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
 
 def create_functions(plpy: Plpy, model: str, t: VectorTraining, m: VectorModel) -> None:
     """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
-    names = [NewName(SCHEMA, model + s) for s in SUFFIXES]
+    names = function_names(model)
     for statement in function_statements(names, f"madnb model {model} ({t.kind})", t, m, MADNB_HELPERS, plpy.quote_literal):
         plpy.execute(statement)
 
