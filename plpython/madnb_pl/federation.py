@@ -158,8 +158,8 @@ class RemoteTable(QualifiedName):
     columns: dict[str, RemoteColumn]
 
 
-def _remote_table(link: Link, qualified: str) -> RemoteTable:
-    """Resolve ``qualified`` (quoted identifiers) on the server, pin the session, and describe the table.
+def remote_table(link: Link, qualified: str, what: str = "the statistics table") -> RemoteTable:
+    """Resolve ``qualified`` (quoted identifiers) on the server, pin the session, and describe the table (``what``, in errors).
 
     The name is resolved before the session is pinned, so that an unqualified
     name is looked up on the remote role's own search_path.
@@ -167,7 +167,7 @@ def _remote_table(link: Link, qualified: str) -> RemoteTable:
     literal = link.plpy.quote_literal(qualified)
     found = link.query(
         Sql(f"SELECT pg_catalog.to_regclass({literal})::pg_catalog.oid::pg_catalog.int8"), Sql("oid pg_catalog.int8"),
-        "find the statistics table",
+        f"find {what}",
     )[0]["oid"]
     if found is None:
         raise MadnbError(
@@ -186,7 +186,7 @@ def _remote_table(link: Link, qualified: str) -> RemoteTable:
         "FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
         f"WHERE c.oid OPERATOR(pg_catalog.=) {oid}::pg_catalog.oid"),
         Sql("schema pg_catalog.text, name pg_catalog.text, comment pg_catalog.text, columns pg_catalog.text"),
-        "describe the statistics table",
+        f"describe {what}",
     )[0]
     columns = {
         str(c[0]): RemoteColumn(str(c[1]), str(c[2]), int(c[3]), str(c[4])) for c in json.loads(row["columns"] or "[]")
@@ -257,7 +257,7 @@ def foreign_comment(plpy: Plpy, rel: Relation, what: str) -> tuple[str | None, s
     if missing:
         raise _not_statistics(what, display, f'it has no column "{missing[0]}"')
     with _links(plpy, [(server, f"{what} {rel.display}")]) as (link,):
-        table = _remote_table(link, f"{quote_ident(remote_schema)}.{quote_ident(remote_name)}")
+        table = remote_table(link, QualifiedName(remote_schema, remote_name).sql)
     for col in COLUMNS:
         remote_col, typ = local[col]
         there = table.columns.get(remote_col)
@@ -394,7 +394,7 @@ def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> It
     with _links(plpy, [(s, f"servers[{i}]") for i, s in enumerate(servers, start=1)]) as links:
         fed = Federation(plpy, links)
         for link in links:
-            table = _remote_table(link, qualified)
+            table = remote_table(link, qualified)
             part, header, columns = _checked_part(plpy, link, table)
             fed.tables.append(table)
             fed.parts.append((part, header))
@@ -403,5 +403,5 @@ def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> It
 
 
 __all__ = [
-    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "connect", "dblink_schema", "foreign_comment", "server_names",
+    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "connect", "remote_table", "dblink_schema", "foreign_comment", "server_names",
 ]

@@ -228,7 +228,7 @@ def _links(plpy: Plpy, shards: list[Shard]) -> Iterator[dict[int, _ShardLink]]:
                 pass  # the error that brought us here (if any) is the one to report
 
 
-def _check_remote_types(plpy: Plpy, t: Training, shard: Shard, link: _ShardLink) -> None:
+def _check_remote_types(t: Training, shard: Shard, link: _ShardLink) -> None:
     """The remote table's class and attribute columns must have the types the foreign partition declares (42804).
 
     The shard computes on its own types: a remote real[] declared float8[] here would
@@ -237,24 +237,14 @@ def _check_remote_types(plpy: Plpy, t: Training, shard: Shard, link: _ShardLink)
     """
     assert shard.remote is not None
     names = dict(shard.columns)
-    wanted = {names.get(t.cls.name, t.cls.name): t.cls.type_sql, names.get(t.attrs.name, t.attrs.name): t.attrs.type_sql}
-    rel = f"{quote_ident(shard.remote.schema)}.{quote_ident(shard.remote.name)}"
-    listed = ", ".join(plpy.quote_literal(n) for n in wanted)
-    rows = link.query(
-        Sql(
-            "SELECT a.attname::pg_catalog.text, pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a "
-            f"WHERE a.attrelid OPERATOR(pg_catalog.=) {plpy.quote_literal(rel)}::pg_catalog.regclass "
-            f"AND a.attname OPERATOR(pg_catalog.=) ANY (ARRAY[{listed}]::pg_catalog.name[]) AND NOT a.attisdropped"
-        ),
-        Sql("name pg_catalog.text, typ pg_catalog.text"),
-        "describe its table",
-    )
-    found = {str(r["name"]): str(r["typ"]) for r in rows}
-    for name, typ in wanted.items():
-        if name in found and found[name] != typ:
+    table = federation.remote_table(link, shard.remote.sql, "its table")
+    for col in (t.cls, t.attrs):
+        name = names.get(col.name, col.name)
+        there = table.columns.get(name)
+        if there is not None and there.formatted != col.type_sql:
             raise MadnbError(
                 "42804",
-                f'column "{name}" of {shard.display} is {typ} here but {found[name]} on its server',
+                f'column "{name}" of {shard.display} is {col.type_sql} here but {there.formatted} on its server',
                 detail="the shard computes its statistics on its own column types, which would give another model "
                 "than the same rows read here",
                 hint="declare the foreign partition with the remote types (IMPORT FOREIGN SCHEMA does)",
@@ -400,7 +390,7 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
         parts.append((Relation("pg_temp", name, 0), header))
     with _links(plpy, shards) as links:
         for i, link in links.items():
-            _check_remote_types(plpy, t, shards[i - 1], link)
+            _check_remote_types(t, shards[i - 1], link)
         steps: dict[int, tuple[Generator[Request, None, None], Request]] = {}
         # every shard gets its first statement before anything is awaited ...
         for i, link in links.items():
