@@ -452,3 +452,12 @@ def test_a_dense_vector_not_starting_at_1_or_holding_nan_or_infinity_predicts_nu
         ).fetchone()
         assert got == (None, None), w
     assert small.execute("SELECT madnb_models.mv_predict(v => '[0:2]={0,3,1}'::int[])").fetchone() == (None,)
+
+
+def test_a_label_with_a_nondeterministic_collation_is_refused_as_for_every_kind(db):
+    db.execute("CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false)")
+    db.execute("CREATE TABLE ci_docs (y text COLLATE ci, v int[])")
+    db.execute("INSERT INTO ci_docs VALUES ('a', '{1,0}'), ('A', '{0,1}'), ('b', '{1,1}')")
+    got, _ = _sqlstate(db, "SELECT madnb.train('m', 'ci_docs', 'y', kind => 'multinomial')")
+    assert got == "0A000"  # 'a' and 'A' would have merged into one class
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0

@@ -53,7 +53,7 @@ from typing import Any
 
 from . import statistics_table
 from .errors import MadnbError
-from .names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
+from .names import Column, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
 from .predict import MADNB_HELPERS, Helpers, function_names, plpy_literal
 from .spec import finite_number
 from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name
@@ -171,6 +171,7 @@ def training(
     """The validated :class:`VectorTraining` (names resolved on the caller's search_path)."""
     rel = resolve_relation(plpy, source, "source")
     lab = resolve_column(plpy, rel, label, "label", compared=True)
+    refuse_nondeterministic_collation(plpy, rel, lab, "label")  # as columns.training: 'a' and 'A' would merge
     if lab.elem_oid is not None:
         raise MadnbError("42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
                          hint="the label is one value per row, e.g. text, boolean or an integer")
