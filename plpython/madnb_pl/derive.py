@@ -255,15 +255,18 @@ def create_model(
     online update (:mod:`madnb_pl.update`) adds to that sum.  ``keep``: where to
     write the sum of ``parts`` (``create_nb_model_from_statistics``); None when
     the one part is the model's own (training keeps what it released).
-    ``shape``: the training the single part was just released from (training
-    passes it; otherwise the types are read from each part and checked against
-    its header).
+    ``shape``: the training every part was just released from by the caller
+    (training, cross-validation's folds); otherwise the types are read from each
+    part and checked against its header.
     """
     check_compatible(parts)
     first_rel, first = parts[0]
-    t = shape if shape is not None and len(parts) == 1 else statistics_shape(plpy, first_rel, first, what)
-    for other, h in parts[1:]:
-        statistics_shape(plpy, other, h, what)
+    if shape is not None:
+        t = shape
+    else:
+        t = statistics_shape(plpy, first_rel, first, what)
+        for other, h in parts[1:]:
+            statistics_shape(plpy, other, h, what)
     if keep is not None:
         header = write_sum(plpy, parts, keep, t)
         kept = created(plpy, keep)

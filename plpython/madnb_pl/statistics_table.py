@@ -302,15 +302,6 @@ def comment_and_kind(plpy: Plpy, rel: Relation) -> tuple[str | None, str]:
     return row["c"], str(row["kind"])
 
 
-def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
-    """The header of local statistics table ``rel`` (22023 when it is not one).
-
-    Foreign tables: :func:`madnb_pl.release.read_header` reads theirs on their server.
-    """
-    comment, _ = comment_and_kind(plpy, rel)
-    return parse_header(comment, what, rel.display)
-
-
 def parse_header(comment: str | None, what: str, display: str) -> Header:
     """The header in a statistics table's comment (22023 when there is none, or it is unreadable)."""
     hint = "statistics tables are made by madnb.create_nb_statistics (or kept by training); their comment is their header"
@@ -352,6 +343,6 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 
 __all__ = [
     "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "columns_ddl", "far_cells", "insert_cells", "kept_name",
-    "comment_and_kind", "now", "parse_header", "read_header", "read_on_server", "refined_select", "table_ddl", "write_exact",
+    "comment_and_kind", "now", "parse_header", "read_on_server", "refined_select", "table_ddl", "write_exact",
     "write_exact_header", "write_header",
 ]
