@@ -425,3 +425,17 @@ def test_values_with_backslashes_predict_the_same_whatever_standard_conforming_s
         assert db.execute(q.format(m="paths_off")).fetchall() == expected  # trained with it off
     finally:
         db.execute("RESET standard_conforming_strings")
+
+
+def test_the_most_gaussian_features_train_and_one_more_is_54000_with_a_hint(db):
+    cols = ", ".join(f"x{i} int" for i in range(1, 302))
+    db.execute(f"CREATE TABLE many (y text, {cols})")
+    db.execute(
+        "INSERT INTO many SELECT CASE WHEN r % 2 = 0 THEN 'a' ELSE 'b' END, "
+        + ", ".join(f"r % {i + 2}" for i in range(301)) + " FROM generate_series(1, 40) r"
+    )
+    db.execute("SELECT madnb.train('many300', 'many', 'y', exclude => ARRAY['x301'])")
+    assert db.execute("SELECT count(*) FROM madnb_models.many300_numeric_stats").fetchone()[0] == 600
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT madnb.train('many301', 'many', 'y')")
+    assert e.value.sqlstate == "54000" and "(300)" in e.value.diag.message_primary and e.value.diag.message_hint

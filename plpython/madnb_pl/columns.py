@@ -316,7 +316,7 @@ def training(
 
 PACK_BITS = 11  # a packed integer key: value * 2**11 + feature number (features <= 1600 < 2**11)
 PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
-MAX_GAUSSIAN = 500  # three aggregates each in one select list, which holds at most 1664 entries
+MAX_GAUSSIAN = 300  # nv, mean, var (24 bytes) each in one row of the pass's table, which holds at most 8160 bytes
 
 
 def packed(t: ColumnTraining) -> list[int]:
