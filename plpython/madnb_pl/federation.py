@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import MadnbError
-from .names import QualifiedName, Relation, parse_name
+from .names import NewName, QualifiedName, Relation, created, parse_name
 from .sql import Plpy, Sql, quote_ident
 from .statistics_table import COLUMNS, FIXED_COLUMN_TYPES, Header, columns_ddl, parse_header, read_on_server
 
@@ -374,13 +374,10 @@ def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPar
         types[col] = want  # = here: this database's spelling of the type
     name = "madnb_part_" + secrets.token_hex(6)
     plpy.execute(f"CREATE TEMPORARY TABLE {quote_ident(name)} {columns_ddl(types['cls'], types['value'])} ON COMMIT DROP")
-    oid = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
-        ["pg_temp." + quote_ident(name)],
-    )[0]["o"]
+    oid = created(plpy, NewName("pg_temp", name)).oid
     # types as this database's format_type spells them (the fixed ones are SQL keywords: pg_catalog's)
     columns = Sql(", ".join(f"{c} {types[c]}" for c in COLUMNS))
-    return PulledPart("pg_temp", name, int(oid), label=label), header, columns
+    return PulledPart("pg_temp", name, oid, label=label), header, columns
 
 
 @contextmanager

@@ -30,8 +30,8 @@ from .names import NewName, created, parse_name
 from .sql import Plpy, quote_ident
 
 KIND = "naive_bayes"
-MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + ("_numeric_stats", "_feature_probs", "_class_priors"))
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
+MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + TABLE_SUFFIXES)
 KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS, **vector.OPTIONS}
 """The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
 
@@ -162,19 +162,18 @@ def _drop_objects(plpy: Plpy, name: str, statistics: str | None, functions: bool
             plpy.execute(f"DROP TABLE {rows[0]['r']}")
 
 
-def _functions(plpy: Plpy, name: str, arg_types: str | None = None) -> list[str]:
-    """The model's prediction functions (regprocedure text), all of them or those with ``arg_types``."""
+def _functions(plpy: Plpy, name: str) -> list[str]:
+    """The model's prediction functions (regprocedure text)."""
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, "
-            "pg_catalog.pg_get_function_identity_arguments(p.oid) AS args FROM pg_catalog.pg_proc AS p "
+            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f FROM pg_catalog.pg_proc AS p "
             "WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) "
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
         [predict.SCHEMA, [name + s for s in predict.SUFFIXES]],
     )
-    return [r["f"] for r in rows if arg_types is None or r["args"] == arg_types]
+    return [r["f"] for r in rows]
 
 
 
@@ -246,12 +245,8 @@ def train(
         old_types = _signature([(f["name"], f["type"]) for f in _json(old["features"])])
         keep_all = old["label_type"] == label_type
         for fn in _functions(plpy, name):
-            if not keep_all:
+            if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(f"DROP FUNCTION {fn}")
-        if keep_all and old_types != signature:
-            for fn in _functions(plpy, name):
-                if not fn.endswith("(anyelement)"):
-                    plpy.execute(f"DROP FUNCTION {fn}")
         _drop_objects(plpy, name, old["statistics"], functions=False)
         plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
