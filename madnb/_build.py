@@ -54,6 +54,117 @@ RERAISE = """EXCEPTION WHEN OTHERS THEN
             RAISE EXCEPTION USING ERRCODE = e_state, MESSAGE = e_message, DETAIL = e_detail, HINT = e_hint;
         END IF;
     END;"""
+SCHEMAS = ("madnb", "madnb_models", "madnb_privacy", "madnb_statistics")
+"""Every schema madnb creates; each must belong to the installing role alone."""
+
+# The first statement of every install and upgrade (CREATE EXTENSION, ALTER
+# EXTENSION UPDATE, `madnb install` / `upgrade`, the --psql script): refuse
+# (42501, nothing installed) when one of madnb's schemas exists and is owned by
+# another role, when a role other than its owner (or a superuser) may create
+# objects in it, or when schemas madnb, madnb_models or madnb_privacy hold an
+# object of another role.  Whoever may create or replace objects there runs its
+# own code inside every madnb call, view and prediction function, whoever calls
+# them (a superuser included).  Before that check it takes back the CREATE that
+# madnb.grant_usage gave on madnb_statistics and madnb_models before 0.1.0's
+# hardening (grants by the schema's owner to a role with USAGE on madnb); planted
+# objects that such a role left in madnb_models still refuse the install.  It runs
+# under CREATE EXTENSION's search_path (schema madnb, which a squatter may own):
+# every operator and function here is pg_catalog's, written out.
+SCHEMA_GUARD = """
+DO $madnb_schema_guard$
+DECLARE
+    v_me pg_catalog.oid := (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+    v_schema pg_catalog.text;
+    v_ns pg_catalog.oid;
+    v_owner pg_catalog.oid;
+    v_role pg_catalog.oid;
+    v_object pg_catalog.text;
+BEGIN
+    FOREACH v_schema IN ARRAY ARRAY[@SCHEMAS@]::pg_catalog.text[] LOOP
+        SELECT n.oid, n.nspowner INTO v_ns, v_owner FROM pg_catalog.pg_namespace AS n
+        WHERE n.nspname OPERATOR(pg_catalog.=) v_schema::pg_catalog.name;
+        CONTINUE WHEN v_ns IS NULL;
+        IF v_owner OPERATOR(pg_catalog.<>) v_me THEN
+            RAISE EXCEPTION 'schema "%" is owned by role "%", not by the role installing madnb ("%")',
+                v_schema, pg_catalog.pg_get_userbyid(v_owner), CURRENT_USER
+                USING ERRCODE = '42501',
+                      DETAIL = 'the owner of a madnb schema can replace madnb''s objects and run its own code in every madnb call, whoever makes it',
+                      HINT = pg_catalog.format('check what the schema holds, then drop it (DROP SCHEMA %I CASCADE) or make the installing role its owner (ALTER SCHEMA %I OWNER TO %I), and install again',
+                                               v_schema, v_schema, CURRENT_USER);
+        END IF;
+        IF v_schema OPERATOR(pg_catalog.=) ANY (ARRAY['madnb_statistics', 'madnb_models']::pg_catalog.text[]) THEN
+            FOR v_role IN
+                SELECT a.grantee FROM pg_catalog.aclexplode((SELECT n.nspacl FROM pg_catalog.pg_namespace AS n
+                                                            WHERE n.oid OPERATOR(pg_catalog.=) v_ns)) AS a
+                WHERE a.privilege_type OPERATOR(pg_catalog.=) 'CREATE' AND a.grantor OPERATOR(pg_catalog.=) v_owner
+                  AND a.grantee OPERATOR(pg_catalog.<>) v_owner AND a.grantee OPERATOR(pg_catalog.<>) 0::pg_catalog.oid
+                  AND pg_catalog.has_schema_privilege(a.grantee, 'madnb', 'USAGE')
+            LOOP
+                EXECUTE pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM %I', v_schema, pg_catalog.pg_get_userbyid(v_role));
+                RAISE NOTICE 'took back CREATE on schema % from role % (madnb.grant_usage no longer gives it)',
+                    v_schema, pg_catalog.pg_get_userbyid(v_role);
+            END LOOP;
+        END IF;
+        SELECT r.oid INTO v_role FROM pg_catalog.pg_roles AS r
+        WHERE NOT r.rolsuper AND r.oid OPERATOR(pg_catalog.<>) v_me
+          AND pg_catalog.has_schema_privilege(r.oid, v_ns, 'CREATE')
+        ORDER BY r.rolname LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'role "%" may create objects in schema "%"', pg_catalog.pg_get_userbyid(v_role), v_schema
+                USING ERRCODE = '42501',
+                      DETAIL = 'a role that may create objects in a madnb schema can make its own code run inside madnb calls and prediction functions',
+                      HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM %I (or from the role it has the privilege through), then install again',
+                                               v_schema, pg_catalog.pg_get_userbyid(v_role));
+        END IF;
+        IF pg_catalog.has_schema_privilege('public', v_ns, 'CREATE') THEN
+            RAISE EXCEPTION 'every role may create objects in schema "%"', v_schema
+                USING ERRCODE = '42501',
+                      DETAIL = 'a role that may create objects in a madnb schema can make its own code run inside madnb calls and prediction functions',
+                      HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM PUBLIC, then install again', v_schema);
+        END IF;
+        -- madnb_statistics keeps the tables of the roles that trained (their own)
+        CONTINUE WHEN v_schema OPERATOR(pg_catalog.=) 'madnb_statistics';
+        SELECT o.what INTO v_object FROM (
+            SELECT 'relation ' OPERATOR(pg_catalog.||) c.oid::pg_catalog.regclass::pg_catalog.text AS what, c.relowner AS owner
+            FROM pg_catalog.pg_class AS c WHERE c.relnamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'function ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text, p.proowner
+            FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'type ' OPERATOR(pg_catalog.||) t.oid::pg_catalog.regtype::pg_catalog.text, t.typowner
+            FROM pg_catalog.pg_type AS t WHERE t.typnamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'operator ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text, o.oprowner
+            FROM pg_catalog.pg_operator AS o WHERE o.oprnamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'collation ' OPERATOR(pg_catalog.||) l.collname::pg_catalog.text, l.collowner
+            FROM pg_catalog.pg_collation AS l WHERE l.collnamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'conversion ' OPERATOR(pg_catalog.||) v.conname::pg_catalog.text, v.conowner
+            FROM pg_catalog.pg_conversion AS v WHERE v.connamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'operator family ' OPERATOR(pg_catalog.||) f.opfname::pg_catalog.text, f.opfowner
+            FROM pg_catalog.pg_opfamily AS f WHERE f.opfnamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'text search configuration ' OPERATOR(pg_catalog.||) g.cfgname::pg_catalog.text, g.cfgowner
+            FROM pg_catalog.pg_ts_config AS g WHERE g.cfgnamespace OPERATOR(pg_catalog.=) v_ns
+            UNION ALL
+            SELECT 'statistics object ' OPERATOR(pg_catalog.||) x.stxname::pg_catalog.text, x.stxowner
+            FROM pg_catalog.pg_statistic_ext AS x WHERE x.stxnamespace OPERATOR(pg_catalog.=) v_ns
+        ) AS o JOIN pg_catalog.pg_roles AS r ON r.oid OPERATOR(pg_catalog.=) o.owner
+        WHERE o.owner OPERATOR(pg_catalog.<>) v_me AND NOT r.rolsuper
+        ORDER BY 1 LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'schema "%" holds % of another role', v_schema, v_object
+                USING ERRCODE = '42501',
+                      DETAIL = 'objects in madnb''s schemas belong to the role that installs madnb: another role''s object there could run inside madnb calls',
+                      HINT = 'check and drop it, then install again';
+        END IF;
+    END LOOP;
+END
+$madnb_schema_guard$;
+""".replace("@SCHEMAS@", ", ".join(f"'{s}'" for s in SCHEMAS))
+
 # Earlier versions an extension can be upgraded from: the script is idempotent, so
 # the upgrade script from each of them is the current script itself.
 UPGRADABLE_FROM = ("0.0.1",)
@@ -197,6 +308,7 @@ def build_script(version: str = __version__, root: Path | None = None) -> str:
         f"-- madnb {version} (build {build}): generated by `madnb build-script` from sql/, plpython/ and migrations/.\n"
         "-- Do not edit: change the sources and regenerate.\n",
         ECHO_GUARD + "\n",
+        SCHEMA_GUARD,
         "COMMENT ON SCHEMA madnb IS 'madnb: naive Bayes inside PostgreSQL (MADlib-compatible interface)';\n",
         _migration_runner(src),
         "\nCREATE OR REPLACE FUNCTION madnb._load_python() RETURNS void\n"
