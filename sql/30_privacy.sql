@@ -285,6 +285,42 @@ COMMENT ON COLUMN madnb.privacy_budget_status.remaining_epsilon IS 'what is left
 COMMENT ON COLUMN madnb.privacy_budget_status.releases IS 'releases of the source in the ledger';
 COMMENT ON COLUMN madnb.privacy_budget_status.unrecorded_epsilon IS 'epsilon spent by releases whose callers rolled back (charged, not in the ledger)';
 
+-- The statistics a training keeps go to schema madnb_statistics, where no role
+-- but madnb's owner may create objects; this makes the table for the role that
+-- trains, as a copy of the columns of a temporary table of its session (the
+-- column list of madnb_pl.statistics_table.columns_ddl), owned by that role.
+CREATE OR REPLACE FUNCTION madnb._create_kept_statistics(name text, template regclass, owner name) RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v_columns text;
+BEGIN
+    IF NOT pg_catalog.pg_has_role(SESSION_USER, owner, 'MEMBER') THEN
+        RAISE EXCEPTION 'permission denied to keep statistics for role "%"', owner
+            USING ERRCODE = '42501', HINT = 'statistics are kept for the role that trains';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class AS c
+                   WHERE c.oid OPERATOR(pg_catalog.=) template AND c.relkind OPERATOR(pg_catalog.=) 'r'
+                     AND c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.pg_my_temp_schema()) THEN
+        RAISE EXCEPTION 'the template of a kept statistics table must be a temporary table of this session'
+            USING ERRCODE = '42809';
+    END IF;
+    SELECT pg_catalog.string_agg(a.attname::pg_catalog.text, ',' ORDER BY a.attnum) INTO v_columns
+    FROM pg_catalog.pg_attribute AS a
+    WHERE a.attrelid OPERATOR(pg_catalog.=) template AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped;
+    IF v_columns IS DISTINCT FROM 'cls,attr,value,n,nv,mean,mean_lo,var,s1,s2' THEN
+        RAISE EXCEPTION 'the template of a kept statistics table has the columns of a statistics table'
+            USING ERRCODE = '42809', DETAIL = pg_catalog.format('it has %s', v_columns);
+    END IF;
+    EXECUTE pg_catalog.format('CREATE TABLE madnb_statistics.%I (LIKE %s)', name, template);
+    EXECUTE pg_catalog.format('ALTER TABLE madnb_statistics.%I OWNER TO %I', name, owner);
+END
+$$;
+COMMENT ON FUNCTION madnb._create_kept_statistics(text, regclass, name) IS
+    'internal: creates table madnb_statistics.<name> for the statistics a training keeps, with the columns of a temporary table of the session, owned by the training role (no other role may create in that schema)';
+REVOKE ALL ON FUNCTION madnb._create_kept_statistics(text, regclass, name) FROM PUBLIC;
+
 CREATE OR REPLACE FUNCTION madnb.grant_usage(role name, admin boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
@@ -297,8 +333,12 @@ BEGIN
         RAISE EXCEPTION 'role "%" does not exist', role USING ERRCODE = '42704';
     END IF;
     EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb TO %I', role);
-    -- training keeps its statistics in a table of madnb_statistics
-    EXECUTE pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA madnb_statistics TO %I', role);
+    -- training keeps its statistics in a table of madnb_statistics, which
+    -- madnb._create_kept_statistics makes for the role: never CREATE there (a view
+    -- of the role's there over another role's table would block that role's drops)
+    EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb_statistics TO %I', role);
+    EXECUTE pg_catalog.format(
+        'GRANT EXECUTE ON FUNCTION madnb._create_kept_statistics(pg_catalog.text, pg_catalog.regclass, pg_catalog.name) TO %I', role);
     -- named models (madnb.train): predict with them and read the catalog.  Never CREATE on
     -- madnb_models: a role that may create functions there can plant an overload of another
     -- role's prediction function with an exact row type, which PostgreSQL then prefers to
@@ -318,7 +358,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.grant_usage(name, boolean) IS
-    'let a role train (exact and private; its statistics are kept in schema madnb_statistics), predict with named models (schema madnb_models; only that schema''s owner trains and drops them), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
+    'let a role train (exact and private; its statistics are kept in schema madnb_statistics, which madnb creates for it: never CREATE on a madnb schema), predict with named models (schema madnb_models; only that schema''s owner trains and drops them), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
 
 CREATE OR REPLACE FUNCTION madnb.revoke_usage(role name) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
@@ -338,6 +378,8 @@ BEGIN
     EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.privacy_ledger, madnb.privacy_budget, madnb.privacy_budget_status FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE ON SCHEMA madnb FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA madnb_statistics FROM %I', role);
+    EXECUTE pg_catalog.format(
+        'REVOKE EXECUTE ON FUNCTION madnb._create_kept_statistics(pg_catalog.text, pg_catalog.regclass, pg_catalog.name) FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.models FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE SELECT, INSERT, UPDATE, DELETE ON madnb._models FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA madnb_models FROM %I', role);

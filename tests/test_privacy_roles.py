@@ -141,6 +141,58 @@ def test_a_role_with_only_grant_usage_trains_exactly_and_creates_views(alice):
     assert [k for k, _ in sums] == [1, 2] and all(s == pytest.approx(1) for _, s in sums)
 
 
+MADNB_SCHEMAS = ("madnb", "madnb_models", "madnb_privacy", "madnb_statistics")
+
+
+def test_grant_usage_gives_no_role_create_on_any_madnb_schema(alice):
+    role, conn = alice
+    for schema in MADNB_SCHEMAS:
+        assert conn.execute("SELECT has_schema_privilege(%s, 'CREATE')", (schema,)).fetchone() == (False,), schema
+
+
+def test_a_granted_role_keeps_its_statistics_in_a_table_it_owns_but_cannot_create_there(alice, manual):
+    role, conn = alice
+    conn.execute("SELECT madnb.create_nb_prepared_data_tables('training', 'class', 'attributes', 3, 'fp', 'cp')")
+    kept = manual.execute(
+        "SELECT c.oid::regclass::text, pg_get_userbyid(c.relowner) FROM pg_class AS c "
+        "WHERE c.relnamespace = 'madnb_statistics'::regnamespace AND c.relname = 'work.fp'"
+    ).fetchall()
+    assert kept == [('madnb_statistics."work.fp"', role)]
+    err = sqlstate_of(conn, 'CREATE VIEW madnb_statistics.spy AS SELECT * FROM madnb_statistics."work.fp"')
+    assert err.diag.sqlstate == "42501"
+    # the role's own statistics go with its model, and an update adds to them
+    conn.execute("SELECT madnb.create_nb_statistics('training', 'class', 'attributes', 3, 'more')")
+    conn.execute("SELECT madnb.update_nb_model('more', 'fp', NULL, 'cp')")
+    assert conn.execute("SELECT sum(class_cnt) FROM work.cp").fetchone() == (2 * len(ROWS),)
+
+
+def test_a_role_cannot_have_madnb_create_a_kept_table_for_another_role(alice, manual):
+    role, conn = alice
+    other = new_role(manual, "carol")
+    try:
+        conn.execute("CREATE TEMPORARY TABLE t (cls int, attr int, value text, n numeric, nv bigint, mean float8, "
+                     "mean_lo float8, var float8, s1 numeric, s2 numeric)")
+        err = sqlstate_of(conn, "SELECT madnb._create_kept_statistics('x', 'pg_temp.t', %s)", (other,))
+        assert err.diag.sqlstate == "42501"
+        err = sqlstate_of(conn, "SELECT madnb._create_kept_statistics('x', 'madnb._models', %s)", (role,))
+        assert err.diag.sqlstate == "42809"
+        assert manual.execute("SELECT to_regclass('madnb_statistics.x')").fetchone() == (None,)
+    finally:
+        drop_roles(manual, [other])
+
+
+def test_a_granted_role_cannot_block_the_owners_drop_with_a_view_in_a_madnb_schema(alice, manual):
+    role, conn = alice
+    manual.execute("CREATE TABLE votes AS SELECT id, class AS label, attributes[1] AS a, attributes[2] AS b FROM training")
+    manual.execute("SELECT madnb.train('owned', 'votes', 'label', exclude => ARRAY['id'])")
+    for schema in MADNB_SCHEMAS:
+        err = sqlstate_of(conn, f"CREATE VIEW {schema}.blocker AS SELECT 1 AS x")
+        assert err.diag.sqlstate == "42501", schema
+    manual.execute("SELECT madnb.train('owned', 'votes', 'label', exclude => ARRAY['id'], replace => true)")
+    manual.execute("SELECT madnb.drop_model('owned')")
+    assert manual.execute("SELECT count(*) FROM madnb.models WHERE name = 'owned'").fetchone() == (0,)
+
+
 def test_grant_usage_is_enough_even_where_public_may_not_create_temporary_tables(manual):
     manual.execute(f'REVOKE TEMPORARY ON DATABASE "{manual.info.dbname}" FROM PUBLIC')
     role = new_role(manual, "bob")

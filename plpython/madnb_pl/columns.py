@@ -472,7 +472,7 @@ def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int
     """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (of fold ``fold``)."""
     f8, i8 = F8, "pg_catalog.int8"
     labelled = "s.cls IS NOT NULL" + ("" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}")
-    plpy.execute(statistics_table.table_ddl(dest.sql, t.shape()))
+    statistics_table.create_table(plpy, dest, t.shape())
     numeric_cells = "".join(
         f" UNION ALL SELECT s.cls, {j}, NULL, NULL, s.c{j}, s.m{j}, s.v{j} FROM {s} AS s "
         f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"

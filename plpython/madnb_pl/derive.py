@@ -36,7 +36,7 @@ from .errors import MadnbError
 from .names import Column, NewName, Relation, created, resolve_column
 from .spec import Training
 from .sql import F8, Plpy, Sql, float8_literal, temp_name, with_clause
-from .statistics_table import Header, now, table_ddl, write_header
+from .statistics_table import Header, create_table, now, write_header
 
 
 @dataclass(frozen=True)
@@ -340,7 +340,7 @@ _CELLS = "(cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)"
 def write_sum(plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, t: Training) -> Header:
     """The sum of compatible ``parts`` into a new statistics table ``dest`` (the cells as one release
     would hold them, raw noisy sums for private parts); return its header (:func:`sum_header`)."""
-    plpy.execute(table_ddl(dest.sql, t))
+    create_table(plpy, dest, t)
     plpy.execute(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, t)}")
     header = sum_header(plpy, [h for _, h in parts])
     write_header(plpy, dest.sql, header)

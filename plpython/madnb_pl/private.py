@@ -44,7 +44,7 @@ from .errors import MadnbError
 from .names import NewName, Relation
 from .spec import Training
 from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name
-from .statistics_table import FORMAT, PRIVATE_MODE, Header, now, table_ddl, write_header
+from .statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, now, write_header
 
 
 def write_private(
@@ -64,7 +64,7 @@ def write_private(
     plpy.execute(dp_domain_ddl(dom, t))
     if p.selection is None:
         fill_domain(plpy, t, p, dom)
-    plpy.execute(table_ddl(dest.sql, t))
+    create_table(plpy, dest, t)
     nb = p.bounds
     parameters: dict[str, Any] = {
         "class_column": t.cls.name,

@@ -381,7 +381,7 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
     parts: list[tuple[Relation, statistics_table.Header]] = []
     for i, shard in enumerate(shards, start=1):
         name = f"madnb_part_{secrets.token_hex(6)}_{i}"
-        plpy.execute(statistics_table.table_ddl(f"pg_temp.{quote_ident(name)}", t))
+        statistics_table.create_table(plpy, NewName("pg_temp", name), t)
         header = statistics_table.Header(
             format=statistics_table.FORMAT, id=f"{i}", mode=statistics_table.EXACT, num_attrs=t.num_attrs,
             numeric=list(t.numeric_given), class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql),
@@ -413,7 +413,7 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
         for i, link in links.items():
             plpy.debug(f"madnb: {shards[i - 1].display}: {link.rows} rows, {link.bytes} bytes of statistics received")
     stats.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
-    plpy.execute(statistics_table.table_ddl(dest.sql, t))
+    statistics_table.create_table(plpy, dest, t)
     merged = derive.merged_exact_select(parts, t)
     plpy.execute(
         f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, mean_lo) "

@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, replace
 
 from . import dp, stats
 from .errors import MadnbError
-from .names import NewName, Relation
+from .names import NewName, QualifiedName, Relation
 from .spec import Training
 from .sql import F8, Plpy, Sql, temp_name, with_clause
 
@@ -154,9 +154,34 @@ def columns_ddl(class_type: str, element_type: str) -> Sql:
     )
 
 
-def table_ddl(name_sql: str, t: Training) -> Sql:
-    """The statistics table (see the module docstring for its columns)."""
-    return Sql(f"CREATE TABLE {name_sql} {columns_ddl(t.cls.type_sql, str(t.attrs.elem_sql))}")
+def create_table(plpy: Plpy, dest: QualifiedName, t: Training) -> None:
+    """Create the statistics table ``dest`` of training ``t`` (see the module docstring for its columns)."""
+    create_with_types(plpy, dest, t.cls.type_sql, str(t.attrs.elem_sql))
+
+
+def create_with_types(plpy: Plpy, dest: QualifiedName, class_type: str, element_type: str) -> None:
+    """Create an empty statistics table ``dest`` whose classes and values have these types.
+
+    A table of schema madnb_statistics (the statistics a training keeps) is made by
+    ``madnb._create_kept_statistics`` as a copy of a temporary table of the same
+    columns, owned by the calling role: roles given madnb.grant_usage may not
+    create objects in that schema (one could block another role's drop with a
+    view there), so madnb creates their tables for them.
+    """
+    ddl = columns_ddl(class_type, element_type)
+    if dest.schema != KEPT_SCHEMA:
+        plpy.execute(f"CREATE TABLE {dest.sql} {ddl}")
+        return
+    template = temp_name("madnb_kept_")
+    plpy.execute(f"CREATE TEMPORARY TABLE {template} {ddl}")
+    plpy.execute(
+        plpy.prepare(
+            "SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)",
+            ["pg_catalog.text", "pg_catalog.text"],
+        ),
+        [dest.name, str(template)],
+    )
+    plpy.execute(f"DROP TABLE {template}")
 
 
 def now(plpy: Plpy) -> str:
@@ -184,7 +209,7 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     """
     s = stats.materialise(plpy, t)
     stats.check_stats(plpy, s, t)
-    plpy.execute(table_ddl(dest.sql, t))
+    create_table(plpy, dest, t)
     insert_cells(plpy, t, s, dest.sql)
     plpy.execute(f"DROP TABLE {s}")
     refine_far_from_zero(plpy, t, dest.sql)
@@ -343,6 +368,6 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 
 __all__ = [
     "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "columns_ddl", "far_cells", "insert_cells", "kept_name",
-    "comment_and_kind", "now", "parse_header", "read_on_server", "refined_select", "table_ddl", "write_exact",
+    "comment_and_kind", "create_table", "create_with_types", "now", "parse_header", "read_on_server", "refined_select", "write_exact",
     "write_exact_header", "write_header",
 ]

@@ -330,7 +330,7 @@ def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[stat
         class_type=t.label.type_sql, element_type="text", source=t.source.display, created_at=statistics_table.now(plpy),
         vector=t.form, binarize=t.params.binarize,
     )
-    plpy.execute(f"CREATE TABLE {dest.sql} {statistics_table.columns_ddl(t.label.type_sql, 'pg_catalog.text')}")
+    statistics_table.create_with_types(plpy, dest, t.label.type_sql, "pg_catalog.text")
     plpy.execute(
         f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, "
         f"CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM {s} AS s "
