@@ -89,7 +89,8 @@ BEGIN
                 v_schema, pg_catalog.pg_get_userbyid(v_owner), CURRENT_USER
                 USING ERRCODE = '42501',
                       DETAIL = 'the owner of a madnb schema can replace madnb''s objects and run its own code in every madnb call, whoever makes it',
-                      HINT = pg_catalog.format('check what the schema holds, then drop it (DROP SCHEMA %I CASCADE) or make the installing role its owner (ALTER SCHEMA %I OWNER TO %I), and install again',
+                      HINT = pg_catalog.format('check what the schema holds, then drop it (DROP SCHEMA %I CASCADE) '
+                          'or make the installing role its owner (ALTER SCHEMA %I OWNER TO %I), and install again',
                                                v_schema, v_schema, CURRENT_USER);
         END IF;
         IF v_schema OPERATOR(pg_catalog.=) ANY (ARRAY['madnb_statistics', 'madnb_models']::pg_catalog.text[]) THEN

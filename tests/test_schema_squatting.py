@@ -21,6 +21,7 @@ import madnb
 from madnb._build import SCHEMAS, build_script
 from test_install import install_extension_files, new_database
 
+
 @pytest.fixture
 def fresh(cluster: Any) -> Iterator[tuple[str, psycopg.Connection[Any], str]]:
     """(url, superuser connection, role): a new database without madnb and a role that may create in it."""

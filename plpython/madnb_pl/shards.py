@@ -45,7 +45,7 @@ from . import derive, federation, statistics_table, stats
 from .errors import MadnbError
 from .names import NewName, QualifiedName, Relation
 from .spec import Training
-from .sql import F8, I4, I8, Plpy, Sql, quote_ident, temp_name
+from .sql import F8, I4, I8, Plpy, Sql, temp_name
 
 
 @dataclass(frozen=True)
