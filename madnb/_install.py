@@ -408,9 +408,10 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
 
     Named models (``madnb.train``) are refused too, unless ``cascade``: their
     prediction functions call madnb's helpers and their catalog is in schema
-    madnb, so they would not survive; ``cascade`` drops each of them (as
-    ``madnb.drop_model`` does, after dropping whatever uses them: views, and
-    columns or triggers computed with their prediction functions).
+    madnb, so they would not survive; ``cascade`` drops each of them with the
+    server's ``madnb.drop_model(model, cascade => true)``: exactly the objects
+    the catalog records, and whatever uses them (views, and columns or triggers
+    computed with their prediction functions).
     """
     with connection(target) as conn:
         deps = dependents(conn)
@@ -422,17 +423,8 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
                 "madnb.drop_model), or uninstall with --cascade"
             )
         with conn.transaction():
-            for m in models:  # only with cascade: the views using a model go first, then the model
-                for fn in conn.execute(
-                    "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text FROM pg_catalog.pg_proc AS p "
-                    "WHERE p.pronamespace = 'madnb_models'::pg_catalog.regnamespace "
-                    "AND p.proname::pg_catalog.text = ANY (ARRAY[%s || '_predict', %s || '_predict_proba', "
-                    "%s || '_predict_proba_array'])", [m, m, m],
-                ).fetchall():
-                    conn.execute(f"DROP FUNCTION {fn[0]} CASCADE")
-                for suffix in ("_class_priors", "_feature_probs", "_numeric_stats"):
-                    conn.execute(sql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(sql.Identifier("madnb_models", m + suffix)))
-                conn.execute("SELECT madnb.drop_model(pg_catalog.quote_ident(%s))", [m])
+            for m in models:  # only with cascade: the server's drop_model, with what uses the model
+                conn.execute("SELECT madnb.drop_model(pg_catalog.quote_ident(%s), cascade => true)", [m])
             counts = _privacy_counts(conn)
             if _extension_version(conn) is not None:
                 if counts is not None:  # counters created at run time are not members: detach, then drop or keep

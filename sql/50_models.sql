@@ -68,24 +68,24 @@ $$;
 COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
     'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
 
-CREATE OR REPLACE FUNCTION madnb._drop_model(model text) RETURNS void
+CREATE OR REPLACE FUNCTION madnb._drop_model(model text, "cascade" boolean) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-madnb_pl.models.drop_model(plpy, model=model)
+madnb_pl.models.drop_model(plpy, model=model, cascade=cascade)
 $python$;
-COMMENT ON FUNCTION madnb._drop_model(text) IS 'internal: the PL/Python entry point behind madnb.drop_model';
+COMMENT ON FUNCTION madnb._drop_model(text, boolean) IS 'internal: the PL/Python entry point behind madnb.drop_model';
 
-CREATE OR REPLACE FUNCTION madnb.drop_model(model text) RETURNS void
+CREATE OR REPLACE FUNCTION madnb.drop_model(model text, "cascade" boolean DEFAULT false) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
-    PERFORM madnb._drop_model(model => model);
+    PERFORM madnb._drop_model(model => model, "cascade" => "cascade");
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.drop_model(text) IS
-    'drop a named model: its prediction functions, model tables, statistics table and catalog entry (fails, naming them, while views use them)';
+COMMENT ON FUNCTION madnb.drop_model(text, boolean) IS
+    'drop a named model: exactly the prediction functions, model tables and statistics table its training made, and its catalog entry (fails, naming them, while views use them; cascade => true drops those too)';
 
 CREATE OR REPLACE FUNCTION madnb.model_classes(model text) RETURNS text[]
 LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER

@@ -16,6 +16,8 @@ COMMENT ON COLUMN madnb._models.classes IS 'the classes as text, in the order of
 COMMENT ON COLUMN madnb._models.training_rows IS 'labelled rows it was trained on (private models: from the noisy class counts)';
 COMMENT ON COLUMN madnb._models.smoothing IS 'the Laplace smoothing used (alpha for the kinds that take one)';
 COMMENT ON COLUMN madnb._models.privacy IS 'NULL for an exact model; else epsilon, delta, release_id, guarantee, domain, bounds';
+COMMENT ON COLUMN madnb._models.functions IS 'the prediction functions training created (regprocedure text): what drop_model drops';
+COMMENT ON COLUMN madnb._models.tables IS 'the model tables training created (regclass text): what drop_model drops, with the statistics table';
 COMMENT ON COLUMN madnb._models.statistics IS 'its statistics table in madnb_statistics (quoted schema.name)';
 COMMENT ON COLUMN madnb._models.parameters IS 'the kind''s parameters from madnb.train''s options';
 COMMENT ON COLUMN madnb._models.owner IS 'the role owning its objects (row level security: it and its members write the row)';

@@ -96,6 +96,56 @@ def test_drop_model_removes_every_object_and_its_catalog_row(fruit):
     assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 1
 
 
+def test_drop_model_drops_the_objects_training_made_and_never_a_users_function_of_the_same_name(db):
+    db.execute("CREATE TABLE pre_t (label text, a text, b text, c text)")
+    db.execute("INSERT INTO pre_t SELECT CASE WHEN i % 2 = 0 THEN 'x' ELSE 'y' END, i % 3, i % 5, i % 7 FROM generate_series(1, 40) i")
+    # a function of the user's that has one of the model's function names (another signature)
+    db.execute("CREATE FUNCTION madnb_models.pre_predict(int, int, int) RETURNS text LANGUAGE sql AS $$ SELECT 'mine' $$")
+    db.execute("SELECT madnb.train('pre', 'pre_t', 'label')")
+    recorded = db.execute("SELECT functions, tables FROM madnb._models WHERE name = 'pre'").fetchone()
+    assert recorded == (
+        ["madnb_models.pre_predict(anyelement)", "madnb_models.pre_predict(text,text,text)",
+         "madnb_models.pre_predict_proba(anyelement)", "madnb_models.pre_predict_proba(text,text,text)",
+         "madnb_models.pre_predict_proba_array(anyelement)", "madnb_models.pre_predict_proba_array(text,text,text)"],
+        ["madnb_models.pre_feature_probs", "madnb_models.pre_class_priors"],
+    )
+    db.execute("SELECT madnb.train('pre', 'pre_t', 'label', replace => true)")
+    db.execute("SELECT madnb.drop_model('pre')")
+    left = db.execute("SELECT oid::regprocedure::text FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace").fetchall()
+    assert left == [("madnb_models.pre_predict(integer,integer,integer)",)]
+    assert db.execute("SELECT madnb_models.pre_predict(1, 2, 3)").fetchone() == ("mine",)
+
+
+def test_training_never_rewrites_a_users_function_with_a_model_functions_exact_signature(db):
+    db.execute("CREATE TABLE pre_t (label text, a text)")
+    db.execute("INSERT INTO pre_t VALUES ('x', 'p'), ('y', 'q')")
+    db.execute("CREATE FUNCTION madnb_models.pre_predict(a text) RETURNS text LANGUAGE sql AS $$ SELECT 'mine' $$")
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT madnb.train('pre', 'pre_t', 'label')")
+    assert e.value.diag.sqlstate == "42723"
+    assert db.execute("SELECT madnb_models.pre_predict('p')").fetchone() == ("mine",)
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone() == (0,)
+
+
+def test_a_catalog_row_naming_objects_outside_madnb_models_drops_nothing_there(fruit):
+    db = fruit
+    db.execute("CREATE TABLE victim (x int); CREATE FUNCTION public.victim_fn() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$")
+    db.execute("UPDATE madnb._models SET functions = functions || 'public.victim_fn()'::text, "
+               "tables = tables || 'public.victim'::text WHERE name = 'fruit_nb'")
+    db.execute("SELECT madnb.drop_model('fruit_nb')")
+    assert db.execute("SELECT to_regclass('public.victim') IS NOT NULL, to_regprocedure('public.victim_fn()') IS NOT NULL").fetchone() == (True, True)
+
+
+def test_drop_model_with_cascade_drops_the_views_that_use_the_model(fruit):
+    db = fruit
+    db.execute("CREATE VIEW v AS SELECT madnb_models.fruit_nb_predict(f) FROM fruit f")
+    db.execute("SELECT madnb.drop_model('fruit_nb', cascade => true)")
+    assert db.execute("SELECT to_regclass('v'), count(*) FROM madnb.models").fetchone() == (None, 0)
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT madnb.drop_model('fruit_nb', NULL)")
+    assert e.value.diag.sqlstate in ("22004", "42704")
+
+
 def test_drop_model_refuses_while_a_view_uses_the_model_and_changes_nothing(fruit):
     db = fruit
     db.execute("CREATE VIEW v AS SELECT madnb_models.fruit_nb_predict(f) FROM fruit f")

@@ -21,6 +21,7 @@ either completes or leaves nothing behind.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from . import columns, derive, kinds, predict, private, spec, statistics_table, vector
@@ -92,7 +93,7 @@ def _check_may_write(plpy: Plpy, what: str) -> None:
 def _catalog_row(plpy: Plpy, name: str) -> dict[str, Any] | None:
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT m.name, m.label_type, m.features::pg_catalog.text AS features, m.statistics "
+            "SELECT m.name, m.label_type, m.features::pg_catalog.text AS features, m.statistics, m.functions, m.tables "
             "FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
             ["pg_catalog.text"],
         ),
@@ -133,17 +134,20 @@ def parse_options(kind: str, options: Any) -> dict[str, Any]:
     return out
 
 
-def _drop_objects(plpy: Plpy, name: str, statistics: str | None, functions: bool) -> None:
-    """Drop a model's tables, its statistics table and (``functions``) its prediction functions.
+def _drop_objects(plpy: Plpy, old: dict[str, Any], functions: bool, cascade: bool = False) -> None:
+    """Drop what a model's training made, as its catalog row ``old`` records it: its tables, its
+    statistics table and (``functions``) its prediction functions; nothing else of the same names.
 
-    Nothing is dropped with CASCADE: a view of the user's over one of them makes
-    the call fail (2BP01), naming the view.
+    Without ``cascade`` nothing is dropped with CASCADE: a view of the user's over
+    one of them makes the call fail (2BP01), naming the view.
     """
+    how = " CASCADE" if cascade else ""
     if functions:
-        for fn in _functions(plpy, name):
-            plpy.execute(f"DROP FUNCTION {fn}")
-    for suffix in TABLE_SUFFIXES:
-        plpy.execute(f"DROP TABLE IF EXISTS {NewName(predict.SCHEMA, name + suffix).sql}")
+        for fn in _existing(plpy, old["functions"], "regprocedure"):
+            plpy.execute(f"DROP FUNCTION {fn}{how}")
+    for table in _existing(plpy, old["tables"], "regclass"):
+        plpy.execute(f"DROP TABLE {table}{how}")
+    statistics = old["statistics"]
     if statistics is not None:
         # the catalog's text is only compared: what is dropped is a table of madnb_statistics whose
         # quoted name (as train wrote it) is that text
@@ -159,22 +163,71 @@ def _drop_objects(plpy: Plpy, name: str, statistics: str | None, functions: bool
             [statistics, statistics_table.KEPT_SCHEMA],
         )
         if rows:
-            plpy.execute(f"DROP TABLE {rows[0]['r']}")
+            plpy.execute(f"DROP TABLE {rows[0]['r']}{how}")
 
 
-def _functions(plpy: Plpy, name: str) -> list[str]:
-    """The model's prediction functions (regprocedure text)."""
+_CATALOGS = {
+    "regprocedure": "pg_catalog.pg_proc AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(u.o) "
+                    "AND x.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2)",
+    "regclass": "pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(u.o) "
+                "AND x.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2)",
+}
+
+
+def _existing(plpy: Plpy, recorded: list[str], reg: str) -> list[str]:
+    """The objects of ``recorded`` (regprocedure or regclass text, as the catalog keeps them) that
+    still exist in schema madnb_models, in the same text form; those dropped by hand are skipped,
+    and a catalog row naming anything elsewhere drops nothing there."""
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f FROM pg_catalog.pg_proc AS p "
+            f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) "
+            f"JOIN {_CATALOGS[reg]} ORDER BY u.i",
+            ["pg_catalog.text[]", "pg_catalog.text"],
+        ),
+        [list(recorded), predict.SCHEMA],
+    )
+    return [r["o"] for r in rows]
+
+
+def _created_functions(plpy: Plpy, name: str, before: dict[str, str], kept: list[str]) -> list[str]:
+    """The prediction functions this training made: those of the model's names that are new since
+    ``before`` (regprocedure text -> body hash, taken before they were written), and ``kept`` (the
+    previous version's, written in place).  A function of the user's that training would have
+    rewritten makes the call fail (42723), so it is never taken over."""
+    now = _function_bodies(plpy, name)
+    for fn, body in before.items():
+        if fn not in kept and now.get(fn) != body:
+            raise MadnbError(
+                "42723", f"function {fn} already exists and is not part of model \"{name}\"",
+                hint="drop or rename that function, or choose another model name",
+            )
+    return sorted(fn for fn in now if fn not in before or fn in kept)
+
+
+def _function_bodies(plpy: Plpy, name: str) -> dict[str, str]:
+    """The functions of schema madnb_models with the model's function names: regprocedure text -> md5 of the body."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p "
             "WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) "
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
         [predict.SCHEMA, [name + s for s in predict.SUFFIXES]],
     )
-    return [r["f"] for r in rows]
+    return {r["f"]: r["h"] for r in rows}
 
+
+@dataclass(frozen=True)
+class _Made:
+    """What a training's prediction functions are told apart by: the functions of the model's names
+    before it wrote any (regprocedure text -> body hash) and the previous version's it rewrites in place."""
+
+    before: dict[str, str]
+    kept: list[str]
+
+    def functions(self, plpy: Plpy, name: str) -> list[str]:
+        return _created_functions(plpy, name, self.before, self.kept)
 
 
 @entry_point
@@ -238,21 +291,25 @@ def train(
             hint="re-train it with replace => true (queries and views using its functions keep working), "
             "or drop it with madnb.drop_model",
         )
+    kept_functions: list[str] = []
     if old is not None:
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
         # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
         old_types = _signature([(f["name"], f["type"]) for f in _json(old["features"])])
         keep_all = old["label_type"] == label_type
-        for fn in _functions(plpy, name):
+        for fn in _existing(plpy, old["functions"], "regprocedure"):
             if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(f"DROP FUNCTION {fn}")
-        _drop_objects(plpy, name, old["statistics"], functions=False)
+            else:
+                kept_functions.append(fn)
+        _drop_objects(plpy, old, functions=False)
         plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
+    made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
     kept = statistics_table.kept_name(plpy, NewName(predict.SCHEMA, name))
     if vt is not None:
-        _train_vector(plpy, name, vt, kept)
+        _train_vector(plpy, name, vt, kept, made)
         return
     tables = ModelTables(
         NewName(predict.SCHEMA, name + "_feature_probs"), NewName(predict.SCHEMA, name + "_class_priors"),
@@ -305,10 +362,11 @@ def train(
         plpy, [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
                s_factor, None if privacy is None else json.dumps(privacy), kept.sql,
                json.dumps(parameters) if options is not None else None],
+        made.functions(plpy, name), list(tables.all()),
     )
 
 
-def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName) -> None:
+def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName, made: _Made) -> None:
     """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.vector`): statistics, model, functions, catalog."""
     header, rows = vector.write_statistics(plpy, t, kept)
     cp, fp = NewName(predict.SCHEMA, name + "_class_priors"), NewName(predict.SCHEMA, name + "_feature_probs")
@@ -325,22 +383,25 @@ def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName
     _insert_catalog_row(
         plpy, [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
                t.params.alpha, None, kept.sql, json.dumps(t.params.as_json(t.kind))],
+        made.functions(plpy, name), [cp, fp],
     )
 
 
-def _insert_catalog_row(plpy: Plpy, values: list[Any]) -> None:
+def _insert_catalog_row(plpy: Plpy, values: list[Any], functions: list[str], tables: list[NewName]) -> None:
     """The model's row of madnb._models: name, kind, source, label, label_type, features (jsonb text), classes,
-    training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text or None)."""
+    training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text or None); then
+    the exact objects training made, ``functions`` (regprocedure text) and ``tables``, which drop_model drops."""
     plpy.execute(
         plpy.prepare(
             "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
-            "smoothing, privacy, statistics, parameters) "
-            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb)",
+            "smoothing, privacy, statistics, parameters, functions, tables) "
+            "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, "
+            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i))",
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text"],
+             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]"],
         ),
-        values,
+        [*values, functions, [str(t.sql) for t in tables]],
     )
 
 
@@ -355,15 +416,18 @@ def _json(text: str) -> list[dict[str, Any]]:
 
 
 @entry_point
-def drop_model(plpy: Plpy, model: str | None) -> None:
-    """Drop model ``model``: its functions, tables, statistics table and catalog row."""
+def drop_model(plpy: Plpy, model: str | None, cascade: bool | None = False) -> None:
+    """Drop model ``model``: the functions, tables and statistics table its training made (as the
+    catalog records them), then its catalog row; ``cascade``: what uses them too (views, ...)."""
     name = model_name(model)
+    if cascade is None:
+        raise MadnbError("22004", "cascade must not be NULL")
     _check_may_write(plpy, "drop")
     _lock_name(plpy, name)
     old = _catalog_row(plpy, name)
     if old is None:
         raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
-    _drop_objects(plpy, name, old["statistics"], functions=True)
+    _drop_objects(plpy, old, functions=True, cascade=cascade)
     plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
 
 

@@ -77,27 +77,33 @@ SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.
 SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
 
 -- statement 26
-CREATE TABLE "madnb_statistics"."public.merged_fp" (cls integer, attr pg_catalog.int4 NOT NULL, value integer, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
+CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex1>" (cls integer, attr pg_catalog.int4 NOT NULL, value integer, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
 
 -- statement 27
-INSERT INTO "madnb_statistics"."public.merged_fp" (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2) SELECT m.cls, m.o AS attr, m.v AS value, m.n, m.nv, m.mean, m.var, m.mean_lo, NULL::pg_catalog.numeric AS s1, NULL::pg_catalog.numeric AS s2 FROM (WITH u AS (SELECT 1::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM "public"."stats_part1" AS s UNION ALL SELECT 2::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM "public"."stats_part2" AS s), c AS (SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ('{}'::pg_catalog.int4[])) GROUP BY 1, 2, 3), w0 AS (SELECT u.part, u.cls, u.attr, u.nv, u.mean, COALESCE(u.mean_lo, 0) AS lo, u.var, pg_catalog.first_value(u.part) OVER (PARTITION BY u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS rp FROM u WHERE u.attr OPERATOR(pg_catalog.=) ANY ('{}'::pg_catalog.int4[])), w AS (SELECT w0.*, r.mean AS ref, r.lo AS ref_lo, (w0.mean - r.mean) + (w0.lo - r.lo) AS dev FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr), g AS (SELECT w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.lo) AS l1, pg_catalog.min(w.var) AS v1, pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, pg_catalog.sum(w.nv::pg_catalog.float8 * w.dev) / NULLIF(pg_catalog.sum(w.nv), 0)::pg_catalog.float8 AS d FROM w GROUP BY w.cls, w.attr), x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo + g.d AS dd, pg_catalog.sum(COALESCE(w.var * (w.nv - 1)::pg_catalog.float8, 0::pg_catalog.float8) + COALESCE(w.nv::pg_catalog.float8 * (w.dev - g.d) * (w.dev - g.d), 0::pg_catalog.float8)) AS m2 FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo, g.d), y AS (SELECT x.*, x.ref + x.dd AS hi FROM x), z AS (SELECT y.*, (y.ref - (y.hi - (y.hi - y.ref))) + (y.dd - (y.hi - y.ref)) AS lo FROM y) SELECT c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var, NULL::pg_catalog.float8 AS mean_lo FROM c UNION ALL SELECT z.cls, z.attr, NULL::integer, NULL::pg_catalog.numeric, z.nv::pg_catalog.int8, CASE WHEN z.k = 1 THEN z.m1 WHEN z.k > 1 THEN z.hi END, CASE WHEN z.k = 1 THEN z.v1 WHEN z.k > 1 AND z.nv > 1 THEN z.m2 / (z.nv - 1)::pg_catalog.float8 END, NULLIF(CASE WHEN z.k = 1 THEN z.l1 WHEN z.k > 1 THEN z.lo END, 0::pg_catalog.float8) FROM z) AS m
+SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
 
 -- statement 28
-SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
+DROP TABLE pg_temp."madnb_kept_<hex1>"
 
 -- statement 29
-COMMENT ON TABLE "madnb_statistics"."public.merged_fp" IS 'madnb statistics {"bounds": null, "class_type": "integer", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "integer", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [], "parts": ["<uuid>", "<uuid>"], "release_id": null, "source": "public.training_part1, public.training_part2"}'
+INSERT INTO "madnb_statistics"."public.merged_fp" (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2) SELECT m.cls, m.o AS attr, m.v AS value, m.n, m.nv, m.mean, m.var, m.mean_lo, NULL::pg_catalog.numeric AS s1, NULL::pg_catalog.numeric AS s2 FROM (WITH u AS (SELECT 1::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM "public"."stats_part1" AS s UNION ALL SELECT 2::pg_catalog.int4 AS part, s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM "public"."stats_part2" AS s), c AS (SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ('{}'::pg_catalog.int4[])) GROUP BY 1, 2, 3), w0 AS (SELECT u.part, u.cls, u.attr, u.nv, u.mean, COALESCE(u.mean_lo, 0) AS lo, u.var, pg_catalog.first_value(u.part) OVER (PARTITION BY u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS rp FROM u WHERE u.attr OPERATOR(pg_catalog.=) ANY ('{}'::pg_catalog.int4[])), w AS (SELECT w0.*, r.mean AS ref, r.lo AS ref_lo, (w0.mean - r.mean) + (w0.lo - r.lo) AS dev FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr), g AS (SELECT w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.lo) AS l1, pg_catalog.min(w.var) AS v1, pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, pg_catalog.sum(w.nv::pg_catalog.float8 * w.dev) / NULLIF(pg_catalog.sum(w.nv), 0)::pg_catalog.float8 AS d FROM w GROUP BY w.cls, w.attr), x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo + g.d AS dd, pg_catalog.sum(COALESCE(w.var * (w.nv - 1)::pg_catalog.float8, 0::pg_catalog.float8) + COALESCE(w.nv::pg_catalog.float8 * (w.dev - g.d) * (w.dev - g.d), 0::pg_catalog.float8)) AS m2 FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo, g.d), y AS (SELECT x.*, x.ref + x.dd AS hi FROM x), z AS (SELECT y.*, (y.ref - (y.hi - (y.hi - y.ref))) + (y.dd - (y.hi - y.ref)) AS lo FROM y) SELECT c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var, NULL::pg_catalog.float8 AS mean_lo FROM c UNION ALL SELECT z.cls, z.attr, NULL::integer, NULL::pg_catalog.numeric, z.nv::pg_catalog.int8, CASE WHEN z.k = 1 THEN z.m1 WHEN z.k > 1 THEN z.hi END, CASE WHEN z.k = 1 THEN z.v1 WHEN z.k > 1 AND z.nv > 1 THEN z.m2 / (z.nv - 1)::pg_catalog.float8 END, NULLIF(CASE WHEN z.k = 1 THEN z.l1 WHEN z.k > 1 THEN z.lo END, 0::pg_catalog.float8) FROM z) AS m
 
 -- statement 30
-SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
 -- statement 31
-CREATE TABLE "public"."merged_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+COMMENT ON TABLE "madnb_statistics"."public.merged_fp" IS 'madnb statistics {"bounds": null, "class_type": "integer", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "integer", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [], "parts": ["<uuid>", "<uuid>"], "release_id": null, "source": "public.training_part1, public.training_part2"}'
 
 -- statement 32
-CREATE TABLE "public"."merged_fp" (class integer, attr pg_catalog.int4, value integer, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
 -- statement 33
+CREATE TABLE "public"."merged_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+
+-- statement 34
+CREATE TABLE "public"."merged_fp" (class integer, attr pg_catalog.int4, value integer, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+
+-- statement 35
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.merged_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.merged_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -106,7 +112,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.merged_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[]))
  INSERT INTO "public"."merged_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
--- statement 34
+-- statement 36
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.merged_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.merged_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -115,17 +121,17 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.merged_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[]))
  INSERT INTO "public"."merged_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
--- statement 35
+-- statement 37
 COMMENT ON TABLE "public"."merged_cp" IS 'madnb class priors trained from public.training_part1, public.training_part2 (the sum of 2 statistics tables); derived from statistics "madnb_statistics"."public.merged_fp" (id <uuid>)'
 
--- statement 36
+-- statement 38
 COMMENT ON TABLE "public"."merged_fp" IS 'madnb categorical feature counts trained from public.training_part1, public.training_part2 (the sum of 2 statistics tables); P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.merged_fp" (id <uuid>)'
 
--- statement 37
+-- statement 39
 ANALYZE "public"."merged_fp"
 
--- statement 38
+-- statement 40
 ANALYZE "public"."merged_cp"
 
--- statement 39
+-- statement 41
 SELECT pg_catalog.set_config('search_path', $1, true)
