@@ -10,6 +10,7 @@ command line's messages, the ledger's delta, and the quiet psql script.
 from __future__ import annotations
 
 import math
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,11 +19,16 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+import sqlalchemy
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import LeaveOneOut
 
+import madnb
+from madnb import cli
+from madnb._install import InstallError
 from test_models_cross_validate import categorical_nb_fold_jll, cross_validate, softmax
 from test_models_evaluate import load_mushroom
+from test_python_api import psql
 
 REGRESSION_MIN_CLASSES = 50  # docs/models.md "Suspect training": the documented threshold
 
@@ -238,3 +244,55 @@ def test_leave_one_out_with_the_default_key_and_its_refusals(db):
     with pytest.raises(psycopg.Error) as e:
         cross_validate(db, "s", "y", folds=14)
     assert e.value.diag.sqlstate == "22023" and "more than the labelled rows" in e.value.diag.message_primary
+
+
+# ---- C10 (c), (d), (e): the installer and the command line ----------------------------------
+
+
+def test_uninstall_from_python_says_cascade_true_and_the_command_line_says_cascade(empty_db, capsys):
+    url, conn = empty_db
+    madnb.install(url)
+    conn.execute("CREATE TABLE t (y text, x float8)")
+    conn.execute("INSERT INTO t VALUES ('a', 1), ('b', 2)")
+    conn.execute("SELECT madnb.train('t_nb', 't', 'y')")
+    with pytest.raises(InstallError) as e:
+        madnb.uninstall(url)
+    assert "cascade=True" in str(e.value) and "--cascade" not in str(e.value)
+    assert cli.main(["uninstall", "--dsn", url]) == 1
+    err = capsys.readouterr().err
+    assert "--cascade" in err and "cascade=True" not in err
+    assert madnb.version(url).installed == madnb.__version__  # refused: nothing was removed
+
+
+def test_install_on_an_engine_or_url_of_another_database_says_postgresql_is_needed(tmp_path):
+    for target in (sqlalchemy.create_engine(f"sqlite:///{tmp_path}/x.db"), f"sqlite:///{tmp_path}/x.db",
+                   "mysql://someone@localhost/db"):
+        with pytest.raises(InstallError, match=r"^madnb needs PostgreSQL: .*(sqlite|mysql)"):
+            madnb.install(target)
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_export_sql_on_a_database_without_madnb_says_so_in_one_line(empty_db, capsys):
+    url, _ = empty_db
+    assert cli.main(["export-sql", "some_model", "--dsn", url]) == 1
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.startswith("madnb: madnb is not installed in this database")
+    assert len(out.err.strip().splitlines()) == 1
+
+
+# ---- C10 (g): the psql script is quiet ------------------------------------------------------
+
+
+def test_the_psql_script_prints_no_notices_on_a_first_run_or_a_rerun(empty_db, tmp_path):
+    url, conn = empty_db
+    script = tmp_path / "madnb-install.sql"
+    assert cli.main(["build-script", "--psql", "-o", str(script)]) == 0
+    for _ in range(2):
+        res = subprocess.run([psql(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-f", str(script)],
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        assert res.stderr == ""
+    # the setting was the script's own (SET LOCAL): a session afterwards has the server's default
+    assert conn.execute("SELECT pg_catalog.current_setting('client_min_messages')").fetchone()[0] == "notice"
+    assert madnb.version(url).installed == madnb.__version__
