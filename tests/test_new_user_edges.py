@@ -281,6 +281,24 @@ def test_export_sql_on_a_database_without_madnb_says_so_in_one_line(empty_db, ca
     assert len(out.err.strip().splitlines()) == 1
 
 
+# ---- C10 (f): the ledger's delta ------------------------------------------------------------
+
+
+def test_the_privacy_ledger_has_the_delta_of_each_release(db):
+    db.execute("CREATE TABLE p (y text, x float8)")
+    db.execute("INSERT INTO p SELECT (ARRAY['a','b'])[1 + i % 2], i % 5 FROM generate_series(1, 40) i")
+    db.execute("SELECT madnb.train('p1', 'p', 'y', epsilon => 1, bounds => '{\"x\": [0, 5]}', domain => '{\"y\": [\"a\", \"b\"]}')")
+    db.execute("SELECT madnb.train('p2', 'p', 'y', epsilon => 1, bounds => '{\"x\": [0, 5]}', domain => 'private', delta => 1e-7)")
+    rows = db.execute("SELECT release_id, delta, (parameters->>'delta')::float8 FROM madnb.privacy_ledger ORDER BY release_id").fetchall()
+    assert [(r[1], r[2]) for r in rows] == [(0.0, 0.0), (1e-7, 1e-7)]
+    # the last column of the view, with its comment
+    cols = db.execute(
+        "SELECT a.attname, pg_catalog.col_description(a.attrelid, a.attnum) FROM pg_catalog.pg_attribute a "
+        "WHERE a.attrelid = 'madnb.privacy_ledger'::regclass AND a.attnum > 0 ORDER BY a.attnum"
+    ).fetchall()
+    assert cols[-1][0] == "delta" and "domain => 'private'" in cols[-1][1]
+
+
 # ---- C10 (g): the psql script is quiet ------------------------------------------------------
 
 
