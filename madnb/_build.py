@@ -355,7 +355,9 @@ def psql_script(version: str = __version__) -> str:
 
     No psql meta-commands; one transaction, so a failure leaves nothing behind;
     creates ``plpython3u`` if missing (a superuser's right), refuses a database
-    where madnb is an extension.  Applying it is what ``madnb install`` does.
+    where madnb is an extension; NOTICEs are not sent inside it (client_min_messages
+    = warning until its COMMIT), so a run prints nothing but warnings and errors.
+    Applying it is what ``madnb install`` does.
     """
     script = build_script(version)
     header, _, _ = script.partition("\n")
@@ -365,6 +367,8 @@ def psql_script(version: str = __version__) -> str:
         "--     psql -v ON_ERROR_STOP=1 -d DBNAME -f THIS_FILE\n"
         "-- It runs in one transaction; applying it again re-applies the objects (an upgrade).\n"
         "BEGIN;\n"
+        # the script's DROP ... IF EXISTS and CREATE ... IF NOT EXISTS say "skipping" on every run: nothing to act on
+        "SET LOCAL client_min_messages = warning;\n"
         + _EXTENSION_GUARD
         + "CREATE EXTENSION IF NOT EXISTS plpython3u;\n"
         + script_for_connection(script)

@@ -21,6 +21,10 @@ class InstallError(RuntimeError):
     """madnb could not be installed, upgraded or uninstalled; the message says why."""
 
 
+CASCADE = "cascade=True"
+"""How :func:`uninstall`'s refusal names its way out (the command line says ``--cascade`` instead)."""
+
+
 def _plain_url(url: str) -> str:
     # SQLAlchemy-style URLs name a driver: postgresql+psycopg://, postgresql+psycopg2://
     for prefix in ("postgresql+psycopg2://", "postgresql+psycopg://", "postgres+psycopg://"):
@@ -57,9 +61,17 @@ def connection(target: Target) -> Iterator[psycopg.Connection[Any]]:
             yield conn
         return
     if hasattr(target, "url") and hasattr(target, "connect"):  # SQLAlchemy Engine
+        if target.url.get_backend_name() != "postgresql":
+            raise InstallError(
+                f"madnb needs PostgreSQL: this engine is for {target.url.get_backend_name()}; "
+                "give a postgresql:// URL, or an engine of one"
+            )
         url = target.url.render_as_string(hide_password=False)
     elif isinstance(target, str):
         url = target
+        scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", url)
+        if scheme and scheme.group(1).split("+")[0].lower() not in ("postgresql", "postgres"):
+            raise InstallError(f"madnb needs PostgreSQL: the URL is for {scheme.group(1)}; give a postgresql:// URL")
     else:
         raise TypeError(
             "expected a URL, a psycopg connection, a SQLAlchemy engine or a SQLAlchemy connection, "
@@ -420,7 +432,7 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
             used = ["named model " + m for m in models] + deps
             raise InstallError(
                 "madnb is still used by " + ", ".join(used) + ": drop those first (named models with "
-                "madnb.drop_model), or uninstall with --cascade"
+                f"madnb.drop_model), or uninstall with {CASCADE}"
             )
         with conn.transaction():
             for m in models:  # only with cascade: the server's drop_model, with what uses the model

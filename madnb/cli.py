@@ -11,7 +11,7 @@ import psycopg
 
 from . import privacy_curve
 from ._build import build_script, psql_script, write_extension_files
-from ._install import InstallError, connection, install, uninstall, upgrade, version
+from ._install import CASCADE, InstallError, connection, install, uninstall, upgrade, version
 from ._version import __version__
 from .demo import DemoError
 
@@ -107,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
                 sys.stdout.write(script)
         elif args.cmd == "export-sql":
             with connection(_dsn(args)) as conn:
+                if version(conn).installed is None:
+                    raise InstallError(
+                        "madnb is not installed in this database: export-sql reads a named model from the database "
+                        "madnb trained it in (the script it prints then runs in a database without madnb)"
+                    )
                 row = conn.execute("SELECT madnb.model_sql(%s, %s)", [args.model, args.function_name]).fetchone()
             sys.stdout.write(row[0] if row else "")
         elif args.cmd == "privacy-curve":
@@ -116,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return demo_main(args.dsn, started=process_started())
     except (InstallError, DemoError) as e:
-        print(f"madnb: {e}", file=sys.stderr)
+        said = str(e).replace(CASCADE, "--cascade") if args.cmd == "uninstall" else str(e)
+        print(f"madnb: {said}", file=sys.stderr)
         return 1
     except psycopg.Error as e:
         print(f"madnb: {e}", file=sys.stderr)

@@ -222,10 +222,11 @@ SELECT l.release_id,
        l.mechanism,
        l.parameters,
        l.released_at,
-       l.released_by
+       l.released_by,
+       (l.parameters ->> 'delta')::pg_catalog.float8 AS delta
 FROM madnb_privacy.ledger AS l;
 COMMENT ON VIEW madnb.privacy_ledger IS
-    'one row per differentially private release: source (schema and table name; source_oid is the relation now carrying that name), total epsilon, mechanism, parameters, time and session user';
+    'one row per differentially private release: source (schema and table name; source_oid is the relation now carrying that name), total epsilon, mechanism, parameters, time and session user, and delta';
 
 CREATE OR REPLACE VIEW madnb.privacy_budget AS
 SELECT pg_catalog.to_regclass(pg_catalog.format('%I.%I', b.schema_name, b.table_name))::oid AS source_oid,
@@ -270,6 +271,7 @@ COMMENT ON COLUMN madnb.privacy_ledger.mechanism IS 'the noise mechanism, set by
 COMMENT ON COLUMN madnb.privacy_ledger.parameters IS 'what the release did: per-query epsilon, queries, delta, guarantee, neighbouring relation, bounds, domain, selection, fixed-point encoding, sensitivities, smoothing, outputs';
 COMMENT ON COLUMN madnb.privacy_ledger.released_at IS 'when the release was recorded';
 COMMENT ON COLUMN madnb.privacy_ledger.released_by IS 'the session user who made the release (never chosen by the caller)';
+COMMENT ON COLUMN madnb.privacy_ledger.delta IS 'delta of the release: 0 for epsilon-DP (a public domain), the delta given for (epsilon, delta)-DP (domain => ''private''); parameters->>''delta''';
 COMMENT ON COLUMN madnb.privacy_budget.source_oid IS 'the relation that now carries the source''s name, NULL if none';
 COMMENT ON COLUMN madnb.privacy_budget.source_name IS 'the source as schema.table';
 COMMENT ON COLUMN madnb.privacy_budget.schema_name IS 'the source''s schema (with table_name, the key of its account)';

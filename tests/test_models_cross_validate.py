@@ -234,7 +234,7 @@ def test_a_call_leaves_nothing_behind_whether_it_succeeds_or_fails(db):
         ({"features": ["nope"]}, "42703"),
         ({"key": "nope"}, "42703"),
         ({"key": "maybe"}, "22004"),  # a NULL key
-        ({"folds": 30}, "22023"),  # a fold without rows
+        ({"folds": 29}, "22023"),  # a fold without rows (30 folds of 30 rows is leave-one-out)
         ({"smoothing": -1}, "22023"),
         ({"exclude": ["id"], "features": ["x"]}, "22023"),
     ],

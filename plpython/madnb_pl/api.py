@@ -87,6 +87,7 @@ def create_nb_prepared_data_tables(
         header = private.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
     else:
         header = release.write_exact(plpy, t, kept)
+        spec.warn_suspect_classes(plpy, kept.sql, t.cls, t.source)
     # derive: the model tables from that one part
     derive.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
 

@@ -20,7 +20,12 @@ sums cost nothing next to the pass over the source.
 Folds: row r is in fold ``madnb.fold(key, folds, seed)`` =
 ``int(md5(seed || ':' || key)[0:8], 16) % folds + 1``, key the text of the ``key``
 column (default: the row's text form, ``t::text``).  A hash, so folds are only
-about equal in size (a fold that gets no labelled row is an error).
+about equal in size (a fold that gets no labelled row is an error).  With as many
+folds as labelled rows it is leave-one-out instead (scikit-learn's
+``KFold(n_splits=n)``, ``LeaveOneOut``): fold i is the labelled row with the i-th
+key in byte order, the keys must be distinct, and the seed plays no part
+(:func:`leave_one_out`); the one pass then runs again with those folds (the
+source has at most MAX_FOLDS labelled rows then).
 
 The metrics are madnb.evaluate's (:func:`madnb_pl.evaluate.metrics`), with the
 classes of the whole source: a class absent from a fold's complement scores
@@ -83,7 +88,30 @@ def _temp(prefix: str, tag: str) -> NewName:
     return NewName("pg_temp", f"madnb_cv_{tag}_{prefix}")
 
 
-def scoring_sql(t: ColumnTraining, folds: int, key: str, seed: int, classes_sql: str, branches: list[str]) -> str:
+def leave_one_out(plpy: Plpy, t: ColumnTraining, key: Sql, tag: str) -> Sql:
+    """The fold of a row for leave-one-out: the position of its key among the labelled rows' keys in byte order.
+
+    The sorted keys are kept in a one-row temporary table (read once per query
+    that computes folds; dropped by the caller); 22023 when two labelled rows
+    share a key (they would share a fold, and some fold would be empty).
+    """
+    keys = _temp(tag, "keys")
+    plpy.execute(
+        f"CREATE TEMPORARY TABLE {keys.sql} ON COMMIT DROP AS SELECT pg_catalog.array_agg(x.k ORDER BY x.k COLLATE \"C\") "
+        "AS ks, pg_catalog.count(x.k) AS n, pg_catalog.count(DISTINCT x.k) AS d "
+        f"FROM (SELECT {key} AS k FROM {t.source.sql} AS t WHERE t.{t.label.sql} IS NOT NULL) AS x"
+    )
+    r = plpy.execute(f"SELECT k.n, k.d FROM {keys.sql} AS k")[0]
+    if r["d"] != r["n"]:
+        raise MadnbError(
+            "22023", f"leave-one-out needs a distinct key for every labelled row of {t.source.display}",
+            detail=f"folds equal the {r['n']} labelled rows (leave-one-out), but only {r['d']} of their keys are distinct",
+            hint="name a key column whose values are unique (a primary key), or use fewer folds",
+        )
+    return Sql(f"pg_catalog.array_position((SELECT k.ks FROM {keys.sql} AS k), {key})")
+
+
+def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[str]) -> str:
     """The rows (g, t, h, y, pr) that :func:`madnb_pl.evaluate.aggregate_sql` aggregates.
 
     The inner select names the columns it needs (c1, c2, ...: no clash with the
@@ -99,26 +127,26 @@ def scoring_sql(t: ColumnTraining, folds: int, key: str, seed: int, classes_sql:
         "madnb._nb_proba(q.sc) AS pr "
         f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
         f"SELECT x.g, t.{t.label.sql} AS y, {cols} FROM {t.source.sql} AS t "
-        f"CROSS JOIN LATERAL (SELECT {fold_sql(key, folds, seed)} OFFSET 0) AS x(g) "
+        f"CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(g) "
         f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q"
     )
 
 
 @contextmanager
-def jit_off(plpy: Plpy) -> Iterator[None]:
-    """jit = off for the statements inside, then the caller's setting again.
+def setting(plpy: Plpy, name: str, value: str) -> Iterator[None]:
+    """Setting ``name`` = ``value`` for the statements inside, then the caller's value again.
 
-    The scoring query holds every fold's model as one large expression; compiling
-    it with JIT costs seconds (see madnb_pl.scoring.common on UNROLL_MAX_TERMS),
-    more than it saves.
+    jit = off for the scoring query: it holds every fold's model as one large
+    expression, and compiling it with JIT costs seconds (see
+    madnb_pl.scoring.common on UNROLL_MAX_TERMS), more than it saves.
     """
-    old = plpy.execute("SELECT pg_catalog.current_setting('jit') AS v")[0]["v"]
-    set_it = plpy.prepare("SELECT pg_catalog.set_config('jit', $1, true)", ["pg_catalog.text"])
-    plpy.execute(set_it, ["off"])
+    old = plpy.execute(plpy.prepare("SELECT pg_catalog.current_setting($1) AS v", ["pg_catalog.text"]), [name])[0]["v"]
+    set_it = plpy.prepare("SELECT pg_catalog.set_config($1, $2, true)", ["pg_catalog.text", "pg_catalog.text"])
+    plpy.execute(set_it, [name, value])
     try:
         yield
     finally:
-        plpy.execute(set_it, [old])
+        plpy.execute(set_it, [name, old])
 
 
 def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:
@@ -190,13 +218,23 @@ def cross_validate(
     if kp is not None and kp.kind == kinds.CATEGORICAL:
         s_factor = kp.alpha
     t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
+    spec.check_label_type(plpy, t.label)
     key_expr = key_sql(plpy, t, key)
-    s, labelled = columns.statistics_pass(plpy, t, fold_sql(key_expr, k, sd))
+    fold = fold_sql(key_expr, k, sd)
+    s, labelled = columns.statistics_pass(plpy, t, fold)
     if labelled < k:
         raise MadnbError(
             "22023", f"folds ({k}) are more than the labelled rows of {t.source.display} ({labelled})",
-            hint="use at most as many folds as labelled rows",
+            hint="use at most as many folds as labelled rows (as many is leave-one-out)",
         )
+    tag = secrets.token_hex(6)
+    made: list[NewName] = []
+    if labelled == k:  # leave-one-out: the pass again, each labelled row its own fold
+        plpy.execute(f"DROP TABLE {s}")
+        fold = leave_one_out(plpy, t, key_expr, tag)
+        made.append(_temp(tag, "keys"))
+        with setting(plpy, "client_min_messages", "warning"):  # the first pass gave its NOTICE (rows without a label)
+            s, labelled = columns.statistics_pass(plpy, t, fold)
     sizes = {
         r["f"]: int(r["n"])
         for r in plpy.execute(
@@ -220,8 +258,6 @@ def cross_validate(
         f"SELECT pg_catalog.array_agg(DISTINCT s.cls ORDER BY s.cls)::pg_catalog.text[] AS c FROM {s} AS s "
         "WHERE s.cls IS NOT NULL"
     )[0]["c"])
-    tag = secrets.token_hex(6)
-    made: list[NewName] = []
     parts = []
     for f in range(1, k + 1):
         name = _temp(tag, f"fold{f}")
@@ -246,8 +282,8 @@ def cross_validate(
         scores = dict(zip(numbers.classes, predict.scores_sql(t, numbers, values), strict=True))
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
     classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]"
-    query = evaluate.aggregate_sql(scoring_sql(t, k, key_expr, sd, classes_sql, branches), len(classes) == 2)
-    with jit_off(plpy):
+    query = evaluate.aggregate_sql(scoring_sql(t, fold, classes_sql, branches), len(classes) == 2)
+    with setting(plpy, "jit", "off"):
         result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
     for name in made:
         plpy.execute(f"DROP TABLE {name.sql}")
@@ -257,4 +293,4 @@ def cross_validate(
     return rows
 
 
-__all__ = ["MAX_FOLDS", "cross_validate", "fold_sql", "key_sql", "mean_metrics", "scoring_sql"]
+__all__ = ["MAX_FOLDS", "cross_validate", "fold_sql", "key_sql", "leave_one_out", "mean_metrics", "scoring_sql"]

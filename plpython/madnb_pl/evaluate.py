@@ -195,7 +195,16 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
             detail=f'every row of {rel.display} has a NULL "{col.name}" (or there are none)',
             hint="evaluate on a table or view with labelled rows",
         )
-    return json.dumps(by_group[1])
+    m = by_group[1]
+    if m["unknown_label_rows"] == m["rows"]:  # every metric is then 0 (or NULL): most likely the wrong label or table
+        shown = ", ".join(classes[:10]) + (", ..." if len(classes) > 10 else "")
+        plpy.warning(
+            f'no label of {rel.display} is a class of model {name}: all {m["rows"]} labelled rows count as wrong predictions',
+            detail=f'label "{col.name}"; the model\'s classes: {shown}',
+            hint="evaluate on the column the model was trained to predict, with its values written as in training "
+            "(madnb.model_classes lists them)",
+        )
+    return json.dumps(m)
 
 
 __all__ = ["EPS", "aggregate_sql", "evaluate", "evaluate_sql", "metrics", "read_metrics"]

@@ -278,10 +278,12 @@ def train(
                 hint="leave bounds, domain and delta out",
             )
         vt = vector.training(plpy, kind, vector.parameters(plpy, kind, parameters), source, label, features, exclude, categorical)
+        spec.check_label_type(plpy, vt.label)
         label_type, signature = vt.label.type_sql, _signature([(vt.vector.name, vt.vector.type_sql)])
         private_spec = None
     else:
         t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
+        spec.check_label_type(plpy, t.label)
         private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
         label_type, signature = t.label.type_sql, _signature([(f.name, f.column.type_sql) for f in t.features])
     old = _catalog_row(plpy, name)
@@ -318,6 +320,7 @@ def train(
     privacy: dict[str, Any] | None = None
     if private_spec is None:
         header, rows = columns.write_statistics(plpy, t, kept)
+        spec.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
     else:
         outputs = {"model": name, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
         if tables.numeric_stats is not None:
@@ -369,6 +372,7 @@ def train(
 def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName, made: _Made) -> None:
     """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.vector`): statistics, model, functions, catalog."""
     header, rows = vector.write_statistics(plpy, t, kept)
+    spec.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
     cp, fp = NewName(predict.SCHEMA, name + "_class_priors"), NewName(predict.SCHEMA, name + "_feature_probs")
     vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
     for table, said in (

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .errors import MadnbError
 from .names import Column, Relation, resolve_column, resolve_relation
-from .sql import NUMERIC_ELEMENT_TYPES, Plpy, Sql, int_array
+from .sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, Plpy, Sql, int_array, quote_ident
 
 # The largest numAttrs accepted.  Checked before anything proportional to numAttrs
 # is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
@@ -186,7 +186,86 @@ def training(
     return Training(rel, cls, attrs, n, tuple(numeric), tuple(given))
 
 
+def check_label_type(plpy: Plpy, label: Column) -> None:
+    """A label of a composite type (or a domain over one) is refused (42804).
+
+    A model's classes are unnested from arrays of the label's type, which
+    PostgreSQL's ROWS FROM expands into the composite's fields: the classes would
+    not be one value each.
+    """
+    if _base_type(plpy, label.type_oid)[1] == "c":
+        raise MadnbError(
+            "42804", f'label "{label.name}" is of type {label.type_sql}, a composite type',
+            hint="the label is one scalar value per row: text, varchar, boolean, an integer, numeric, a date or time, "
+            "uuid, an enum, or a domain over one of them; train from a view that gives the composite as text, "
+            f"e.g. SELECT ({quote_ident(label.name)})::text AS {quote_ident(label.name)}, ...",
+        )
+
+
+REGRESSION_MIN_CLASSES = 50
+"""A numeric label with more distinct values than this, and more distinct values than half its labelled rows,
+looks like a regression target (:func:`warn_suspect_classes`; docs/models.md "Suspect training")."""
+
+NUMERIC_LABEL_TYPES = INTEGER_TYPES | FLOAT_TYPES | {NUMERIC}
+
+
+def warn_suspect_classes(plpy: Plpy, statistics: str, label: Column, source: Relation) -> None:
+    """A WARNING (with a HINT) when the exact statistics just written show a training that is likely a mistake.
+
+    * one class: the model predicts it for every row;
+    * a numeric label (integer, float or numeric, or a domain over one) with more
+      than :data:`REGRESSION_MIN_CLASSES` distinct values and more distinct values
+      than half its labelled rows: most classes rest on one or two rows, which is
+      what a regression target (a price, a measurement) gives.
+
+    The facts come from the class cells (attr 0) of ``statistics``, the statistics
+    table the pass wrote: no pass over the source.  Only for exact statistics: a
+    private release says nothing that depends on the data outside its noisy numbers.
+    """
+    r = plpy.execute(
+        "SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, "
+        # format's %s is the type's own output function (no cast another role could define)
+        "pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one "
+        f"FROM {statistics} AS s WHERE s.attr OPERATOR(pg_catalog.=) 0"
+    )[0]
+    k, n = int(r["k"]), int(r["n"])
+    if k == 1:
+        plpy.warning(
+            f'label "{label.name}" of {source.display} has one value in every labelled row: {r["one"]}',
+            detail=f"the model has one class, which it predicts for every row with probability 1 ({n} labelled rows)",
+            hint="naive Bayes tells classes apart: train on rows of at least two classes "
+            "(does the source, or a WHERE clause of its view, keep only one?)",
+        )
+    elif k > REGRESSION_MIN_CLASSES and 2 * k > n and _base_type(plpy, label.type_oid)[0] in NUMERIC_LABEL_TYPES:
+        plpy.warning(
+            f'label "{label.name}" of {source.display} has {k} distinct values in {n} labelled rows: '
+            "it looks like a regression target",
+            detail=f"naive Bayes is a classifier: each distinct value is a class of its own, here with fewer than two rows each on average "
+            f"(madnb warns when a numeric label has more than {REGRESSION_MIN_CLASSES} distinct values and more than "
+            "half as many as the labelled rows)",
+            hint="to classify, train on a label with a few values (bucket it in a view, e.g. with width_bucket); "
+            "to predict a number, use a regression method",
+        )
+
+
+def _base_type(plpy: Plpy, oid: int) -> tuple[int, str]:
+    """The type of a domain's values (of a domain over a domain, ...), or type ``oid`` itself: its OID and typtype."""
+    r = plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(oid, base, typtype) AS (SELECT t.oid, t.typbasetype, t.typtype FROM pg_catalog.pg_type AS t "
+            "WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype, t.typtype FROM d "
+            "JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) "
+            "SELECT d.oid::pg_catalog.int8 AS b, d.typtype::pg_catalog.text AS k FROM d "
+            "WHERE d.base OPERATOR(pg_catalog.=) 0",
+            ["pg_catalog.oid"],
+        ),
+        [oid],
+    )[0]
+    return int(r["b"]), str(r["k"])
+
+
 __all__ = [
-    "MAX_NUM_ATTRS", "MAX_SMOOTHING", "Training", "check_attr_column", "numeric_indices_as_given",
-    "parse_num_attrs", "parse_numeric_indices", "parse_smoothing", "training",
+    "MAX_NUM_ATTRS", "MAX_SMOOTHING", "REGRESSION_MIN_CLASSES", "Training", "check_attr_column", "check_label_type",
+    "numeric_indices_as_given", "parse_num_attrs", "parse_numeric_indices", "parse_smoothing", "training",
+    "warn_suspect_classes",
 ]

@@ -111,25 +111,19 @@ SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', '
 COMMENT ON TABLE "madnb_statistics"."public.gaussian_fp" IS 'madnb statistics {"bounds": null, "class_type": "integer", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "double precision", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [1, 2, 3], "release_id": null, "source": "public.gaussian_data"}'
 
 -- statement 37
-SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."public.gaussian_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
 -- statement 38
-CREATE TABLE "public"."gaussian_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
 -- statement 39
-CREATE TABLE "public"."gaussian_fp" (class integer, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+CREATE TABLE "public"."gaussian_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
 
 -- statement 40
-CREATE TABLE "public"."gaussian_np" (class integer, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
+CREATE TABLE "public"."gaussian_fp" (class integer, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
 
 -- statement 41
-WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
-cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
-vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
-ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
-fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
-np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
- INSERT INTO "public"."gaussian_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
+CREATE TABLE "public"."gaussian_np" (class integer, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
 
 -- statement 42
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
@@ -138,7 +132,7 @@ vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v,
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
- INSERT INTO "public"."gaussian_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
+ INSERT INTO "public"."gaussian_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
 -- statement 43
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
@@ -147,25 +141,34 @@ vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v,
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
- INSERT INTO "public"."gaussian_np" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
+ INSERT INTO "public"."gaussian_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
 -- statement 44
-COMMENT ON TABLE "public"."gaussian_cp" IS 'madnb class priors trained from public.gaussian_data; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
+WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
+vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
+ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
+fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
+ INSERT INTO "public"."gaussian_np" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
 
 -- statement 45
-COMMENT ON TABLE "public"."gaussian_fp" IS 'madnb categorical feature counts trained from public.gaussian_data; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
+COMMENT ON TABLE "public"."gaussian_cp" IS 'madnb class priors trained from public.gaussian_data; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
 
 -- statement 46
-COMMENT ON TABLE "public"."gaussian_np" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.gaussian_data; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
+COMMENT ON TABLE "public"."gaussian_fp" IS 'madnb categorical feature counts trained from public.gaussian_data; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
 
 -- statement 47
-ANALYZE "public"."gaussian_fp"
+COMMENT ON TABLE "public"."gaussian_np" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.gaussian_data; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
 
 -- statement 48
-ANALYZE "public"."gaussian_cp"
+ANALYZE "public"."gaussian_fp"
 
 -- statement 49
-ANALYZE "public"."gaussian_np"
+ANALYZE "public"."gaussian_cp"
 
 -- statement 50
+ANALYZE "public"."gaussian_np"
+
+-- statement 51
 SELECT pg_catalog.set_config('search_path', $1, true)

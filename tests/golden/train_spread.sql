@@ -111,22 +111,16 @@ SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', '
 COMMENT ON TABLE "madnb_statistics"."public.spread_fp" IS 'madnb statistics {"bounds": null, "class_type": "integer", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "integer", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [], "release_id": null, "source": "public.spread"}'
 
 -- statement 37
-SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."public.spread_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
 -- statement 38
-CREATE TABLE "public"."spread_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
 -- statement 39
-CREATE TABLE "public"."spread_fp" (class integer, attr pg_catalog.int4, value integer, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+CREATE TABLE "public"."spread_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
 
 -- statement 40
-WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
-cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
-vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
-ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
-fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
-np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[]))
- INSERT INTO "public"."spread_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
+CREATE TABLE "public"."spread_fp" (class integer, attr pg_catalog.int4, value integer, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
 
 -- statement 41
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
@@ -135,19 +129,28 @@ vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v,
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[]))
- INSERT INTO "public"."spread_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
+ INSERT INTO "public"."spread_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
 -- statement 42
-COMMENT ON TABLE "public"."spread_cp" IS 'madnb class priors trained from public.spread; derived from statistics "madnb_statistics"."public.spread_fp" (id <uuid>)'
+WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
+vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
+ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
+fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.spread_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[]))
+ INSERT INTO "public"."spread_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
 -- statement 43
-COMMENT ON TABLE "public"."spread_fp" IS 'madnb categorical feature counts trained from public.spread; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.spread_fp" (id <uuid>)'
+COMMENT ON TABLE "public"."spread_cp" IS 'madnb class priors trained from public.spread; derived from statistics "madnb_statistics"."public.spread_fp" (id <uuid>)'
 
 -- statement 44
-ANALYZE "public"."spread_fp"
+COMMENT ON TABLE "public"."spread_fp" IS 'madnb categorical feature counts trained from public.spread; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.spread_fp" (id <uuid>)'
 
 -- statement 45
-ANALYZE "public"."spread_cp"
+ANALYZE "public"."spread_fp"
 
 -- statement 46
+ANALYZE "public"."spread_cp"
+
+-- statement 47
 SELECT pg_catalog.set_config('search_path', $1, true)
