@@ -4,7 +4,7 @@ A page's ```sql blocks run in psql (ON_ERROR_STOP), in the order the page gives
 them, in one fresh database with madnb installed, from the repository's folder
 (where the README's Quick start starts psql: its ``\\copy`` paths are relative to
 it).  Before them runs the setup the page names in a ``<!-- setup: ... -->``
-comment, taken from the README itself:
+line (a comment of its own), taken from the README itself:
 
 * ``adult``: the Quick start's tables adult and adult_test, created and loaded
   as its first block does (its statements before ``madnb.train``);
@@ -47,7 +47,7 @@ FEDERATION = ROOT / "docs" / "federation.md"
 
 FENCE = re.compile(r"^```(sql[^\n]*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 NORUN = re.compile(r"sql norun: *(\S.*)")
-SETUP = re.compile(r"<!-- setup: ([^>]*?) -->")
+SETUP = re.compile(r"^<!-- setup: ([^>]*?) -->$", re.MULTILINE)
 RUN_ON = re.compile(r"<!-- run on: (each owner|aggregator) -->\s*\Z")
 FEDERATION_HOST = re.compile(r"host '(owner[123])\.example\.com', port '5432', dbname 'sales'")
 
