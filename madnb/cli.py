@@ -1,4 +1,4 @@
-"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, export-sql, demo, privacy-curve."""
+"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, export-sql, demo, sandbox, privacy-curve."""
 
 from __future__ import annotations
 
@@ -63,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     dm = sub.add_parser("demo", help="run the demo (a throwaway local PostgreSQL unless --dsn is given)")
     dm.add_argument("--dsn", help="run in this database instead of a throwaway cluster")
+    sb = sub.add_parser(
+        "sandbox",
+        help="start a throwaway local PostgreSQL with madnb installed, print the psql command, remove it on Ctrl-C / Ctrl-D",
+    )
+    sb.add_argument("--database", default="sandbox", help="the database to create (default: sandbox)")
     pc = sub.add_parser(
         "privacy-curve",
         help="accuracy against epsilon on four UCI datasets (throwaway cluster; writes privacy_curve.md and .png; needs the bench extra)",
@@ -120,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             from .demo import main as demo_main, process_started
 
             return demo_main(args.dsn, started=process_started())
+        elif args.cmd == "sandbox":
+            from .sandbox import main as sandbox_main
+
+            return sandbox_main(args.database)
     except (InstallError, DemoError) as e:
         said = str(e).replace(CASCADE, "--cascade") if args.cmd == "uninstall" else str(e)
         print(f"madnb: {said}", file=sys.stderr)

@@ -1,8 +1,16 @@
 """The demo: a throwaway PostgreSQL (or the user's, with --dsn), madnb installed, house votes classified.
 
+Both faces of madnb on the same split: MADlib's interface (an attribute array,
+model tables, a classify view) and the README Quick start's (``madnb.train`` from
+ordinary columns, the generated predict function in a query, ``madnb.evaluate``).
+It prints the time of its phases apart: setup (cluster start, madnb install),
+the demo itself, cleanup.
+
 Everything the demo creates goes into its own schema, ``madnb_demo``, which each
 run drops and recreates (only if the demo made it), so the demo is re-runnable
-and leaves ``public`` alone.
+and leaves ``public`` alone; its named model ``madnb_demo_votes`` (functions in
+``madnb_models``) is replaced by each run, and only if it was trained on
+``madnb_demo``'s tables.
 
 Data: UCI Congressional Voting Records (house_votes_84.csv, shipped in
 madnb/data; see madnb/data/README.md for attribution).
@@ -20,8 +28,8 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from ._cluster import LocalCluster
 from ._install import install
+from .sandbox import throwaway_database
 
 SPLIT_SEED = 20240229
 
@@ -35,6 +43,7 @@ def house_votes_rows() -> list[tuple[int, str, list[str | None]]]:
 
 
 DEMO_SCHEMA = "madnb_demo"
+DEMO_MODEL = "madnb_demo_votes"
 # The comment that marks a schema as the demo's own, so a re-run may drop it.
 SCHEMA_MARK = "madnb demo: created by `madnb demo`; dropped and recreated by each run"
 
@@ -51,12 +60,20 @@ def prepare_schema(conn: psycopg.Connection[Any]) -> None:
         (DEMO_SCHEMA,),
     ).fetchone()
     schema = sql.Identifier(DEMO_SCHEMA)
-    if row is not None:
-        if row[0] != SCHEMA_MARK:
+    if row is not None and row[0] != SCHEMA_MARK:
+        raise DemoError(
+            f"schema {DEMO_SCHEMA} exists and was not created by madnb demo: "
+            "drop or rename it, or run the demo in another database"
+        )
+    model = conn.execute("SELECT source FROM madnb.models WHERE name OPERATOR(pg_catalog.=) %s", (DEMO_MODEL,)).fetchone()
+    if model is not None:
+        if not str(model[0]).startswith(DEMO_SCHEMA + "."):
             raise DemoError(
-                f"schema {DEMO_SCHEMA} exists and was not created by madnb demo: "
+                f"a named model {DEMO_MODEL} exists and was not trained by madnb demo (its source is {model[0]}): "
                 "drop or rename it, or run the demo in another database"
             )
+        conn.execute("SELECT madnb.drop_model(%s)", (DEMO_MODEL,))
+    if row is not None:
         conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(schema))
     conn.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
     conn.execute(sql.SQL("COMMENT ON SCHEMA {} IS {}").format(schema, sql.Literal(SCHEMA_MARK)))
@@ -100,8 +117,10 @@ SELECT madnb.create_nb_probs_view('madnb_demo.nb_feature_probs', 'madnb_demo.nb_
 
 
 def run_demo(conn: psycopg.Connection[Any], out: Any = print) -> float:
-    """Install madnb, train on house votes in schema madnb_demo, classify the held-out 10%; return the accuracy."""
-    install(conn)
+    """Train on house votes in schema madnb_demo, classify the held-out 10%; return the accuracy.
+
+    madnb must be installed in ``conn``'s database.
+    """
     prepare_schema(conn)
     out(f"madnb installed in schema madnb; the demo's tables and views are in schema {DEMO_SCHEMA} "
         "(dropped and recreated by each run)")
@@ -134,7 +153,37 @@ def run_demo(conn: psycopg.Connection[Any], out: Any = print) -> float:
     conn.execute(MANUAL_EXAMPLE)
     for key, cls, p in conn.execute("SELECT key, class, nb_prob FROM madnb_demo.nb_probs_view_fast ORDER BY key, class"):
         out(f"  key {key}  class {cls}  nb_prob {p:.15g}")
+    named_model(conn, out)
     return acc
+
+
+def named_model(conn: psycopg.Connection[Any], out: Any = print) -> dict[str, Any]:
+    """The Quick start's face on the same split: train from columns, predict in a query, evaluate; return the metrics."""
+    columns = ", ".join(f"votes[{i}] AS v{i}" for i in range(1, 17))
+    for split in ("train", "test"):
+        conn.execute(f"CREATE VIEW madnb_demo.votes_{split} AS SELECT id, party, {columns} FROM madnb_demo.house_votes_{split}")
+    out("\nThe README Quick start's face: a named model trained from ordinary columns (v1 ... v16, text y/n/NULL)")
+    statements = (
+        f"SELECT madnb.train('{DEMO_MODEL}', 'madnb_demo.votes_train', 'party', exclude => ARRAY['id'])",
+        f"SELECT party, madnb_models.{DEMO_MODEL}_predict(t) AS predicted, count(*)\n"
+        "  FROM madnb_demo.votes_test AS t GROUP BY 1, 2 ORDER BY 1, 2",
+        f"SELECT madnb.evaluate('{DEMO_MODEL}', 'madnb_demo.votes_test')",
+    )
+    train, predict, evaluate = statements
+    out("  " + train + ";")
+    conn.execute(train)
+    out("  " + predict.replace("\n", "\n  ") + ";")
+    out(f"    {'party':<12}{'predicted':<12}count")
+    for party, predicted, count in conn.execute(predict):
+        out(f"    {party:<12}{predicted:<12}{count}")
+    out("  " + evaluate + ";")
+    row = conn.execute(evaluate).fetchone()
+    assert row is not None
+    metrics: dict[str, Any] = row[0]
+    out(f"    accuracy {metrics['accuracy']:.4f}, balanced_accuracy {metrics['balanced_accuracy']:.4f}, "
+        f"macro f1 {metrics['macro_avg']['f1']:.4f}, log_loss {metrics['log_loss']:.4f}, "
+        f"confusion_matrix {metrics['confusion_matrix']} (classes {', '.join(metrics['classes'])})")
+    return metrics
 
 
 def process_started() -> float:
@@ -149,24 +198,55 @@ def process_started() -> float:
         return time.monotonic()
 
 
+DEMO_TIME = "demo: {:.1f} s (loading the data, MADlib's interface, a named model, evaluation)"
+
+
 def main(dsn: str | None = None, started: float | None = None) -> int:
     """Run the demo in ``dsn``'s schema madnb_demo, or on a throwaway local cluster removed afterwards.
 
-    Prints the wall time since ``started`` (a :func:`time.monotonic` reading; the
-    command passes its process start), else since this call.
+    Prints the time of each phase apart: setup (the cluster's start and madnb's
+    install), the demo, cleanup (the cluster's removal), and the whole command's
+    since ``started`` (a :func:`time.monotonic` reading; the command passes its
+    process start), else since this call. ``make demo`` runs ``make setup`` first,
+    which prints its own time.
     """
     t0 = time.monotonic() if started is None else started
+    cleanup = 0.0
     if dsn:
         with psycopg.connect(dsn, autocommit=True) as conn:
+            t = time.monotonic()
+            install(conn)
+            setup = time.monotonic() - t
+            print(f"setup: {setup:.1f} s (madnb installed)")
+            t = time.monotonic()
             run_demo(conn)
+            demo = time.monotonic() - t
+        print(DEMO_TIME.format(demo))
     else:
         print("starting a throwaway PostgreSQL cluster ...")
-        with LocalCluster() as pg:
-            with psycopg.connect(pg.url, autocommit=True) as conn:
-                conn.execute("CREATE DATABASE madnb_demo")
-            with psycopg.connect(pg.url_for("madnb_demo"), autocommit=True) as conn:
+        t = time.monotonic()
+        pg, url = throwaway_database(DEMO_SCHEMA)
+        try:
+            started_cluster = time.monotonic() - t
+            t = time.monotonic()
+            install(url)
+            installed = time.monotonic() - t
+            setup = started_cluster + installed
+            print(f"setup: {setup:.1f} s (throwaway cluster started in {started_cluster:.1f} s, "
+                  f"madnb installed in {installed:.1f} s)")
+            t = time.monotonic()
+            with psycopg.connect(url, autocommit=True) as conn:
                 run_demo(conn)
-        print("throwaway cluster stopped and removed")
-    # The whole run's wall time: cluster start and removal included.
-    print(f"\ndemo finished in {time.monotonic() - t0:.1f} s")
+            demo = time.monotonic() - t
+            print(DEMO_TIME.format(demo))
+        finally:
+            t = time.monotonic()
+            pg.stop()
+            cleanup = time.monotonic() - t
+        print(f"throwaway cluster stopped and removed in {cleanup:.1f} s")
+    total = time.monotonic() - t0
+    print(f"\ntime: setup {setup:.1f} s + demo {demo:.1f} s + cleanup {cleanup:.1f} s "
+          f"+ starting Python {max(0.0, total - setup - demo - cleanup):.1f} s "
+          "(make demo runs make setup first, which prints its own time)")
+    print(f"demo finished in {total:.1f} s")
     return 0

@@ -44,3 +44,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want_hash" ]; then
     .venv/bin/python -m pip install -q -e '.[test,bench]'
     echo "$want_hash" > "$stamp"
 fi
+# make demo / make test run this first: say how long it took, apart from what follows
+echo "setup: done in ${SECONDS} s"

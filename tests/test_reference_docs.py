@@ -3,33 +3,26 @@
 Public functions: those of schemas madnb and madnb_privacy whose names do not
 start with an underscore, as a fresh install creates them (pg_proc).  A page is
 docs/reference/<schema>.<name>.md in the format of the others: its first sql
-block lists every overload with argument names, types and defaults and the
-result type, as PostgreSQL has them; then Arguments, Returns, Errors and Example.
-The Example block of every page runs, in a transaction that is rolled back, in
-one database holding the tables the pages say they use (the MADlib manual's
-example tables, and adult / adult_test as the README's quick start loads them),
-unless the page says why it cannot (``<!-- example not run by the tests: ... -->``).
+block (```sql norun: signature) lists every overload with argument names, types
+and defaults and the result type, as PostgreSQL has them; then Arguments,
+Returns, Errors and Example, whose sql block calls the function.  The examples
+run, in a fresh database per page after the setup the page names, with every
+other page's SQL: tests/test_docs_examples.py.
 """
 
 from __future__ import annotations
 
 import re
-import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
-import pytest
 
-import conftest
-import madnb
-from conftest import DATA, ROOT, data_file
-from models_helpers import ADULT_COLUMNS
+from conftest import ROOT
 
 REFERENCE = ROOT / "docs" / "reference"
 SCHEMAS = ("madnb", "madnb_privacy")
 SECTIONS = ("## Arguments", "## Returns", "## Errors", "## Example")
-NOT_RUN = "<!-- example not run by the tests:"
+SIGNATURE_FENCE = "```sql norun: signature\n"
 
 Signature = tuple[tuple[tuple[str, str, str | None], ...], str]
 
@@ -91,7 +84,8 @@ def page_signatures(block: str, qualified: str) -> set[Signature]:
 
 
 def sql_blocks(text: str) -> list[str]:
-    return re.findall(r"```sql\n(.*?)```", text, re.DOTALL)
+    """Every sql block, run or not (```sql, ```sql norun: <reason>)."""
+    return re.findall(r"^```sql(?: norun: [^\n]+)?\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
 
 
 def pages() -> dict[str, str]:
@@ -120,7 +114,7 @@ def test_every_public_function_has_a_reference_page_listing_each_overloads_signa
     assert not missing, f"public functions without a page in docs/reference/: {missing}"
     for name, overloads in sorted(functions.items()):
         blocks = sql_blocks(docs[name])
-        assert blocks, f"{name}.md has no signature block"
+        assert blocks and SIGNATURE_FENCE in docs[name], f"{name}.md has no signature block (```sql norun: signature)"
         documented = page_signatures(blocks[0], name)
         assert documented == overloads, (
             f"{name}.md: the signature block does not list the installed overloads\n"
@@ -143,6 +137,7 @@ def test_every_reference_page_names_an_installed_function_and_has_the_templates_
             f"{name}.md: each row of Errors starts with a SQLSTATE (or — when the function raises none)")
         example = text.split("\n## Example\n", 1)[1]
         assert sql_blocks(example), f"{name}.md has no sql block under Example"
+        assert name + "(" in "\n".join(sql_blocks(example)), f"{name}.md: its example does not call {name}"
 
 
 def test_the_reference_index_links_every_page_and_the_readme_links_the_index():
@@ -151,63 +146,6 @@ def test_the_reference_index_links_every_page_and_the_readme_links_the_index():
     assert linked == set(pages()), (
         f"not in the index: {sorted(set(pages()) - linked)}; linked but absent: {sorted(linked - set(pages()))}")
     assert "(docs/reference/README.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
-
-
-MANUAL_TABLES = """
-CREATE TABLE training (id int, class int, attributes int[]);
-INSERT INTO training VALUES (1,1,'{1,2,3}'), (2,1,'{1,2,1}'), (3,1,'{1,4,3}'),
-                            (4,2,'{1,2,2}'), (5,2,'{0,2,2}'), (6,2,'{0,1,3}');
-CREATE TABLE toclassify (id int, attributes int[]);
-INSERT INTO toclassify VALUES (1,'{0,2,1}'), (2,'{1,2,3}');
-CREATE TABLE gaussian_data (id int, sex int, attributes float8[]);
-INSERT INTO gaussian_data VALUES (1,1,'{6,180,12}'), (2,1,'{5.92,190,12}'), (3,1,'{5.58,170,11}'),
-  (4,1,'{5.92,165,11}'), (5,2,'{5,100,6}'), (6,2,'{5.5,150,6}'), (7,2,'{5.42,130,7}'), (8,2,'{5.75,150,8}');
-CREATE TABLE gaussian_test (id int, sex int, attributes float8[]);
-INSERT INTO gaussian_test VALUES (9,1,'{5.8,180,11}'), (10,2,'{5,160,6}');
-"""
-
-
-@pytest.fixture(scope="module")
-def examples_db() -> Iterator[psycopg.Connection[Any]]:
-    """One database for every page's example: madnb, the manual's tables, adult and adult_test if available."""
-    cluster = conftest._cluster
-    assert cluster is not None
-    name = "reference_" + secrets.token_hex(4)
-    with psycopg.connect(cluster.url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        with psycopg.connect(cluster.url_for(name), autocommit=True) as conn:
-            madnb.install(conn)
-            conn.execute(MANUAL_TABLES)
-            if (DATA / "adult_train.csv").exists():
-                for table, which in (("adult", "train"), ("adult_test", "test")):
-                    conn.execute(f"CREATE TABLE {table} ({ADULT_COLUMNS})")
-                    with conn.cursor().copy(f"COPY {table} FROM STDIN WITH (FORMAT csv, HEADER, NULL '?')") as copy:
-                        copy.write((DATA / f"adult_{which}.csv").read_bytes())
-            yield conn
-    finally:
-        with psycopg.connect(cluster.url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-
-
-@pytest.mark.parametrize("page", sorted(pages()))
-def test_the_example_of_each_reference_page_runs(examples_db, page):
-    text = (REFERENCE / f"{page}.md").read_text(encoding="utf-8")
-    example = text.split("\n## Example\n", 1)[1]
-    if NOT_RUN in example:
-        reason = example.split(NOT_RUN, 1)[1].split("-->", 1)[0].strip()
-        assert reason, f"{page}.md: say why its example is not run"
-        pytest.skip(f"{page}: {reason}")
-    sql = "\n".join(sql_blocks(example))
-    if re.search(r"\badult(_test)?\b", sql):
-        data_file("adult_train.csv")
-    assert page + "(" in sql, f"{page}.md: its example does not call {page}"
-    conn = examples_db
-    conn.execute("BEGIN")
-    try:
-        conn.execute(sql)
-    finally:
-        conn.execute("ROLLBACK")
 
 
 def test_a_page_signature_naming_a_missing_argument_default_or_type_is_read_as_different():
