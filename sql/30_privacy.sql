@@ -346,7 +346,9 @@ BEGIN
     -- role's prediction function with an exact row type, which PostgreSQL then prefers to
     -- madnb's own (anyelement) one; only the schema's owner trains and drops named models.
     EXECUTE pg_catalog.format('GRANT USAGE ON SCHEMA madnb_models TO %I', role);
-    EXECUTE pg_catalog.format('GRANT SELECT ON madnb._models TO %I', role);
+    -- named models of its own, in a schema it may create in (madnb.train('analytics.churn', ...)):
+    -- row level security lets it write only the catalog rows of its own models, for such schemas
+    EXECUTE pg_catalog.format('GRANT SELECT, INSERT, DELETE ON madnb._models TO %I', role);
     EXECUTE pg_catalog.format('GRANT SELECT ON madnb.models TO %I', role);
     -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
     EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
@@ -360,7 +362,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.grant_usage(name, boolean) IS
-    'let a role train (exact and private; its statistics are kept in schema madnb_statistics, which madnb creates for it: never CREATE on a madnb schema), predict with named models (schema madnb_models; only that schema''s owner trains and drops them), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
+    'let a role train (exact and private; its statistics are kept in schema madnb_statistics, which madnb creates for it: never CREATE on a madnb schema), train, replace and drop named models of its own in a schema it may create in (madnb.train(''its_schema.model'', ...)), predict with the models of schema madnb_models (only that schema''s owner trains there), create views and read the ledger and budgets; with admin => true also set budgets; never direct write access to privacy state';
 
 CREATE OR REPLACE FUNCTION madnb.revoke_usage(role name) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER

@@ -99,13 +99,16 @@ BEGIN
         RAISE EXCEPTION 'model must not be NULL' USING ERRCODE = '22004';
     END IF;
     v_parts := pg_catalog.parse_ident(model);
-    IF pg_catalog.cardinality(v_parts) <> 1 THEN
+    IF pg_catalog.cardinality(v_parts) > 2 THEN
         RAISE EXCEPTION 'invalid model: % is not a model name', pg_catalog.quote_literal(model)
-            USING ERRCODE = '42602', HINT = 'a model name is one identifier';
+            USING ERRCODE = '42602', HINT = 'a model name is one identifier, or schema.identifier';
     END IF;
-    SELECT m.classes INTO v_classes FROM madnb._models AS m WHERE m.name = v_parts[1];
+    IF pg_catalog.cardinality(v_parts) = 1 THEN
+        v_parts := ARRAY['madnb_models', v_parts[1]];
+    END IF;
+    SELECT m.classes INTO v_classes FROM madnb._models AS m WHERE m.schema_name = v_parts[1] AND m.name = v_parts[2];
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'model "%" does not exist', v_parts[1] USING ERRCODE = '42704', HINT = 'madnb.models lists the models';
+        RAISE EXCEPTION 'model "%" does not exist', model USING ERRCODE = '42704', HINT = 'madnb.models lists the models';
     END IF;
     RETURN v_classes;
 END
@@ -196,7 +199,8 @@ COMMENT ON FUNCTION madnb._nb_proba_jsonb(float8[], text[]) IS
     'internal: class probabilities from log-likelihoods as jsonb {class: probability}';
 
 CREATE OR REPLACE VIEW madnb.models AS
-SELECT m.name,
+SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
+            ELSE pg_catalog.format('%I.%I', m.schema_name, m.name) END AS name,
        m.kind,
        m.source,
        m.label,
@@ -209,22 +213,22 @@ SELECT m.name,
        (m.privacy OPERATOR(pg_catalog.->>) 'epsilon')::float8 AS epsilon,
        (m.privacy OPERATOR(pg_catalog.->>) 'delta')::float8 AS delta,
        (m.privacy OPERATOR(pg_catalog.->>) 'release_id')::bigint AS release_id,
-       pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_predict') AS predict_function,
+       pg_catalog.format('%I.%I', m.schema_name, m.name OPERATOR(pg_catalog.||) '_predict') AS predict_function,
        m.statistics,
        m.created_at,
        m.created_by,
        m.owner,
        (SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_total_relation_size(r.oid)), 0)::bigint
-          FROM (VALUES (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_class_priors'))),
-                       (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_feature_probs'))),
-                       (pg_catalog.to_regclass(pg_catalog.format('%I.%I', 'madnb_models', m.name OPERATOR(pg_catalog.||) '_numeric_stats'))),
-                       (pg_catalog.to_regclass(m.statistics))) AS r(oid)
+          FROM (SELECT pg_catalog.to_regclass(t.t) FROM pg_catalog.unnest(m.tables) AS t(t)
+                UNION ALL SELECT pg_catalog.to_regclass(m.statistics)) AS r(oid)
          WHERE r.oid IS NOT NULL) AS size,
-       m.parameters
+       m.parameters,
+       m.schema_name
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train): what it was trained on, its classes, privacy, owner and size';
-COMMENT ON COLUMN madnb.models.name IS 'the model''s name (one identifier); its objects are in schema madnb_models';
+COMMENT ON COLUMN madnb.models.name IS 'the model''s name as madnb.train was given it: one identifier (objects in schema madnb_models) or schema.identifier';
+COMMENT ON COLUMN madnb.models.schema_name IS 'the schema of the model''s prediction functions and tables';
 COMMENT ON COLUMN madnb.models.kind IS 'the kind of naive Bayes: naive_bayes (Gaussian numeric and categorical features, as MADlib''s), gaussian or categorical (scikit-learn''s GaussianNB, CategoricalNB), or multinomial, bernoulli, complement (one vector column of counts, as scikit-learn''s MultinomialNB, BernoulliNB, ComplementNB)';
 COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained';
 COMMENT ON COLUMN madnb.models.label IS 'the label column';

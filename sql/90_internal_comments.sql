@@ -6,7 +6,8 @@ COMMENT ON COLUMN madnb._migrations.name IS 'the migration file (migrations/NNNN
 COMMENT ON COLUMN madnb._migrations.sha256 IS 'the hash of the file as it ran: a released migration never changes';
 COMMENT ON COLUMN madnb._migrations.applied_at IS 'when it ran';
 
-COMMENT ON COLUMN madnb._models.name IS 'the model''s name (one identifier); its objects are in schema madnb_models';
+COMMENT ON COLUMN madnb._models.name IS 'the model''s identifier: its objects'' names start with it, in schema schema_name';
+COMMENT ON COLUMN madnb._models.schema_name IS 'the schema of the model''s objects: madnb_models, or the schema its owner trained it into';
 COMMENT ON COLUMN madnb._models.kind IS 'the kind of naive Bayes (see madnb.models.kind)';
 COMMENT ON COLUMN madnb._models.source IS 'the table or view it was trained from, as schema.name when trained';
 COMMENT ON COLUMN madnb._models.label IS 'the label column';

@@ -314,7 +314,7 @@ def test_a_role_given_grant_usage_exports_the_same_script_as_the_models_owner(db
     [
         (("nope",), "42704"),
         ((None,), "22004"),
-        (("a.b",), "42602"),
+        (("a.b.c",), "42602"),
         (("fruit_nb", "a.b.c"), "42602"),
         (("fruit_nb", ""), "42602"),
         (("fruit_nb", "x" * 44), "42622"),

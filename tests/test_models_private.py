@@ -309,5 +309,5 @@ def test_a_role_given_grant_usage_cannot_train_a_private_model_and_nothing_is_ch
         e = err(s, TRAIN, ("alice_nb", 1.0, BOUNDS, DOMAIN))
     finally:
         s.execute("RESET ROLE")
-    assert e.diag.sqlstate == "42501" and "only the owner of schema madnb_models" in e.diag.message_primary
+    assert e.diag.sqlstate == "42501" and "in schema madnb_models: only its owner may" in e.diag.message_primary
     assert leftovers(s) == (0, 0, 0, 0)

@@ -31,28 +31,16 @@ import sys
 from typing import Any
 
 from . import predict
+from .catalog import require
 from .errors import MadnbError, entry_point
 from .models import model_name
-from .names import resolve_column, resolve_relation
+from .names import ModelName, resolve_column, resolve_relation
 from .sql import Plpy, Sql, quote_ident
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
 
 
-def _catalog(plpy: Plpy, name: str) -> dict[str, Any]:
-    rows = plpy.execute(
-        plpy.prepare(
-            "SELECT m.label, m.label_type, m.classes FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
-            ["pg_catalog.text"],
-        ),
-        [name],
-    )
-    if not rows:
-        raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
-    return dict(rows[0])
-
-
-def evaluate_sql(name: str, source: Sql, label: str, label_type: str, two_classes: bool) -> Sql:
+def evaluate_sql(name: ModelName, source: Sql, label: str, label_type: str, two_classes: bool) -> Sql:
     """The one query: $1 is the model's classes (text[]), $2 the clipping eps.
 
     ``label_type`` is the catalog's label_type: format_type's text, written by
@@ -182,16 +170,16 @@ def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknow
 def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | None = None) -> str:
     """Metrics of model ``model`` on the labelled rows of ``source`` (jsonb text; see the module docstring)."""
     name = model_name(model)
-    row = _catalog(plpy, name)
+    model_row = require(plpy, name)
     rel = resolve_relation(plpy, source, "source")
-    col = resolve_column(plpy, rel, row["label"] if label is None else label, "label")
-    classes: list[str] = list(row["classes"])
-    sql = evaluate_sql(name, rel.sql, col.name, row["label_type"], len(classes) == 2)
+    col = resolve_column(plpy, rel, model_row.label if label is None else label, "label")
+    classes = model_row.classes
+    sql = evaluate_sql(name, rel.sql, col.name, model_row.label_type, len(classes) == 2)
     result = plpy.execute(plpy.prepare(sql, ["pg_catalog.text[]", "pg_catalog.float8"]), [classes, EPS])
     by_group = read_metrics(classes, result)
     if not by_group:
         raise MadnbError(
-            "22000", f"no labelled rows to evaluate model {name} on",
+            "22000", f"no labelled rows to evaluate model {name.key} on",
             detail=f'every row of {rel.display} has a NULL "{col.name}" (or there are none)',
             hint="evaluate on a table or view with labelled rows",
         )
@@ -199,7 +187,7 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     if m["unknown_label_rows"] == m["rows"]:  # every metric is then 0 (or NULL): most likely the wrong label or table
         shown = ", ".join(classes[:10]) + (", ..." if len(classes) > 10 else "")
         plpy.warning(
-            f'no label of {rel.display} is a class of model {name}: all {m["rows"]} labelled rows count as wrong predictions',
+            f'no label of {rel.display} is a class of model {name.key}: all {m["rows"]} labelled rows count as wrong predictions',
             detail=f'label "{col.name}"; the model\'s classes: {shown}',
             hint="evaluate on the column the model was trained to predict, with its values written as in training "
             "(madnb.model_classes lists them)",

@@ -53,10 +53,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import kinds, predict, vector
+from .catalog import CatalogModel, require
 from .columns import GAUSSIAN, ColumnTraining, Feature
 from .errors import MadnbError, entry_point
 from .models import model_name
-from .names import Column, NewName, Relation, parse_name
+from .names import Column, ModelName, NewName, Relation, parse_name
 from .predict import Helpers, plpy_literal
 from .sql import F8, TEXT, Plpy, quote_ident
 
@@ -64,22 +65,6 @@ DEFAULT_SCHEMA = "public"
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
 _PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
-
-
-@dataclass(frozen=True)
-class CatalogModel:
-    """A named model as madnb._models describes it."""
-
-    name: str
-    kind: str
-    source: str
-    label: str
-    label_type: str
-    features: list[dict[str, str]]  # [{name, role, type}] in order
-    classes: list[str]
-    smoothing: float
-    training_rows: int
-    parameters: dict[str, Any] | None = None  # madnb.train's options, as given
 
 
 @dataclass(frozen=True)
@@ -114,28 +99,9 @@ class KindExport:
 # ---------------------------------------------------------------------------
 
 
-def catalog_model(plpy: Plpy, name: str) -> CatalogModel:
-    """The catalog row of model ``name`` (42704 if there is none)."""
-    rows = plpy.execute(
-        plpy.prepare(
-            "SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, "
-            "m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
-            ["pg_catalog.text"],
-        ),
-        [name],
-    )
-    if not rows:
-        raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
-    r = rows[0]
-    return CatalogModel(
-        r["name"], r["kind"], r["source"], r["label"], r["label_type"], json.loads(r["features"]), [str(c) for c in r["classes"]],
-        float(r["smoothing"]), int(r["training_rows"]), None if r["parameters"] is None else json.loads(r["parameters"]),
-    )
-
-
-def target(model: str, function_name: str | None) -> Target:
-    """The schema and prefix of the exported functions (``[schema.]prefix``; default: public and the model's name)."""
-    parts = [model] if function_name is None else parse_name(function_name, "function_name")
+def target(model: ModelName, function_name: str | None) -> Target:
+    """The schema and prefix of the exported functions (``[schema.]prefix``; default: public and the model's identifier)."""
+    parts = [model.base] if function_name is None else parse_name(function_name, "function_name")
     prefix = parts[-1]
     if len(prefix.encode()) > MAX_PREFIX_BYTES:
         raise MadnbError(
@@ -150,7 +116,7 @@ def kind_export(m: CatalogModel) -> KindExport:
     exporter = KINDS.get(m.kind)
     if exporter is None:
         raise MadnbError(
-            "0A000", f"models of kind '{m.kind}' cannot be exported yet", detail=f'model "{m.name}"',
+            "0A000", f"models of kind '{m.kind}' cannot be exported yet", detail=f'model "{m.name.key}"',
             hint="kinds that can be exported: " + ", ".join(sorted(KINDS)),
         )
     return exporter
@@ -199,7 +165,7 @@ def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> tuple[
     )
     if not rows:
         raise MadnbError(
-            "42704", f'type {type_text} of {what} of model "{m.name}" does not exist any more',
+            "42704", f'type {type_text} of {what} of model "{m.name.key}" does not exist any more',
             hint="re-train the model from a table whose columns have existing types",
         )
     r = rows[0]
@@ -237,7 +203,7 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
         )
         if not ok[0]["ok"]:
             raise MadnbError(
-                "42501", f'permission denied to read the tables of model "{m.name}"', detail=f"table {table.display}",
+                "42501", f'permission denied to read the tables of model "{m.name.key}"', detail=f"table {table.display}",
                 hint="roles given madnb.grant_usage read the tables of models trained since madnb.model_sql exists: "
                 "re-train the model (replace => true), or ask its owner to export it",
             )
@@ -245,8 +211,8 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
 
 def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict.ModelNumbers:
     """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
-    cp, fp = NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
-    ns = NewName(predict.SCHEMA, m.name + "_numeric_stats") if t.numeric else None
+    cp, fp = m.name.object("_class_priors"), m.name.object("_feature_probs")
+    ns = m.name.object("_numeric_stats") if t.numeric else None
     _check_readable(plpy, m, [tb for tb in (cp, fp, ns) if tb is not None])
     numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
     _check_classes(m, len(numbers.classes), cp)
@@ -257,7 +223,7 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
     """55000 when the model tables hold another number of classes than the catalog lists."""
     if found != len(m.classes):
         raise MadnbError(
-            "55000", f'the model tables of model "{m.name}" do not match its catalog entry',
+            "55000", f'the model tables of model "{m.name.key}" do not match its catalog entry',
             detail=f"{found} classes in {cp.display}, {len(m.classes)} in madnb.models",
             hint="re-train the model (replace => true)",
         )
@@ -344,10 +310,10 @@ def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
         features.append(out)
     counts = plpy.execute(
         f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
-        f"FROM {NewName(predict.SCHEMA, m.name + '_class_priors').sql} AS m"
+        f"FROM {m.name.object('_class_priors').sql} AS m"
     )[0]["n"]
     return {
-        "format": 1, "model": m.name, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
+        "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
         "class_count": [float(n) for n in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
         "log_prior": numbers.prior, "features": features,
     }
@@ -375,7 +341,7 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
         )
         if not rows or int(rows[0]["oid"]) not in vector.ELEMENT_TYPES:
             raise MadnbError(
-                "42804", f'feature "{f["name"]}" of model "{m.name}" is of type {f["type"]}, not a vector of counts',
+                "42804", f'feature "{f["name"]}" of model "{m.name.key}" is of type {f["type"]}, not a vector of counts',
                 hint="re-train the model (replace => true)",
             )
         elem_oid, elem_sql = int(rows[0]["oid"]), "pg_catalog." + str(rows[0]["name"])
@@ -388,7 +354,7 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
 
 
 def _vector_tables(m: CatalogModel) -> tuple[NewName, NewName]:
-    return NewName(predict.SCHEMA, m.name + "_class_priors"), NewName(predict.SCHEMA, m.name + "_feature_probs")
+    return m.name.object("_class_priors"), m.name.object("_feature_probs")
 
 
 def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vector.VectorModel:
@@ -424,7 +390,7 @@ def _vector_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
         )
     ]
     return {
-        "format": 1, "model": m.name, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
+        "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
         "class_count": [float(n) for n in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
         "parameters": t.params.as_json(m.kind), "log_prior": numbers.log_prior,
         "vector": {"name": t.vector.name, "type": m.features[0]["type"], "form": t.form, "terms": numbers.terms},
@@ -457,7 +423,7 @@ BEGIN
     FOREACH v_fn IN ARRAY ARRAY[{signatures}]::pg_catalog.text[] LOOP
         IF pg_catalog.to_regprocedure(v_fn) IS NOT NULL AND NOT COALESCE(pg_catalog.starts_with(
                pg_catalog.obj_description(pg_catalog.to_regprocedure(v_fn), 'pg_proc'), {plpy_literal(marker + ":")}), false) THEN
-            RAISE EXCEPTION 'function % already exists and is not part of the export of model %', v_fn, {plpy_literal(m.name)}
+            RAISE EXCEPTION 'function % already exists and is not part of the export of model %', v_fn, {plpy_literal(m.name.key)}
                 USING ERRCODE = '42723',
                       DETAIL = 'the script would replace it: its comment does not say it belongs to this model''s export',
                       HINT = 'drop that function, or export the model under another function_name';
@@ -472,13 +438,14 @@ END
 def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -> str:
     """The SQL script that creates model ``model``'s prediction functions without madnb (see the module docstring)."""
     name = model_name(model)
-    m = catalog_model(plpy, name)
+    m = require(plpy, name)
     where = target(name, function_name)
-    marker = f"export of madnb model {quote_ident(name)}"
+    shown = quote_ident(name.base) if name.in_models_schema else name.key
+    marker = f"export of madnb model {shown}"
     exported = kind_export(m).script(plpy, m, where, marker)
     version = plpy.execute("SELECT madnb.version() AS v")[0]["v"]
     listing = ",".join(f"\n--   {_comment_line(f'{n.sql}({types})')}" for n, types in exported.functions)
-    header = f"""-- Model {_comment_line(quote_ident(name))} (kind {_comment_line(m.kind)}), exported by madnb {version} (madnb.model_sql).
+    header = f"""-- Model {_comment_line(shown)} (kind {_comment_line(m.kind)}), exported by madnb {version} (madnb.model_sql).
 -- Trained on {_comment_line(m.source)} ({m.training_rows} rows), label {_comment_line(quote_ident(m.label))}, \
 {len(m.classes)} classes, {len(m.features)} features.
 -- Needs nothing of madnb: run it in one transaction (psql -1 -f FILE) in any PostgreSQL database
@@ -491,9 +458,8 @@ def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -
 @entry_point
 def model_numbers(plpy: Plpy, model: str | None) -> str:
     """Model ``model``'s numbers as JSON text (non-finite numbers as -Infinity), for ``madnb.to_sklearn``."""
-    name = model_name(model)
-    m = catalog_model(plpy, name)
+    m = require(plpy, model_name(model))
     return json.dumps(kind_export(m).numbers(plpy, m))
 
 
-__all__ = ["KINDS", "CatalogModel", "Exported", "KindExport", "Target", "catalog_model", "model_numbers", "model_sql", "target"]
+__all__ = ["KINDS", "Exported", "KindExport", "Target", "model_numbers", "model_sql", "target"]

@@ -24,10 +24,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import columns, derive, kinds, predict, private, spec, statistics_table, vector
+from . import catalog, columns, derive, kinds, predict, private, spec, statistics_table, vector
+from .catalog import CatalogModel
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
-from .names import NewName, created, parse_name
+from .names import MODELS_SCHEMA, ModelName, NewName, created, model_name_parts
 from .sql import Plpy, quote_ident
 
 KIND = "naive_bayes"
@@ -37,12 +38,13 @@ KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIO
 """The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
 
 
-def model_name(text: str | None) -> str:
-    """The model's name: one identifier, short enough for the names derived from it (42622 otherwise)."""
-    (name,) = parse_name(text, "model", max_parts=1)
-    if len(name.encode()) > MAX_MODEL_NAME_BYTES:
+def model_name(text: str | None) -> ModelName:
+    """The model's name: one identifier (schema madnb_models) or schema.identifier, short enough for
+    the names derived from it (42622 otherwise)."""
+    name = model_name_parts(text)
+    if len(name.base.encode()) > MAX_MODEL_NAME_BYTES:
         raise MadnbError(
-            "42622", f'model name "{name}" is too long',
+            "42622", f'model name "{name.base}" is too long',
             detail=f"a model name has at most {MAX_MODEL_NAME_BYTES} bytes: its objects' names add suffixes such as _predict_proba_array",
             hint="choose a shorter name",
         )
@@ -54,7 +56,7 @@ MODEL_LOCK = 1835101548
 ledger's per-source lock uses 1835098222)."""
 
 
-def _lock_name(plpy: Plpy, name: str) -> None:
+def _lock_name(plpy: Plpy, name: ModelName) -> None:
     """Hold model ``name``'s advisory lock until the transaction ends.
 
     Two sessions training (or dropping) one name run one after the other, and the
@@ -65,41 +67,62 @@ def _lock_name(plpy: Plpy, name: str) -> None:
         plpy.prepare(
             f"SELECT pg_catalog.pg_advisory_xact_lock({MODEL_LOCK}, pg_catalog.hashtext($1))", ["pg_catalog.text"]
         ),
-        [name],
+        [f"{quote_ident(name.schema)}.{quote_ident(name.base)}"],
     )
 
 
-def _check_may_write(plpy: Plpy, what: str) -> None:
-    """Only a role that may create in madnb_models (its owner, a superuser) trains and drops named models (42501).
+def _check_may_train(plpy: Plpy, name: ModelName) -> None:
+    """A role trains a named model into a schema it may create in, where no other role may (42501).
 
-    madnb.grant_usage never gives CREATE there: a role that may create functions in
-    the schema could plant an overload of another model's prediction function for
-    an exact row type, which PostgreSQL would prefer to madnb's (anyelement) one.
+    Schema madnb_models is its owner's (madnb.grant_usage never gives CREATE there);
+    any other schema is the training role's choice, e.g. ``analytics.churn``.  In
+    both, a role that may create functions there could plant an overload of the
+    model's prediction function for an exact row type, which PostgreSQL would
+    prefer to the model's (anyelement) one inside everybody's predictions: a schema
+    where another role (not a superuser) may create is refused.
     """
-    ok = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.has_schema_privilege($1, 'CREATE') AS ok", ["pg_catalog.text"]), [predict.SCHEMA]
-    )[0]["ok"]
-    if not ok:
+    row = plpy.execute(
+        plpy.prepare(
+            "SELECT n.oid IS NOT NULL AS found, pg_catalog.has_schema_privilege(n.oid, 'CREATE') AS ok, "
+            "(SELECT r.rolname::pg_catalog.text FROM pg_catalog.pg_roles AS r WHERE NOT r.rolsuper "
+            "AND r.rolname OPERATOR(pg_catalog.<>) CURRENT_USER AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE') "
+            "ORDER BY r.rolname LIMIT 1) AS other, pg_catalog.has_schema_privilege('public', n.oid, 'CREATE') AS everyone "
+            "FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_namespace AS n ON n.nspname OPERATOR(pg_catalog.=) $1",
+            ["pg_catalog.name"],
+        ),
+        [name.schema],
+    )[0]
+    if not row["found"]:
+        raise MadnbError("3F000", f'schema "{name.schema}" does not exist', hint=f"create it, or train the model as {quote_ident(name.base)}")
+    if not row["ok"]:
+        if name.in_models_schema:
+            raise MadnbError(
+                "42501",
+                f"permission denied to train a named model in schema {MODELS_SCHEMA}: only its owner may",
+                detail=f"CREATE on {MODELS_SCHEMA} is given to no other role: one that may create functions there could make "
+                "its own run inside another role's predictions",
+                hint=f"train it into a schema you may create in, e.g. madnb.train('my_schema.{name.base}', ...)",
+            )
+        raise MadnbError("42501", f"permission denied to train a named model in schema {name.schema}",
+                         hint="train it into a schema you may create in")
+    if row["everyone"] or row["other"] is not None:
+        who = "every role" if row["everyone"] else f'role "{row["other"]}"'
         raise MadnbError(
             "42501",
-            f"permission denied to {what} a named model: only the owner of schema {predict.SCHEMA} may",
-            detail=f"roles given madnb.grant_usage predict with every model and read madnb.models; CREATE on {predict.SCHEMA} "
-            "is not given to them, because a role that may create functions there could make its own run inside "
-            "another role's predictions",
-            hint="ask the role that installed madnb (or a superuser) to train or drop the model",
+            f'{who} may create objects in schema "{name.schema}": a named model\'s functions need a schema only their owner may create in',
+            detail="a role that may create functions there could plant an overload of the model's prediction function "
+            "that PostgreSQL prefers to it, and run its code inside everybody's predictions",
+            hint="train the model into a schema of your own (CREATE SCHEMA ... AUTHORIZATION ...)",
         )
 
 
-def _catalog_row(plpy: Plpy, name: str) -> dict[str, Any] | None:
-    rows = plpy.execute(
-        plpy.prepare(
-            "SELECT m.name, m.label_type, m.features::pg_catalog.text AS features, m.statistics, m.functions, m.tables "
-            "FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1",
-            ["pg_catalog.text"],
-        ),
-        [name],
-    )
-    return dict(rows[0]) if rows else None
+def _check_may_drop(plpy: Plpy, name: ModelName, owner: str) -> None:
+    """Only the model's owner (or a member of that role, a superuser) drops or replaces it (42501)."""
+    ok = plpy.execute(
+        plpy.prepare("SELECT pg_catalog.pg_has_role($1, 'MEMBER') AS ok", ["pg_catalog.name"]), [owner]
+    )[0]["ok"]
+    if not ok:
+        raise MadnbError("42501", f'must be owner of model "{name.key}"', detail=f'its owner is role "{owner}"')
 
 
 def _check_kind(kind: str | None) -> None:
@@ -134,7 +157,7 @@ def parse_options(kind: str, options: Any) -> dict[str, Any]:
     return out
 
 
-def _drop_objects(plpy: Plpy, old: dict[str, Any], functions: bool, cascade: bool = False) -> None:
+def _drop_objects(plpy: Plpy, old: CatalogModel, functions: bool, cascade: bool = False) -> None:
     """Drop what a model's training made, as its catalog row ``old`` records it: its tables, its
     statistics table and (``functions``) its prediction functions; nothing else of the same names.
 
@@ -143,11 +166,11 @@ def _drop_objects(plpy: Plpy, old: dict[str, Any], functions: bool, cascade: boo
     """
     how = " CASCADE" if cascade else ""
     if functions:
-        for fn in _existing(plpy, old["functions"], "regprocedure"):
+        for fn in _existing(plpy, old, "functions"):
             plpy.execute(f"DROP FUNCTION {fn}{how}")
-    for table in _existing(plpy, old["tables"], "regclass"):
+    for table in _existing(plpy, old, "tables"):
         plpy.execute(f"DROP TABLE {table}{how}")
-    statistics = old["statistics"]
+    statistics = old.statistics
     if statistics is not None:
         # the catalog's text is only compared: what is dropped is a table of madnb_statistics whose
         # quoted name (as train wrote it) is that text
@@ -167,29 +190,32 @@ def _drop_objects(plpy: Plpy, old: dict[str, Any], functions: bool, cascade: boo
 
 
 _CATALOGS = {
-    "regprocedure": "pg_catalog.pg_proc AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(u.o) "
-                    "AND x.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2)",
-    "regclass": "pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(u.o) "
-                "AND x.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2)",
+    "functions": ("regprocedure", "pg_catalog.pg_proc AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(u.o) "
+                  "AND x.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
+                  "AND x.proowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
+    "tables": ("regclass", "pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(u.o) "
+               "AND x.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
+               "AND x.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
 }
 
 
-def _existing(plpy: Plpy, recorded: list[str], reg: str) -> list[str]:
-    """The objects of ``recorded`` (regprocedure or regclass text, as the catalog keeps them) that
-    still exist in schema madnb_models, in the same text form; those dropped by hand are skipped,
-    and a catalog row naming anything elsewhere drops nothing there."""
+def _existing(plpy: Plpy, old: CatalogModel, what: str) -> list[str]:
+    """The ``what`` (functions or tables) the catalog row ``old`` records that still exist, in the
+    model's schema and owned by the model's owner, as regprocedure / regclass text; those dropped by
+    hand are skipped, and a catalog row naming anything else drops nothing there."""
+    reg, join = _CATALOGS[what]
     rows = plpy.execute(
         plpy.prepare(
             f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) "
-            f"JOIN {_CATALOGS[reg]} ORDER BY u.i",
-            ["pg_catalog.text[]", "pg_catalog.text"],
+            f"JOIN {join} ORDER BY u.i",
+            ["pg_catalog.text[]", "pg_catalog.text", "pg_catalog.text"],
         ),
-        [list(recorded), predict.SCHEMA],
+        [old.functions if what == "functions" else old.tables, old.name.schema, old.owner],
     )
     return [r["o"] for r in rows]
 
 
-def _created_functions(plpy: Plpy, name: str, before: dict[str, str], kept: list[str]) -> list[str]:
+def _created_functions(plpy: Plpy, name: ModelName, before: dict[str, str], kept: list[str]) -> list[str]:
     """The prediction functions this training made: those of the model's names that are new since
     ``before`` (regprocedure text -> body hash, taken before they were written), and ``kept`` (the
     previous version's, written in place).  A function of the user's that training would have
@@ -198,13 +224,13 @@ def _created_functions(plpy: Plpy, name: str, before: dict[str, str], kept: list
     for fn, body in before.items():
         if fn not in kept and now.get(fn) != body:
             raise MadnbError(
-                "42723", f"function {fn} already exists and is not part of model \"{name}\"",
+                "42723", f"function {fn} already exists and is not part of model \"{name.key}\"",
                 hint="drop or rename that function, or choose another model name",
             )
     return sorted(fn for fn in now if fn not in before or fn in kept)
 
 
-def _function_bodies(plpy: Plpy, name: str) -> dict[str, str]:
+def _function_bodies(plpy: Plpy, name: ModelName) -> dict[str, str]:
     """The functions of schema madnb_models with the model's function names: regprocedure text -> md5 of the body."""
     rows = plpy.execute(
         plpy.prepare(
@@ -213,7 +239,7 @@ def _function_bodies(plpy: Plpy, name: str) -> dict[str, str]:
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
-        [predict.SCHEMA, [name + s for s in predict.SUFFIXES]],
+        [name.schema, [name.base + s for s in predict.SUFFIXES]],
     )
     return {r["f"]: r["h"] for r in rows}
 
@@ -226,7 +252,7 @@ class _Made:
     before: dict[str, str]
     kept: list[str]
 
-    def functions(self, plpy: Plpy, name: str) -> list[str]:
+    def functions(self, plpy: Plpy, name: ModelName) -> list[str]:
         return _created_functions(plpy, name, self.before, self.kept)
 
 
@@ -250,7 +276,7 @@ def train(
 ) -> None:
     """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
     name = model_name(model)
-    _check_may_write(plpy, "train")
+    _check_may_train(plpy, name)
     _lock_name(plpy, name)
     _check_kind(kind)
     assert kind is not None
@@ -286,43 +312,43 @@ def train(
         spec.check_label_type(plpy, t.label)
         private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
         label_type, signature = t.label.type_sql, _signature([(f.name, f.column.type_sql) for f in t.features])
-    old = _catalog_row(plpy, name)
+    old = catalog.read(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
-            "42710", f'model "{name}" already exists',
+            "42710", f'model "{name.key}" already exists',
             hint="re-train it with replace => true (queries and views using its functions keep working), "
             "or drop it with madnb.drop_model",
         )
     kept_functions: list[str] = []
     if old is not None:
+        _check_may_drop(plpy, name, old.owner)
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
         # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
-        old_types = _signature([(f["name"], f["type"]) for f in _json(old["features"])])
-        keep_all = old["label_type"] == label_type
-        for fn in _existing(plpy, old["functions"], "regprocedure"):
+        old_types = _signature([(f["name"], f["type"]) for f in old.features])
+        keep_all = old.label_type == label_type
+        for fn in _existing(plpy, old, "functions"):
             if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(f"DROP FUNCTION {fn}")
             else:
                 kept_functions.append(fn)
         _drop_objects(plpy, old, functions=False)
-        plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
+        catalog.delete(plpy, name)
     made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
-    kept = statistics_table.kept_name(plpy, NewName(predict.SCHEMA, name))
+    kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
     if vt is not None:
         _train_vector(plpy, name, vt, kept, made)
         return
     tables = ModelTables(
-        NewName(predict.SCHEMA, name + "_feature_probs"), NewName(predict.SCHEMA, name + "_class_priors"),
-        NewName(predict.SCHEMA, name + "_numeric_stats") if t.numeric else None,
+        name.object("_feature_probs"), name.object("_class_priors"), name.object("_numeric_stats") if t.numeric else None,
     )
     privacy: dict[str, Any] | None = None
     if private_spec is None:
         header, rows = columns.write_statistics(plpy, t, kept)
         spec.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
     else:
-        outputs = {"model": name, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
+        outputs = {"model": name.key, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
         if tables.numeric_stats is not None:
             outputs["numericFeatureStats"] = tables.numeric_stats.display
         p = private_spec.privacy
@@ -351,7 +377,7 @@ def train(
                 "(mean, sample variance, non-NULL count)",
                 f"(mean, population variance + epsilon {var_epsilon!r} (scikit-learn's GaussianNB), non-NULL count)",
             )
-        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name}: {said}')}")
+        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name.key}: {said}')}")
         # whoever may predict reads the model's numbers anyway (they are the functions' bodies); readable
         # tables let madnb.model_sql export them for those roles too (USAGE on madnb_models: grant_usage)
         plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
@@ -359,64 +385,60 @@ def train(
     numbers = kinds.model_numbers(
         plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor,
     )
-    predict.create_functions(plpy, name, name, t, numbers)
+    predict.create_functions(plpy, name, t, numbers)
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
     _insert_catalog_row(
-        plpy, [name, kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
+        plpy, name, [kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
                s_factor, None if privacy is None else json.dumps(privacy), kept.sql,
                json.dumps(parameters) if options is not None else None],
         made.functions(plpy, name), list(tables.all()),
     )
 
 
-def _train_vector(plpy: Plpy, name: str, t: vector.VectorTraining, kept: NewName, made: _Made) -> None:
+def _train_vector(plpy: Plpy, name: ModelName, t: vector.VectorTraining, kept: NewName, made: _Made) -> None:
     """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.vector`): statistics, model, functions, catalog."""
     header, rows = vector.write_statistics(plpy, t, kept)
     spec.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
-    cp, fp = NewName(predict.SCHEMA, name + "_class_priors"), NewName(predict.SCHEMA, name + "_feature_probs")
+    cp, fp = name.object("_class_priors"), name.object("_feature_probs")
     vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
     for table, said in (
         (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
         (fp, "per class and feature the summed statistic and its weight (scikit-learn's feature_count_, feature_log_prob_)"),
     ):
-        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name} ({t.kind}): {said}')}")
+        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name.key} ({t.kind}): {said}')}")
         plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")  # as every model's (see train)
     m = vector.read_model(plpy, t, cp, fp)
     vector.create_functions(plpy, name, t, m)
     feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
     _insert_catalog_row(
-        plpy, [name, t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
+        plpy, name, [t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
                t.params.alpha, None, kept.sql, json.dumps(t.params.as_json(t.kind))],
         made.functions(plpy, name), [cp, fp],
     )
 
 
-def _insert_catalog_row(plpy: Plpy, values: list[Any], functions: list[str], tables: list[NewName]) -> None:
-    """The model's row of madnb._models: name, kind, source, label, label_type, features (jsonb text), classes,
-    training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text or None); then
-    the exact objects training made, ``functions`` (regprocedure text) and ``tables``, which drop_model drops."""
+def _insert_catalog_row(plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName]) -> None:
+    """Model ``name``'s row of madnb._models: ``values`` are kind, source, label, label_type, features (jsonb
+    text), classes, training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text
+    or None); then the exact objects training made, ``functions`` (regprocedure text) and ``tables``, which
+    drop_model drops."""
     plpy.execute(
         plpy.prepare(
             "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
-            "smoothing, privacy, statistics, parameters, functions, tables) "
+            "smoothing, privacy, statistics, parameters, functions, tables, schema_name) "
             "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, "
-            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i))",
+            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)",
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]"],
+             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.name"],
         ),
-        [*values, functions, [str(t.sql) for t in tables]],
+        [name.base, *values, functions, [str(t.sql) for t in tables], name.schema],
     )
 
 
 def _signature(features: list[tuple[str, str]]) -> str:
     """The column form's parameters (names and types): when they change, re-training drops that form first."""
     return ", ".join(f"{quote_ident(n)} {t}" for n, t in features)
-
-
-def _json(text: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = json.loads(text)
-    return out
 
 
 @entry_point
@@ -426,13 +448,11 @@ def drop_model(plpy: Plpy, model: str | None, cascade: bool | None = False) -> N
     name = model_name(model)
     if cascade is None:
         raise MadnbError("22004", "cascade must not be NULL")
-    _check_may_write(plpy, "drop")
     _lock_name(plpy, name)
-    old = _catalog_row(plpy, name)
-    if old is None:
-        raise MadnbError("42704", f'model "{name}" does not exist', hint="madnb.models lists the models")
+    old = catalog.require(plpy, name)
+    _check_may_drop(plpy, name, old.owner)
     _drop_objects(plpy, old, functions=True, cascade=cascade)
-    plpy.execute(plpy.prepare("DELETE FROM madnb._models AS m WHERE m.name OPERATOR(pg_catalog.=) $1", ["pg_catalog.text"]), [name])
+    catalog.delete(plpy, name)
 
 
 __all__ = ["KIND", "KIND_OPTIONS", "drop_model", "model_name", "parse_options", "train"]

@@ -19,6 +19,7 @@ SQL built from it.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -128,6 +129,53 @@ class Relation(QualifiedName):
     """A resolved, existing table or view."""
 
     oid: int = 0
+
+
+MODELS_SCHEMA = "madnb_models"
+"""Where the objects of a named model given as one identifier live (madnb's owner alone trains there)."""
+
+
+@dataclass(frozen=True)
+class ModelName:
+    """A named model's name: the schema its objects live in and the identifier their names start with.
+
+    ``madnb.train('churn', ...)`` is ``ModelName('madnb_models', 'churn')``;
+    ``madnb.train('analytics.churn', ...)`` is ``ModelName('analytics', 'churn')``,
+    whose objects are ``analytics.churn_predict``, ``analytics.churn_class_priors``, ...
+    The catalog is keyed by both parts; :attr:`key` is how users write the name.
+    """
+
+    schema: str
+    base: str
+
+    @property
+    def key(self) -> str:
+        """The name as users write it: the identifier alone in madnb_models, else schema.identifier (quoted as needed)."""
+        if self.schema == MODELS_SCHEMA:
+            return self.base
+        return f"{_shown(self.schema)}.{_shown(self.base)}"
+
+    @property
+    def in_models_schema(self) -> bool:
+        return self.schema == MODELS_SCHEMA
+
+    def object(self, suffix: str) -> NewName:
+        """The model's object whose name is the model's identifier + ``suffix`` (``_predict``, ``_class_priors``, ...)."""
+        return NewName(self.schema, self.base + suffix)
+
+
+_PLAIN = re.compile(r"[a-z_][a-z0-9_$]*")
+
+
+def _shown(part: str) -> str:
+    """An identifier as users write it: plain when it is (lower case, no special characters), else quoted."""
+    return part if _PLAIN.fullmatch(part) else quote_ident(part)
+
+
+def model_name_parts(text: str | None) -> ModelName:
+    """Parse a model name: one identifier (schema madnb_models) or schema.identifier."""
+    parts = parse_name(text, "model", max_parts=2)
+    return ModelName(parts[0], parts[1]) if len(parts) == 2 else ModelName(MODELS_SCHEMA, parts[0])
 
 
 @dataclass(frozen=True)

@@ -50,12 +50,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .columns import ColumnTraining, Feature, gaussian_value_sql, value_text_sql
-from .names import NewName
+from .names import MODELS_SCHEMA, ModelName, NewName
 from .scoring.model import model_parts
 from .scoring.plan import ScoringPlan
 from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
 
-SCHEMA = "madnb_models"
+SCHEMA = MODELS_SCHEMA
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
 SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
 _IMMUTABLE_TEXT = TEXT_TYPES | {NAME, BOOL, UUID, INT2, INT4, INT8, NUMERIC}
@@ -196,8 +196,9 @@ def volatility(t: ColumnTraining) -> str:
     return "IMMUTABLE"
 
 
-def function_names(model: str) -> list[NewName]:
-    return [NewName(SCHEMA, model + s) for s in SUFFIXES]
+def function_names(model: ModelName) -> list[NewName]:
+    """The model's three prediction functions (:data:`SUFFIXES` order)."""
+    return [model.object(s) for s in SUFFIXES]
 
 
 @dataclass(frozen=True)
@@ -227,9 +228,9 @@ def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpe
     ]
 
 
-def create_functions(plpy: Plpy, model: str, display: str, t: ColumnTraining, m: ModelNumbers) -> None:
+def create_functions(plpy: Plpy, model: ModelName, t: ColumnTraining, m: ModelNumbers) -> None:
     """Create (or replace) the model's prediction functions, both forms, and comment them."""
-    for statement in function_statements(function_names(model), f"madnb model {display}", t, m, MADNB_HELPERS, plpy.quote_literal):
+    for statement in function_statements(function_names(model), f"madnb model {model.key}", t, m, MADNB_HELPERS, plpy.quote_literal):
         plpy.execute(statement)
 
 

@@ -53,7 +53,7 @@ from typing import Any
 
 from . import statistics_table
 from .errors import MadnbError
-from .names import Column, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
+from .names import Column, ModelName, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
 from .predict import MADNB_HELPERS, Helpers, function_names, plpy_literal
 from .spec import finite_number
 from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name
@@ -557,10 +557,10 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
     return f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END"
 
 
-def create_functions(plpy: Plpy, model: str, t: VectorTraining, m: VectorModel) -> None:
+def create_functions(plpy: Plpy, model: ModelName, t: VectorTraining, m: VectorModel) -> None:
     """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
     names = function_names(model)
-    for statement in function_statements(names, f"madnb model {model} ({t.kind})", t, m, MADNB_HELPERS, plpy.quote_literal):
+    for statement in function_statements(names, f"madnb model {model.key} ({t.kind})", t, m, MADNB_HELPERS, plpy.quote_literal):
         plpy.execute(statement)
 
 
