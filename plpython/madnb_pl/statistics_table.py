@@ -42,7 +42,7 @@ from . import dp, stats
 from .errors import MadnbError
 from .names import NewName, Relation
 from .spec import Training
-from .sql import F8, Plpy, Sql, temp_name, with_clause
+from .sql import F8, Plpy, Sql, int_array, temp_name, with_clause
 
 FORMAT = 1
 COMMENT_PREFIX = "madnb statistics "
@@ -305,13 +305,14 @@ def _op(a: str, op: str, b: str) -> str:
 
 def _shown(col: str) -> str:
     """The text of a cell's column for a message (``NULL`` for NULL), from its type's output function."""
-    return f"COALESCE(pg_catalog.format('%s', {col}), 'NULL')"
+    return f"CASE WHEN {col} IS NULL THEN 'NULL' ELSE pg_catalog.format('%s', {col}) END"
 
 
-def _integer(col: str, lo: str, hi: str) -> str:
-    """``col`` is an integer in [lo, hi] (numeric; NaN and the infinities are outside every such range)."""
+def _integer(col: str, lo: str, hi: str, exclusive: bool = False) -> str:
+    """``col`` is an integer in [lo, hi] (numeric; NaN sorts above every number), or in (lo, hi) if ``exclusive``."""
+    ge, le = (">", "<") if exclusive else (">=", "<=")
     return (
-        f"({col} IS NOT NULL AND {_op(col, '>=', lo)} AND {_op(col, '<=', hi)} "
+        f"({col} IS NOT NULL AND {_op(col, ge, lo)} AND {_op(col, le, hi)} "
         f"AND {_op(col, '=', f'pg_catalog.trunc({col})')})"
     )
 
@@ -338,7 +339,7 @@ def cells_check_select(rel: str, h: Header) -> Sql:
     parts hold raw noisy integers, negative ones included: they must be integers (n for counts, s1 and s2
     for numeric attributes), and their cells every cell of the public domain their header fingerprints.
     """
-    num = "'{" + ",".join(str(int(a)) for a in h.numeric) + "}'::pg_catalog.int4[]"
+    num = int_array(h.numeric)
     n_attrs = int(h.num_attrs)
     isnum = f"{_op('s.attr', '=', f'ANY ({num})')}"
     is_cat = f"({_op('s.attr', '>', '0')} AND NOT {isnum})"
@@ -363,11 +364,11 @@ def cells_check_select(rel: str, h: Header) -> Sql:
     if h.private:
         rules += [
             (
-                f"{counts} AND NOT {_integer('s.n', minus_inf, inf)}",
+                f"{counts} AND NOT {_integer('s.n', minus_inf, inf, exclusive=True)}",
                 f"pg_catalog.format('its noisy count n is %s: released counts are (possibly negative) integers', {_shown('s.n')})",
             ),
             (
-                f"{isnum} AND NOT ({_integer('s.s1', minus_inf, inf)} AND {_integer('s.s2', minus_inf, inf)})",
+                f"{isnum} AND NOT ({_integer('s.s1', minus_inf, inf, exclusive=True)} AND {_integer('s.s2', minus_inf, inf, exclusive=True)})",
                 f"pg_catalog.format('its noisy sums s1 = %s and s2 = %s: released sums are (possibly negative) integers', "
                 f"{_shown('s.s1')}, {_shown('s.s2')})",
             ),

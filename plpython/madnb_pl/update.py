@@ -81,7 +81,7 @@ def update_model(
     t = derive.statistics_shape(plpy, kept, model_header, "kept statistics")
     derive.statistics_shape(plpy, part_rel, part, "statistics")
     derive.check_parts(plpy, [(part_rel, part)], "statistics {display}")
-    derive.check_parts(plpy, [(kept, model_header)], f"the statistics {{display}} the model {fp.display} keeps")
+    derive.check_parts(plpy, [(kept, model_header)], f"the statistics the model {fp.display} keeps ({{display}})")
     smoothing = _smoothing(plpy, fp)
     classes = _classes(plpy, cp)
     header = derive.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
