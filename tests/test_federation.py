@@ -509,6 +509,14 @@ def active_queries(owner: Owner) -> list[str]:
     )]
 
 
+def sleeping(owner: Owner) -> bool:
+    """Whether the aggregator's role is inside the slow view's pg_sleep on the owner (its cells are being read)."""
+    return bool(owner.remote.conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE usename = %s AND state = 'active' AND wait_event = 'PgSleep'",
+        (owner.role,),
+    ).fetchone()[0])
+
+
 def wait_until(what: Any, bound: float) -> bool:
     """Poll ``what()`` until it is true or ``bound`` seconds have passed; whether it became true."""
     deadline = time.monotonic() + bound
@@ -553,7 +561,7 @@ def test_a_cancel_or_timeout_on_the_aggregator_cancels_every_owners_query(db, ow
 
             worker = threading.Thread(target=run)
             worker.start()
-            assert wait_until(lambda: bool(active_queries(owners[1])), 20)  # the slow owner is working
+            assert wait_until(lambda: sleeping(owners[1]), 20)  # the slow owner is reading its cells
             db.execute("SELECT pg_cancel_backend(%s)", (pid,))
             worker.join(SLOW_SECONDS)
             assert not worker.is_alive()

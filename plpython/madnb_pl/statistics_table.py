@@ -431,7 +431,7 @@ def cells_check_select(rel: str, h: Header) -> Sql:
         f"CASE WHEN {is_cat} THEN s.value END AS v FROM {rel} AS s WHERE {_op('s.attr', '=', '0')} OR {is_cat}",
     ))
     grid = (
-        f"(SELECT pg_catalog.count(*) FILTER (WHERE {_op('d.o', '=', '0')}) * (1 "
+        f"(SELECT pg_catalog.count(*) FILTER (WHERE {_op('d.o', '=', '0')}) OPERATOR(pg_catalog.*) (1 "
         f"OPERATOR(pg_catalog.+) pg_catalog.count(*) FILTER (WHERE {_op('d.o', '>', '0')}) "
         f"OPERATOR(pg_catalog.+) {len(set(h.numeric))}) FROM dom AS d)"
     )
