@@ -287,18 +287,6 @@ def test_an_impossible_part_is_22023_naming_it_and_its_cell_and_changes_nothing(
     assert snapshot(db) == before
 
 
-def test_a_kept_sum_with_an_impossible_cell_is_not_updated(trained):
-    db = trained
-    db.execute(f"UPDATE {kept(db)} SET n = -1 WHERE attr = 0 AND cls = 'a'")
-    before = snapshot(db)
-    e = sqlstate_of(db, "SELECT madnb.update_nb_model('s2', 'fp', 'np', 'cp')")
-    assert e.diag.sqlstate == "22023"
-    assert e.diag.message_primary == (
-        "the statistics the model public.fp keeps (madnb_statistics.public.fp) holds an impossible cell (class 'a', attr 0)"
-    )
-    assert snapshot(db) == before
-
-
 def test_a_failure_late_in_an_update_leaves_the_model_and_its_statistics_as_they_were(trained):
     db = trained
     db.execute("CREATE VIEW pv_rows AS SELECT id, x FROM mixed")

@@ -341,8 +341,7 @@ def cells_check_select(rel: str, h: Header) -> Sql:
     """
     num = int_array(h.numeric)
     n_attrs = int(h.num_attrs)
-    isnum = f"{_op('s.attr', '=', f'ANY ({num})')}"
-    is_cat = f"({_op('s.attr', '>', '0')} AND NOT {isnum})"
+    isnum, is_cat = "s.isnum", "s.iscat"  # computed once per cell, in c
     i8max = f"{(1 << 63) - 1}::pg_catalog.numeric"
     zero = "0::pg_catalog.numeric"
     inf, minus_inf = "'Infinity'::pg_catalog.numeric", "'-Infinity'::pg_catalog.numeric"
@@ -414,7 +413,9 @@ def cells_check_select(rel: str, h: Header) -> Sql:
         "pg_catalog.count(*) OVER (PARTITION BY s.cls, s.attr, s.value) AS copies, "
         f"pg_catalog.count(*) FILTER (WHERE {_op('s.attr', '=', '0')}) OVER (PARTITION BY s.cls) AS class_rows, "
         f"pg_catalog.max(s.n) FILTER (WHERE {_op('s.attr', '=', '0')}) OVER (PARTITION BY s.cls) AS class_n, "
-        "pg_catalog.sum(s.n) OVER (PARTITION BY s.cls, s.attr) AS attr_n "
+        "pg_catalog.sum(s.n) OVER (PARTITION BY s.cls, s.attr) AS attr_n, "
+        f"COALESCE({_op('s.attr', '=', f'ANY ({num})')}, false) AS isnum, "
+        f"COALESCE({_op('s.attr', '>', '0')} AND NOT {_op('s.attr', '=', f'ANY ({num})')}, false) AS iscat "
         f"FROM {rel} AS s"
     )
     ctes = [
@@ -428,7 +429,7 @@ def cells_check_select(rel: str, h: Header) -> Sql:
         "dom",
         # the domain as private.fill_domain holds it: (0, class, NULL) and (attribute, NULL, value)
         f"SELECT DISTINCT s.attr AS o, CASE WHEN {_op('s.attr', '=', '0')} THEN s.cls END AS cls, "
-        f"CASE WHEN {is_cat} THEN s.value END AS v FROM {rel} AS s WHERE {_op('s.attr', '=', '0')} OR {is_cat}",
+        f"CASE WHEN {is_cat} THEN s.value END AS v FROM c AS s WHERE {_op('s.attr', '=', '0')} OR {is_cat}",
     ))
     grid = (
         f"(SELECT pg_catalog.count(*) FILTER (WHERE {_op('d.o', '=', '0')}) OPERATOR(pg_catalog.*) (1 "
