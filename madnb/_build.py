@@ -32,9 +32,12 @@ RERAISE_MARK = "--@madnb-reraise"
 # It re-raises an error of the internal PL/Python function it calls with the same
 # SQLSTATE, message, DETAIL and HINT, less PL/Python's "plpy.Error: " /
 # "spiexceptions.X: " prefix and its traceback (the CONTEXT then names the madnb
-# function).  The wrapper runs on the caller's search_path (names are resolved
+# function).  OTHERS does not match query_canceled (57014: a cancel, a
+# statement_timeout), which is named too, so that a cancelled call's message has no
+# prefix either; re-raising it keeps its SQLSTATE, so the call is still cancelled.
+# The wrapper runs on the caller's search_path (names are resolved
 # there), so every type and operator here is pg_catalog's, written out.
-RERAISE = """EXCEPTION WHEN OTHERS THEN
+RERAISE = """EXCEPTION WHEN OTHERS OR query_canceled THEN
     DECLARE
         e_state pg_catalog.text;
         e_message pg_catalog.text;

@@ -15,6 +15,8 @@ import json
 import re
 import secrets
 import socket
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -410,6 +412,29 @@ def test_an_owner_that_is_down_is_a_connection_error_naming_its_server_and_nothi
     assert 'could not connect to server "owner_down"' in e.diag.message_primary
     assert ("statistics[2] owner_down.stats" if form == "foreign tables" else "servers[2]") in e.diag.message_primary
     assert e.diag.message_detail and "user mapping" in e.diag.message_hint
+    # DETAIL is the reason libpq and the server gave, not a restatement of the message
+    assert "Connection refused" in e.diag.message_detail, e.diag.message_detail
+    assert not e.diag.message_primary.startswith(("plpy.", "spiexceptions."))
+    assert aggregator_state(db) == before
+
+
+@pytest.mark.parametrize("form", ["foreign tables", "one call"])
+def test_an_owner_that_refuses_the_login_says_why_in_detail(db, owners, form):
+    for o in owners[:2]:
+        o.load("t", [(1, "a", [1.0]), (2, "b", [2.0])])
+        o.release("'t', 'label', 'attrs', 1")
+    import_statistics(db, owners[:2], ["stats"])
+    db.execute("ALTER USER MAPPING FOR CURRENT_USER SERVER owner2 OPTIONS (SET password 'not the password')")
+    before = aggregator_state(db)
+    call = (
+        "SELECT madnb.create_nb_model_from_statistics(ARRAY['owner1.stats', 'owner2.stats'], 'fp', NULL, 'cp')"
+        if form == "foreign tables"
+        else "SELECT madnb.create_nb_federated_tables(ARRAY['owner1', 'owner2'], 'stats', 'fp', NULL, 'cp')"
+    )
+    e = sqlstate_of(db, call)
+    assert e.diag.sqlstate.startswith("08"), e.diag.sqlstate
+    assert 'could not connect to server "owner2"' in e.diag.message_primary
+    assert f'password authentication failed for user "{owners[1].role}"' in e.diag.message_detail, e.diag.message_detail
     assert aggregator_state(db) == before
 
 
@@ -431,6 +456,121 @@ def test_an_incompatible_part_is_22023_naming_it_and_nothing_is_written(db, owne
     assert e.diag.sqlstate == "22023"
     assert f"statistics {part} is not compatible with part 1" in e.diag.message_primary
     assert "numeric attribute indices" in e.diag.message_detail
+    assert aggregator_state(db) == before
+
+
+IMPOSSIBLE = {
+    "a negative class count": ("UPDATE stats SET n = -10000 WHERE attr = 0 AND cls = 'b'", "(class 'b', attr 0)", "its count n is -10000"),
+    "a NaN mean": ("UPDATE stats SET mean = 'NaN' WHERE attr = 2 AND cls = 'a'", "(class 'a', attr 2)", "its mean is NaN"),
+}
+
+
+@pytest.mark.parametrize("kind", list(IMPOSSIBLE))
+@pytest.mark.parametrize("form", ["foreign tables", "one call"])
+def test_an_owners_impossible_cell_is_22023_naming_the_part_and_the_cell_and_nothing_is_written(db, owners, form, kind):
+    corrupt, cell, why = IMPOSSIBLE[kind]
+    for o in owners:
+        o.load("t", [(1, "a", [1.0, 5.0]), (2, "b", [2.0, 6.0]), (3, "a", [1.0, 7.0])])
+        o.release("'t', 'label', 'attrs', '2', 2")
+    owners[1].remote.conn.execute(corrupt)
+    import_statistics(db, owners, ["stats"])
+    before = aggregator_state(db), relations(db, "madnb_statistics")
+    if form == "foreign tables":
+        e = sqlstate_of(db, "SELECT madnb.create_nb_model_from_statistics(ARRAY['owner1.stats', 'owner2.stats', 'owner3.stats'], 'fp', 'np', 'cp')")
+        part = "part 2 (owner2.stats)"
+    else:
+        e = sqlstate_of(db, "SELECT madnb.create_nb_federated_tables(ARRAY['owner1', 'owner2', 'owner3'], 'stats', 'fp', 'np', 'cp')")
+        part = "part 2 (public.stats on server owner2)"
+    assert e.diag.sqlstate == "22023"
+    assert e.diag.message_primary == f"statistics {part} holds an impossible cell {cell}"
+    assert why in e.diag.message_detail
+    assert (aggregator_state(db), relations(db, "madnb_statistics")) == before
+
+
+# --- a cancel or timeout on the aggregator cancels every owner's query --------------------------
+
+SLOW_SECONDS = 30
+
+
+def make_slow(owner: Owner) -> None:
+    """The owner's statistics table ``stats`` becomes a view that sleeps SLOW_SECONDS before its cells (same header)."""
+    c = owner.remote.conn
+    c.execute("ALTER TABLE stats RENAME TO real_stats")
+    c.execute(f"CREATE VIEW stats AS SELECT s.* FROM real_stats AS s CROSS JOIN (SELECT pg_sleep({SLOW_SECONDS})) AS z")
+    header = c.execute("SELECT obj_description('real_stats'::regclass, 'pg_class')").fetchone()[0]
+    c.execute(sql.SQL("COMMENT ON VIEW stats IS {}").format(sql.Literal(header)))
+    c.execute(sql.SQL("GRANT SELECT ON stats TO {}").format(sql.Identifier(owner.role)))
+
+
+def active_queries(owner: Owner) -> list[str]:
+    """What the aggregator's role is running on the owner now."""
+    return [q for (q,) in owner.remote.conn.execute(
+        "SELECT query FROM pg_stat_activity WHERE usename = %s AND state = 'active'", (owner.role,)
+    )]
+
+
+def sleeping(owner: Owner) -> bool:
+    """Whether the aggregator's role is inside the slow view's pg_sleep on the owner (its cells are being read)."""
+    return bool(owner.remote.conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE usename = %s AND state = 'active' AND wait_event = 'PgSleep'",
+        (owner.role,),
+    ).fetchone()[0])
+
+
+def wait_until(what: Any, bound: float) -> bool:
+    """Poll ``what()`` until it is true or ``bound`` seconds have passed; whether it became true."""
+    deadline = time.monotonic() + bound
+    while not what():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.parametrize("how", ["statement_timeout", "pg_cancel_backend"])
+@pytest.mark.parametrize("form", ["one call", "foreign tables"])
+def test_a_cancel_or_timeout_on_the_aggregator_cancels_every_owners_query(db, owners, form, how):
+    for o in owners:
+        o.load("t", [(1, "a", [1.0]), (2, "b", [2.0])])
+        o.release("'t', 'label', 'attrs', 1")
+    for o in owners[1:]:
+        make_slow(o)
+    import_statistics(db, owners, ["stats"])
+    before = aggregator_state(db)
+    call = (
+        "SELECT madnb.create_nb_federated_tables(ARRAY['owner1', 'owner2', 'owner3'], 'stats', 'fp', NULL, 'cp')"
+        if form == "one call"
+        else "SELECT madnb.create_nb_model_from_statistics(ARRAY['owner1.stats', 'owner2.stats', 'owner3.stats'], 'fp', NULL, 'cp')"
+    )
+    if how == "statement_timeout":
+        db.execute("SET statement_timeout = '1s'")
+        e = sqlstate_of(db, call)
+        db.execute("RESET statement_timeout")
+        state, message = e.diag.sqlstate, e.diag.message_primary
+    else:
+        info = db.info
+        got: dict[str, Any] = {}
+        with psycopg.connect(host=info.host, port=info.port, dbname=info.dbname, user=info.user, autocommit=True) as other:
+            pid = other.info.backend_pid
+
+            def run() -> None:
+                try:
+                    other.execute(call)
+                except psycopg.Error as err:
+                    got["state"], got["message"] = err.diag.sqlstate, err.diag.message_primary
+
+            worker = threading.Thread(target=run)
+            worker.start()
+            assert wait_until(lambda: sleeping(owners[1]), 20)  # the slow owner is reading its cells
+            db.execute("SELECT pg_cancel_backend(%s)", (pid,))
+            worker.join(SLOW_SECONDS)
+            assert not worker.is_alive()
+        state, message = got["state"], got["message"]
+    assert state == "57014"
+    assert message and not message.startswith(("plpy.", "spiexceptions.")), message
+    # the owners' queries end soon after: they are cancelled, not left running for their SLOW_SECONDS
+    for o in owners:
+        assert wait_until(lambda o=o: not active_queries(o), 5), (o.server, active_queries(o))
     assert aggregator_state(db) == before
 
 

@@ -268,6 +268,25 @@ def test_an_incompatible_part_is_22023_naming_it_and_the_difference_and_changes_
     assert snapshot(db) == before
 
 
+@pytest.mark.parametrize(
+    "corrupt, cell, why",
+    [
+        ("UPDATE s2 SET var = 'Infinity' WHERE attr = 3 AND cls = 'a'", "(class 'a', attr 3)", "its variance var is Infinity"),
+        ("UPDATE s2 SET n = -10000 WHERE attr = 0 AND cls = 'b'", "(class 'b', attr 0)", "its count n is -10000"),
+        ("INSERT INTO s2 SELECT * FROM s2 WHERE attr = 2 AND cls = 'a'", "(class 'a', attr 2)", "the cell appears 2 times"),
+    ],
+)
+def test_an_impossible_part_is_22023_naming_it_and_its_cell_and_changes_nothing(trained, corrupt, cell, why):
+    db = trained
+    db.execute(corrupt)
+    before = snapshot(db)
+    e = sqlstate_of(db, "SELECT madnb.update_nb_model('s2', 'fp', 'np', 'cp')")
+    assert e.diag.sqlstate == "22023"
+    assert e.diag.message_primary == f"statistics public.s2 holds an impossible cell {cell}"
+    assert why in e.diag.message_detail and e.diag.message_hint
+    assert snapshot(db) == before
+
+
 def test_a_failure_late_in_an_update_leaves_the_model_and_its_statistics_as_they_were(trained):
     db = trained
     db.execute("CREATE VIEW pv_rows AS SELECT id, x FROM mixed")

@@ -36,7 +36,7 @@ from .errors import MadnbError
 from .names import Column, NewName, Relation, created, resolve_column
 from .spec import Training
 from .sql import F8, Plpy, Sql, float8_literal, temp_name, with_clause
-from .statistics_table import Header, create_table, now, write_header
+from .statistics_table import Header, check_cells, create_table, now, write_header
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,18 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
                 detail=f"its {what} is {mine!r}, part 1's is {theirs!r}",
                 hint=COMPATIBLE_HINT,
             )
+
+
+def check_parts(plpy: Plpy, parts: list[tuple[Relation, Header]], label: str = "statistics part {i} ({display})") -> None:
+    """Every part's cells must be cells a release holds (22023 naming the part and its first bad cell).
+
+    One query per part (:func:`madnb_pl.statistics_table.check_cells`): every
+    merge runs it on the parts it did not release itself, so that an owner's
+    negative count, NaN mean or duplicated cell is refused rather than summed.
+    ``label`` names part ``i`` in messages.
+    """
+    for i, (rel, h) in enumerate(parts, start=1):
+        check_cells(plpy, rel.sql, h, label.format(i=i, display=rel.display))
 
 
 COMPATIBLE_HINT = (
@@ -257,7 +269,8 @@ def create_model(
     the one part is the model's own (training keeps what it released).
     ``shape``: the training every part was just released from by the caller
     (training, cross-validation's folds); otherwise the types are read from each
-    part and checked against its header.
+    part and checked against its header, and its cells are checked
+    (:func:`check_parts`).
     """
     check_compatible(parts)
     first_rel, first = parts[0]
@@ -267,6 +280,7 @@ def create_model(
         t = statistics_shape(plpy, first_rel, first, what)
         for other, h in parts[1:]:
             statistics_shape(plpy, other, h, what)
+        check_parts(plpy, parts)
     if keep is not None:
         header = write_sum(plpy, parts, keep, t)
         kept = created(plpy, keep)
@@ -631,7 +645,7 @@ def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, s
 
 
 __all__ = [
-    "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "create_model", "create_model_tables",
+    "STATISTICS_RECORD", "ModelSql", "ModelTables", "check_compatible", "check_parts", "create_model", "create_model_tables",
     "derive_model", "difference", "dp_model_ctes", "effective_epsilon", "fill_model_tables", "merged_exact_select",
     "composed_privacy", "merged_private_select", "merged_select", "model_ctes",
     "pooled_numeric_select", "replace_sum", "sum_header", "write_model_tables", "write_sum",

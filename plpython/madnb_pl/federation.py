@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,13 +70,29 @@ def dblink_schema(plpy: Plpy) -> Sql:
     return quote_ident(str(rows[0]["s"]))
 
 
+def spi_diagnostics(e: Exception) -> tuple[str | None, str | None]:
+    """(DETAIL, HINT) of a PostgreSQL error caught in PL/Python (``plpy.SPIError`` keeps them in ``spidata``)."""
+    data = getattr(e, "spidata", None)
+    if isinstance(data, tuple) and len(data) >= 3:
+        return data[1] or None, data[2] or None
+    return None, None
+
+
 class Link:
-    """One named dblink connection to a foreign server, for one part (``what`` names it in errors)."""
+    """One named dblink connection to a foreign server, for one part (``what`` names it in errors).
+
+    ``busy`` is true while a statement may be running on the server (sent and not
+    yet collected, or interrupted while the aggregator waited for it): :meth:`close`
+    then cancels it there (``dblink_cancel_query``) before disconnecting, so that a
+    cancel or a statement_timeout on the aggregator, or an error on another link,
+    leaves no owner's query running.
+    """
 
     def __init__(self, plpy: Plpy, dblink: Sql, server: str, what: str):
         self.plpy, self.dblink, self.server, self.what = plpy, dblink, server, what
         self.name = "madnb_" + secrets.token_hex(6)
         self.opened = False
+        self.busy = False
 
     def _run(self, sql: Sql, types: Sequence[str], args: Sequence[Any], doing: str) -> Any:
         try:
@@ -84,62 +100,102 @@ class Link:
         except self.plpy.SPIError as e:
             state = getattr(e, "sqlstate", None) or "08000"
             primary = str(e.args[0]) if e.args else str(e)
+            detail, hint = spi_diagnostics(e)
             if doing == "connect":
                 raise MadnbError(
                     state, f'could not connect to server "{self.server}" for {self.what}',
-                    detail=getattr(e, "detail", None) or primary,
+                    detail=detail or primary,  # libpq's reason: refused, no such database, password failed, ...
                     hint=f"check that the server is running and that your user mapping for server {self.server} "
                     "(CREATE USER MAPPING ... SERVER ... OPTIONS (user ..., password ...)) lets you in",
                 ) from None
             raise MadnbError(
-                state, f'server "{self.server}" failed to {doing} for {self.what}: {primary}',
-                detail=getattr(e, "detail", None), hint=getattr(e, "hint", None),
+                state, f'server "{self.server}" failed to {doing} for {self.what}: {primary}', detail=detail, hint=hint,
             ) from None
+
+    def _remote(self, sql: Sql, types: Sequence[str], args: Sequence[Any], doing: str) -> Any:
+        """:meth:`_run` a statement that runs SQL on the server: busy until it has returned."""
+        self.busy = True
+        out = self._run(sql, types, args, doing)
+        self.busy = False
+        return out
 
     def connect(self) -> None:
         self._run(Sql(f"SELECT {self.dblink}.dblink_connect($1, $2)"), ["pg_catalog.text"] * 2, [self.name, self.server], "connect")
         self.opened = True
 
     def execute(self, remote_sql: Sql, doing: str) -> None:
-        self._run(Sql(f"SELECT {self.dblink}.dblink_exec($1, $2)"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing)
+        self._remote(Sql(f"SELECT {self.dblink}.dblink_exec($1, $2)"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing)
 
     def query(self, remote_sql: Sql, columns: Sql, doing: str) -> Any:
         """The rows of ``remote_sql``, whose result columns are ``columns`` (``name type, ...``)."""
-        return self._run(
+        return self._remote(
             Sql(f"SELECT r.* FROM {self.dblink}.dblink($1, $2) AS r({columns})"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing,
         )
 
     def send(self, remote_sql: Sql, doing: str) -> None:
         """Start ``remote_sql`` on the server and return at once (:meth:`collect` reads its result)."""
+        self.busy = True
         self._run(Sql(f"SELECT {self.dblink}.dblink_send_query($1, $2)"), ["pg_catalog.text"] * 2, [self.name, remote_sql], doing)
 
     def collect(self, into: Sql, columns: Sql, doing: str) -> None:
         """Insert the result of the query :meth:`send` started into table ``into``, waiting for it if need be."""
-        self._run(
+        self._remote(
             Sql(f"INSERT INTO {into} SELECT r.* FROM {self.dblink}.dblink_get_result($1) AS r({columns})"),
             ["pg_catalog.text"], [self.name], doing,
         )
 
     def close(self) -> None:
-        if self.opened:
+        """Cancel what may still run on the server (see the class docstring), then disconnect."""
+        if not self.opened:
+            return
+        try:
+            if self.busy:
+                self.busy = False
+                self._run(Sql(f"SELECT {self.dblink}.dblink_cancel_query($1)"), ["pg_catalog.text"], [self.name], "cancel its query")
+        finally:
             self.opened = False
             self._run(Sql(f"SELECT {self.dblink}.dblink_disconnect($1)"), ["pg_catalog.text"], [self.name], "disconnect")
+
+
+def close_all(links: Iterable[Link]) -> MadnbError | None:
+    """Close every link (each cancelling what still runs on its server); the first failure to close, if any."""
+    first: MadnbError | None = None
+    for link in links:
+        try:
+            link.close()
+        except MadnbError as e:
+            first = first or e
+    return first
+
+
+@contextmanager
+def closing(links: list[Link]) -> Iterator[list[Link]]:
+    """``links`` (filled by the caller as it connects), all closed on the way out, whatever happens.
+
+    On an error (a cancel or statement_timeout on the aggregator included) every
+    server's query still running is cancelled first, and the error that brought us
+    here is the one reported; otherwise a failure to close is.
+    """
+    try:
+        yield links
+    except BaseException:
+        close_all(links)
+        raise
+    failed = close_all(links)
+    if failed is not None:
+        raise failed
 
 
 @contextmanager
 def _links(plpy: Plpy, servers: Sequence[tuple[str, str]]) -> Iterator[list[Link]]:
     """Connected links to ``servers`` ((server, what) pairs), all closed on the way out."""
     dblink = dblink_schema(plpy)
-    links: list[Link] = []
-    try:
+    with closing([]) as links:
         for server, what in servers:
             link = Link(plpy, dblink, server, what)
             links.append(link)
             link.connect()
         yield links
-    finally:
-        for link in links:
-            link.close()
 
 
 @dataclass(frozen=True)
@@ -400,5 +456,6 @@ def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> It
 
 
 __all__ = [
-    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "connect", "remote_table", "dblink_schema", "foreign_comment", "server_names",
+    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "close_all", "closing", "connect", "dblink_schema",
+    "foreign_comment", "remote_table", "server_names", "spi_diagnostics",
 ]

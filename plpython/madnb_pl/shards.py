@@ -20,7 +20,8 @@ only statistics cross the network:
    for values far from zero), each step a statement whose result rows are
    statistics cells;
 2. the shards' pass relations are validated together (:func:`stats.check_stats`,
-   the same checks and messages as one table);
+   the same checks and messages as one table), and each shard's cells as every
+   merge checks its parts (:func:`madnb_pl.statistics_table.check_cells`);
 3. each shard becomes one exact statistics part, and the parts are merged as
    ``create_nb_model_from_statistics`` merges them
    (:func:`madnb_pl.derive.merged_exact_select`, Chan et al.) into the
@@ -174,13 +175,11 @@ class _ShardLink(federation.Link):
         self.i = i
         self.rows = 0  # statistics rows received
         self.bytes = 0  # and their size as text (what dblink receives)
-        self.busy = False  # a statement is in flight
 
     def start(self, req: Request) -> None:
         if req.prelude is not None:
             self.query(Sql(req.prelude), Sql("x pg_catalog.text"), _DOING)
-        self.send(Sql(req.sql), _DOING)
-        self.busy = True
+        self.send(Sql(req.sql), _DOING)  # busy until fetched (Link.close cancels it otherwise)
 
     def fetch(self, req: Request) -> None:
         """The result of the request in flight into ``req.into``, tagged with this shard's number."""
@@ -199,33 +198,20 @@ class _ShardLink(federation.Link):
         self.rows += int(got["k"])
         self.bytes += int(got["b"])
 
-    def close(self) -> None:
-        """Cancel what may still run on the shard (after an error elsewhere), then disconnect."""
-        try:
-            if self.opened and self.busy:
-                self._run(Sql(f"SELECT {self.dblink}.dblink_cancel_query($1)"), ["pg_catalog.text"], [self.name], "cancel")
-        finally:
-            super().close()
-
 
 @contextmanager
 def _links(plpy: Plpy, shards: list[Shard]) -> Iterator[dict[int, _ShardLink]]:
     """Connected links to the foreign partitions (by shard number), each in its snapshot; all closed on the way out."""
     dblink = federation.dblink_schema(plpy)
     links: dict[int, _ShardLink] = {}
-    try:
+    with federation.closing([]) as opened:  # closes them all (cancelling what runs) whatever happens
         for i, shard in enumerate(shards, start=1):
             if shard.server is not None:
                 links[i] = _ShardLink(plpy, dblink, i, shard)
+                opened.append(links[i])
                 links[i].connect()
                 links[i].execute(_BEGIN, "set up the session")
         yield links
-    finally:
-        for link in links.values():
-            try:
-                link.close()
-            except MadnbError:
-                pass  # the error that brought us here (if any) is the one to report
 
 
 def _check_remote_types(t: Training, shard: Shard, link: _ShardLink) -> None:
@@ -413,6 +399,8 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
         for i, link in links.items():
             plpy.debug(f"madnb: {shards[i - 1].display}: {link.rows} rows, {link.bytes} bytes of statistics received")
     stats.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
+    for (rel, h), shard in zip(parts, shards, strict=True):  # what every merge checks of its parts
+        statistics_table.check_cells(plpy, rel.sql, h, f"the statistics of {shard.display}")
     statistics_table.create_table(plpy, dest, t)
     merged = derive.merged_exact_select(parts, t)
     plpy.execute(

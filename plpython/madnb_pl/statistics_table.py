@@ -42,7 +42,7 @@ from . import dp, stats
 from .errors import MadnbError
 from .names import NewName, QualifiedName, Relation
 from .spec import Training
-from .sql import F8, Plpy, Sql, temp_name, with_clause
+from .sql import F8, Plpy, Sql, int_array, temp_name, with_clause
 
 FORMAT = 1
 COMMENT_PREFIX = "madnb statistics "
@@ -314,6 +314,193 @@ def apply_refined(plpy: Plpy, dest: str, refined: str) -> None:
         )
 
 
+# ---------------------------------------------------------------------------
+# What a statistics table's cells must satisfy (every merge checks its parts)
+# ---------------------------------------------------------------------------
+
+CHECK_HINT = (
+    "a statistics table holds what madnb.create_nb_statistics released and is not to be edited: "
+    "release the statistics again"
+)
+
+
+def _op(a: str, op: str, b: str) -> str:
+    return f"{a} OPERATOR(pg_catalog.{op}) {b}"
+
+
+def _shown(col: str) -> str:
+    """The text of a cell's column for a message (``NULL`` for NULL), from its type's output function."""
+    return f"CASE WHEN {col} IS NULL THEN 'NULL' ELSE pg_catalog.format('%s', {col}) END"
+
+
+def _integer(col: str, lo: str, hi: str, exclusive: bool = False) -> str:
+    """``col`` is an integer in [lo, hi] (numeric; NaN sorts above every number), or in (lo, hi) if ``exclusive``."""
+    ge, le = (">", "<") if exclusive else (">=", "<=")
+    return (
+        f"({col} IS NOT NULL AND {_op(col, ge, lo)} AND {_op(col, le, hi)} "
+        f"AND {_op(col, '=', f'pg_catalog.trunc({col})')})"
+    )
+
+
+def _finite(col: str) -> str:
+    """``col`` (float8) is a number: neither NaN (which sorts above Infinity) nor infinite."""
+    lo, hi = "'-Infinity'::pg_catalog.float8", "'Infinity'::pg_catalog.float8"
+    return f"({_op(col, '>', lo)} AND {_op(col, '<', hi)})"
+
+
+def cells_check_select(rel: str, h: Header) -> Sql:
+    """One statement over statistics table ``rel``: its first impossible cell, if any, and (private) what its
+    cells say of their domain.
+
+    Result columns: ``cls``, ``attr``, ``value`` and ``problem`` (a sentence: what is wrong) of the first bad
+    cell by attribute, NULL when every cell is possible; for private statistics also ``fingerprint`` (the md5
+    of the domain the cells hold, as :func:`madnb_pl.private.domain_fingerprint` computes it), ``cells`` and
+    ``grid`` (the number of cells, and classes x (1 + values + numeric attributes)).
+
+    Every part: a class, an attribute in 0..numAttrs, each (class, attribute, value) once, a class count
+    (attr 0) for every class, a value exactly on categorical cells.  Exact parts: counts n and nv are
+    non-negative integers, at most the class's count (and a categorical attribute's counts add up to at
+    most it), means finite, variances finite and non-negative (present from two values on).  Private
+    parts hold raw noisy integers, negative ones included: they must be integers (n for counts, s1 and s2
+    for numeric attributes), and their cells every cell of the public domain their header fingerprints.
+    """
+    num = int_array(h.numeric)
+    n_attrs = int(h.num_attrs)
+    isnum, is_cat = "s.isnum", "s.iscat"  # computed once per cell, in c
+    i8max = f"{(1 << 63) - 1}::pg_catalog.numeric"
+    zero = "0::pg_catalog.numeric"
+    inf, minus_inf = "'Infinity'::pg_catalog.numeric", "'-Infinity'::pg_catalog.numeric"
+    counts = f"({_op('s.attr', '=', '0')} OR {is_cat})"
+    rules: list[tuple[str, str]] = [
+        ("s.cls IS NULL", "'its class is NULL'"),
+        (
+            f"s.attr IS NULL OR {_op('s.attr', '<', '0')} OR {_op('s.attr', '>', str(n_attrs))}",
+            f"pg_catalog.format('attribute %s is not 0 (the class count) or an attribute 1 to numAttrs = %s', {_shown('s.attr')}, {n_attrs})",
+        ),
+        (_op("s.copies", ">", "1"), "pg_catalog.format('the cell appears %s times: a statistics table holds each cell once', s.copies)"),
+        (_op("s.class_rows", "=", "0"), "'its class has no class count (no cell with attr 0 for that class)'"),
+        (
+            f"({_op('s.attr', '=', '0')} OR {isnum}) AND s.value IS NOT NULL",
+            f"pg_catalog.format('it has the value %s, which only cells of a categorical attribute have', {_shown('s.value')})",
+        ),
+        (f"{is_cat} AND s.value IS NULL", "'its value is NULL: a categorical cell counts the rows of one value'"),
+    ]
+    if h.private:
+        rules += [
+            (
+                f"{counts} AND NOT {_integer('s.n', minus_inf, inf, exclusive=True)}",
+                f"pg_catalog.format('its noisy count n is %s: released counts are (possibly negative) integers', {_shown('s.n')})",
+            ),
+            (
+                f"{isnum} AND NOT ({_integer('s.s1', minus_inf, inf, exclusive=True)} AND {_integer('s.s2', minus_inf, inf, exclusive=True)})",
+                f"pg_catalog.format('its noisy sums s1 = %s and s2 = %s: released sums are (possibly negative) integers', "
+                f"{_shown('s.s1')}, {_shown('s.s2')})",
+            ),
+        ]
+    else:
+        rules += [
+            (
+                f"{counts} AND NOT {_integer('s.n', zero, i8max)}",
+                f"pg_catalog.format('its count n is %s: counts are non-negative integers', {_shown('s.n')})",
+            ),
+            (
+                f"{is_cat} AND {_op('s.n', '>', 's.class_n')}",
+                "pg_catalog.format('its count n is %s, more than the %s rows of its class', s.n, s.class_n)",
+            ),
+            (
+                f"{is_cat} AND {_op('s.attr_n', '>', 's.class_n')}",
+                "pg_catalog.format('the counts of attribute %s for its class add up to %s, more than the %s rows of the class', "
+                "s.attr, s.attr_n, s.class_n)",
+            ),
+            (
+                f"{isnum} AND (s.nv IS NULL OR {_op('s.nv', '<', '0')})",
+                f"pg_catalog.format('its count nv is %s: counts are non-negative integers', {_shown('s.nv')})",
+            ),
+            (
+                f"{isnum} AND {_op('s.nv::pg_catalog.numeric', '>', 's.class_n')}",
+                "pg_catalog.format('its count nv is %s, more than the %s rows of its class', s.nv, s.class_n)",
+            ),
+            (
+                f"{isnum} AND {_op('s.nv', '>', '0')} AND (s.mean IS NULL OR NOT {_finite('s.mean')} "
+                f"OR (s.mean_lo IS NOT NULL AND NOT {_finite('s.mean_lo')}))",
+                f"pg_catalog.format('its mean is %s (mean_lo %s): means are finite numbers', {_shown('s.mean')}, {_shown('s.mean_lo')})",
+            ),
+            (
+                f"{isnum} AND ((s.var IS NULL AND {_op('s.nv', '>', '1')}) "
+                f"OR (s.var IS NOT NULL AND NOT ({_op('s.var', '>=', '0::pg_catalog.float8')} AND {_finite('s.var')})))",
+                f"pg_catalog.format('its variance var is %s over %s values: variances are finite, non-negative, "
+                f"and given from two values on', {_shown('s.var')}, {_shown('s.nv')})",
+            ),
+        ]
+    problem = "CASE " + " ".join(f"WHEN {cond} THEN {text}" for cond, text in rules) + " END"
+    cells = (
+        "SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2, "
+        "pg_catalog.count(*) OVER (PARTITION BY s.cls, s.attr, s.value) AS copies, "
+        f"pg_catalog.count(*) FILTER (WHERE {_op('s.attr', '=', '0')}) OVER (PARTITION BY s.cls) AS class_rows, "
+        f"pg_catalog.max(s.n) FILTER (WHERE {_op('s.attr', '=', '0')}) OVER (PARTITION BY s.cls) AS class_n, "
+        "pg_catalog.sum(s.n) OVER (PARTITION BY s.cls, s.attr) AS attr_n, "
+        f"COALESCE({_op('s.attr', '=', f'ANY ({num})')}, false) AS isnum, "
+        f"COALESCE({_op('s.attr', '>', '0')} AND NOT {_op('s.attr', '=', f'ANY ({num})')}, false) AS iscat "
+        f"FROM {rel} AS s"
+    )
+    ctes = [
+        ("c", cells),
+        ("b", f"SELECT s.cls, s.attr, s.value, {problem} AS problem FROM c AS s"),
+        ("bad", "SELECT b.cls, b.attr, b.value, b.problem FROM b WHERE b.problem IS NOT NULL ORDER BY b.attr LIMIT 1"),
+    ]
+    if not h.private:
+        return Sql(f"{with_clause(ctes)}SELECT 1 AS one, bad.* FROM (SELECT 1) AS one LEFT JOIN bad ON true")
+    ctes.append((
+        "dom",
+        # the domain as private.fill_domain holds it: (0, class, NULL) and (attribute, NULL, value)
+        f"SELECT DISTINCT s.attr AS o, CASE WHEN {_op('s.attr', '=', '0')} THEN s.cls END AS cls, "
+        f"CASE WHEN {is_cat} THEN s.value END AS v FROM c AS s WHERE {_op('s.attr', '=', '0')} OR {is_cat}",
+    ))
+    grid = (
+        f"(SELECT pg_catalog.count(*) FILTER (WHERE {_op('d.o', '=', '0')}) OPERATOR(pg_catalog.*) (1 "
+        f"OPERATOR(pg_catalog.+) pg_catalog.count(*) FILTER (WHERE {_op('d.o', '>', '0')}) "
+        f"OPERATOR(pg_catalog.+) {len(set(h.numeric))}) FROM dom AS d)"
+    )
+    fingerprint = (
+        "(SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) "
+        "FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM dom AS d) AS x)"
+    )
+    return Sql(
+        f"{with_clause(ctes)}SELECT {fingerprint} AS fingerprint, (SELECT pg_catalog.count(*) FROM {rel}) AS cells, "
+        f"{grid} AS grid, bad.* FROM (SELECT 1) AS one LEFT JOIN bad ON true"
+    )
+
+
+def _cell(r: dict[str, object]) -> str:
+    """A cell, as a message names it: (class 'a', attr 2, value 'x')."""
+    def shown(v: object) -> str:
+        return "NULL" if v is None else repr(v) if isinstance(v, str) else str(v)
+    value = "" if r["value"] is None else f", value {shown(r['value'])}"
+    return f"(class {shown(r['cls'])}, attr {shown(r['attr'])}{value})"
+
+
+def check_cells(plpy: Plpy, rel: str, h: Header, label: str) -> None:
+    """Refuse (22023, naming ``label`` and the first bad cell) a statistics table whose cells no release holds.
+
+    One query on the statistics table (:func:`cells_check_select`), whatever its size.  Every merge runs it
+    on each part it did not just release itself (:func:`madnb_pl.derive.check_parts`): local tables,
+    foreign tables, parts pulled from other servers, a sharded training's shards and online updates.
+    """
+    r = plpy.execute(cells_check_select(rel, h))[0]
+    if r["problem"] is not None:
+        raise MadnbError(
+            "22023", f"{label} holds an impossible cell {_cell(r)}", detail=str(r["problem"]), hint=CHECK_HINT,
+        )
+    if h.private and h.domain_fingerprint is not None and (r["fingerprint"] != h.domain_fingerprint or r["cells"] != r["grid"]):
+        raise MadnbError(
+            "22023", f"{label} does not hold the cells of the public domain its header names",
+            detail=f"its cells' domain has fingerprint {r['fingerprint']}, its header says {h.domain_fingerprint}"
+            if r["fingerprint"] != h.domain_fingerprint
+            else f"it holds {r['cells']} cells; its domain has {r['grid']} (every class with every value and numeric attribute)",
+            hint=CHECK_HINT,
+        )
+
+
 def comment_and_kind(plpy: Plpy, rel: Relation) -> tuple[str | None, str]:
     """The comment of relation ``rel`` and its pg_class.relkind ('f': a foreign table, whose header is on its server)."""
     row = plpy.execute(
@@ -367,7 +554,7 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 
 
 __all__ = [
-    "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "columns_ddl", "far_cells", "insert_cells", "kept_name",
-    "comment_and_kind", "create_table", "create_with_types", "now", "parse_header", "read_on_server", "refined_select", "write_exact",
-    "write_exact_header", "write_header",
+    "CHECK_HINT", "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "cells_check_select", "check_cells",
+    "columns_ddl", "comment_and_kind", "create_table", "create_with_types", "far_cells", "insert_cells", "kept_name", "now",
+    "parse_header", "read_on_server", "refined_select", "write_exact", "write_exact_header", "write_header",
 ]

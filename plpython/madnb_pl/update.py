@@ -7,7 +7,8 @@ id); that table's header lists the id of every released part in the sum
 (:attr:`madnb_pl.statistics_table.Header.part_ids`).  An update is then merge +
 derive on two parts, the kept sum and the new one:
 
-    check   the model's record, the part's header: new to the model, compatible (22023)
+    check   the model's record, the part's header: new to the model, compatible, cells a
+            release can hold (22023, :func:`madnb_pl.derive.check_parts`)
     merge   kept := kept + part (:func:`madnb_pl.derive.replace_sum`): Chan et al. for
             exact cells, raw noisy sums for private ones, a new header listing the part
     derive  the model tables' rows replaced from the new sum
@@ -79,6 +80,8 @@ def update_model(
         )
     t = derive.statistics_shape(plpy, kept, model_header, "kept statistics")
     derive.statistics_shape(plpy, part_rel, part, "statistics")
+    # the kept sum is a sum of parts checked when they were added (or of training's own release)
+    derive.check_parts(plpy, [(part_rel, part)], "statistics {display}")
     smoothing = _smoothing(plpy, fp)
     classes = _classes(plpy, cp)
     header = derive.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
