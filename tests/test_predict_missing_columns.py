@@ -151,3 +151,13 @@ def test_a_row_without_the_vector_column_of_a_vector_model_fails_with_a_short_er
         "SELECT bool_and(madnb_models.docs_nb_predict_proba(d) = madnb_models.docs_nb_predict_proba(counts => d.counts)) "
         "FROM docs AS d"
     ).fetchone()[0]
+
+
+def test_a_model_whose_one_feature_is_named_r_has_both_forms_and_they_agree(db):
+    # the row form's parameter is r too: its body holds the model instead of calling the column form
+    db.execute("CREATE TABLE rt AS SELECT i AS id, (i % 3)::text AS r, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y "
+               "FROM generate_series(1, 30) AS i")
+    db.execute("SELECT madnb.train('rt_nb', 'rt', 'y', features => ARRAY['r'])")
+    assert db.execute(
+        "SELECT bool_and(madnb_models.rt_nb_predict_proba(t) = madnb_models.rt_nb_predict_proba(r => t.r)) FROM rt AS t"
+    ).fetchone()[0]

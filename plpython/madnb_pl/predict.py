@@ -270,8 +270,7 @@ def function_statements(
     ]
     row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in t.features]
     out: list[str] = []
-    wrap = has_column_form(t)
-    if wrap:
+    if t.num_attrs <= MAX_ARGS:
         col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
         params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in t.features)
         types = column_signature(t)
@@ -287,7 +286,7 @@ def function_statements(
     # the row form: a call of the column form (its body names only the row's fields, so a row without a
     # feature column fails with a short error naming the column and the function, not with the whole model),
     # or the model itself when there is no column form
-    if wrap:
+    if _row_form_calls_column_form(t):
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(t.features, row_values, strict=True))
         row_bodies = [(rtype, f"{name.sql}({call})") for name, rtype in zip(names, _result_types(t), strict=True)]
     else:
@@ -301,11 +300,9 @@ def function_statements(
     return out
 
 
-def has_column_form(t: ColumnTraining) -> bool:
-    """Whether the model has a column form (at most :data:`MAX_ARGS` features), which its row form calls.
-
-    Not for one feature named r: its call ``f(r => ...)`` would name the row form's parameter too.
-    """
+def _row_form_calls_column_form(t: ColumnTraining) -> bool:
+    """Whether the row form is a call of the column form: when there is one (at most :data:`MAX_ARGS` features),
+    unless the one feature is named r (the call ``f(r => ...)`` would name the row form's parameter too)."""
     return t.num_attrs <= MAX_ARGS and not (t.num_attrs == 1 and t.features[0].name == "r")
 
 
@@ -316,6 +313,6 @@ def column_signature(t: ColumnTraining) -> str:
 
 __all__ = [
     "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "SUFFIXES", "Helpers", "ModelNumbers", "column_signature", "create_functions",
-    "function_statements", "has_column_form", "read_numbers", "volatility",
+    "function_statements", "read_numbers", "volatility",
 ]
 
