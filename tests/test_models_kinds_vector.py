@@ -380,7 +380,8 @@ def test_a_dense_model_too_large_to_inline_predicts_through_a_sub_select_as_scik
     load_vectors(db, "wide_test", x[200:], y[200:], elem="int2")
     db.execute("SELECT madnb.train('wd', 'wide', 'label', exclude => ARRAY['id'], kind => 'complement')")
     assert_same_as_sklearn(db, "wd", ComplementNB().fit(x[:200], y[:200]), "wide_test", x[200:])
-    body = db.execute("SELECT prosrc FROM pg_proc WHERE oid = 'madnb_models.wd_predict(anyelement)'::regprocedure").fetchone()[0]
+    # the row form calls the column form, whose body holds the model
+    body = db.execute("SELECT prosrc FROM pg_proc WHERE oid = 'madnb_models.wd_predict(int2[])'::regprocedure").fetchone()[0]
     assert "unnest" in body  # 2 x 2500 weights: one lookup per element, not an expression of 5000 terms
 
 

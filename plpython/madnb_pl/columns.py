@@ -17,6 +17,13 @@ compared by their text form (:func:`value_text_sql`, the one place it is
 written: training and the generated prediction functions both use it).  NULL,
 and NaN for Gaussian columns, is a missing value.
 
+No cast or function another role can define runs on a column's value
+(:func:`text_sql`): a value of a type outside pg_catalog (an enum, whose owner
+may ``CREATE CAST (its_enum AS text)``) reaches text through its type's own
+output function, never through a cast; a domain counts as its base type (a cast
+from a domain is never used, and its CHECK runs only when a value is coerced to
+it, which madnb never does: :func:`parameter_type`).
+
 The statistics pass (:func:`stats_select`) is one SELECT: per class its row
 count and count, avg and var_samp of every Gaussian column; the categorical
 counts of integer columns grouped on one packed int8 key per value (as training
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -80,13 +88,71 @@ MAX_FEATURES = 1600
 """A table has at most 1600 columns."""
 
 
+BUILTIN_SQL = (
+    "(b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e')"
+)
+"""Whether type ``b`` (a pg_type row) is PostgreSQL's own: only a superuser can create a cast involving it
+(CREATE CAST needs the ownership of one of its types), so casts between such types are pg_catalog's."""
+
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def plain_name(name: str) -> str:
+    """A name of madnb's or PostgreSQL's own as SQL: as it is when that is plain, quoted otherwise."""
+    return name if _PLAIN_NAME.fullmatch(name) else quote_ident(name)
+
+
+def parameter_type(typname: str, builtin: bool) -> str:
+    """The type a generated function takes a column's values as: its base type (a domain's), pg_catalog-qualified;
+    a type from outside pg_catalog (an enum) as text (the value's label).
+
+    The one rule of the column form of madnb_models.<m>_predict and of an exported
+    script: a parameter of a domain's type would run the domain's CHECK (a function
+    its owner wrote) on every call, an enum's type is not in another database.
+    """
+    return "pg_catalog." + plain_name(typname) if builtin else "pg_catalog.text"
+
+
+def text_sql(expr: str, builtin: bool) -> Sql:
+    """``expr``'s text, NULL kept: a cast for a type of PostgreSQL's own (:data:`BUILTIN_SQL`), else its output function.
+
+    ``format('%s', x)`` calls x's type's output function without looking up a
+    cast, so an enum's (or a composite's, a range's) owner cannot plant one.
+    """
+    if builtin:
+        return Sql(f"({expr})::pg_catalog.text")
+    return Sql(
+        f"CASE WHEN pg_catalog.num_nulls({expr}) OPERATOR(pg_catalog.=) 0 "
+        f"THEN pg_catalog.format('%s'::pg_catalog.text, {expr}) END"
+    )
+
+
+def type_is_builtin(plpy: Plpy, type_sql: str) -> bool:
+    """Whether type ``type_sql`` (a domain: its base type) is PostgreSQL's own (:data:`BUILTIN_SQL`)."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(oid, depth) AS (SELECT pg_catalog.to_regtype($1)::pg_catalog.oid, 0 "
+            "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 "
+            "FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.oid "
+            "WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
+            f"SELECT {BUILTIN_SQL} AS builtin FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x "
+            "JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
+            ["pg_catalog.text"],
+        ),
+        [type_sql],
+    )
+    return bool(rows and rows[0]["builtin"])
+
+
 @dataclass(frozen=True)
 class Feature:
-    """One feature column: its name, type (as format_type spells it), base type OID and role."""
+    """One feature column: its name, type (as format_type spells it), base type OID and role;
+    whether it is an enum, and the type the column form takes it as (:func:`parameter_type`)."""
 
     column: Column
     base_oid: int
     role: str
+    param_type: str
     enum: bool = False
 
     @property
@@ -100,11 +166,15 @@ class Feature:
 
 @dataclass(frozen=True)
 class ColumnTraining:
-    """A validated column-based training: source, label and features (feature i is attribute i)."""
+    """A validated column-based training: source, label and features (feature i is attribute i).
+
+    ``label_builtin``: the label's type is PostgreSQL's own (its text is a cast, see :func:`text_sql`).
+    """
 
     source: Relation
     label: Column
     features: tuple[Feature, ...]
+    label_builtin: bool = True
 
     @property
     def num_attrs(self) -> int:
@@ -121,8 +191,22 @@ class ColumnTraining:
         return Training(self.source, self.label, attrs, self.num_attrs, self.numeric, self.numeric)
 
 
+def column_value_sql(expr: str, f: Feature) -> Sql:
+    """Column ``expr``'s value as the column form takes it (:attr:`Feature.param_type`): an enum's label as text
+    (its output function, :func:`text_sql`), any other value as it is (a domain's is its base type's)."""
+    return text_sql(expr, builtin=False) if f.enum else Sql(expr)
+
+
+def label_text_sql(expr: str, t: ColumnTraining) -> Sql:
+    """A class's text (the keys of predict_proba's jsonb, madnb.model_classes): :func:`text_sql` of the label."""
+    return text_sql(expr, t.label_builtin)
+
+
 def value_text_sql(expr: str, f: Feature) -> Sql:
     """A categorical value's text form: the dictionary key at training and at prediction.
+
+    ``expr`` is the value as the column form takes it (:func:`column_value_sql`
+    of a column), so an enum's value is already its label's text.
 
     numeric drops trailing zeros (1.50 = 1.5); char(n) loses its trailing blanks
     in the cast, as its equality ignores them; dates and times are written in one
@@ -135,7 +219,14 @@ def value_text_sql(expr: str, f: Feature) -> Sql:
     return Sql(f"({_text_form(expr, f)} COLLATE pg_catalog.\"C\")")
 
 
+def column_text_sql(expr: str, f: Feature) -> Sql:
+    """Column ``expr``'s text form: :func:`value_text_sql` of :func:`column_value_sql`."""
+    return value_text_sql(column_value_sql(expr, f), f)
+
+
 def _text_form(expr: str, f: Feature) -> str:
+    if f.enum:
+        return expr  # already its label's text (column_value_sql)
     if f.base_oid == NUMERIC:
         return f"pg_catalog.trim_scale(({expr})::pg_catalog.numeric)::pg_catalog.text"
     # dates and times in one fixed form whatever DateStyle and TimeZone say (timestamptz in UTC),
@@ -184,7 +275,8 @@ def gaussian_value_sql(expr: str, f: Feature) -> Sql:
 
 
 def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
-    """The relation's columns in order, with the base type of a domain and whether it is an enum."""
+    """The relation's columns in order, with their base type (a domain's): its OID, name, SQL, whether it is
+    an enum and whether it is PostgreSQL's own (:data:`BUILTIN_SQL`)."""
     return list(plpy.execute(
         plpy.prepare(
             "WITH RECURSIVE d(top, oid, depth) AS (SELECT a.atttypid, a.atttypid, 0 FROM pg_catalog.pg_attribute AS a "
@@ -192,11 +284,12 @@ def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
             "UNION SELECT d.top, t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t "
             "ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
             "SELECT a.attname::pg_catalog.text AS name, b.oid::pg_catalog.int8 AS base, "
-            "(bt.typtype OPERATOR(pg_catalog.=) 'e') AS enum "
+            "(b.typtype OPERATOR(pg_catalog.=) 'e') AS enum, b.typname::pg_catalog.text AS base_name, "
+            f"pg_catalog.format_type(b.oid, NULL) AS base_sql, {BUILTIN_SQL} AS builtin "
             "FROM pg_catalog.pg_attribute AS a "
             "JOIN LATERAL (SELECT d.oid FROM d WHERE d.top OPERATOR(pg_catalog.=) a.atttypid "
-            "ORDER BY d.depth DESC LIMIT 1) AS b ON true "
-            "JOIN pg_catalog.pg_type AS bt ON bt.oid OPERATOR(pg_catalog.=) b.oid "
+            "ORDER BY d.depth DESC LIMIT 1) AS bo ON true "
+            "JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) bo.oid "
             "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
             "ORDER BY a.attnum",
             ["pg_catalog.oid"],
@@ -237,14 +330,8 @@ def training(
             hint="kind 'gaussian' makes every feature Gaussian; train with kind 'naive_bayes' to mix categorical features in",
         )
     rel = resolve_relation(plpy, source, "source")
-    lab = resolve_column(plpy, rel, label, "label", compared=True)
-    if lab.elem_oid is not None:
-        raise MadnbError(
-            "42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
-            hint="the label is one value per row, e.g. text, boolean or an integer",
-        )
-    refuse_nondeterministic_collation(plpy, rel, lab, "label")
     cols = {r["name"]: r for r in _columns(plpy, rel)}
+    lab, label_builtin = resolve_label(plpy, rel, label, cols)
     excluded = _names(exclude, "exclude")
     for name in excluded:
         if name not in cols:
@@ -310,8 +397,31 @@ def training(
                 hint="numeric columns are Gaussian, text, boolean, date and enum columns categorical; "
                 "exclude the column, or train from a view that casts it",
             )
-        out.append(Feature(col, base, kind_role, enum))
-    return ColumnTraining(rel, lab, tuple(out))
+        out.append(Feature(col, base, kind_role, parameter_type(cols[n]["base_name"], bool(cols[n]["builtin"])), enum))
+    return ColumnTraining(rel, lab, tuple(out), label_builtin)
+
+
+def resolve_label(
+    plpy: Plpy, rel: Relation, label: str | None, cols: dict[str, dict[str, Any]] | None = None,
+) -> tuple[Column, bool]:
+    """The label column of a training (one value per row, a deterministic collation) and whether its type is
+    PostgreSQL's own (:data:`BUILTIN_SQL`).
+
+    A domain's label is its base type: madnb writes classes into tables and
+    prediction functions return them, and a coercion to the domain would run its
+    CHECK, a function the domain's owner wrote.  ``cols``: :func:`_columns` of ``rel``.
+    """
+    lab = resolve_column(plpy, rel, label, "label", compared=True)
+    if lab.elem_oid is not None:
+        raise MadnbError(
+            "42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
+            hint="the label is one value per row, e.g. text, boolean or an integer",
+        )
+    refuse_nondeterministic_collation(plpy, rel, lab, "label")
+    base = (cols or {r["name"]: r for r in _columns(plpy, rel)})[lab.name]
+    if int(base["base"]) != lab.type_oid:
+        lab = Column(lab.name, str(base["base_sql"]), int(base["base"]), None, None)
+    return lab, bool(base["builtin"])
 
 
 PACK_BITS = 11  # a packed integer key: value * 2**11 + feature number (features <= 1600 < 2**11)
@@ -383,7 +493,7 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
         )
     others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
     if others:
-        rows = ", ".join(f"({i}, {value_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
+        rows = ", ".join(f"({i}, {column_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
         parts.append(
             f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
             f"FROM {src} CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
@@ -455,7 +565,7 @@ def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> t
     f8 = F8
     for j in t.numeric:
         bad = plpy.execute(
-            f"SELECT s.cls::pg_catalog.text AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+            f"SELECT {label_text_sql('s.cls', t)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
             f"AND (s.m{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
             f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1"
         )
@@ -639,7 +749,8 @@ def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, 
     jsonb (``{"column": [values]}``) or a table with columns attr and value
     (attr the column's name).  attr 0 holds the label's classes, attr i the
     values of feature i in their text form (:func:`value_text_sql`, after a cast
-    to the column's type, so '1.50' and '1.5' are one numeric value).  Every
+    to the column's base type, so '1.50' and '1.5' are one numeric value; an
+    enum's values are their labels, as given).  Every
     categorical feature and the label need values; a Gaussian feature or
     another name is refused.  Only public data is read.
     """
@@ -689,7 +800,7 @@ def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, 
     dom = table.sql
     plpy.execute(f"CREATE TEMPORARY TABLE {dom} (attr pg_catalog.int4, value pg_catalog.text) ON COMMIT DROP")
     cases = " ".join(
-        f"WHEN {i} THEN {value_text_sql(f'(r.v)::{f.column.type_sql}', f)}"
+        f"WHEN {i} THEN {value_text_sql(f'(r.v)::{f.param_type}', f)}"
         for i, f in enumerate(t.features, start=1) if not f.gaussian
     )
     insert = plpy.prepare(
@@ -726,7 +837,7 @@ def dp_cells_sql(t: ColumnTraining, nb: dp.NumericBounds) -> Sql:
     for i, f in enumerate(t.features, start=1):
         col = f"t.{f.column.sql}"
         if not f.gaussian:
-            cells.append(f"({value_text_sql(col, f)}, {i + 1}, NULL)")
+            cells.append(f"({column_text_sql(col, f)}, {i + 1}, NULL)")
         elif f.base_oid == NUMERIC:
             lo, hi = (f"'{float8_literal(b)}'::pg_catalog.numeric" for b in bounds[i])
             v = f"({col})::pg_catalog.numeric"
@@ -740,7 +851,8 @@ def dp_cells_sql(t: ColumnTraining, nb: dp.NumericBounds) -> Sql:
 
 
 __all__ = [
-    "CATEGORICAL", "GAUSSIAN", "ColumnPrivacy", "ColumnTraining", "Feature", "dp_cells_sql", "exact_header",
-    "gaussian_value_sql", "insert_cells", "privacy", "statistics_pass", "stats_select", "training", "value_text_sql",
-    "write_statistics",
+    "BUILTIN_SQL", "CATEGORICAL", "GAUSSIAN", "ColumnPrivacy", "ColumnTraining", "Feature",
+    "column_text_sql", "column_value_sql", "dp_cells_sql", "exact_header", "gaussian_value_sql", "insert_cells",
+    "label_text_sql", "parameter_type", "plain_name", "privacy", "resolve_label", "statistics_pass", "stats_select", "text_sql",
+    "training", "type_is_builtin", "value_text_sql", "write_statistics",
 ]

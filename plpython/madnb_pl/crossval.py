@@ -66,9 +66,11 @@ def fold_sql(key: str, folds: int, seed: int) -> Sql:
 def key_sql(plpy: Plpy, t: ColumnTraining, key: str | None) -> Sql:
     """The SQL of the fold key over row ``t``: the key column's text, or the whole row's text form."""
     if key is None:
-        return Sql("(t.*)::pg_catalog.text")  # t.*: a column named t would win over the row t
+        # t.*: a column named t would win over the row t; record_out, not a cast: the row type is the table
+        # owner's, who may plant a cast to text
+        return Sql("pg_catalog.textin(pg_catalog.record_out(t.*))")
     col = resolve_column(plpy, t.source, key, "key")
-    return Sql(f"(t.{col.sql})::pg_catalog.text")
+    return columns.text_sql(f"t.{col.sql}", columns.type_is_builtin(plpy, col.type_sql))
 
 
 def _folds(folds: int | None, seed: int | None) -> int:
@@ -120,13 +122,14 @@ def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[s
     so only one complement model is evaluated per row; OFFSET 0 keeps the scores
     computed once for both the arg-max and the probabilities.
     """
-    cols = ", ".join(f"t.{f.column.sql} AS c{j}" for j, f in enumerate(t.features, start=1))
+    cols = ", ".join(f"{columns.column_value_sql(f't.{f.column.sql}', f)} AS c{j}" for j, f in enumerate(t.features, start=1))
+    y = f"t.{t.label.sql}" if t.label_builtin else columns.label_text_sql(f"t.{t.label.sql}", t)
     case = " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1))
     return (
         f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
         "madnb._nb_proba(q.sc) AS pr "
         f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
-        f"SELECT x.g, t.{t.label.sql} AS y, {cols} FROM {t.source.sql} AS t "
+        f"SELECT x.g, {y} AS y, {cols} FROM {t.source.sql} AS t "
         f"CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(g) "
         f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q"
     )
@@ -255,8 +258,8 @@ def cross_validate(
             hint="use fewer folds, or another seed",
         )
     classes: list[str] = list(plpy.execute(
-        f"SELECT pg_catalog.array_agg(DISTINCT s.cls ORDER BY s.cls)::pg_catalog.text[] AS c FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL"
+        f"SELECT ARRAY(SELECT {columns.label_text_sql('d.c', t)} FROM (SELECT DISTINCT s.cls AS c FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL) AS d ORDER BY d.c) AS c"
     )[0]["c"])
     parts = []
     for f in range(1, k + 1):
@@ -281,7 +284,8 @@ def cross_validate(
         numbers = kinds.model_numbers(plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
         scores = dict(zip(numbers.classes, predict.scores_sql(t, numbers, values), strict=True))
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
-    classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]"
+    # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
+    classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]" if t.label_builtin else "$1::pg_catalog.text[]"
     query = evaluate.aggregate_sql(scoring_sql(t, fold, classes_sql, branches), len(classes) == 2)
     with setting(plpy, "jit", "off"):
         result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])

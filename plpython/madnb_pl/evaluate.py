@@ -32,6 +32,7 @@ from typing import Any
 
 from . import predict
 from .catalog import require
+from .columns import text_sql, type_is_builtin
 from .errors import MadnbError, entry_point
 from .models import model_name
 from .names import ModelName, resolve_column, resolve_relation
@@ -40,19 +41,28 @@ from .sql import Plpy, Sql, quote_ident
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
 
 
-def evaluate_sql(name: ModelName, source: Sql, label: str, label_type: str, two_classes: bool) -> Sql:
+def evaluate_sql(
+    name: ModelName, source: Sql, label: str, label_type: str, two_classes: bool, model_builtin: bool = True,
+    source_builtin: bool = True,
+) -> Sql:
     """The one query: $1 is the model's classes (text[]), $2 the clipping eps.
 
     ``label_type`` is the catalog's label_type: format_type's text, written by
     madnb.train under the pinned search_path (as the generated functions use it).
+    Labels compare in the label's type when it and the source column's type are
+    PostgreSQL's own (``*_builtin``); otherwise as their texts
+    (:func:`madnb_pl.columns.text_sql`): a cast to or from an enum could be its owner's.
     """
     pred, _proba_jsonb, proba = (n.sql for n in predict.function_names(name))
     lbl = quote_ident(label)
-    classes = f"$1::pg_catalog.text[]::{label_type}[]"
+    if model_builtin and source_builtin:
+        classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(s.*)"
+    else:
+        classes, y, h = "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(s.*)", model_builtin)
     return aggregate_sql(f"""
-  SELECT 1 AS g, pg_catalog.array_position({classes}, s.{lbl}::{label_type}) AS t,
-         pg_catalog.array_position({classes}, {pred}(s.*)) AS h,
-         s.{lbl}::{label_type} AS y,
+  SELECT 1 AS g, pg_catalog.array_position({classes}, {y}) AS t,
+         pg_catalog.array_position({classes}, {h}) AS h,
+         {y} AS y,
          {proba}(s.*) AS pr
   FROM {source} AS s
   WHERE s.{lbl} IS NOT NULL""", two_classes)
@@ -174,7 +184,10 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     rel = resolve_relation(plpy, source, "source")
     col = resolve_column(plpy, rel, model_row.label if label is None else label, "label")
     classes = model_row.classes
-    sql = evaluate_sql(name, rel.sql, col.name, model_row.label_type, len(classes) == 2)
+    sql = evaluate_sql(
+        name, rel.sql, col.name, model_row.label_type, len(classes) == 2, type_is_builtin(plpy, model_row.label_type),
+        type_is_builtin(plpy, col.type_sql),
+    )
     result = plpy.execute(plpy.prepare(sql, ["pg_catalog.text[]", "pg_catalog.float8"]), [classes, EPS])
     by_group = read_metrics(classes, result)
     if not by_group:

@@ -24,8 +24,9 @@ schema public; NULL: the model's name in schema public):
     analytics.adult_scores_best / _scores_proba / _scores_proba_jsonb   the helpers
 
 The column form takes the feature columns as arguments, in the catalog's order,
-typed with their base types (a domain's base type; an enum is text: pass its
-label); the row form takes any row with columns of those names.  A model with
+typed as the model's own column form (:func:`madnb_pl.columns.parameter_type`:
+a domain's base type; an enum is text: pass its label), each NULL unless given;
+the row form takes any row with columns of those names.  A model with
 more than 100 features has the row form only.  The class array is written
 with exact float text and ISO dates (every entry point's output settings, see
 :mod:`madnb_pl.errors`), so that it reads back the same in any session.
@@ -47,14 +48,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import kinds, predict, vector
 from .catalog import CatalogModel, require
-from .columns import GAUSSIAN, ColumnTraining, Feature
+from .columns import BUILTIN_SQL, GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
 from .errors import MadnbError, entry_point
 from .models import model_name
 from .names import Column, ModelName, NewName, Relation, parse_name
@@ -64,7 +64,6 @@ from .sql import F8, TEXT, Plpy, quote_ident
 DEFAULT_SCHEMA = "public"
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
-_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -122,11 +121,6 @@ def kind_export(m: CatalogModel) -> KindExport:
     return exporter
 
 
-def _plain(name: str) -> str:
-    """A name of madnb's or PostgreSQL's own as SQL: as it is when that is plain, quoted otherwise."""
-    return name if _PLAIN_NAME.fullmatch(name) else quote_ident(name)
-
-
 def _comment_line(text: str) -> str:
     """``text`` made safe in a ``--`` comment: a line break would end the comment (names may hold one)."""
     return text.replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n")
@@ -144,11 +138,23 @@ def _dollar_quote(text: str, tag: str = "body") -> str:
 # ---------------------------------------------------------------------------
 
 
-def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> tuple[str, int, str]:
-    """(type as the export writes it, its OID, its name) for a catalog type.
+@dataclass(frozen=True)
+class BaseType:
+    """A catalog type as the export writes it (:func:`_base_type`)."""
 
-    A domain becomes its base type; a base type of pg_catalog is written
-    pg_catalog-qualified; any other (an enum) becomes text, its values' text.
+    sql: str
+    oid: int
+    name: str
+    enum: bool  # an enum, written as text
+    builtin: bool  # PostgreSQL's own (else written as text)
+
+
+def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> BaseType:
+    """A catalog type as the export writes it.
+
+    A domain becomes its base type, written as the model's own column form takes
+    it (:func:`madnb_pl.columns.parameter_type`: pg_catalog-qualified; any other,
+    an enum, as text, its values' labels).
     """
     rows = plpy.execute(
         plpy.prepare(
@@ -156,8 +162,7 @@ def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> tuple[
             "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t "
             "ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
             "SELECT b.oid::pg_catalog.int8 AS oid, b.typname::pg_catalog.text AS typname, "
-            "(b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace "
-            "AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin "
+            f"{BUILTIN_SQL} AS builtin, (b.typtype OPERATOR(pg_catalog.=) 'e') AS enum "
             "FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
             ["pg_catalog.text"],
         ),
@@ -169,10 +174,10 @@ def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> tuple[
             hint="re-train the model from a table whose columns have existing types",
         )
     r = rows[0]
+    sql = parameter_type(str(r["typname"]), bool(r["builtin"]))
     if not r["builtin"]:
-        return "pg_catalog.text", TEXT, "text"
-    name = str(r["typname"])
-    return "pg_catalog." + _plain(name), int(r["oid"]), name
+        return BaseType(sql, TEXT, "text", bool(r["enum"]), False)
+    return BaseType(sql, int(r["oid"]), str(r["typname"]), False, True)
 
 
 def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[str]]:
@@ -180,16 +185,18 @@ def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[
     and each feature's base type name.
 
     The source is not read (it may have changed or gone since training): only
-    the catalog's names, roles and types.
+    the catalog's names, roles and types.  An enum feature stays one: the row
+    form reads its label with the target database's enum's output function.
     """
     features, bases = [], []
     for f in m.features:
-        type_sql, oid, base = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
-        features.append(Feature(Column(f["name"], type_sql, oid, None, None), oid, f["role"]))
-        bases.append(base)
-    type_sql, oid, _ = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
-    label = Column(m.label, type_sql, oid, None, None)
-    return ColumnTraining(Relation("", m.source), label, tuple(features)), bases
+        b = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+        features.append(Feature(Column(f["name"], b.sql, b.oid, None, None), b.oid, f["role"], b.sql, b.enum))
+        bases.append(b.name)
+    b = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
+    label = Column(m.label, b.sql, b.oid, None, None)
+    # label_builtin: how the model tables' classes (of the catalog's type) are read as text
+    return ColumnTraining(Relation("", m.source), label, tuple(features), b.builtin), bases
 
 
 def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
@@ -272,7 +279,7 @@ def _helper_statements(plpy: Plpy, target: Target, said: str) -> Exported:
         cost = float(r["cost"])
         statements.append(
             f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {result}\n"
-            f"LANGUAGE {_plain(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
+            f"LANGUAGE {plain_name(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
             f"AS {_dollar_quote(body)}"
         )
         statements.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{said}: {what[helper]}')}")
@@ -328,7 +335,8 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
     """The model's vector training as :func:`madnb_pl.vector.function_statements` builds functions from,
     typed for the export (base types, pg_catalog-qualified), from the catalog only (the source is not read)."""
     (f,) = m.features
-    type_sql, oid, _ = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+    vb = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+    type_sql, oid = vb.sql, vb.oid
     elem_sql, elem_oid = None, None
     if oid != vector.TSVECTOR:
         rows = plpy.execute(
@@ -347,10 +355,12 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
         elem_oid, elem_sql = int(rows[0]["oid"]), "pg_catalog." + str(rows[0]["name"])
         type_sql = elem_sql + "[]"
     vec = Column(f["name"], type_sql, oid, elem_sql, elem_oid)
-    label_sql, label_oid, _ = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
+    lb = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
     params = vector.parameters(plpy, m.kind, m.parameters or {})  # training kept every parameter, checked
     form = vector.SPARSE if oid == vector.TSVECTOR else vector.DENSE
-    return vector.VectorTraining(Relation("", m.source), Column(m.label, label_sql, label_oid, None, None), vec, form, m.kind, params)
+    return vector.VectorTraining(
+        Relation("", m.source), Column(m.label, lb.sql, lb.oid, None, None), vec, form, m.kind, params, lb.builtin,
+    )
 
 
 def _vector_tables(m: CatalogModel) -> tuple[NewName, NewName]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import derive, predict
-from .columns import ColumnTraining
+from .columns import ColumnTraining, label_text_sql
 from .errors import MadnbError
 from .names import NewName
 from .spec import MAX_SMOOTHING, finite_number
@@ -177,7 +177,7 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
         "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0"
     )
     zero = plpy.execute(
-        f"SELECT x.attr, x.class::pg_catalog.text AS cls FROM {np.sql} AS x "
+        f"SELECT x.attr, {label_text_sql('x.class', t)} AS cls FROM {np.sql} AS x "
         f"WHERE x.value_cnt OPERATOR(pg_catalog.>) 0 AND NOT x.attr_var OPERATOR(pg_catalog.>) '0'::{F8} LIMIT 1"
     )
     if zero:

@@ -8,10 +8,15 @@ For a named model, :func:`create_functions` writes into schema madnb_models:
 
 each in two forms: the *row form* takes any row that has the feature columns
 (``anyelement``: ``SELECT m_predict(t) FROM t``, whatever else the row holds),
-the *column form* the feature values themselves, named and typed as the
-training columns (``m_predict(age => 39, workclass => 'Private', ...)``; in a
-generated column, which cannot take a whole row).  A model with more than 100
-features (PostgreSQL's limit on function arguments) has the row form only.
+the *column form* the feature values themselves, named as the training columns
+and typed with their base types (:func:`madnb_pl.columns.parameter_type`: a
+domain's base type, an enum as text), each NULL -- a missing value, which adds
+nothing -- unless given (``m_predict(age => 39, workclass => 'Private')``; in a
+generated column, which cannot take a whole row).  The row form's body is a
+call of the column form with the row's fields, so a row that lacks a feature
+column fails with PostgreSQL's short error naming the column, in the context of
+the model's function.  A model with more than 100 features (PostgreSQL's limit
+on function arguments) has the row form only, which holds the model itself.
 
 Why this shape: each function is ``LANGUAGE sql`` whose body is a single
 expression -- per class the log prior plus one term per feature, each a lookup
@@ -39,7 +44,10 @@ STABLE).  Re-training with ``replace => true`` replaces the bodies (CREATE OR
 REPLACE keeps the functions, so views and queries using them keep working and
 see the new model); a stored generated column keeps the values computed when
 its rows were written.  Generated SQL qualifies every operator, function and
-type, so no object on the caller's search_path runs inside a prediction.
+type, so no object on the caller's search_path runs inside a prediction; it
+reads an enum's label with the enum's output function and takes base types, so
+no cast or domain CHECK another role defines runs either
+(:func:`madnb_pl.columns.text_sql`).
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .columns import ColumnTraining, Feature, gaussian_value_sql, value_text_sql
+from .columns import ColumnTraining, Feature, column_value_sql, gaussian_value_sql, label_text_sql, value_text_sql
 from .names import MODELS_SCHEMA, ModelName, NewName
 from .scoring.model import model_parts
 from .scoring.plan import ScoringPlan
@@ -91,7 +99,13 @@ def read_numbers(
     )
     parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql)
     cat = [j for j in range(1, n + 1) if j not in set(t.numeric)]
-    cols = ["m0.classes::pg_catalog.text AS classes_text", "m0.classes::pg_catalog.text[] AS class_texts", "m0.prior"]
+    # the classes' texts from their type's output function (an enum's owner may plant a cast to text)
+    cols = [
+        "pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text",
+        f"ARRAY(SELECT {label_text_sql('u.c', t)} FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) "
+        "ORDER BY u.i) AS class_texts",
+        "m0.prior",
+    ]
     if has_cat:
         cols += [f"m1.lut{i}" for i in range(1, k + 1)]
         if cat:
@@ -214,6 +228,11 @@ class Helpers:
 MADNB_HELPERS = Helpers("madnb._nb_best", "madnb._nb_proba", "madnb._nb_proba_jsonb")
 
 
+def _result_types(t: ColumnTraining) -> list[str]:
+    """The result types of predict, predict_proba and predict_proba_array."""
+    return [t.label.type_sql, "pg_catalog.jsonb", f"{F8}[]"]
+
+
 def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
     """(result type, body expression) of predict, predict_proba and predict_proba_array."""
     if not m.classes:  # no class (an empty private release): no prediction, no probability
@@ -245,36 +264,52 @@ def function_statements(
     ``class_order`` names what gives the probability array's order.
     """
     vol = volatility(t)
-    row_values = [f"($1).{f.column.sql}" for f in t.features]
-    col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
     what = [
         "the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view's first class)",
         "jsonb {class: probability}",
         f"float8[] of class probabilities in the order of {class_order}",
     ]
+    row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in t.features]
     out: list[str] = []
-    for name, (rtype, body), text in zip(names, _bodies(t, m, row_values, helpers), what, strict=True):
+    if t.num_attrs <= MAX_ARGS:
+        col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
+        params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in t.features)
+        types = column_signature(t)
+        for name, (rtype, body), text in zip(names, _bodies(t, m, col_values, helpers), what, strict=True):
+            out.append(
+                f"CREATE OR REPLACE FUNCTION {name.sql}({params}) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
+                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+            )
+            out.append(
+                f"COMMENT ON FUNCTION {name.sql}({types}) IS "
+                + quote(f"{said}: {text} of the feature values (each NULL, a missing value, unless given)")
+            )
+    # the row form: a call of the column form (its body names only the row's fields, so a row without a
+    # feature column fails with a short error naming the column and the function, not with the whole model),
+    # or the model itself when there is no column form
+    if _row_form_calls_column_form(t):
+        call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(t.features, row_values, strict=True))
+        row_bodies = [(rtype, f"{name.sql}({call})") for name, rtype in zip(names, _result_types(t), strict=True)]
+    else:
+        row_bodies = _bodies(t, m, row_values, helpers)
+    for name, (rtype, body), text in zip(names, row_bodies, what, strict=True):
         out.append(
             f"CREATE OR REPLACE FUNCTION {name.sql}(r anyelement) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
             f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
         )
         out.append(f"COMMENT ON FUNCTION {name.sql}(anyelement) IS " + quote(f"{said}: {text} of a row holding the feature columns"))
-    if t.num_attrs > MAX_ARGS:
-        return out
-    params = ", ".join(f"{f.column.sql} {f.column.type_sql}" for f in t.features)
-    types = column_signature(t)
-    for name, (rtype, body), text in zip(names, _bodies(t, m, col_values, helpers), what, strict=True):
-        out.append(
-            f"CREATE OR REPLACE FUNCTION {name.sql}({params}) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
-            f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
-        )
-        out.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS " + quote(f"{said}: {text} of the feature values"))
     return out
 
 
+def _row_form_calls_column_form(t: ColumnTraining) -> bool:
+    """Whether the row form is a call of the column form: when there is one (at most :data:`MAX_ARGS` features),
+    unless the one feature is named r (the call ``f(r => ...)`` would name the row form's parameter too)."""
+    return t.num_attrs <= MAX_ARGS and not (t.num_attrs == 1 and t.features[0].name == "r")
+
+
 def column_signature(t: ColumnTraining) -> str:
-    """The column form's argument types (to drop it when a re-training changes them)."""
-    return ", ".join(f.column.type_sql for f in t.features)
+    """The column form's argument types (:attr:`madnb_pl.columns.Feature.param_type`)."""
+    return ", ".join(f.param_type for f in t.features)
 
 
 __all__ = [

@@ -39,6 +39,7 @@ import uuid
 from typing import Any
 
 from . import dp, shards
+from .columns import type_is_builtin
 from .dp import NOT_DP_OBSERVED, NumericBounds, Privacy
 from .errors import MadnbError
 from .names import NewName, Relation
@@ -174,11 +175,29 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
                 detail=f"categorical attributes: {cat}; numeric attributes {list(t.numeric)} take bounds instead",
                 hint=dp.DOMAIN_HINT,
             )
-        plpy.execute(
-            f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
-            f"CASE WHEN d.attr = 0 THEN d.value::pg_catalog.text::{ctype} END, "
-            f"CASE WHEN d.attr > 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d"
-        )
+        if type_is_builtin(plpy, ctype):
+            plpy.execute(
+                f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
+                f"CASE WHEN d.attr = 0 THEN d.value::pg_catalog.text::{ctype} END, "
+                f"CASE WHEN d.attr > 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d"
+            )
+        else:
+            # a cast from text to a class type from outside pg_catalog (an enum) may be its owner's: the
+            # labels reach it as parameters of that type, read by the type's own input function
+            labels = [str(r["v"]) for r in plpy.execute(
+                f"SELECT DISTINCT d.value::pg_catalog.text AS v FROM {d} AS d WHERE d.attr OPERATOR(pg_catalog.=) 0"
+            )]
+            plpy.execute(
+                plpy.prepare(
+                    f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, c.cls, "
+                    f"CASE WHEN d.attr OPERATOR(pg_catalog.>) 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d "
+                    "LEFT JOIN ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), "
+                    f"pg_catalog.unnest($2::{ctype}[])) AS c(v, cls) "
+                    "ON d.attr OPERATOR(pg_catalog.=) 0 AND c.v OPERATOR(pg_catalog.=) d.value::pg_catalog.text",
+                    ["pg_catalog.text[]", f"{ctype}[]"],
+                ),
+                [labels, labels],
+            )
     r = plpy.execute(
         f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "
         f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d"

@@ -52,8 +52,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import statistics_table
+from .columns import resolve_label, text_sql
 from .errors import MadnbError
-from .names import Column, ModelName, NewName, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
+from .names import Column, ModelName, NewName, Relation, parse_name, resolve_column, resolve_relation
 from .predict import MADNB_HELPERS, Helpers, function_names, plpy_literal
 from .spec import finite_number
 from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name
@@ -149,6 +150,7 @@ class VectorTraining:
     form: str  # DENSE or SPARSE
     kind: str
     params: Parameters
+    label_builtin: bool = True  # the label's type is PostgreSQL's own (columns.text_sql)
 
     @property
     def role(self) -> str:
@@ -170,11 +172,7 @@ def training(
 ) -> VectorTraining:
     """The validated :class:`VectorTraining` (names resolved on the caller's search_path)."""
     rel = resolve_relation(plpy, source, "source")
-    lab = resolve_column(plpy, rel, label, "label", compared=True)
-    refuse_nondeterministic_collation(plpy, rel, lab, "label")  # as columns.training: 'a' and 'A' would merge
-    if lab.elem_oid is not None:
-        raise MadnbError("42804", f'label "{lab.name}" is of type {lab.type_sql}, an array',
-                         hint="the label is one value per row, e.g. text, boolean or an integer")
+    lab, label_builtin = resolve_label(plpy, rel, label)  # as columns.training
     if categorical:
         raise MadnbError("22023", f"kind '{kind}' takes no categorical columns",
                          hint="categorical is for kind 'naive_bayes'; the features of this kind are one vector column")
@@ -212,7 +210,7 @@ def training(
             "42804", f'feature "{col.name}" is of type {col.type_sql}, not a vector of counts',
             hint=f"kind '{kind}' trains on an array of integers or floats (one element per feature) or a tsvector (text)",
         )
-    return VectorTraining(rel, lab, col, form, kind, params)
+    return VectorTraining(rel, lab, col, form, kind, params, label_builtin)
 
 
 # ---------------------------------------------------------------------------
@@ -375,7 +373,7 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
     """The statistics table ``stats`` -> tables ``cp`` (class priors) and ``fp`` (feature log-probabilities)."""
     ltype = t.label.type_sql
     rows = plpy.execute(
-        f"SELECT s.cls::pg_catalog.text AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
+        f"SELECT {text_sql('s.cls', t.label_builtin)} AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
         "WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls"
     )
     counts = [float(r["n"]) for r in rows]
@@ -449,8 +447,8 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
 def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> VectorModel:
     """The model's numbers from its tables, in class order and feature order."""
     c = plpy.execute(
-        f"SELECT pg_catalog.array_agg(c.class ORDER BY c.class)::pg_catalog.text AS t, "
-        f"pg_catalog.array_agg(c.class::pg_catalog.text ORDER BY c.class) AS a, "
+        f"SELECT pg_catalog.textin(pg_catalog.array_out(pg_catalog.array_agg(c.class ORDER BY c.class))) AS t, "
+        f"pg_catalog.array_agg({text_sql('c.class', t.label_builtin)} ORDER BY c.class) AS a, "
         f"pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM {cp.sql} AS c"
     )[0]
     rows = plpy.execute(
@@ -583,16 +581,23 @@ def function_statements(
         f"float8[] of class probabilities in the order of {class_order}",
     ]
     out: list[str] = []
-    for x, args, types, of in (
-        (f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column"),
-        ("$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector"),
+    # the column form first: the row form calls it (as predict.function_statements: a row without the vector
+    # column fails with a short error), unless the vector is named r, the row form's parameter
+    wrap = t.vector.name != "r"
+    result_types = [t.label.type_sql, "pg_catalog.jsonb", f"{F8}[]"]
+    for x, args, types, of, call in (
+        ("$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector", False),
+        (f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column", wrap),
     ):
-        scores = scores_sql(t, m, x)
-        bodies = [
-            (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
-            ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
-            (f"{F8}[]", f"{helpers.proba}({scores})"),
-        ]
+        if call:
+            bodies = [(rtype, f"{name.sql}({t.vector.sql} => {x})") for name, rtype in zip(names, result_types, strict=True)]
+        else:
+            scores = scores_sql(t, m, x)
+            bodies = [
+                (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
+                ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
+                (f"{F8}[]", f"{helpers.proba}({scores})"),
+            ]
         for name, (rtype, body), text in zip(names, bodies, what, strict=True):
             out.append(
                 f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {rtype} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
