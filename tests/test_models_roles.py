@@ -115,3 +115,25 @@ def test_another_role_predicts_with_what_the_models_owner_grants(db, roles):
     assert err.diag.sqlstate == "42501"
     a.execute(f'GRANT USAGE ON SCHEMA work TO "{bob}"')
     assert b.execute("SELECT count(*) FROM churn_data t WHERE work.churn_predict(t) IS NOT NULL").fetchone() == (60,)
+
+
+def test_a_role_without_grant_usage_predicts_with_only_the_owners_grant(db, roles):
+    """The functions of a model outside madnb_models call copies of madnb's helpers next to them."""
+    a, _, alice, _ = roles
+    carol = new_role(db, "carol")
+    try:
+        db.execute(f'GRANT SELECT ON churn_data TO "{carol}"')
+        a.execute("SELECT madnb.train('work.churn', 'churn_data', 'label', exclude => ARRAY['id'])")
+        functions = db.execute("SELECT functions FROM madnb._models WHERE schema_name = 'work'").fetchone()[0]
+        assert "work.churn_scores_best(double precision[])" in functions
+        bodies = db.execute("SELECT string_agg(prosrc, ' ') FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone()[0]
+        assert "madnb." not in bodies
+        a.execute(f'GRANT USAGE ON SCHEMA work TO "{carol}"')
+        with connect_as(db, carol) as c:
+            assert c.execute("SELECT has_schema_privilege('madnb', 'USAGE')").fetchone() == (False,)
+            got = c.execute("SELECT id, work.churn_predict(t), work.churn_predict_proba(t) FROM churn_data t ORDER BY id").fetchall()
+        assert got == a.execute("SELECT id, work.churn_predict(t), work.churn_predict_proba(t) FROM churn_data t ORDER BY id").fetchall()
+        a.execute("SELECT madnb.drop_model('work.churn')")
+        assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone() == (0,)
+    finally:
+        drop_roles(db, [carol])

@@ -13,9 +13,29 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from . import predict
 from .errors import MadnbError
-from .names import ModelName
+from .names import ModelName, model_name_parts
 from .sql import Plpy
+
+TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
+"""The model tables' names: the model's identifier + these."""
+HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
+"""The names of the per-row helpers of a model outside madnb_models (and of an export): its identifier + these."""
+MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + TABLE_SUFFIXES + HELPER_SUFFIXES)
+
+
+def model_name(text: str | None) -> ModelName:
+    """The model's name: one identifier (schema madnb_models) or schema.identifier, short enough for
+    the names derived from it (42622 otherwise)."""
+    name = model_name_parts(text)
+    if len(name.base.encode()) > MAX_MODEL_NAME_BYTES:
+        raise MadnbError(
+            "42622", f'model name "{name.base}" is too long',
+            detail=f"a model name has at most {MAX_MODEL_NAME_BYTES} bytes: its objects' names add suffixes such as _predict_proba_array",
+            hint="choose a shorter name",
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -78,4 +98,4 @@ def delete(plpy: Plpy, name: ModelName) -> None:
     )
 
 
-__all__ = ["CatalogModel", "delete", "read", "require"]
+__all__ = ["HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "TABLE_SUFFIXES", "CatalogModel", "delete", "model_name", "read", "require"]

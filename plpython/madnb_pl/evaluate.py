@@ -31,10 +31,9 @@ import sys
 from typing import Any
 
 from . import predict
-from .catalog import require
+from .catalog import model_name, require
 from .columns import text_sql, type_is_builtin
 from .errors import MadnbError, entry_point
-from .models import model_name
 from .names import ModelName, resolve_column, resolve_relation
 from .sql import Plpy, Sql, quote_ident
 

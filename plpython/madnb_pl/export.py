@@ -53,16 +53,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import kinds, predict, vector
-from .catalog import CatalogModel, require
+from .catalog import HELPER_SUFFIXES, CatalogModel, model_name, require
 from .columns import BUILTIN_SQL, GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
 from .errors import MadnbError, entry_point
-from .models import model_name
 from .names import Column, ModelName, NewName, Relation, parse_name
 from .predict import Helpers, plpy_literal
 from .sql import F8, TEXT, Plpy, quote_ident
 
 DEFAULT_SCHEMA = "public"
-HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
 
 
@@ -236,8 +234,9 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
         )
 
 
-def _helper_statements(plpy: Plpy, target: Target, said: str) -> Exported:
-    """The script's copies of madnb's per-row helpers: their bodies as installed, under the target's names."""
+def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
+    """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
+    script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
     names = [target.name(s) for s in HELPER_SUFFIXES]
     ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
     rows = plpy.execute(
@@ -290,7 +289,7 @@ def _helper_statements(plpy: Plpy, target: Target, said: str) -> Exported:
 def _naive_bayes_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
     t, _ = _column_training(plpy, m)
     numbers = _naive_bayes_read(plpy, m, t)
-    helpers = _helper_statements(plpy, target, said)
+    helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
     names = [target.name(s) for s in predict.SUFFIXES]
     order = f"the classes {numbers.classes_text}"
@@ -379,7 +378,7 @@ def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vecto
 def _vector_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
     t = _vector_training(plpy, m)
     numbers = _vector_read(plpy, m, t)
-    helpers = _helper_statements(plpy, target, said)
+    helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
     names = [target.name(s) for s in predict.SUFFIXES]
     order = f"the classes {numbers.classes_text}"
@@ -472,4 +471,4 @@ def model_numbers(plpy: Plpy, model: str | None) -> str:
     return json.dumps(kind_export(m).numbers(plpy, m))
 
 
-__all__ = ["KINDS", "Exported", "KindExport", "Target", "model_numbers", "model_sql", "target"]
+__all__ = ["KINDS", "Exported", "KindExport", "Target", "helper_copies", "model_numbers", "model_sql", "target"]

@@ -24,31 +24,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import catalog, columns, derive, kinds, predict, private, spec, statistics_table, vector
-from .catalog import CatalogModel
+from . import catalog, columns, derive, export, kinds, predict, private, spec, statistics_table, vector
+from .catalog import HELPER_SUFFIXES, CatalogModel, model_name
 from .derive import ModelTables
 from .errors import MadnbError, entry_point
-from .names import MODELS_SCHEMA, ModelName, NewName, created, model_name_parts
+from .names import MODELS_SCHEMA, ModelName, NewName, created
 from .sql import Plpy, quote_ident
 
 KIND = "naive_bayes"
-TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
-MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + TABLE_SUFFIXES)
 KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS, **vector.OPTIONS}
 """The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
-
-
-def model_name(text: str | None) -> ModelName:
-    """The model's name: one identifier (schema madnb_models) or schema.identifier, short enough for
-    the names derived from it (42622 otherwise)."""
-    name = model_name_parts(text)
-    if len(name.base.encode()) > MAX_MODEL_NAME_BYTES:
-        raise MadnbError(
-            "42622", f'model name "{name.base}" is too long',
-            detail=f"a model name has at most {MAX_MODEL_NAME_BYTES} bytes: its objects' names add suffixes such as _predict_proba_array",
-            hint="choose a shorter name",
-        )
-    return name
 
 
 MODEL_LOCK = 1835101548
@@ -239,9 +224,22 @@ def _function_bodies(plpy: Plpy, name: ModelName) -> dict[str, str]:
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
-        [name.schema, [name.base + s for s in predict.SUFFIXES]],
+        [name.schema, [name.base + s for s in predict.SUFFIXES + HELPER_SUFFIXES]],
     )
     return {r["f"]: r["h"] for r in rows}
+
+
+def _helpers(plpy: Plpy, name: ModelName) -> predict.Helpers:
+    """The per-row helpers model ``name``'s functions call: madnb's own in schema madnb_models; in the
+    owner's schema, copies of them next to the model (:func:`madnb_pl.export.helper_copies`), so that
+    predicting with it needs nothing but what its owner grants (USAGE on that schema)."""
+    if name.in_models_schema:
+        return predict.MADNB_HELPERS
+    copies = export.helper_copies(plpy, export.Target(name.schema, name.base), f"madnb model {name.key}")
+    for statement in copies.statements:
+        plpy.execute(statement)
+    best, proba, proba_jsonb = (n.sql for n, _ in copies.functions)
+    return predict.Helpers(best, proba, proba_jsonb)
 
 
 @dataclass(frozen=True)
@@ -385,7 +383,7 @@ def train(
     numbers = kinds.model_numbers(
         plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor,
     )
-    predict.create_functions(plpy, name, t, numbers)
+    predict.create_functions(plpy, name, t, numbers, _helpers(plpy, name))
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
     _insert_catalog_row(
         plpy, name, [kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
@@ -408,7 +406,7 @@ def _train_vector(plpy: Plpy, name: ModelName, t: vector.VectorTraining, kept: N
         plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name.key} ({t.kind}): {said}')}")
         plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")  # as every model's (see train)
     m = vector.read_model(plpy, t, cp, fp)
-    vector.create_functions(plpy, name, t, m)
+    vector.create_functions(plpy, name, t, m, _helpers(plpy, name))
     feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
     _insert_catalog_row(
         plpy, name, [t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,

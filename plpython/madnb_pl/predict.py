@@ -247,9 +247,9 @@ def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpe
     ]
 
 
-def create_functions(plpy: Plpy, model: ModelName, t: ColumnTraining, m: ModelNumbers) -> None:
+def create_functions(plpy: Plpy, model: ModelName, t: ColumnTraining, m: ModelNumbers, helpers: Helpers = MADNB_HELPERS) -> None:
     """Create (or replace) the model's prediction functions, both forms, and comment them."""
-    for statement in function_statements(function_names(model), f"madnb model {model.key}", t, m, MADNB_HELPERS, plpy.quote_literal):
+    for statement in function_statements(function_names(model), f"madnb model {model.key}", t, m, helpers, plpy.quote_literal):
         plpy.execute(statement)
 
 

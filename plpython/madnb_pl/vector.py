@@ -555,10 +555,10 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
     return f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END"
 
 
-def create_functions(plpy: Plpy, model: ModelName, t: VectorTraining, m: VectorModel) -> None:
+def create_functions(plpy: Plpy, model: ModelName, t: VectorTraining, m: VectorModel, helpers: Helpers = MADNB_HELPERS) -> None:
     """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
     names = function_names(model)
-    for statement in function_statements(names, f"madnb model {model.key} ({t.kind})", t, m, MADNB_HELPERS, plpy.quote_literal):
+    for statement in function_statements(names, f"madnb model {model.key} ({t.kind})", t, m, helpers, plpy.quote_literal):
         plpy.execute(statement)
 
 
