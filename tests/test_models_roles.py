@@ -137,3 +137,16 @@ def test_a_role_without_grant_usage_predicts_with_only_the_owners_grant(db, role
         assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone() == (0,)
     finally:
         drop_roles(db, [carol])
+
+
+def test_a_granted_role_trains_a_private_model_of_its_own_and_the_ledger_names_it(db, roles):
+    a, _, alice, _ = roles
+    a.execute(
+        "SELECT madnb.train('work.private_churn', 'churn_data', 'label', features => ARRAY['plan', 'minutes'], epsilon => 1, "
+        "bounds => '{\"minutes\": [0, 200]}', domain => '{\"label\": [\"left\", \"stayed\"], \"plan\": [\"basic\", \"premium\"]}')"
+    )
+    assert db.execute("SELECT privacy, owner FROM madnb.models WHERE name = 'work.private_churn'").fetchone() == ("private", alice)
+    assert db.execute(
+        "SELECT released_by, source_name FROM madnb.privacy_ledger ORDER BY release_id DESC LIMIT 1"
+    ).fetchone() == (alice, "public.churn_data")
+    assert a.execute("SELECT count(*) FROM churn_data t WHERE work.private_churn_predict(t) IS NOT NULL").fetchone() == (60,)
