@@ -82,6 +82,8 @@ DECLARE
     v_owner pg_catalog.oid;
     v_role pg_catalog.oid;
     v_object pg_catalog.text;
+    v_who pg_catalog.text;
+    v_grantee pg_catalog.text;
 BEGIN
     FOREACH v_schema IN ARRAY ARRAY[@SCHEMAS@]::pg_catalog.text[] LOOP
         SELECT n.oid, n.nspowner INTO v_ns, v_owner FROM pg_catalog.pg_namespace AS n
@@ -109,54 +111,33 @@ BEGIN
                     v_schema, pg_catalog.pg_get_userbyid(v_role);
             END LOOP;
         END IF;
-        SELECT r.oid INTO v_role FROM pg_catalog.pg_roles AS r
-        WHERE NOT r.rolsuper AND r.oid OPERATOR(pg_catalog.<>) v_me
-          AND pg_catalog.has_schema_privilege(r.oid, v_ns, 'CREATE')
-        ORDER BY r.rolname LIMIT 1;
+        -- PUBLIC first: through it every role may create, and only revoking it from PUBLIC helps
+        SELECT w.who, w.grantee INTO v_who, v_grantee FROM (
+            SELECT 0 AS o, 'every role'::pg_catalog.text AS who, 'PUBLIC'::pg_catalog.text AS grantee
+            WHERE pg_catalog.has_schema_privilege('public', v_ns, 'CREATE')
+            UNION ALL
+            SELECT 1, pg_catalog.format('role "%s"', r.rolname), pg_catalog.quote_ident(r.rolname)
+            FROM pg_catalog.pg_roles AS r
+            WHERE NOT r.rolsuper AND r.oid OPERATOR(pg_catalog.<>) v_me AND pg_catalog.has_schema_privilege(r.oid, v_ns, 'CREATE')
+        ) AS w ORDER BY w.o, w.who LIMIT 1;
         IF FOUND THEN
-            RAISE EXCEPTION 'role "%" may create objects in schema "%"', pg_catalog.pg_get_userbyid(v_role), v_schema
+            RAISE EXCEPTION '% may create objects in schema "%"', v_who, v_schema
                 USING ERRCODE = '42501',
                       DETAIL = 'a role that may create objects in a madnb schema can make its own code run inside madnb calls and prediction functions',
-                      HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM %I (or from the role it has the privilege through), then install again',
-                                               v_schema, pg_catalog.pg_get_userbyid(v_role));
-        END IF;
-        IF pg_catalog.has_schema_privilege('public', v_ns, 'CREATE') THEN
-            RAISE EXCEPTION 'every role may create objects in schema "%"', v_schema
-                USING ERRCODE = '42501',
-                      DETAIL = 'a role that may create objects in a madnb schema can make its own code run inside madnb calls and prediction functions',
-                      HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM PUBLIC, then install again', v_schema);
+                      HINT = pg_catalog.format('REVOKE CREATE ON SCHEMA %I FROM %s (or from the role it has the privilege through), then install again',
+                                               v_schema, v_grantee);
         END IF;
         -- madnb_statistics keeps the tables of the roles that trained (their own)
         CONTINUE WHEN v_schema OPERATOR(pg_catalog.=) 'madnb_statistics';
-        SELECT o.what INTO v_object FROM (
-            SELECT 'relation ' OPERATOR(pg_catalog.||) c.oid::pg_catalog.regclass::pg_catalog.text AS what, c.relowner AS owner
-            FROM pg_catalog.pg_class AS c WHERE c.relnamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'function ' OPERATOR(pg_catalog.||) p.oid::pg_catalog.regprocedure::pg_catalog.text, p.proowner
-            FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'type ' OPERATOR(pg_catalog.||) t.oid::pg_catalog.regtype::pg_catalog.text, t.typowner
-            FROM pg_catalog.pg_type AS t WHERE t.typnamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'operator ' OPERATOR(pg_catalog.||) o.oid::pg_catalog.regoperator::pg_catalog.text, o.oprowner
-            FROM pg_catalog.pg_operator AS o WHERE o.oprnamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'collation ' OPERATOR(pg_catalog.||) l.collname::pg_catalog.text, l.collowner
-            FROM pg_catalog.pg_collation AS l WHERE l.collnamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'conversion ' OPERATOR(pg_catalog.||) v.conname::pg_catalog.text, v.conowner
-            FROM pg_catalog.pg_conversion AS v WHERE v.connamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'operator family ' OPERATOR(pg_catalog.||) f.opfname::pg_catalog.text, f.opfowner
-            FROM pg_catalog.pg_opfamily AS f WHERE f.opfnamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'text search configuration ' OPERATOR(pg_catalog.||) g.cfgname::pg_catalog.text, g.cfgowner
-            FROM pg_catalog.pg_ts_config AS g WHERE g.cfgnamespace OPERATOR(pg_catalog.=) v_ns
-            UNION ALL
-            SELECT 'statistics object ' OPERATOR(pg_catalog.||) x.stxname::pg_catalog.text, x.stxowner
-            FROM pg_catalog.pg_statistic_ext AS x WHERE x.stxnamespace OPERATOR(pg_catalog.=) v_ns
-        ) AS o JOIN pg_catalog.pg_roles AS r ON r.oid OPERATOR(pg_catalog.=) o.owner
-        WHERE o.owner OPERATOR(pg_catalog.<>) v_me AND NOT r.rolsuper
+        -- every object of a role but the bootstrap superuser has an owner dependency in pg_shdepend
+        SELECT o.type OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) o.identity INTO v_object
+        FROM pg_catalog.pg_shdepend AS d
+        JOIN pg_catalog.pg_roles AS r ON r.oid OPERATOR(pg_catalog.=) d.refobjid
+        CROSS JOIN LATERAL pg_catalog.pg_identify_object(d.classid, d.objid, d.objsubid) AS o
+        WHERE d.dbid OPERATOR(pg_catalog.=) (SELECT b.oid FROM pg_catalog.pg_database AS b
+                                             WHERE b.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+          AND d.deptype OPERATOR(pg_catalog.=) 'o' AND d.refobjid OPERATOR(pg_catalog.<>) v_me AND NOT r.rolsuper
+          AND o.schema OPERATOR(pg_catalog.=) v_schema
         ORDER BY 1 LIMIT 1;
         IF FOUND THEN
             RAISE EXCEPTION 'schema "%" holds % of another role', v_schema, v_object
