@@ -23,6 +23,8 @@ class InstallError(RuntimeError):
 
 CASCADE = "cascade=True"
 """How :func:`uninstall`'s refusal names its way out (the command line says ``--cascade`` instead)."""
+DROP_PRIVACY_STATE = "drop_privacy_state=True"
+"""How :class:`Uninstalled` says the privacy state can be dropped (the command line says ``--drop-privacy-ledger``)."""
 
 
 def _plain_url(url: str) -> str:
@@ -334,7 +336,7 @@ class Uninstalled:
         return (
             f"madnb uninstalled; kept the privacy ledger ({self.releases} release(s)), {self.budgets} budget(s) "
             "and the spent counters in schema madnb_privacy: installing madnb again uses them "
-            "(drop them with `madnb uninstall --drop-privacy-ledger`)"
+            f"(drop them with madnb.uninstall(..., {DROP_PRIVACY_STATE}))"
         )
 
 

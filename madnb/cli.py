@@ -11,7 +11,7 @@ import psycopg
 
 from . import privacy_curve
 from ._build import build_script, psql_script, write_extension_files
-from ._install import CASCADE, InstallError, connection, install, uninstall, upgrade, version
+from ._install import CASCADE, DROP_PRIVACY_STATE, InstallError, connection, install, uninstall, upgrade, version
 from ._version import __version__
 from .demo import DemoError
 
@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             if version(dsn).installed is None and not args.drop_privacy_ledger:
                 print("madnb is not installed in this database: nothing to uninstall")
                 return 0
-            print(uninstall(dsn, cascade=args.cascade, drop_privacy_state=args.drop_privacy_ledger))
+            done = str(uninstall(dsn, cascade=args.cascade, drop_privacy_state=args.drop_privacy_ledger))
+            print(done.replace(f"madnb.uninstall(..., {DROP_PRIVACY_STATE})", "`madnb uninstall --drop-privacy-ledger`"))
         elif args.cmd == "version":
             print(version(_dsn(args)))
         elif args.cmd == "build-script":

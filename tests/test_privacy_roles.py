@@ -464,7 +464,7 @@ def test_uninstall_keeps_the_ledger_and_budgets_and_a_reinstall_still_refuses_an
     done = madnb.uninstall(manual)
     assert done.privacy_state_kept and (done.releases, done.budgets) == (1, 1)
     assert "kept the privacy ledger (1 release(s)), 1 budget(s)" in str(done)
-    assert "--drop-privacy-ledger" in str(done)
+    assert "madnb.uninstall(..., drop_privacy_state=True)" in str(done)  # from Python, Python's words
     assert madnb.version(manual).installed is None
     madnb.install(manual)
     e = sqlstate_of(manual, PRIVATE, ("y_fp", "y_cp", 0.1))
@@ -489,6 +489,7 @@ def test_the_command_line_says_what_uninstall_kept_and_drops_it_only_when_asked(
     out = run_cli("uninstall", "--dsn", url)
     assert out.returncode == 0, out.stderr
     assert "kept the privacy ledger (1 release(s))" in out.stdout
+    assert "`madnb uninstall --drop-privacy-ledger`" in out.stdout and "drop_privacy_state" not in out.stdout
     assert manual.execute("SELECT count(*) FROM madnb_privacy.ledger").fetchone()[0] == 1
     out = run_cli("install", "--dsn", url)
     assert out.returncode == 0, out.stderr
