@@ -245,3 +245,28 @@ def test_a_composite_class_column_is_refused_at_training_with_madnb_own_error(db
         db.rollback()
     assert db.execute("SELECT pg_catalog.to_regclass('fp'), pg_catalog.to_regclass('cp'), pg_catalog.to_regclass('s')").fetchone() == (
         None, None, None)
+
+
+def test_statistics_tables_of_domain_types_made_before_merge_and_update_without_running_the_domain_check(hostile):
+    """madnb used to keep a domain class's and domain elements' own types in a statistics table (and its header):
+    a merge, an update and the views of such tables run no CHECK."""
+    db = hostile
+    for part, where in (("1", "id <= 30"), ("2", "id > 30")):
+        db.execute(f"CREATE TABLE public.p{part} AS SELECT * FROM public.p WHERE {where}")
+        db.execute(f"SELECT madnb.create_nb_statistics('public.p{part}', 'dk', 'd', 2, 'old{part}')")
+        comment = db.execute(f"SELECT obj_description('old{part}'::regclass, 'pg_class')").fetchone()[0]
+        db.execute(f"ALTER TABLE old{part} ALTER cls TYPE public.c_text, ALTER value TYPE public.c_text")
+        old = comment.replace('"class_type": "text"', '"class_type": "public.c_text"').replace(
+            '"element_type": "text"', '"element_type": "public.c_text"')
+        assert old != comment
+        db.execute(sql.SQL("COMMENT ON TABLE {} IS {}").format(sql.Identifier(f"old{part}"), sql.Literal(old)))
+    db.execute("TRUNCATE public.spy_log")
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['old1', 'old2'], 'om_fp', NULL, 'om_cp')")
+    db.execute("SELECT madnb.create_nb_model_from_statistics(ARRAY['old1'], 'ou_fp', NULL, 'ou_cp')")
+    db.execute("SELECT madnb.update_nb_model('old2', 'ou_fp', NULL, 'ou_cp')")
+    for kind in ("classify", "probs"):
+        db.execute(f"SELECT madnb.create_nb_{kind}_view('ou_fp', 'ou_cp', 'public.h_test', 'id', 'd', 2, 'ou_{kind}')")
+        db.execute(f"SELECT * FROM ou_{kind}").fetchall()
+    assert spied(db) == []
+    train(db, "public.p", "domain_class", "p")
+    assert model(db, "domain_class", "om") == model(db, "domain_class", "ou") == model(db, "domain_class", "p")
