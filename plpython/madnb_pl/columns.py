@@ -53,6 +53,7 @@ from .names import Column, NewName, Relation, parse_name, refuse_nondeterministi
 from .spec import Training, finite_number
 from .sql import (
     BOOL,
+    BUILTIN_SQL,
     DATE,
     F8,
     FLOAT4,
@@ -74,6 +75,8 @@ from .sql import (
     int_array,
     quote_ident,
     temp_name,
+    text_sql,
+    type_is_builtin,
 )
 
 GAUSSIAN = "gaussian"
@@ -87,12 +90,6 @@ OVERRIDABLE_TYPES = frozenset({INT2, INT4, INT8, NUMERIC})
 MAX_FEATURES = 1600
 """A table has at most 1600 columns."""
 
-
-BUILTIN_SQL = (
-    "(b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e')"
-)
-"""Whether type ``b`` (a pg_type row) is PostgreSQL's own: only a superuser can create a cast involving it
-(CREATE CAST needs the ownership of one of its types), so casts between such types are pg_catalog's."""
 
 _PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 
@@ -111,37 +108,6 @@ def parameter_type(typname: str, builtin: bool) -> str:
     its owner wrote) on every call, an enum's type is not in another database.
     """
     return "pg_catalog." + plain_name(typname) if builtin else "pg_catalog.text"
-
-
-def text_sql(expr: str, builtin: bool) -> Sql:
-    """``expr``'s text, NULL kept: a cast for a type of PostgreSQL's own (:data:`BUILTIN_SQL`), else its output function.
-
-    ``format('%s', x)`` calls x's type's output function without looking up a
-    cast, so an enum's (or a composite's, a range's) owner cannot plant one.
-    """
-    if builtin:
-        return Sql(f"({expr})::pg_catalog.text")
-    return Sql(
-        f"CASE WHEN pg_catalog.num_nulls({expr}) OPERATOR(pg_catalog.=) 0 "
-        f"THEN pg_catalog.format('%s'::pg_catalog.text, {expr}) END"
-    )
-
-
-def type_is_builtin(plpy: Plpy, type_sql: str) -> bool:
-    """Whether type ``type_sql`` (a domain: its base type) is PostgreSQL's own (:data:`BUILTIN_SQL`)."""
-    rows = plpy.execute(
-        plpy.prepare(
-            "WITH RECURSIVE d(oid, depth) AS (SELECT pg_catalog.to_regtype($1)::pg_catalog.oid, 0 "
-            "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 "
-            "FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.oid "
-            "WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
-            f"SELECT {BUILTIN_SQL} AS builtin FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x "
-            "JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
-            ["pg_catalog.text"],
-        ),
-        [type_sql],
-    )
-    return bool(rows and rows[0]["builtin"])
 
 
 @dataclass(frozen=True)

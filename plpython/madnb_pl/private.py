@@ -39,12 +39,11 @@ import uuid
 from typing import Any
 
 from . import dp, shards
-from .columns import type_is_builtin
 from .dp import NOT_DP_OBSERVED, NumericBounds, Privacy
 from .errors import MadnbError
 from .names import NewName, Relation
 from .spec import Training
-from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name
+from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name, text_sql, type_is_builtin
 from .statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, now, write_header
 
 
@@ -175,28 +174,30 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
                 detail=f"categorical attributes: {cat}; numeric attributes {list(t.numeric)} take bounds instead",
                 hint=dp.DOMAIN_HINT,
             )
-        if type_is_builtin(plpy, ctype):
+        # the domain table's values as text by their type's output function (the table is another role's: its
+        # value column may be of a type whose owner planted a cast to text)
+        text = text_sql("d.value", builtin=False)
+        if type_is_builtin(plpy, ctype) and type_is_builtin(plpy, str(etype)):
             plpy.execute(
                 f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
-                f"CASE WHEN d.attr = 0 THEN d.value::pg_catalog.text::{ctype} END, "
-                f"CASE WHEN d.attr > 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d"
+                f"CASE WHEN d.attr = 0 THEN ({text})::{ctype} END, "
+                f"CASE WHEN d.attr > 0 THEN ({text})::{etype} END FROM {d} AS d"
             )
         else:
-            # a cast from text to a class type from outside pg_catalog (an enum) may be its owner's: the
-            # labels reach it as parameters of that type, read by the type's own input function
-            labels = [str(r["v"]) for r in plpy.execute(
-                f"SELECT DISTINCT d.value::pg_catalog.text AS v FROM {d} AS d WHERE d.attr OPERATOR(pg_catalog.=) 0"
-            )]
+            # a cast from text to a type from outside pg_catalog (an enum) may be its owner's: the labels and
+            # values reach it as parameters of that type, read by the type's own input function
+            rows = plpy.execute(f"SELECT DISTINCT d.attr::pg_catalog.int4 AS o, {text} AS v FROM {d} AS d")
+            labels = [str(r["v"]) for r in rows if r["o"] == 0]
+            cells = [(int(r["o"]), str(r["v"])) for r in rows if r["o"] != 0]
             plpy.execute(
                 plpy.prepare(
-                    f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, c.cls, "
-                    f"CASE WHEN d.attr OPERATOR(pg_catalog.>) 0 THEN d.value::pg_catalog.text::{etype} END FROM {d} AS d "
-                    "LEFT JOIN ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), "
-                    f"pg_catalog.unnest($2::{ctype}[])) AS c(v, cls) "
-                    "ON d.attr OPERATOR(pg_catalog.=) 0 AND c.v OPERATOR(pg_catalog.=) d.value::pg_catalog.text",
-                    ["pg_catalog.text[]", f"{ctype}[]"],
+                    f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT x.o, x.cls, x.v FROM ("
+                    "SELECT 0::pg_catalog.int4 AS o, c.cls, NULL AS v FROM pg_catalog.unnest($1) AS c(cls) "
+                    "UNION ALL SELECT e.o, NULL, e.v FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3)) "
+                    "AS e(o, v)) AS x",
+                    [f"{ctype}[]", "pg_catalog.int4[]", f"{etype}[]"],
                 ),
-                [labels, labels],
+                [labels, [o for o, _ in cells], [v for _, v in cells]],
             )
     r = plpy.execute(
         f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import MadnbError
 from .names import Column, Relation, resolve_column, resolve_relation
-from .sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, Plpy, Sql, int_array, quote_ident
+from .sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, Plpy, Sql, base_type, int_array, quote_ident
 
 # The largest numAttrs accepted.  Checked before anything proportional to numAttrs
 # is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
@@ -182,8 +182,24 @@ def training(
     rel = resolve_relation(plpy, source, "trainingSource")
     cls = resolve_column(plpy, rel, class_column, "trainingClassColumn", compared=True)
     attrs = resolve_column(plpy, rel, attr_column, "trainingAttrColumn", compared=True)
+    check_label_type(plpy, cls)
+    cls, attrs = _of_base_type(plpy, cls), _of_base_type(plpy, attrs)
     check_attr_column(attrs, numeric, "trainingAttrColumn")
     return Training(rel, cls, attrs, n, tuple(numeric), tuple(given))
+
+
+def _of_base_type(plpy: Plpy, col: Column) -> Column:
+    """``col`` with a domain (or an array of a domain's elements) as its base type (:func:`madnb_pl.sql.base_type`).
+
+    The statistics, the model tables and the private pass then hold base-type
+    values, into which the source's domain values go without a check; nothing
+    is ever coerced to the domain, whose CHECK is a function its owner wrote.
+    """
+    if col.elem_oid is not None:
+        oid, typ = base_type(plpy, col.elem_oid)
+        return col if oid == col.elem_oid else replace(col, type_sql=f"{typ}[]", elem_sql=typ, elem_oid=oid)
+    oid, typ = base_type(plpy, col.type_oid)
+    return col if oid == col.type_oid else replace(col, type_sql=typ, type_oid=oid)
 
 
 def check_label_type(plpy: Plpy, label: Column) -> None:

@@ -139,7 +139,72 @@ def temp_name(prefix: str) -> Sql:
     return Sql("pg_temp." + quote_ident(prefix + secrets.token_hex(6)))
 
 
+
+# ---------------------------------------------------------------------------
+# A value's text without a cast another role can define (issue 17, A2)
+# ---------------------------------------------------------------------------
+
+BUILTIN_SQL = (
+    "(b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e')"
+)
+"""Whether type ``b`` (a pg_type row) is PostgreSQL's own: only a superuser can create a cast involving it
+(CREATE CAST needs the ownership of one of its types), so casts between such types are pg_catalog's."""
+
+
+def text_sql(expr: str, builtin: bool) -> Sql:
+    """``expr``'s text, NULL kept: a cast for a type of PostgreSQL's own (:data:`BUILTIN_SQL`), else its output function.
+
+    ``format('%s', x)`` calls x's type's output function without looking up a
+    cast, so an enum's (or a composite's, a range's) owner cannot plant one.
+    """
+    if builtin:
+        return Sql(f"({expr})::pg_catalog.text")
+    return Sql(
+        f"CASE WHEN pg_catalog.num_nulls({expr}) OPERATOR(pg_catalog.=) 0 "
+        f"THEN pg_catalog.format('%s'::pg_catalog.text, {expr}) END"
+    )
+
+
+def type_is_builtin(plpy: Plpy, type_sql: str) -> bool:
+    """Whether type ``type_sql`` (a domain: its base type) is PostgreSQL's own (:data:`BUILTIN_SQL`)."""
+    rows = plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(oid, depth) AS (SELECT pg_catalog.to_regtype($1)::pg_catalog.oid, 0 "
+            "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 "
+            "FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.oid "
+            "WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
+            f"SELECT {BUILTIN_SQL} AS builtin FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x "
+            "JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
+            ["pg_catalog.text"],
+        ),
+        [type_sql],
+    )
+    return bool(rows and rows[0]["builtin"])
+
+
+
+def base_type(plpy: Plpy, oid: int) -> tuple[int, str]:
+    """Type ``oid`` itself, or a domain's base type (of a domain over a domain, ...): its OID and ``format_type``.
+
+    A domain's values are taken as its base type's: a value of the domain becomes
+    one of its base type without a cast or a check, while a value coerced *to* the
+    domain runs its CHECK, a function its owner wrote (so madnb never does that).
+    """
+    r = plpy.execute(
+        plpy.prepare(
+            "WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t "
+            "WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d "
+            "JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) "
+            "SELECT d.oid::pg_catalog.int8 AS b, pg_catalog.format_type(d.oid, NULL) AS s FROM d "
+            "WHERE d.base OPERATOR(pg_catalog.=) 0",
+            ["pg_catalog.oid"],
+        ),
+        [oid],
+    )[0]
+    return int(r["b"]), str(r["s"])
+
 __all__ = [
+    "BUILTIN_SQL", "base_type", "text_sql", "type_is_builtin",
     "F8", "I4", "I8", "INTEGER_TYPES", "NUM", "NUMERIC_ELEMENT_TYPES", "Plpy", "Sql", "TEXT_TYPES",
     "float8_literal", "int_array", "quote_ident", "temp_name", "with_clause",
 ]

@@ -31,7 +31,7 @@ from typing import Any
 
 from .errors import MadnbError
 from .spec import Training
-from .sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name
+from .sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name, text_sql
 
 
 def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> Sql:
@@ -276,8 +276,9 @@ def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | No
     error themselves when finite values overflow).
     """
     f8 = "pg_catalog.float8"
+    # the class's text for a message: its type's output function (an enum's owner may plant a cast to text)
     rows = plpy.execute(
-        "SELECT s.o, s.cls::pg_catalog.text AS cls, s.mean, s.var FROM "
+        f"SELECT s.o, {text_sql('s.cls', builtin=False)} AS cls, s.mean, s.var FROM "
         f"{stats} AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND ("
         f"s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
         f"OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) "

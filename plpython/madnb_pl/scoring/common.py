@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..sql import BOOL, DATE, F8, FLOAT4, FLOAT8, INTEGER_TYPES, NAME, NUMERIC, TEXT_TYPES, TIMESTAMP, TIMESTAMPTZ, UUID
+from ..sql import BOOL, DATE, F8, FLOAT4, FLOAT8, INTEGER_TYPES, NAME, NUMERIC, TEXT_TYPES, TIMESTAMP, TIMESTAMPTZ, UUID, text_sql
 
 VAR_FLOOR_FACTOR = 1e-9
 # Classes whose log-likelihoods are within TIE_TOLERANCE * max(1, |best|) of the best
@@ -45,11 +45,15 @@ def _dict_key(expr: str, type_oid: int | None) -> str:
     """The dictionary key of a value: its text form, made canonical where needed.
 
     char(n) loses its trailing blanks in the cast (its equality ignores them);
-    numeric drops trailing zeros (1.50 = 1.5).
+    numeric drops trailing zeros (1.50 = 1.5).  Only PostgreSQL's own types reach
+    it (the ``dict`` strategy needs a model value type of :data:`DICT_TYPES` and a
+    source element of the same type), so the cast is pg_catalog's
+    (:func:`madnb_pl.sql.text_sql`): no other role can plant one.
     """
+    assert type_oid in DICT_TYPES
     if type_oid == NUMERIC:
         return f"pg_catalog.trim_scale({expr})::pg_catalog.text"
-    return f"({expr})::pg_catalog.text"
+    return text_sql(expr, builtin=True)
 def _ln(expr: str) -> str:
     """Natural log that maps 0 (possible with smoothing 0 or noisy counts) to -Infinity."""
     return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::{F8}) ELSE '-Infinity'::{F8} END)"
