@@ -36,13 +36,16 @@ DOMAINS = [
 ]
 
 # the enums are in alphabetical order, so that class orders agree with the plain model's text classes
-TYPES = """
+SPY = """
 CREATE TABLE public.spy_log (what text);
 GRANT SELECT, INSERT ON public.spy_log TO PUBLIC;
 CREATE FUNCTION public.spy(what text) RETURNS void LANGUAGE sql AS $$ INSERT INTO public.spy_log VALUES (what) $$;
 CREATE FUNCTION public.spy_check(v anyelement) RETURNS boolean LANGUAGE plpgsql
     AS $$ BEGIN PERFORM public.spy('check ' || pg_catalog.pg_typeof(v)::pg_catalog.text); RETURN true; END $$;
-CREATE TYPE public.colour AS ENUM ('blue', 'green', 'red');
+"""
+"""A log that every planted cast function and CHECK writes to (and spy_check, a CHECK's body)."""
+
+TYPES = SPY + """CREATE TYPE public.colour AS ENUM ('blue', 'green', 'red');
 CREATE TYPE public.mood AS ENUM ('happy', 'ok', 'sad');
 """
 

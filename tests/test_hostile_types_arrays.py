@@ -21,15 +21,10 @@ import pytest
 from psycopg import sql
 
 from privacy_helpers import use_seeded_noise
+from test_hostile_types import SPY
 from test_search_path_hijack import unprivileged_role
 
-TYPES = """
-CREATE TABLE public.spy_log (what text);
-GRANT SELECT, INSERT ON public.spy_log TO PUBLIC;
-CREATE FUNCTION public.spy(what text) RETURNS void LANGUAGE sql AS $$ INSERT INTO public.spy_log VALUES (what) $$;
-CREATE FUNCTION public.spy_check(v anyelement) RETURNS boolean LANGUAGE plpgsql
-    AS $$ BEGIN PERFORM public.spy('check ' || pg_catalog.pg_typeof(v)::pg_catalog.text); RETURN true; END $$;
-CREATE TYPE public.kind AS ENUM ('a', 'b', 'c');
+TYPES = SPY + """CREATE TYPE public.kind AS ENUM ('a', 'b', 'c');
 CREATE TYPE public.colour AS ENUM ('blue', 'green', 'red');
 CREATE DOMAIN public.c_text AS text CHECK (public.spy_check(VALUE));
 CREATE DOMAIN public.c_int AS integer CHECK (public.spy_check(VALUE));
