@@ -54,11 +54,11 @@ from typing import Any
 
 from . import kinds, predict, vector
 from .catalog import HELPER_SUFFIXES, CatalogModel, model_name, require
-from .columns import BUILTIN_SQL, GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
+from .columns import GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
 from .errors import MadnbError, entry_point
 from .names import Column, ModelName, NewName, Relation, parse_name
 from .predict import Helpers, plpy_literal
-from .sql import F8, TEXT, Plpy, quote_ident
+from .sql import F8, TEXT, Plpy, base_type, quote_ident
 
 DEFAULT_SCHEMA = "public"
 MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
@@ -137,8 +137,8 @@ def _dollar_quote(text: str, tag: str = "body") -> str:
 
 
 @dataclass(frozen=True)
-class BaseType:
-    """A catalog type as the export writes it (:func:`_base_type`)."""
+class ExportType:
+    """A catalog type as the export writes it (:func:`_export_type`)."""
 
     sql: str
     oid: int
@@ -147,35 +147,23 @@ class BaseType:
     builtin: bool  # PostgreSQL's own (else written as text)
 
 
-def _base_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> BaseType:
+def _export_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> ExportType:
     """A catalog type as the export writes it.
 
-    A domain becomes its base type, written as the model's own column form takes
-    it (:func:`madnb_pl.columns.parameter_type`: pg_catalog-qualified; any other,
-    an enum, as text, its values' labels).
+    A domain becomes its base type (:func:`madnb_pl.sql.base_type`), written as the
+    model's own column form takes it (:func:`madnb_pl.columns.parameter_type`:
+    pg_catalog-qualified; any other, an enum, as text, its values' labels).
     """
-    rows = plpy.execute(
-        plpy.prepare(
-            "WITH RECURSIVE d(oid, depth) AS (SELECT pg_catalog.to_regtype($1)::pg_catalog.oid, 0 "
-            "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t "
-            "ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
-            "SELECT b.oid::pg_catalog.int8 AS oid, b.typname::pg_catalog.text AS typname, "
-            f"{BUILTIN_SQL} AS builtin, (b.typtype OPERATOR(pg_catalog.=) 'e') AS enum "
-            "FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
-            ["pg_catalog.text"],
-        ),
-        [type_text],
-    )
-    if not rows:
+    b = base_type(plpy, type_text)
+    if b is None:
         raise MadnbError(
             "42704", f'type {type_text} of {what} of model "{m.name.key}" does not exist any more',
             hint="re-train the model from a table whose columns have existing types",
         )
-    r = rows[0]
-    sql = parameter_type(str(r["typname"]), bool(r["builtin"]))
-    if not r["builtin"]:
-        return BaseType(sql, TEXT, "text", bool(r["enum"]), False)
-    return BaseType(sql, int(r["oid"]), str(r["typname"]), False, True)
+    sql = parameter_type(b.name, b.builtin)
+    if not b.builtin:
+        return ExportType(sql, TEXT, "text", b.typtype == "e", False)
+    return ExportType(sql, b.oid, b.name, False, True)
 
 
 def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[str]]:
@@ -188,10 +176,10 @@ def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[
     """
     features, bases = [], []
     for f in m.features:
-        b = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+        b = _export_type(plpy, m, f["type"], f'feature "{f["name"]}"')
         features.append(Feature(Column(f["name"], b.sql, b.oid, None, None), b.oid, f["role"], b.sql, b.enum))
         bases.append(b.name)
-    b = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
+    b = _export_type(plpy, m, m.label_type, f'the label "{m.label}"')
     label = Column(m.label, b.sql, b.oid, None, None)
     # label_builtin: how the model tables' classes (of the catalog's type) are read as text
     return ColumnTraining(Relation("", m.source), label, tuple(features), b.builtin), bases
@@ -334,7 +322,7 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
     """The model's vector training as :func:`madnb_pl.vector.function_statements` builds functions from,
     typed for the export (base types, pg_catalog-qualified), from the catalog only (the source is not read)."""
     (f,) = m.features
-    vb = _base_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+    vb = _export_type(plpy, m, f["type"], f'feature "{f["name"]}"')
     type_sql, oid = vb.sql, vb.oid
     elem_sql, elem_oid = None, None
     if oid != vector.TSVECTOR:
@@ -354,7 +342,7 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
         elem_oid, elem_sql = int(rows[0]["oid"]), "pg_catalog." + str(rows[0]["name"])
         type_sql = elem_sql + "[]"
     vec = Column(f["name"], type_sql, oid, elem_sql, elem_oid)
-    lb = _base_type(plpy, m, m.label_type, f'the label "{m.label}"')
+    lb = _export_type(plpy, m, m.label_type, f'the label "{m.label}"')
     params = vector.parameters(plpy, m.kind, m.parameters or {})  # training kept every parameter, checked
     form = vector.SPARSE if oid == vector.TSVECTOR else vector.DENSE
     return vector.VectorTraining(

@@ -44,7 +44,7 @@ from .errors import MadnbError
 from .names import NewName, Relation
 from .spec import Training
 from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name, text_sql, type_is_builtin
-from .statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, now, write_header
+from .statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, domain_fingerprint_select, now, write_header
 
 
 def write_private(
@@ -117,13 +117,7 @@ def _release(plpy: Plpy, t: Training, p: Privacy, dest: NewName | Relation, dom:
 
 def domain_fingerprint(plpy: Plpy, dom: str) -> str:
     """md5 of the public domain's cells (o, class, value) in a collation-independent order."""
-    return str(
-        plpy.execute(
-            "SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) AS f "
-            "FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM "
-            f"{dom} AS d) AS x"
-        )[0]["f"]
-    )
+    return str(plpy.execute(domain_fingerprint_select(dom))[0]["f"])
 
 
 def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:

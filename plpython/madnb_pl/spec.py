@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from .errors import MadnbError
 from .names import Column, Relation, resolve_column, resolve_relation
-from .sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, Plpy, Sql, base_type, int_array, quote_ident
+from .sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, BaseType, Plpy, Sql, base_type, int_array, quote_ident
 
 # The largest numAttrs accepted.  Checked before anything proportional to numAttrs
 # is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
@@ -196,10 +196,16 @@ def _of_base_type(plpy: Plpy, col: Column) -> Column:
     is ever coerced to the domain, whose CHECK is a function its owner wrote.
     """
     if col.elem_oid is not None:
-        oid, typ = base_type(plpy, col.elem_oid)
-        return col if oid == col.elem_oid else replace(col, type_sql=f"{typ}[]", elem_sql=typ, elem_oid=oid)
-    oid, typ = base_type(plpy, col.type_oid)
-    return col if oid == col.type_oid else replace(col, type_sql=typ, type_oid=oid)
+        b = _base(plpy, col.elem_oid)
+        return col if b.oid == col.elem_oid else replace(col, type_sql=f"{b.sql}[]", elem_sql=b.sql, elem_oid=b.oid)
+    b = _base(plpy, col.type_oid)
+    return col if b.oid == col.type_oid else replace(col, type_sql=b.sql, type_oid=b.oid)
+
+
+def _base(plpy: Plpy, oid: int) -> BaseType:
+    b = base_type(plpy, oid)
+    assert b is not None  # the OID of a column's type
+    return b
 
 
 def check_label_type(plpy: Plpy, label: Column) -> None:
@@ -209,7 +215,7 @@ def check_label_type(plpy: Plpy, label: Column) -> None:
     PostgreSQL's ROWS FROM expands into the composite's fields: the classes would
     not be one value each.
     """
-    if _base_type(plpy, label.type_oid)[1] == "c":
+    if _base(plpy, label.type_oid).typtype == "c":
         raise MadnbError(
             "42804", f'label "{label.name}" is of type {label.type_sql}, a composite type',
             hint="the label is one scalar value per row: text, varchar, boolean, an integer, numeric, a date or time, "
@@ -252,7 +258,7 @@ def warn_suspect_classes(plpy: Plpy, statistics: str, label: Column, source: Rel
             hint="naive Bayes tells classes apart: train on rows of at least two classes "
             "(does the source, or a WHERE clause of its view, keep only one?)",
         )
-    elif k > REGRESSION_MIN_CLASSES and 2 * k > n and _base_type(plpy, label.type_oid)[0] in NUMERIC_LABEL_TYPES:
+    elif k > REGRESSION_MIN_CLASSES and 2 * k > n and _base(plpy, label.type_oid).oid in NUMERIC_LABEL_TYPES:
         plpy.warning(
             f'label "{label.name}" of {source.display} has {k} distinct values in {n} labelled rows: '
             "it looks like a regression target",
@@ -262,22 +268,6 @@ def warn_suspect_classes(plpy: Plpy, statistics: str, label: Column, source: Rel
             hint="to classify, train on a label with a few values (bucket it in a view, e.g. with width_bucket); "
             "to predict a number, use a regression method",
         )
-
-
-def _base_type(plpy: Plpy, oid: int) -> tuple[int, str]:
-    """The type of a domain's values (of a domain over a domain, ...), or type ``oid`` itself: its OID and typtype."""
-    r = plpy.execute(
-        plpy.prepare(
-            "WITH RECURSIVE d(oid, base, typtype) AS (SELECT t.oid, t.typbasetype, t.typtype FROM pg_catalog.pg_type AS t "
-            "WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype, t.typtype FROM d "
-            "JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) "
-            "SELECT d.oid::pg_catalog.int8 AS b, d.typtype::pg_catalog.text AS k FROM d "
-            "WHERE d.base OPERATOR(pg_catalog.=) 0",
-            ["pg_catalog.oid"],
-        ),
-        [oid],
-    )[0]
-    return int(r["b"]), str(r["k"])
 
 
 __all__ = [

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, NewType, Protocol
 
 from .errors import MadnbError
@@ -165,46 +166,53 @@ def text_sql(expr: str, builtin: bool) -> Sql:
     )
 
 
+@dataclass(frozen=True)
+class BaseType:
+    """A type as madnb takes its values: a domain (over a domain, ...) as its base type (:func:`base_type`)."""
+
+    oid: int
+    sql: str  # format_type
+    name: str  # typname
+    typtype: str  # 'b', 'c', 'e', 'r', ...
+    builtin: bool  # PostgreSQL's own (:data:`BUILTIN_SQL`)
+
+
+def _base_type_sql(start: str) -> str:
+    return (
+        f"WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) {start} "
+        "UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) "
+        "SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, "
+        f"b.typtype::pg_catalog.text AS k, {BUILTIN_SQL} AS builtin "
+        "FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0"
+    )
+
+
+def base_type(plpy: Plpy, of: int | str) -> BaseType | None:
+    """Type ``of`` (an OID, or a type's SQL text) itself, or a domain's base type; None if there is no such type.
+
+    The one place the domain chain is walked for one type. A domain's values are
+    taken as its base type's: a value of the domain becomes one of its base type
+    without a cast or a check, while a value coerced *to* the domain runs its
+    CHECK, a function its owner wrote (so madnb never does that).
+    """
+    if isinstance(of, int):
+        rows = plpy.execute(plpy.prepare(_base_type_sql("$1"), ["pg_catalog.oid"]), [of])
+    else:
+        rows = plpy.execute(plpy.prepare(_base_type_sql("pg_catalog.to_regtype($1)"), ["pg_catalog.text"]), [of])
+    if not rows:
+        return None
+    r = rows[0]
+    return BaseType(int(r["oid"]), str(r["s"]), str(r["name"]), str(r["k"]), bool(r["builtin"]))
+
+
 def type_is_builtin(plpy: Plpy, type_sql: str) -> bool:
     """Whether type ``type_sql`` (a domain: its base type) is PostgreSQL's own (:data:`BUILTIN_SQL`)."""
-    rows = plpy.execute(
-        plpy.prepare(
-            "WITH RECURSIVE d(oid, depth) AS (SELECT pg_catalog.to_regtype($1)::pg_catalog.oid, 0 "
-            "UNION ALL SELECT t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 "
-            "FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.oid "
-            "WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0::pg_catalog.oid) "
-            f"SELECT {BUILTIN_SQL} AS builtin FROM (SELECT d.oid FROM d ORDER BY d.depth DESC LIMIT 1) AS x "
-            "JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) x.oid",
-            ["pg_catalog.text"],
-        ),
-        [type_sql],
-    )
-    return bool(rows and rows[0]["builtin"])
+    b = base_type(plpy, type_sql)
+    return b is not None and b.builtin
 
-
-
-def base_type(plpy: Plpy, oid: int) -> tuple[int, str]:
-    """Type ``oid`` itself, or a domain's base type (of a domain over a domain, ...): its OID and ``format_type``.
-
-    A domain's values are taken as its base type's: a value of the domain becomes
-    one of its base type without a cast or a check, while a value coerced *to* the
-    domain runs its CHECK, a function its owner wrote (so madnb never does that).
-    """
-    r = plpy.execute(
-        plpy.prepare(
-            "WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t "
-            "WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d "
-            "JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) "
-            "SELECT d.oid::pg_catalog.int8 AS b, pg_catalog.format_type(d.oid, NULL) AS s FROM d "
-            "WHERE d.base OPERATOR(pg_catalog.=) 0",
-            ["pg_catalog.oid"],
-        ),
-        [oid],
-    )[0]
-    return int(r["b"]), str(r["s"])
 
 __all__ = [
-    "BUILTIN_SQL", "base_type", "text_sql", "type_is_builtin",
+    "BUILTIN_SQL", "BaseType", "base_type", "text_sql", "type_is_builtin",
     "F8", "I4", "I8", "INTEGER_TYPES", "NUM", "NUMERIC_ELEMENT_TYPES", "Plpy", "Sql", "TEXT_TYPES",
     "float8_literal", "int_array", "quote_ident", "temp_name", "with_clause",
 ]

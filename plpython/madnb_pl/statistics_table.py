@@ -348,6 +348,16 @@ def _finite(col: str) -> str:
     return f"({_op(col, '>', lo)} AND {_op(col, '<', hi)})"
 
 
+def domain_fingerprint_select(dom: str) -> Sql:
+    """The md5 (column ``f``) of a public domain's cells (o, class, value) in a collation-independent order:
+    what a private release's header records (:func:`madnb_pl.private.domain_fingerprint`) and what a merge
+    recomputes from a private part's cells (:func:`cells_check_select`)."""
+    return Sql(
+        "SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) AS f "
+        f"FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM {dom} AS d) AS x"
+    )
+
+
 def cells_check_select(rel: str, h: Header) -> Sql:
     """One statement over statistics table ``rel``: its first impossible cell, if any, and (private) what its
     cells say of their domain.
@@ -461,10 +471,7 @@ def cells_check_select(rel: str, h: Header) -> Sql:
         f"OPERATOR(pg_catalog.+) pg_catalog.count(*) FILTER (WHERE {_op('d.o', '>', '0')}) "
         f"OPERATOR(pg_catalog.+) {len(set(h.numeric))}) FROM dom AS d)"
     )
-    fingerprint = (
-        "(SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) "
-        "FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM dom AS d) AS x)"
-    )
+    fingerprint = f"({domain_fingerprint_select('dom')})"
     return Sql(
         f"{with_clause(ctes)}SELECT {fingerprint} AS fingerprint, (SELECT pg_catalog.count(*) FROM {rel}) AS cells, "
         f"{grid} AS grid, bad.* FROM (SELECT 1) AS one LEFT JOIN bad ON true"
@@ -556,5 +563,5 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 __all__ = [
     "CHECK_HINT", "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "cells_check_select", "check_cells",
     "columns_ddl", "comment_and_kind", "create_table", "create_with_types", "far_cells", "insert_cells", "kept_name", "now",
-    "parse_header", "read_on_server", "refined_select", "write_exact", "write_exact_header", "write_header",
+    "domain_fingerprint_select", "parse_header", "read_on_server", "refined_select", "write_exact", "write_exact_header", "write_header",
 ]
