@@ -150,3 +150,23 @@ def test_a_granted_role_trains_a_private_model_of_its_own_and_the_ledger_names_i
         "SELECT released_by, source_name FROM madnb.privacy_ledger ORDER BY release_id DESC LIMIT 1"
     ).fetchone() == (alice, "public.churn_data")
     assert a.execute("SELECT count(*) FROM churn_data t WHERE work.private_churn_predict(t) IS NOT NULL").fetchone() == (60,)
+
+
+def test_a_catalog_row_its_owner_rewrote_cannot_make_a_superusers_drop_take_another_roles_table(db, roles):
+    a, b, alice, bob = roles
+    db.execute(f'CREATE SCHEMA bobwork AUTHORIZATION "{bob}"')
+    b.execute("SELECT madnb.train('bobwork.m', 'churn_data', 'label', exclude => ARRAY['id'])")
+    a.execute("SELECT madnb.train('work.churn', 'churn_data', 'label', exclude => ARRAY['id'])")
+    bobs = db.execute("SELECT statistics FROM madnb._models WHERE schema_name = 'bobwork'").fetchone()[0]
+    # alice may not UPDATE the catalog, but may replace her own row (row level security)
+    a.execute("CREATE TEMPORARY TABLE mine AS SELECT * FROM madnb._models WHERE schema_name = 'work'")
+    a.execute("UPDATE mine SET statistics = %s, functions = functions || 'bobwork.m_predict(anyelement)'::text, "
+              "tables = tables || 'bobwork.m_class_priors'::text", (bobs,))
+    a.execute("DELETE FROM madnb._models WHERE schema_name = 'work'")
+    a.execute("INSERT INTO madnb._models SELECT * FROM mine")
+    db.execute("SELECT madnb.drop_model('work.churn')")
+    assert db.execute(
+        "SELECT to_regclass(%s) IS NOT NULL, to_regprocedure('bobwork.m_predict(anyelement)') IS NOT NULL, "
+        "to_regclass('bobwork.m_class_priors') IS NOT NULL", (bobs,)
+    ).fetchone() == (True, True, True)
+    db.execute("DROP SCHEMA bobwork CASCADE")

@@ -165,10 +165,12 @@ def _drop_objects(plpy: Plpy, old: CatalogModel, functions: bool, cascade: bool 
                 "WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
                 "AND $1 OPERATOR(pg_catalog.=) ('\"' OPERATOR(pg_catalog.||) pg_catalog.replace($2, '\"', '\"\"') "
                 "OPERATOR(pg_catalog.||) '\".\"' OPERATOR(pg_catalog.||) "
-                "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"')",
-                ["pg_catalog.text", "pg_catalog.text"],
+                "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"') "
+                # the model's owner's table: a row the owner edited cannot make a superuser's drop take another's
+                "AND c.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))",
+                ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text"],
             ),
-            [statistics, statistics_table.KEPT_SCHEMA],
+            [statistics, statistics_table.KEPT_SCHEMA, old.owner],
         )
         if rows:
             plpy.execute(f"DROP TABLE {rows[0]['r']}{how}")
