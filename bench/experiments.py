@@ -35,9 +35,9 @@ from .run import RESULTS, machine, settings
 from .timing import Budget, measure, timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plpython"))
-from madnb_pl import spec as madnb_spec  # noqa: E402, I001
-from madnb_pl import stats as madnb_stats  # noqa: E402
-from madnb_pl.names import Column, Relation  # noqa: E402
+from madnb_pl.inputs import arrays as madnb_spec  # noqa: E402, I001
+from madnb_pl.release import array_pass as madnb_stats  # noqa: E402
+from madnb_pl.core.names import Column, Relation  # noqa: E402
 
 
 def training(d: Dataset) -> Any:

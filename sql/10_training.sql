@@ -2,7 +2,7 @@
 -- Entry points resolve the names they are given on the caller's search_path
 -- (as MADlib does), so their SQL functions cannot SET search_path; instead the
 -- Python entry point pins search_path = pg_catalog, pg_temp while it runs
--- (madnb_pl.errors.entry_point) and switches back for exactly those lookups.
+-- (madnb_pl.core.errors.entry_point) and switches back for exactly those lookups.
 -- MADlib's parameters come first; madnb's own are optional and named
 -- (migration 0002 dropped the 6- and 8-argument signatures they replace):
 --   epsilon   total privacy budget of the run; NULL = exact model

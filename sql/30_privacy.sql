@@ -15,7 +15,7 @@ LANGUAGE plpython3u VOLATILE STRICT PARALLEL RESTRICTED SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $python$
 #@madnb-prelude
-return madnb_pl.dp.laplace(plpy, value, sensitivity, epsilon)
+return madnb_pl.privacy.noise.laplace(plpy, value, sensitivity, epsilon)
 $python$;
 COMMENT ON FUNCTION madnb._dp_laplace(numeric, numeric, float8) IS
     'internal: the PL/Python sampler behind madnb.dp_laplace (which validates its arguments first)';
@@ -290,7 +290,7 @@ COMMENT ON COLUMN madnb.privacy_budget_status.unrecorded_epsilon IS 'epsilon spe
 -- The statistics a training keeps go to schema madnb_statistics, where no role
 -- but madnb's owner may create objects; this makes the table for the role that
 -- trains, as a copy of the columns of a temporary table of its session (the
--- column list of madnb_pl.statistics_table.columns_ddl), owned by that role.
+-- column list of madnb_pl.release.statistics_table.columns_ddl), owned by that role.
 CREATE OR REPLACE FUNCTION madnb._create_kept_statistics(name text, template regclass, owner name) RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

@@ -31,7 +31,7 @@ CREATE OR REPLACE FUNCTION madnb._train(
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-madnb_pl.models.train(
+madnb_pl.models.lifecycle.train(
     plpy, model=model, source=source, label=label, features=features, exclude=exclude,
     categorical=categorical, smoothing=smoothing, replace=replace, kind=kind,
     epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options)
@@ -72,7 +72,7 @@ CREATE OR REPLACE FUNCTION madnb._drop_model(model text, "cascade" boolean) RETU
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-madnb_pl.models.drop_model(plpy, model=model, cascade=cascade)
+madnb_pl.models.lifecycle.drop_model(plpy, model=model, cascade=cascade)
 $python$;
 COMMENT ON FUNCTION madnb._drop_model(text, boolean) IS 'internal: the PL/Python entry point behind madnb.drop_model';
 
@@ -257,7 +257,7 @@ CREATE OR REPLACE FUNCTION madnb._evaluate(model text, source text, label text) 
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-return madnb_pl.evaluate.evaluate(plpy, model=model, source=source, label=label)
+return madnb_pl.models.evaluate.evaluate(plpy, model=model, source=source, label=label)
 $python$;
 COMMENT ON FUNCTION madnb._evaluate(text, text, text) IS 'internal: the PL/Python entry point behind madnb.evaluate';
 

@@ -61,7 +61,7 @@ CREATE OR REPLACE FUNCTION madnb._cross_validate(
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-return madnb_pl.crossval.cross_validate(
+return madnb_pl.models.cross_validation.cross_validate(
     plpy, source=source, label=label, features=features, folds=folds, seed=seed, exclude=exclude,
     categorical=categorical, smoothing=smoothing, key=key, kind=kind, options=options)
 $python$;

@@ -11,7 +11,7 @@ CREATE OR REPLACE FUNCTION madnb._model_sql(model text, function_name text) RETU
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-return madnb_pl.export.model_sql(plpy, model=model, function_name=function_name)
+return madnb_pl.models.export.model_sql(plpy, model=model, function_name=function_name)
 $python$;
 COMMENT ON FUNCTION madnb._model_sql(text, text) IS 'internal: the PL/Python entry point behind madnb.model_sql';
 
@@ -30,7 +30,7 @@ CREATE OR REPLACE FUNCTION madnb._model_numbers_py(model text) RETURNS text
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-return madnb_pl.export.model_numbers(plpy, model=model)
+return madnb_pl.models.export.model_numbers(plpy, model=model)
 $python$;
 COMMENT ON FUNCTION madnb._model_numbers_py(text) IS 'internal: the PL/Python entry point behind madnb._model_numbers';
 

@@ -13,7 +13,7 @@ def use_seeded_noise(conn: psycopg.Connection[Any], seed: int) -> None:
     conn.execute("SELECT madnb._load_python()")
     conn.execute(
         "DO $$\nimport sys\n"
-        f"sys.modules['madnb_pl.dp'].use_test_source(sys.modules['madnb_pl.noise'].seeded_source({int(seed)}))\n"
+        f"sys.modules['madnb_pl.privacy.noise'].use_test_source(sys.modules['madnb_pl.privacy.noise'].seeded_source({int(seed)}))\n"
         "$$ LANGUAGE plpython3u"
     )
 

@@ -60,7 +60,7 @@ def test_the_sql_a_private_train_generates_matches_its_golden_file(db):
         # madnb's Python (which resets it) and without loading it again (use_seeded_noise would)
         db.execute(
             "DO $$\nimport sys\n"
-            "sys.modules['madnb_pl.dp'].use_test_source(sys.modules['madnb_pl.noise'].seeded_source(12))\n"
+            "sys.modules['madnb_pl.privacy.noise'].use_test_source(sys.modules['madnb_pl.privacy.noise'].seeded_source(12))\n"
             "$$ LANGUAGE plpython3u"
         )
         db.execute(PRIVATE_CALL)

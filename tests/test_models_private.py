@@ -1,6 +1,6 @@
 """Differentially private named models: madnb.train(..., epsilon, bounds, domain, delta) from ordinary columns.
 
-The release is private training's (madnb_pl.private.write_private): the same
+The release is private training's (madnb_pl.privacy.private_release.write_private): the same
 charge, ledger row, noise inside the aggregation and post-processing; only the
 reading of a row differs (columns instead of an attribute array).  So with the
 same seeded noise a model trained from columns equals the model trained from

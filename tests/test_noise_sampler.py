@@ -1,4 +1,4 @@
-"""Tests for the exact discrete-Laplace noise core (madnb_pl.noise).
+"""Tests for the exact discrete-Laplace noise core (madnb_pl.privacy.noise).
 
 Statistical checks use seeded sources (deterministic, so they cannot flake) with
 large samples and tolerances several standard errors wide; one check uses the
@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from madnb_pl import noise
+from madnb_pl.privacy import noise
 
 N_DRAWS = 200_000
 

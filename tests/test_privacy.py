@@ -16,7 +16,8 @@ import pytest
 
 import madnb
 from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations, sqlstate_of
-from madnb_pl import dp, private, spec
+from madnb_pl.inputs import arrays, privacy_parameters
+from madnb_pl.privacy import private_release
 from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
 
 OLD_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.0.1.sql"
@@ -289,16 +290,16 @@ def test_a_domain_table_without_the_expected_columns_is_rejected_before_anything
 
 
 def test_parameter_parsing_rules():
-    assert dp.parse_epsilon(0.1) == Fraction(1, 10)
-    assert dp.parse_epsilon(1e-05) == Fraction(1, 100000)
+    assert privacy_parameters.parse_epsilon(0.1) == Fraction(1, 10)
+    assert privacy_parameters.parse_epsilon(1e-05) == Fraction(1, 100000)
     # epsilon' is the largest float8 not above epsilon / queries, so the parts never exceed epsilon
     for eps, q in [(1.0, 21), (0.1, 3), (0.3, 7), (10.0, 23), (1e-300, 3)]:
-        e = dp.per_query_epsilon(dp.parse_epsilon(eps), q)
-        assert Fraction(e) * q <= dp.parse_epsilon(eps)
-        assert Fraction(math.nextafter(e, math.inf)) * q > dp.parse_epsilon(eps)
-    nb = dp.parse_bounds([[90, 200], [4, 8]], [2, 1])  # pairs follow numericAttrsColumnIndices as written
+        e = privacy_parameters.per_query_epsilon(privacy_parameters.parse_epsilon(eps), q)
+        assert Fraction(e) * q <= privacy_parameters.parse_epsilon(eps)
+        assert Fraction(math.nextafter(e, math.inf)) * q > privacy_parameters.parse_epsilon(eps)
+    nb = privacy_parameters.parse_bounds([[90, 200], [4, 8]], [2, 1])  # pairs follow numericAttrsColumnIndices as written
     assert nb.bounds == ((1, 4.0, 8.0), (2, 90.0, 200.0))
-    assert dp.parse_bounds([4, 8], [3]).bounds == ((3, 4.0, 8.0),)
+    assert privacy_parameters.parse_bounds([4, 8], [3]).bounds == ((3, 4.0, 8.0),)
 
 
 # ---------------------------------------------------------------------------
@@ -433,7 +434,7 @@ def test_arrays_of_two_and_three_dimensions_do_not_fail_a_release_from_the_data(
 
 
 def test_the_domain_cells_join_the_statistics_by_hash(db):
-    t = spec.Training(
+    t = arrays.Training(
         madnb_relation("wide"), stats_column("c", "integer", 23), stats_column("x", "text[]", 1009, "text", 25), 1, (),
     )
     db.execute("CREATE TABLE wide AS SELECT i % 2 AS c, ARRAY[(i % 16000)::text] AS x FROM generate_series(1, 32000) i")
@@ -442,7 +443,7 @@ def test_the_domain_cells_join_the_statistics_by_hash(db):
     db.execute("CREATE TEMP TABLE dom (o int4, cls int, v text)")
     db.execute("INSERT INTO dom SELECT 0, c, NULL FROM generate_series(0, 1) c UNION ALL SELECT 1, NULL, v::text FROM generate_series(0, 15999) v")
     db.execute("ANALYZE dom")
-    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + private.dp_release_select(t, dp.parse_bounds(None, []), "dom", 0.1)))
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + private_release.dp_release_select(t, privacy_parameters.parse_bounds(None, []), "dom", 0.1)))
     assert "Hash Right Join" in plan or "Hash Left Join" in plan, plan
     assert "Merge" not in plan and "DISTINCT" not in plan, plan
 
@@ -708,14 +709,14 @@ def test_private_training_runs_with_a_parallel_plan(db):
     db.execute("SET parallel_setup_cost = 0")
     db.execute("SET parallel_tuple_cost = 0")
     db.execute("SET min_parallel_table_scan_size = 0")
-    t = spec.Training(
+    t = arrays.Training(
         madnb_relation("big"), stats_column("c", "integer", 23), stats_column("x", "double precision[]", 1022, "double precision", 701),
         2, (1,),
     )
     db.execute("SELECT madnb._load_python()")
     db.execute("CREATE TEMP TABLE dom (o int4, cls int, v float8)")
     db.execute("INSERT INTO dom VALUES (0, 0, NULL), (0, 1, NULL), (2, NULL, 0), (2, NULL, 1), (2, NULL, 2)")
-    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + private.dp_release_select(t, dp.parse_bounds([[0, 10]], [1]), "dom", 0.1)))
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + private_release.dp_release_select(t, privacy_parameters.parse_bounds([[0, 10]], [1]), "dom", 0.1)))
     assert "Partial" in plan and "Gather" in plan
     db.execute("DROP TABLE dom")
     db.execute(
@@ -726,13 +727,13 @@ def test_private_training_runs_with_a_parallel_plan(db):
 
 
 def madnb_relation(name: str):
-    from madnb_pl.names import Relation
+    from madnb_pl.core.names import Relation
 
     return Relation("public", name, 0)
 
 
 def stats_column(name: str, typ: str, oid: int, elem: str | None = None, elem_oid: int | None = None):
-    from madnb_pl.names import Column
+    from madnb_pl.core.names import Column
 
     return Column(name, typ, oid, elem, elem_oid)
 

@@ -18,11 +18,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from madnb_pl import dp, private, spec
-from madnb_pl.names import Column, Relation
+from madnb_pl.core.names import Column, Relation
+from madnb_pl.inputs import arrays, privacy_parameters
+from madnb_pl.privacy import private_release
 from privacy_helpers import use_seeded_noise
 
-K = 1 << dp.FIXED_POINT_BITS
+K = 1 << privacy_parameters.FIXED_POINT_BITS
 
 
 def variance(a: float) -> float:
@@ -152,12 +153,12 @@ def test_adding_one_row_changes_output_frequencies_by_at_most_e_to_the_epsilon_p
 
 def exact_stats(db, table: str, elem: str, elem_oid: int) -> dict:
     """The exact pass of private training (never stored by madnb; run here to inspect it)."""
-    t = spec.Training(
+    t = arrays.Training(
         Relation("public", table, 0), Column("c", "integer", 23, None, None),
         Column("x", f"{elem}[]", 0, elem, elem_oid), 2, (1,),
     )
-    nb = dp.parse_bounds([[-3, 5]], [1])
-    return {(r[0], r[1], r[2]): tuple(r[3:]) for r in db.execute(private.dp_stats_select(t, nb))}
+    nb = privacy_parameters.parse_bounds([[-3, 5]], [1])
+    return {(r[0], r[1], r[2]): tuple(r[3:]) for r in db.execute(private_release.dp_stats_select(t, nb))}
 
 
 @pytest.mark.parametrize("elem, oid, huge", [("float8", 701, "1e12"), ("numeric", 1700, "1e400"), ("bigint", 20, "9000000000000000000")])

@@ -14,7 +14,7 @@ import math
 import pytest
 
 from helpers import relations, sqlstate_of
-from madnb_pl import dp
+from madnb_pl.inputs import privacy_parameters
 from privacy_helpers import ledger, pl_calls, use_seeded_noise
 
 
@@ -35,7 +35,7 @@ def keep_probability(count: int, epsilon: float, tau: int) -> float:
 @pytest.mark.parametrize("epsilon", [1e-3, 0.05, 0.25, 1.0, 3.0, 50.0])
 @pytest.mark.parametrize("delta", [1e-12, 1e-6, 1e-3, 0.1, 0.45])
 def test_the_threshold_is_the_smallest_that_keeps_a_one_row_value_with_probability_at_most_delta(epsilon, delta):
-    tau = dp.selection_threshold(epsilon, delta)
+    tau = privacy_parameters.selection_threshold(epsilon, delta)
     assert tau >= 1
     assert keep_probability(1, epsilon, tau) <= delta
     if tau > 1:
@@ -45,14 +45,14 @@ def test_the_threshold_is_the_smallest_that_keeps_a_one_row_value_with_probabili
 def test_the_threshold_grows_like_ln_one_over_delta_over_epsilon():
     # a^(tau-1) / (1 + a) <= delta: tau - 1 = ceil(ln(1 / (delta (1 + a))) / epsilon)
     a = math.exp(-0.5)
-    assert dp.selection_threshold(0.5, 0.1) == 1 + math.ceil(math.log(1 / (0.1 * (1 + a))) / 0.5) == 5
+    assert privacy_parameters.selection_threshold(0.5, 0.1) == 1 + math.ceil(math.log(1 / (0.1 * (1 + a))) / 0.5) == 5
     # almost no noise: a value needs a second row (noise >= 1 has probability a / (1 + a), about e^-1e6)
-    assert dp.selection_threshold(1e6, 1e-9) == 2
+    assert privacy_parameters.selection_threshold(1e6, 1e-9) == 2
     # a lot of noise and a large delta: P(X >= 0) = 1 / (1 + a) is already below delta
-    assert dp.selection_threshold(1e-3, 0.6) == 1
+    assert privacy_parameters.selection_threshold(1e-3, 0.6) == 1
     # at the ends of the validated range of epsilon' the threshold is still computed (and finite)
-    assert dp.selection_threshold(1e50, 1e-9) == 2
-    tiny = dp.selection_threshold(1e-50, 1e-9)
+    assert privacy_parameters.selection_threshold(1e50, 1e-9) == 2
+    tiny = privacy_parameters.selection_threshold(1e-50, 1e-9)
     assert tiny == pytest.approx((math.log(1e9) - math.log(2)) / 1e-50, rel=1e-8)
 
 
@@ -81,7 +81,7 @@ def test_a_value_present_in_one_row_is_released_with_probability_at_most_delta_o
     db.execute(
         "SELECT madnb.create_nb_prepared_data_tables('t', 'c', 'x', 1, 'fp', 'cp', epsilon => 2, domain => 'private', delta => 0.2)"
     )
-    tau = dp.selection_threshold(0.5, 0.1)
+    tau = privacy_parameters.selection_threshold(0.5, 0.1)
     p = keep_probability(1, 0.5, tau)
     kept = db.execute("SELECT count(DISTINCT value) FROM fp WHERE value LIKE 's%'").fetchone()[0]
     sd = math.sqrt(p * (1 - p) / SINGLETONS)
@@ -103,7 +103,7 @@ def test_a_class_present_in_one_row_is_released_with_the_same_probability(db):
     db.execute(
         "SELECT madnb.create_nb_prepared_data_tables('t', 'c', 'x', 1, 'fp', 'cp', epsilon => 2, domain => 'private', delta => 0.2)"
     )
-    p = keep_probability(1, 0.5, dp.selection_threshold(0.5, 0.1))
+    p = keep_probability(1, 0.5, privacy_parameters.selection_threshold(0.5, 0.1))
     kept = db.execute("SELECT count(*) FROM cp WHERE class <> 'big'").fetchone()[0]
     assert abs(kept / 5000 - p) < 5 * math.sqrt(p * (1 - p) / 5000)
     assert db.execute("SELECT count(*) FROM cp WHERE class = 'big'").fetchone()[0] == 1
@@ -163,7 +163,7 @@ def test_the_ledger_records_epsilon_delta_and_the_selection(db):
         "queries": 3,
         "epsilon_per_query": 1 / 8,
         "delta_per_query": 1e-6 / 3,
-        "threshold": dp.selection_threshold(1 / 8, 1e-6 / 3),
+        "threshold": privacy_parameters.selection_threshold(1 / 8, 1e-6 / 3),
     }
     assert "(epsilon 1, delta 1e-06)-differentially private" in params["guarantee"]
     for t in ("fp", "np", "cp"):

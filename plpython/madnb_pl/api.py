@@ -11,14 +11,14 @@ Every call goes through the same stages, each one module:
     scoring     a ScoringPlan for the model, then the classify / probs view over it
 
 Named models (madnb.train, madnb.models) are the same pipeline from ordinary
-columns, with their own entry points in :mod:`madnb_pl.models`: columns (the
+columns, with their own entry points in :mod:`madnb_pl.models.lifecycle`: columns (the
 statistics pass over columns) -> statistics_table -> derive (-> kinds: the
 numbers of scikit-learn's kinds 'gaussian' and 'categorical') -> predict (the
-generated prediction functions); :mod:`madnb_pl.export` writes those functions
+generated prediction functions); :mod:`madnb_pl.models.export` writes those functions
 as a script for a database without madnb (``madnb.model_sql``) and gives their
 numbers to the Python package's ``madnb.to_sklearn``.
 The vector kinds (multinomial, Bernoulli, complement: one column of counts) have
-their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.vector`.
+their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.models.vector`.
 
 Training is release + derive::
 
@@ -40,11 +40,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import derive, dp, federation, private, release, scoring, spec, statistics_table, stats, update
-from .derive import ModelTables
-from .errors import MadnbError, entry_point
-from .names import NewName, Relation, created, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
-from .sql import Plpy, quote_ident, with_clause
+from . import scoring
+from .core.errors import MadnbError, entry_point
+from .core.names import NewName, Relation, created, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
+from .core.sql import Plpy, quote_ident, with_clause
+from .derive import model_tables, update
+from .derive.model_tables import ModelTables
+from .inputs import arrays, privacy_parameters
+from .merge import federation, part_sources, part_sums
+from .privacy import private_release
+from .release import array_pass, statistics_table
 
 
 @entry_point
@@ -67,14 +72,14 @@ def create_nb_prepared_data_tables(
 ) -> None:
     """Train: class priors, feature probabilities and (optionally) Gaussian parameters.
 
-    With ``epsilon`` the model is differentially private (see :mod:`madnb_pl.dp`):
+    With ``epsilon`` the model is differentially private (see :mod:`madnb_pl.inputs.privacy_parameters`):
     ``bounds`` are the public bounds of the numeric attributes and ``domain`` the
     public domain of the class labels and categorical values (or ``'private'``,
     with ``delta``: chosen from the data by private partition selection).  ``smoothing`` is
     recorded in the feature table, where the views read it.
     """
-    t = spec.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    s_factor = spec.parse_smoothing(smoothing)
+    t = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    s_factor = arrays.parse_smoothing(smoothing)
     privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
     model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, use_numeric)
 
@@ -84,12 +89,12 @@ def create_nb_prepared_data_tables(
         outputs = {"featureProbs": model.feature_probs.display, "classPriors": model.class_priors.display}
         if model.numeric_stats is not None:
             outputs["numericFeatureStats"] = model.numeric_stats.display
-        header = private.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
+        header = private_release.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
     else:
-        header = release.write_exact(plpy, t, kept)
-        spec.warn_suspect_classes(plpy, kept.sql, t.cls, t.source)
+        header = part_sources.write_exact(plpy, t, kept)
+        arrays.warn_suspect_classes(plpy, kept.sql, t.cls, t.source)
     # derive: the model tables from that one part
-    derive.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
+    model_tables.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
 
 
 def _model_tables(
@@ -108,15 +113,15 @@ def _model_tables(
 
 
 def _privacy(
-    plpy: Plpy, t: spec.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
-) -> dp.Privacy | None:
+    plpy: Plpy, t: arrays.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
+) -> privacy_parameters.Privacy | None:
     """The validated private release of ``t`` with ``epsilon``, or None for exact statistics.
 
     Without epsilon, bounds, domain and delta are refused, so that forgetting
     epsilon never silently releases exact statistics.
     """
     if epsilon is not None:
-        return dp.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
+        return privacy_parameters.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
     if bounds is not None or domain is not None or delta is not None:
         raise MadnbError(
             "22023", "bounds, domain and delta are used only for a differentially private model",
@@ -142,17 +147,17 @@ def create_nb_statistics(
 ) -> None:
     """Release the statistics of a training table into a new statistics table (exact, or private with epsilon).
 
-    The same statistics pass as training; see :mod:`madnb_pl.statistics_table`
+    The same statistics pass as training; see :mod:`madnb_pl.release.statistics_table`
     for the table and its header.  A private release is charged and ledgered as
     private training is.
     """
-    t = spec.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    t = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
     dest = resolve_new_name(plpy, statistics_dest, "statisticsDestName")
     if privacy is not None:
-        private.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
+        private_release.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
     else:
-        release.write_exact(plpy, t, dest)
+        part_sources.write_exact(plpy, t, dest)
     plpy.execute(f"ANALYZE {dest.sql}")
 
 
@@ -174,14 +179,14 @@ def create_nb_model_from_statistics(
         raise MadnbError("22004", "statistics must not be NULL", hint="pass an array of statistics table names")
     if len(statistics) == 0:
         raise MadnbError("22023", "statistics is empty", hint="pass at least one statistics table, e.g. ARRAY['stats_a', 'stats_b']")
-    s_factor = spec.parse_smoothing(smoothing)
+    s_factor = arrays.parse_smoothing(smoothing)
     parts = []
     for i, name in enumerate(statistics, start=1):
         rel = resolve_relation(plpy, name, f"statistics[{i}]")
-        parts.append((rel, release.read_header(plpy, rel, f"statistics[{i}]")))
+        parts.append((rel, part_sources.read_header(plpy, rel, f"statistics[{i}]")))
     model = _statistics_model_tables(plpy, parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
     # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
-    derive.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
+    model_tables.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
 
 
 def _statistics_model_tables(
@@ -311,7 +316,7 @@ def create_view(
     given in each other's place are reported as such.  What the view does with
     NaN, extreme values, rows of another length and ties: :mod:`madnb_pl.scoring`.
     """
-    n = spec.parse_num_attrs(num_attrs)
+    n = arrays.parse_num_attrs(num_attrs)
     fp = resolve_relation(plpy, feature_probs_source, "featureProbsSource")
     cp = resolve_relation(plpy, class_priors_source, "classPriorsSource")
     _check_not_swapped(plpy, fp, cp)
@@ -350,7 +355,7 @@ def _classify_source(plpy: Plpy, source: str | None, key_column: str | None, att
     src = resolve_relation(plpy, source, "classifySource")
     key = resolve_column(plpy, src, key_column, "classifyKeyColumn")
     attrs = resolve_column(plpy, src, attr_column, "classifyAttrColumn", compared=True)
-    spec.check_attr_column(attrs, [1] if numeric else [], "classifyAttrColumn")
+    arrays.check_attr_column(attrs, [1] if numeric else [], "classifyAttrColumn")
     return src, key, attrs
 
 
@@ -370,24 +375,24 @@ def create_adhoc_view(
     dest: str | None,
 ) -> None:
     """A classify or probs view that trains from the training table on every query."""
-    t = spec.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    t = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(t.numeric))
     out = resolve_new_name(plpy, dest, "destName")
     # Validate the training data now, as training would, and choose the view's lookup
     # layout from the model it gives today: one pass into a temporary relation.
-    s = stats.materialise(plpy, t)
-    info = stats.check_stats(plpy, s, t)
+    s = array_pass.materialise(plpy, t)
+    info = array_pass.check_stats(plpy, s, t)
     k = info["classes"]
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     plan = scoring.choose_plan(
         plpy, fp_sql="fp", value_type_oid=t.attrs.elem_oid, has_cat=not t.numeric_only, num_attrs=t.num_attrs, k=k,
         source_elem_oid=attrs.elem_oid, collated=((t.source, t.attrs), (src, attrs)),
-        numeric_attrs=list(t.numeric), check_numeric=False, prefix=with_clause(derive.model_ctes(s, t)),
+        numeric_attrs=list(t.numeric), check_numeric=False, prefix=with_clause(model_tables.model_ctes(s, t)),
     )
     plpy.execute(f"DROP TABLE {s}")
     # the view itself trains on every query (the unnest pass: it must accept any array shape)
-    prefix = [("stats", stats.stats_select(t, by_subscript=False))] + derive.model_ctes("stats", t)
+    prefix = [("stats", array_pass.stats_select(t, by_subscript=False))] + model_tables.model_ctes("stats", t)
     body = scoring.view_sql(
         plan, kind=kind, prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None,
         source=src.sql, key=key.sql, attrs=attrs.sql,
@@ -411,7 +416,7 @@ def update_nb_model(
     """Add a statistics table (new rows of an owner, or a new owner) to an existing model, in place.
 
     The model's tables keep their identity, so views over them read the updated
-    model; see :mod:`madnb_pl.update`.
+    model; see :mod:`madnb_pl.derive.update`.
     """
     update.update_model(plpy, statistics, feature_probs, numeric_stats, class_priors)
 
@@ -430,18 +435,18 @@ def create_nb_federated_tables(
 
     Every server's header is read and checked (compatibility, a part listed
     twice) before any cell crosses the network; then the parts are pulled from
-    all servers concurrently (:mod:`madnb_pl.federation`) and merged as
+    all servers concurrently (:mod:`madnb_pl.merge.federation`) and merged as
     :func:`create_nb_model_from_statistics` merges local parts, the model
     keeping their sum.  Merging is post-processing: nothing is charged or
     ledgered here.
     """
-    s_factor = spec.parse_smoothing(smoothing)
+    s_factor = arrays.parse_smoothing(smoothing)
     names = federation.server_names(plpy, servers)
     with federation.connect(plpy, names, remote_statistics) as fed:
         model = _statistics_model_tables(plpy, fed.parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
-        derive.check_compatible(list(fed.parts))  # before any cell crosses the network
+        part_sums.check_compatible(list(fed.parts))  # before any cell crosses the network
         parts = fed.pull()
-    derive.create_model(
+    model_tables.create_model(
         plpy, list(parts), model, s_factor, what="remote statistics", keep=statistics_table.kept_name(plpy, model.feature_probs),
     )
     for part, _ in parts:

@@ -64,7 +64,7 @@ Classify returns every class whose log-likelihood is within TIE_TOLERANCE
 
 from __future__ import annotations
 
-from ..sql import with_clause
+from ..core.sql import with_clause
 from . import bodies, lateral, unrolled
 from .common import (
     CASE_PICK_MAX_CLASSES,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..sql import BOOL, DATE, F8, FLOAT4, FLOAT8, INTEGER_TYPES, NAME, NUMERIC, TEXT_TYPES, TIMESTAMP, TIMESTAMPTZ, UUID, text_sql
+from ..core.sql import BOOL, DATE, F8, FLOAT4, FLOAT8, INTEGER_TYPES, NAME, NUMERIC, TEXT_TYPES, TIMESTAMP, TIMESTAMPTZ, UUID, text_sql
 
 VAR_FLOOR_FACTOR = 1e-9
 # Classes whose log-likelihoods are within TIE_TOLERANCE * max(1, |best|) of the best
@@ -48,7 +48,7 @@ def _dict_key(expr: str, type_oid: int | None) -> str:
     numeric drops trailing zeros (1.50 = 1.5).  Only PostgreSQL's own types reach
     it (the ``dict`` strategy needs a model value type of :data:`DICT_TYPES` and a
     source element of the same type), so the cast is pg_catalog's
-    (:func:`madnb_pl.sql.text_sql`): no other role can plant one.
+    (:func:`madnb_pl.core.sql.text_sql`): no other role can plant one.
     """
     assert type_oid in DICT_TYPES
     if type_oid == NUMERIC:

@@ -5,7 +5,7 @@ See :mod:`madnb_pl.scoring` for when it is used and what it computes.
 
 from __future__ import annotations
 
-from ..sql import int_array
+from ..core.sql import int_array
 from .common import F8, INTEGER_TYPES, MAX_POSITION_LITERAL, _dict_key
 from .model import _catl
 from .plan import ScoringPlan

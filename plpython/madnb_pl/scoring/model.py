@@ -8,7 +8,7 @@ the checks of the model's shape that make up the ``ready`` column.
 
 from __future__ import annotations
 
-from ..spec import MAX_SMOOTHING
+from ..inputs.arrays import MAX_SMOOTHING
 from .common import F8, GAUSS_CLIP_SDS, INTEGER_TYPES, MAX_CODE_SLOTS, VAR_FLOOR_FACTOR, _dict_key, _ln
 from .plan import ScoringPlan
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..names import Relation
-from ..sql import Plpy, quote_ident
+from ..core.names import Relation
+from ..core.sql import Plpy, quote_ident
 from .common import DICT_TYPES, INTEGER_TYPES, INTEGRAL_CHECK_TYPES, MAX_CODE_SLOTS, TEXT_TYPES, UNROLL_MAX_ATTRS, UNROLL_MAX_TERMS
 
 

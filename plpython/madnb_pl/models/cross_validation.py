@@ -1,6 +1,6 @@
 """madnb.cross_validate: k-fold cross-validation of a column model, in the database.
 
-The pipeline of :mod:`madnb_pl.models` once, with the folds inside it:
+The pipeline of :mod:`madnb_pl.models.lifecycle` once, with the folds inside it:
 
     columns     source, label and features -> a validated ColumnTraining (madnb.train's rules)
     columns     ONE statistics pass, grouped by fold too -> per fold a statistics table (temporary)
@@ -27,7 +27,7 @@ key in byte order, the keys must be distinct, and the seed plays no part
 (:func:`leave_one_out`); the one pass then runs again with those folds (the
 source has at most MAX_FOLDS labelled rows then).
 
-The metrics are madnb.evaluate's (:func:`madnb_pl.evaluate.metrics`), with the
+The metrics are madnb.evaluate's (:func:`madnb_pl.models.evaluate.metrics`), with the
 classes of the whole source: a class absent from a fold's complement scores
 -infinity there (probability 0, never predicted).  Gaussian cells are the one
 pass's avg / var_samp per fold, merged: unlike madnb.train, no second pass
@@ -45,12 +45,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import columns, derive, evaluate, kinds, models, predict, spec
-from .columns import ColumnTraining
-from .derive import ModelTables
-from .errors import MadnbError, entry_point
-from .names import NewName, created, resolve_column
-from .sql import F8, Plpy, Sql
+from ..core.errors import MadnbError, entry_point
+from ..core.names import NewName, created, resolve_column
+from ..core.sql import F8, Plpy, Sql, text_sql, type_is_builtin
+from ..derive import model_tables
+from ..derive.model_tables import ModelTables
+from ..inputs import arrays, columns
+from ..inputs.columns import ColumnTraining
+from ..predict import generated
+from ..release import column_pass
+from . import evaluate, kinds, lifecycle
 
 MAX_FOLDS = 100
 """More folds than this are refused: each fold is a model derived and a CASE branch in the scoring query."""
@@ -70,7 +74,7 @@ def key_sql(plpy: Plpy, t: ColumnTraining, key: str | None) -> Sql:
         # owner's, who may plant a cast to text
         return Sql("pg_catalog.textin(pg_catalog.record_out(t.*))")
     col = resolve_column(plpy, t.source, key, "key")
-    return columns.text_sql(f"t.{col.sql}", columns.type_is_builtin(plpy, col.type_sql))
+    return text_sql(f"t.{col.sql}", type_is_builtin(plpy, col.type_sql))
 
 
 def _folds(folds: int | None, seed: int | None) -> int:
@@ -114,11 +118,11 @@ def leave_one_out(plpy: Plpy, t: ColumnTraining, key: Sql, tag: str) -> Sql:
 
 
 def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[str]) -> str:
-    """The rows (g, t, h, y, pr) that :func:`madnb_pl.evaluate.aggregate_sql` aggregates.
+    """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates.
 
     The inner select names the columns it needs (c1, c2, ...: no clash with the
     source's own names) and the row's fold, computed once in a LATERAL sub-select
-    (kept there as in :func:`madnb_pl.columns.stats_select`); each row's scores are its fold's branch of a CASE,
+    (kept there as in :func:`madnb_pl.release.column_pass.stats_select`); each row's scores are its fold's branch of a CASE,
     so only one complement model is evaluated per row; OFFSET 0 keeps the scores
     computed once for both the arg-max and the probabilities.
     """
@@ -197,34 +201,34 @@ def cross_validate(
     categorical: list[str | None] | None = None,
     smoothing: float | None = 1.0,
     key: str | None = None,
-    kind: str | None = models.KIND,
+    kind: str | None = lifecycle.KIND,
     options: Any = None,
 ) -> list[dict[str, Any]]:
     """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text), then 'mean'.
 
     ``kind`` and ``options`` as madnb.train's, for the kinds of the statistics
     table ('naive_bayes', 'gaussian', 'categorical'): each fold's model gets the
-    kind's numbers (:mod:`madnb_pl.kinds`) from its complement's statistics.
+    kind's numbers (:mod:`madnb_pl.models.kinds`) from its complement's statistics.
     """
     k = _folds(folds, seed)
     sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
-    s_factor = spec.parse_smoothing(smoothing)
+    s_factor = arrays.parse_smoothing(smoothing)
     if kind is None:
-        raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{models.KIND}' (the default)")
-    if kind not in (models.KIND, *kinds.KIND_OPTIONS):
+        raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{lifecycle.KIND}' (the default)")
+    if kind not in (lifecycle.KIND, *kinds.KIND_OPTIONS):
         raise MadnbError(
-            "0A000" if kind in models.KIND_OPTIONS else "22023", f"kind '{kind}' cannot be cross-validated",
-            hint=f"cross_validate takes kind '{models.KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'",
+            "0A000" if kind in lifecycle.KIND_OPTIONS else "22023", f"kind '{kind}' cannot be cross-validated",
+            hint=f"cross_validate takes kind '{lifecycle.KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'",
         )
-    parameters = models.parse_options(kind, options)
-    kp = kinds.parameters(kind, parameters, s_factor) if kind != models.KIND else None
+    parameters = lifecycle.parse_options(kind, options)
+    kp = kinds.parameters(kind, parameters, s_factor) if kind != lifecycle.KIND else None
     if kp is not None and kp.kind == kinds.CATEGORICAL:
         s_factor = kp.alpha
     t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
-    spec.check_label_type(plpy, t.label)
+    arrays.check_label_type(plpy, t.label)
     key_expr = key_sql(plpy, t, key)
     fold = fold_sql(key_expr, k, sd)
-    s, labelled = columns.statistics_pass(plpy, t, fold)
+    s, labelled = column_pass.statistics_pass(plpy, t, fold)
     if labelled < k:
         raise MadnbError(
             "22023", f"folds ({k}) are more than the labelled rows of {t.source.display} ({labelled})",
@@ -237,7 +241,7 @@ def cross_validate(
         fold = leave_one_out(plpy, t, key_expr, tag)
         made.append(_temp(tag, "keys"))
         with setting(plpy, "client_min_messages", "warning"):  # the first pass gave its NOTICE (rows without a label)
-            s, labelled = columns.statistics_pass(plpy, t, fold)
+            s, labelled = column_pass.statistics_pass(plpy, t, fold)
     sizes = {
         r["f"]: int(r["n"])
         for r in plpy.execute(
@@ -264,9 +268,9 @@ def cross_validate(
     parts = []
     for f in range(1, k + 1):
         name = _temp(tag, f"fold{f}")
-        columns.insert_cells(plpy, t, s, name, fold=f)
+        column_pass.insert_cells(plpy, t, s, name, fold=f)
         made.append(name)
-        parts.append((created(plpy, name), columns.exact_header(plpy, t)))
+        parts.append((created(plpy, name), column_pass.exact_header(plpy, t)))
     plpy.execute(f"DROP TABLE {s}")
     values = [f"p.c{j}" for j in range(1, t.num_attrs + 1)]
     branches = []
@@ -277,12 +281,12 @@ def cross_validate(
         )
         kept = _temp(tag, f"sum{f}")
         others = [p for i, p in enumerate(parts, start=1) if i != f]
-        derive.create_model(plpy, others, tables, s_factor, shape=t.shape(), keep=kept)  # parts it just wrote
+        model_tables.create_model(plpy, others, tables, s_factor, shape=t.shape(), keep=kept)  # parts it just wrote
         made += [kept, *tables.all()]
         if kp is not None:
             kinds.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
         numbers = kinds.model_numbers(plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
-        scores = dict(zip(numbers.classes, predict.scores_sql(t, numbers, values), strict=True))
+        scores = dict(zip(numbers.classes, generated.scores_sql(t, numbers, values), strict=True))
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]" if t.label_builtin else "$1::pg_catalog.text[]"

@@ -8,9 +8,9 @@ only statistics cross the network:
 
 1. every foreign partition gets a dblink connection through its foreign server
    and user mapping (``dblink_connect(name, server)``, with the links and error
-   messages of :mod:`madnb_pl.federation`), in a read-only REPEATABLE READ
+   messages of :mod:`madnb_pl.merge.federation`), in a read-only REPEATABLE READ
    transaction with what postgres_fdw pins (``search_path``,
-   ``extra_float_digits``, ...).  The statistics pass of :mod:`madnb_pl.stats`
+   ``extra_float_digits``, ...).  The statistics pass of :mod:`madnb_pl.release.array_pass`
    is sent over the remote table (``schema_name`` / ``table_name`` /
    ``column_name`` options, as postgres_fdw reads them) with
    ``dblink_send_query`` to every shard before any result is awaited; local
@@ -21,10 +21,10 @@ only statistics cross the network:
    statistics cells;
 2. the shards' pass relations are validated together (:func:`stats.check_stats`,
    the same checks and messages as one table), and each shard's cells as every
-   merge checks its parts (:func:`madnb_pl.statistics_table.check_cells`);
+   merge checks its parts (:func:`madnb_pl.release.statistics_table.check_cells`);
 3. each shard becomes one exact statistics part, and the parts are merged as
    ``create_nb_model_from_statistics`` merges them
-   (:func:`madnb_pl.derive.merged_exact_select`, Chan et al.) into the
+   (:func:`madnb_pl.merge.part_sums.merged_exact_select`, Chan et al.) into the
    statistics table training keeps.
 
 Shards need nothing but PostgreSQL.  The coordinator needs the dblink
@@ -42,11 +42,12 @@ from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from . import derive, federation, statistics_table, stats
-from .errors import MadnbError
-from .names import NewName, QualifiedName, Relation
-from .spec import Training
-from .sql import F8, I4, I8, Plpy, Sql, temp_name
+from ..core.errors import MadnbError
+from ..core.names import NewName, QualifiedName, Relation
+from ..core.sql import F8, I4, I8, Plpy, Sql, temp_name
+from ..inputs.arrays import Training, is_sharded
+from ..release import array_pass, statistics_table
+from . import federation, part_sums
 
 
 @dataclass(frozen=True)
@@ -63,21 +64,6 @@ class Shard:
         if self.server is None:
             return f"partition {self.partition.display}"
         return f"partition {self.partition.display} on server {self.server}"
-
-
-def is_sharded(plpy: Plpy, source: Relation) -> bool:
-    """Whether ``source`` is a partitioned table with a foreign table among its partitions."""
-    return bool(
-        plpy.execute(
-            plpy.prepare(
-                "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 "
-                "AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p "
-                "JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s",
-                ["pg_catalog.oid"],
-            ),
-            [source.oid],
-        )[0]["s"]
-    )
 
 
 def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
@@ -131,20 +117,8 @@ def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
     return out
 
 
-def refuse_private(plpy: Plpy, t: Training) -> None:
-    """A private release of a sharded source is refused (0A000): each shard's owner releases on its own server."""
-    if is_sharded(plpy, t.source):
-        raise MadnbError(
-            "0A000",
-            f"a private release of {t.source.display} is not supported: it has partitions on other servers",
-            detail="the private pass would read every row of the foreign partitions over the network",
-            hint="release each shard privately on its own server with madnb.create_nb_statistics (madnb installed there) "
-            "and merge the releases with madnb.create_nb_model_from_statistics",
-        )
-
-
 # ---------------------------------------------------------------------------
-# dblink: one connection per foreign partition (madnb_pl.federation's links)
+# dblink: one connection per foreign partition (madnb_pl.merge.federation's links)
 # ---------------------------------------------------------------------------
 
 # what postgres_fdw pins on its remote sessions (federation does the same), in a
@@ -297,30 +271,30 @@ def _shard_steps(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables,
     pass_cols = f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}"
     mine = tables.pass_of(i)
     packed = False
-    if stats.packs_codes(t):
-        yield Request(stats.code_shape_select(rt), tables.shapes, f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}")
+    if array_pass.packs_codes(t):
+        yield Request(array_pass.code_shape_select(rt), tables.shapes, f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}")
         shape = tables.of(tables.shapes, i)
         odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
         if not odd:
-            # the parallel_tuple_cost correction of the local pass (stats._packed_code_stats), on the shard
+            # the parallel_tuple_cost correction of the local pass (array_pass._packed_code_stats), on the shard
             factor = max(1.0, t.num_attrs / 2)
             prelude = (
                 "SELECT pg_catalog.set_config('parallel_tuple_cost', (pg_catalog.current_setting('parallel_tuple_cost')"
                 f"::pg_catalog.float8 * {factor!r}::pg_catalog.float8)::pg_catalog.text, true)"
             )
-            yield Request(stats.packed_code_stats_select(rt), tables.passes, pass_cols, prelude)
-            rest = stats.packed_code_rest_select(t, mine, shape)
+            yield Request(array_pass.packed_code_stats_select(rt), tables.passes, pass_cols, prelude)
+            rest = array_pass.packed_code_rest_select(t, mine, shape)
             plpy.execute(f"INSERT INTO {tables.passes} SELECT {int(i)}, r.* FROM ({rest}) AS r")
             packed = True
     if not packed:
-        yield Request(stats.stats_select(rt), tables.passes, pass_cols)
+        yield Request(array_pass.stats_select(rt), tables.passes, pass_cols)
         if t.numeric:
-            by_subscript = not stats.odd_arrays(plpy, mine)
-            if not by_subscript or stats._nonfinite_stats(plpy, mine, t) is not None:
-                # NaN is a missing value: the pass again with the test (as stats.materialise does)
+            by_subscript = not array_pass.odd_arrays(plpy, mine)
+            if not by_subscript or array_pass._nonfinite_stats(plpy, mine, t) is not None:
+                # NaN is a missing value: the pass again with the test (as array_pass.materialise does)
                 plpy.execute(f"DELETE FROM {tables.passes} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(i)}")
-                yield Request(stats.stats_select(rt, by_subscript=by_subscript, nan_missing=True), tables.passes, pass_cols)
-                bad = stats._nonfinite_stats(plpy, mine, t)
+                yield Request(array_pass.stats_select(rt, by_subscript=by_subscript, nan_missing=True), tables.passes, pass_cols)
+                bad = array_pass._nonfinite_stats(plpy, mine, t)
                 if bad is not None:
                     raise MadnbError(
                         "22003",
@@ -341,7 +315,7 @@ def _shard_steps(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables,
 def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> None:
     """The ordinary pass over a local partition, tagged as shard ``i``, and its statistics part."""
     lt = replace(t, source=shard.partition)
-    s = stats.materialise(plpy, lt)
+    s = array_pass.materialise(plpy, lt)
     plpy.execute(f"INSERT INTO {tables.passes} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s")
     plpy.execute(f"DROP TABLE {s}")
     statistics_table.insert_cells(plpy, t, tables.pass_of(i), part)
@@ -398,11 +372,11 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
                     steps[i] = (gen, nxt)
         for i, link in links.items():
             plpy.debug(f"madnb: {shards[i - 1].display}: {link.rows} rows, {link.bytes} bytes of statistics received")
-    stats.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
+    array_pass.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
     for (rel, h), shard in zip(parts, shards, strict=True):  # what every merge checks of its parts
         statistics_table.check_cells(plpy, rel.sql, h, f"the statistics of {shard.display}")
     statistics_table.create_table(plpy, dest, t)
-    merged = derive.merged_exact_select(parts, t)
+    merged = part_sums.merged_exact_select(parts, t)
     plpy.execute(
         f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, mean_lo) "
         f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var, m.mean_lo FROM ({merged}) AS m"
@@ -435,4 +409,9 @@ def _check_readable(plpy: Plpy, t: Training) -> None:
         )
 
 
-__all__ = ["Shard", "is_sharded", "refuse_private", "shards_of", "write_cells"]
+__all__ = [
+    "Shard",
+    "is_sharded",
+    "shards_of",
+    "write_cells",
+]

@@ -2,7 +2,7 @@
 
 One row of ``madnb._models`` per model (``migrations/0006``, ``0007``, ``0008``,
 ``0009``), keyed by the schema of its objects and its identifier
-(:class:`madnb_pl.names.ModelName`); users read it as the view ``madnb.models``.
+(:class:`madnb_pl.core.names.ModelName`); users read it as the view ``madnb.models``.
 :func:`read` and :func:`require` are the only readers: training, dropping,
 evaluation, cross-validation and export see the same :class:`CatalogModel`.
 """
@@ -13,16 +13,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import predict
-from .errors import MadnbError
-from .names import ModelName, model_name_parts
-from .sql import Plpy
+from ..core.errors import MadnbError
+from ..core.names import ModelName, model_name_parts
+from ..core.sql import Plpy
+from ..predict import generated
 
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
 """The model tables' names: the model's identifier + these."""
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 """The names of the per-row helpers of a model outside madnb_models (and of an export): its identifier + these."""
-MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + TABLE_SUFFIXES + HELPER_SUFFIXES)
+MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in generated.SUFFIXES + TABLE_SUFFIXES + HELPER_SUFFIXES)
 
 
 def model_name(text: str | None) -> ModelName:

@@ -14,7 +14,7 @@ other training, from columns:
 Objects of model ``m`` (schema madnb_models): tables ``m_class_priors``,
 ``m_feature_probs``, ``m_numeric_stats`` (with Gaussian features), functions
 ``m_predict``, ``m_predict_proba``, ``m_predict_proba_array`` (see
-:mod:`madnb_pl.predict`); its statistics table is named in the catalog.  A call
+:mod:`madnb_pl.predict.generated`); its statistics table is named in the catalog.  A call
 either completes or leaves nothing behind.
 """
 
@@ -24,12 +24,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from . import catalog, columns, derive, export, kinds, predict, private, spec, statistics_table, vector
+from ..core.errors import MadnbError, entry_point
+from ..core.names import MODELS_SCHEMA, ModelName, NewName, created
+from ..core.sql import Plpy, quote_ident
+from ..derive import model_tables
+from ..derive.model_tables import ModelTables
+from ..inputs import arrays, columns
+from ..predict import generated
+from ..privacy import column_release, private_release
+from ..release import column_pass, statistics_table
+from . import catalog, export, kinds, vector
 from .catalog import HELPER_SUFFIXES, CatalogModel, model_name
-from .derive import ModelTables
-from .errors import MadnbError, entry_point
-from .names import MODELS_SCHEMA, ModelName, NewName, created
-from .sql import Plpy, quote_ident
 
 KIND = "naive_bayes"
 KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS, **vector.OPTIONS}
@@ -226,22 +231,22 @@ def _function_bodies(plpy: Plpy, name: ModelName) -> dict[str, str]:
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
-        [name.schema, [name.base + s for s in predict.SUFFIXES + HELPER_SUFFIXES]],
+        [name.schema, [name.base + s for s in generated.SUFFIXES + HELPER_SUFFIXES]],
     )
     return {r["f"]: r["h"] for r in rows}
 
 
-def _helpers(plpy: Plpy, name: ModelName) -> predict.Helpers:
+def _helpers(plpy: Plpy, name: ModelName) -> generated.Helpers:
     """The per-row helpers model ``name``'s functions call: madnb's own in schema madnb_models; in the
-    owner's schema, copies of them next to the model (:func:`madnb_pl.export.helper_copies`), so that
+    owner's schema, copies of them next to the model (:func:`madnb_pl.models.export.helper_copies`), so that
     predicting with it needs nothing but what its owner grants (USAGE on that schema)."""
     if name.in_models_schema:
-        return predict.MADNB_HELPERS
+        return generated.MADNB_HELPERS
     copies = export.helper_copies(plpy, export.Target(name.schema, name.base), f"madnb model {name.key}")
     for statement in copies.statements:
         plpy.execute(statement)
     best, proba, proba_jsonb = (n.sql for n, _ in copies.functions)
-    return predict.Helpers(best, proba, proba_jsonb)
+    return generated.Helpers(best, proba, proba_jsonb)
 
 
 @dataclass(frozen=True)
@@ -281,7 +286,7 @@ def train(
     _check_kind(kind)
     assert kind is not None
     parameters = parse_options(kind, options)
-    s_factor = spec.parse_smoothing(smoothing)
+    s_factor = arrays.parse_smoothing(smoothing)
     kp = kinds.parameters(kind, parameters, s_factor) if kind in kinds.KIND_OPTIONS else None
     if kp is not None and kp.kind == kinds.CATEGORICAL:
         s_factor = kp.alpha  # CategoricalNB's alpha is the Laplace smoothing
@@ -304,13 +309,13 @@ def train(
                 hint="leave bounds, domain and delta out",
             )
         vt = vector.training(plpy, kind, vector.parameters(plpy, kind, parameters), source, label, features, exclude, categorical)
-        spec.check_label_type(plpy, vt.label)
+        arrays.check_label_type(plpy, vt.label)
         label_type, signature = vt.label.type_sql, _signature([(vt.vector.name, vt.vector.type_sql)])
         private_spec = None
     else:
         t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
-        spec.check_label_type(plpy, t.label)
-        private_spec = columns.privacy(plpy, t, epsilon, bounds, domain, delta)
+        arrays.check_label_type(plpy, t.label)
+        private_spec = column_release.privacy(plpy, t, epsilon, bounds, domain, delta)
         label_type, signature = t.label.type_sql, _signature([(f.name, f.column.type_sql) for f in t.features])
     old = catalog.read(plpy, name)
     if old is not None and not replace:
@@ -345,14 +350,14 @@ def train(
     )
     privacy: dict[str, Any] | None = None
     if private_spec is None:
-        header, rows = columns.write_statistics(plpy, t, kept)
-        spec.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
+        header, rows = column_pass.write_statistics(plpy, t, kept)
+        arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
     else:
         outputs = {"model": name.key, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
         if tables.numeric_stats is not None:
             outputs["numericFeatureStats"] = tables.numeric_stats.display
         p = private_spec.privacy
-        header = private.write_private(
+        header = private_release.write_private(
             plpy, private_spec.shape, p, kept, outputs, {"smoothing": s_factor, **private_spec.ledger(t)},
         )
         private_spec.drop_copy(plpy)
@@ -361,7 +366,7 @@ def train(
             "guarantee": p.guarantee, "domain": p.domain_text, "bounds": private_spec.bounds,
         }
     # derive: MADlib's model tables in madnb_models
-    derive.create_model(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
+    model_tables.create_model(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
     if privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
         rows = int(plpy.execute(
             f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"
@@ -385,7 +390,7 @@ def train(
     numbers = kinds.model_numbers(
         plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor,
     )
-    predict.create_functions(plpy, name, t, numbers, _helpers(plpy, name))
+    generated.create_functions(plpy, name, t, numbers, _helpers(plpy, name))
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
     _insert_catalog_row(
         plpy, name, [kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
@@ -396,9 +401,9 @@ def train(
 
 
 def _train_vector(plpy: Plpy, name: ModelName, t: vector.VectorTraining, kept: NewName, made: _Made) -> None:
-    """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.vector`): statistics, model, functions, catalog."""
+    """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.models.vector`): statistics, model, functions, catalog."""
     header, rows = vector.write_statistics(plpy, t, kept)
-    spec.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
+    arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
     cp, fp = name.object("_class_priors"), name.object("_feature_probs")
     vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
     for table, said in (

@@ -3,7 +3,7 @@
 * :class:`Plpy`: the part of PL/Python's ``plpy`` module madnb uses, as a type
   (every function that runs SQL takes one);
 * :class:`Sql`: a fragment of SQL text built here from identifiers quoted by
-  :mod:`madnb_pl.names`, integers and floats madnb computed itself, and
+  :mod:`madnb_pl.core.names`, integers and floats madnb computed itself, and
   ``pg_catalog``-qualified names -- never from user text;
 * named ``pg_type`` OIDs (PostgreSQL's fixed OIDs of the built-in types) and the
   type groups madnb decides by;
@@ -11,7 +11,7 @@
   :func:`with_clause` and :func:`temp_name`.
 
 Generated SQL runs under ``search_path = pg_catalog, pg_temp`` (see
-:func:`madnb_pl.errors.entry_point`); it is qualified anyway, so that a view
+:func:`madnb_pl.core.errors.entry_point`); it is qualified anyway, so that a view
 created from it means the same on any search_path.
 """
 
@@ -92,7 +92,7 @@ NUMERIC_ELEMENT_TYPES = {
 def quote_ident(name: str) -> Sql:
     """Always-quoted identifier, as ``format('%I')`` would quote a name that needs it.
 
-    Only :mod:`madnb_pl.names` calls it on names from the caller (after parsing
+    Only :mod:`madnb_pl.core.names` calls it on names from the caller (after parsing
     them); the other stages quote names madnb chose itself.
     """
     if "\x00" in name:

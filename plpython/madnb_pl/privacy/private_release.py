@@ -1,7 +1,7 @@
 """The private release: a differentially private statistics table from a training table.
 
 :func:`write_private` runs the steps of a release in the order that keeps it
-private (the parameters are validated by :mod:`madnb_pl.dp` before any of this):
+private (the parameters are validated by :mod:`madnb_pl.inputs.privacy_parameters` before any of this):
 
 1. the public domain: a domain table or 'observed' (:func:`fill_domain`, which may
    still fail: nothing is charged yet);
@@ -10,7 +10,7 @@ private (the parameters are validated by :mod:`madnb_pl.dp` before any of this):
 3. domain => 'private': partition selection (:func:`select_private_domain`);
 4. every cell of the domain with its noise, in one statement
    (:func:`dp_release_select`), stored as released in a statistics table
-   (:mod:`madnb_pl.statistics_table`), with its header.
+   (:mod:`madnb_pl.release.statistics_table`), with its header.
 
 The private pass computes the same kind of statistics as the exact one, shaped
 for noise:
@@ -38,13 +38,13 @@ import json
 import uuid
 from typing import Any
 
-from . import dp, shards
-from .dp import NOT_DP_OBSERVED, NumericBounds, Privacy
-from .errors import MadnbError
-from .names import NewName, Relation
-from .spec import Training
-from .sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name, text_sql, type_is_builtin
-from .statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, domain_fingerprint_select, now, write_header
+from ..core.errors import MadnbError
+from ..core.names import NewName, Relation
+from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name, text_sql, type_is_builtin
+from ..inputs import arrays, privacy_parameters
+from ..inputs.arrays import Training
+from ..inputs.privacy_parameters import NOT_DP_OBSERVED, NumericBounds, Privacy
+from ..release.statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, domain_fingerprint_select, now, write_header
 
 
 def write_private(
@@ -59,7 +59,7 @@ def write_private(
     with its noise, stored as released.  ``outputs`` and ``extra`` are recorded
     in the ledger's parameters.
     """
-    shards.refuse_private(plpy, t)
+    arrays.refuse_private(plpy, t)
     dom = temp_name("madnb_domain_")
     plpy.execute(dp_domain_ddl(dom, t))
     if p.selection is None:
@@ -78,7 +78,7 @@ def write_private(
         "neighbouring": "add or remove one row",
         "bounds": {str(a): [lo, hi] for a, lo, hi in nb.bounds},
         "domain": p.domain_text,
-        "domain_disclosed": p.domain_kind == dp.OBSERVED,
+        "domain_disclosed": p.domain_kind == privacy_parameters.OBSERVED,
         "fixed_point_bits": nb.bits,
         "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
         "outputs": outputs,
@@ -136,7 +136,7 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
             "domain 'observed' discloses the set of class labels and attribute values present in the data",
             detail=f"the model trained from {t.source.display} lists exactly the values that occur in it, so it is "
             f"{NOT_DP_OBSERVED}; this is recorded in the privacy ledger and in the model tables' comments",
-            hint=dp.DOMAIN_HINT if t.cells is None else dp.COLUMNS_DOMAIN_HINT,
+            hint=privacy_parameters.DOMAIN_HINT if t.cells is None else privacy_parameters.COLUMNS_DOMAIN_HINT,
         )
         src, cls = t.source.sql, t.cls.sql
         if t.cells is None:
@@ -159,14 +159,14 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
             f"FROM {d} AS d"
         )[0]
         if bad["nulls"]:
-            raise MadnbError("22023", f"the domain table {p.domain.display} has NULL in attr or value", hint=dp.DOMAIN_HINT)
+            raise MadnbError("22023", f"the domain table {p.domain.display} has NULL in attr or value", hint=privacy_parameters.DOMAIN_HINT)
         if bad["bad"]:
             raise MadnbError(
                 "22023",
                 f"the domain table {p.domain.display} lists values for attribute(s) {bad['bad']}, "
                 "which are not the class (0) or a categorical attribute",
                 detail=f"categorical attributes: {cat}; numeric attributes {list(t.numeric)} take bounds instead",
-                hint=dp.DOMAIN_HINT,
+                hint=privacy_parameters.DOMAIN_HINT,
             )
         # the domain table's values as text by their type's output function (the table is another role's: its
         # value column may be of a type whose owner planted a cast to text)
@@ -198,12 +198,12 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
         f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d"
     )[0]
     if r["classes"] == 0:
-        raise MadnbError("22023", f"the domain {p.domain_text} has no class labels (attr 0)", hint=dp.DOMAIN_HINT)
+        raise MadnbError("22023", f"the domain {p.domain_text} has no class labels (attr 0)", hint=privacy_parameters.DOMAIN_HINT)
     missing = sorted(set(cat) - set(r["attrs"] or []))
     if missing and p.domain is not None:
         raise MadnbError(
             "22023", f"the domain table {p.domain.display} lists no values for categorical attribute(s) {missing}",
-            hint=dp.DOMAIN_HINT,
+            hint=privacy_parameters.DOMAIN_HINT,
         )
 
 
@@ -259,7 +259,7 @@ def _dp_cells_unnest(t: Training) -> Sql:
 
     ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
     arrays works whatever their lower bounds.  Attributes read from columns
-    come as ``t.cells`` instead (the same numbering; see :class:`madnb_pl.spec.Training`).
+    come as ``t.cells`` instead (the same numbering; see :class:`madnb_pl.inputs.arrays.Training`).
     """
     if t.cells is not None:
         return t.cells

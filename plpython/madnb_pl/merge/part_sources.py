@@ -2,26 +2,27 @@
 
 And the header of a statistics table wherever it is: here, or on another server
 behind a postgres_fdw foreign table.  This module only chooses;
-:mod:`madnb_pl.statistics_table` (local), :mod:`madnb_pl.shards` and
-:mod:`madnb_pl.federation` (other servers) do the work, and none of them needs
+:mod:`madnb_pl.release.statistics_table` (local), :mod:`madnb_pl.merge.shards` and
+:mod:`madnb_pl.merge.federation` (other servers) do the work, and none of them needs
 to know about the others' case.
 """
 
 from __future__ import annotations
 
-from . import federation, shards, statistics_table
-from .names import NewName, Relation
-from .spec import Training
-from .sql import Plpy
-from .statistics_table import Header
+from ..core.names import NewName, Relation
+from ..core.sql import Plpy
+from ..inputs.arrays import Training
+from ..release import statistics_table
+from ..release.statistics_table import Header
+from . import federation, shards
 
 
 def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     """The exact statistics of ``t`` into a new statistics table ``dest``; return its header.
 
     A partitioned source with postgres_fdw partitions is computed on its shards
-    (:func:`madnb_pl.shards.write_cells`), anything else by the local pass
-    (:func:`madnb_pl.statistics_table.write_exact`).
+    (:func:`madnb_pl.merge.shards.write_cells`), anything else by the local pass
+    (:func:`madnb_pl.release.statistics_table.write_exact`).
     """
     if shards.write_cells(plpy, t, dest):
         return statistics_table.write_exact_header(plpy, t, dest)
@@ -34,8 +35,8 @@ def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
     A foreign table carries no comment of its own: for a postgres_fdw foreign
     table the header is the remote table's comment, read over dblink on the
     same foreign server after checking that the remote table's columns are the
-    foreign table's (:func:`madnb_pl.federation.foreign_comment`), and it then
-    names that server (:func:`madnb_pl.statistics_table.read_on_server`).
+    foreign table's (:func:`madnb_pl.merge.federation.foreign_comment`), and it then
+    names that server (:func:`madnb_pl.release.statistics_table.read_on_server`).
     """
     comment, kind = statistics_table.comment_and_kind(plpy, rel)
     if kind == "f":

@@ -12,9 +12,9 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from .errors import MadnbError
-from .names import Column, Relation, resolve_column, resolve_relation
-from .sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, BaseType, Plpy, Sql, base_type, int_array, quote_ident
+from ..core.errors import MadnbError
+from ..core.names import Column, Relation, resolve_column, resolve_relation
+from ..core.sql import FLOAT_TYPES, INTEGER_TYPES, NUMERIC, NUMERIC_ELEMENT_TYPES, BaseType, Plpy, Sql, base_type, int_array, quote_ident
 
 # The largest numAttrs accepted.  Checked before anything proportional to numAttrs
 # is built (Python lists, SQL text, arrays in a view's model): PL/Python cannot be
@@ -109,7 +109,7 @@ class Training:
     A LATERAL item yielding ``u(val, o, x)``: o = 1 the class-count cell, o = i + 1
     attribute i; ``val`` a categorical attribute's value (the element type), ``x`` a
     numeric one's as float8 (NULL when missing).  None: the attribute array is
-    unnested (:func:`madnb_pl.private.dp_attrs_sql`).
+    unnested (:func:`madnb_pl.privacy.private_release.dp_attrs_sql`).
     """
 
     @property
@@ -189,7 +189,7 @@ def training(
 
 
 def _of_base_type(plpy: Plpy, col: Column) -> Column:
-    """``col`` with a domain (or an array of a domain's elements) as its base type (:func:`madnb_pl.sql.base_type`).
+    """``col`` with a domain (or an array of a domain's elements) as its base type (:func:`madnb_pl.core.sql.base_type`).
 
     The statistics, the model tables and the private pass then hold base-type
     values, into which the source's domain values go without a check; nothing
@@ -275,3 +275,30 @@ __all__ = [
     "numeric_indices_as_given", "parse_num_attrs", "parse_numeric_indices", "parse_smoothing", "training",
     "warn_suspect_classes",
 ]
+def is_sharded(plpy: Plpy, source: Relation) -> bool:
+    """Whether ``source`` is a partitioned table with a foreign table among its partitions."""
+    return bool(
+        plpy.execute(
+            plpy.prepare(
+                "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 "
+                "AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p "
+                "JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s",
+                ["pg_catalog.oid"],
+            ),
+            [source.oid],
+        )[0]["s"]
+    )
+
+
+def refuse_private(plpy: Plpy, t: Training) -> None:
+    """A private release of a sharded source is refused (0A000): each shard's owner releases on its own server."""
+    if is_sharded(plpy, t.source):
+        raise MadnbError(
+            "0A000",
+            f"a private release of {t.source.display} is not supported: it has partitions on other servers",
+            detail="the private pass would read every row of the foreign partitions over the network",
+            hint="release each shard privately on its own server with madnb.create_nb_statistics (madnb installed there) "
+            "and merge the releases with madnb.create_nb_model_from_statistics",
+        )
+
+

@@ -4,8 +4,8 @@ This module runs inside PostgreSQL's PL/Python (CPython 3.11, standard library
 only) and in the ordinary Python package.  It draws *discrete* Laplace noise (the
 two-sided geometric distribution) for integers: private training adds it to
 counts and to fixed-point sums, which are encoded in SQL
-(:class:`madnb_pl.dp.NumericBounds`), once per released cell, through
-``madnb.dp_laplace`` (:func:`madnb_pl.dp.laplace`).
+(:class:`madnb_pl.inputs.privacy_parameters.NumericBounds`), once per released cell, through
+``madnb.dp_laplace`` (:func:`madnb_pl.privacy.noise.laplace`).
 
 Running time: one draw loops about |noise| / scale times (the geometric part V
 of CKS Algorithm 2), so its time grows with the noise it returns; the expected
@@ -48,13 +48,18 @@ and tests and is never used to sample.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import os
 import random
 import secrets
+from decimal import Decimal
 from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+from ..core.errors import MadnbError, entry_point
+from ..core.sql import Plpy
 
 __all__ = [
     "RandomSource",
@@ -364,3 +369,58 @@ def noisy_count(true_count: int, epsilon: float, rng: RandomSource | None = None
     if rng is None:
         rng = _SECURE
     return count + _discrete_laplace_ts(scale.numerator, scale.denominator, rng)
+_test_source: RandomSource | None = None
+
+
+def use_test_source(source: RandomSource | None) -> None:
+    """Replace the CSPRNG with ``source`` in this session (tests only; ``None`` restores it).
+
+    Reachable only from PL/Python code (which only a superuser can write), never
+    from SQL: a user cannot seed the noise.
+    """
+    global _test_source
+    _test_source = source
+
+
+def _source() -> RandomSource:
+    return _test_source if _test_source is not None else secure_source()
+
+
+# ---------------------------------------------------------------------------
+# The noise primitive (madnb.dp_laplace)
+# ---------------------------------------------------------------------------
+
+
+def _integral(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, Decimal)):
+        raise MadnbError("22023", f"{what} must be an integer", hint="noise is added to counts and fixed-point sums")
+    if isinstance(value, Decimal):
+        if not value.is_finite() or value != value.to_integral_value():
+            raise MadnbError("22023", f"{what} must be an integer", hint="noise is added to counts and fixed-point sums")
+        return int(value)
+    return int(value)
+
+
+@entry_point(pin_search_path=False)  # no SQL here; its SQL function pins search_path itself
+def laplace(plpy: Plpy, value: Any, sensitivity: Any, epsilon: float) -> int:
+    """``value`` plus discrete Laplace noise of scale ``sensitivity / epsilon`` (exact).
+
+    P(noise = x) is proportional to exp(-epsilon |x| / sensitivity).  The message of an
+    error never contains ``value``.
+    """
+    v = _integral(value, "value")
+    s = _integral(sensitivity, "sensitivity")
+    if s <= 0:
+        raise MadnbError("22023", "sensitivity must be positive", hint="the most one row can change the value, e.g. 1 for a count")
+    if not (isinstance(epsilon, float) and math.isfinite(epsilon) and epsilon > 0):
+        raise MadnbError("22023", "epsilon must be a positive finite number", hint="the privacy budget of this one released number")
+    scale = _scale(s, epsilon)
+    return v + discrete_laplace(scale, _source())
+
+
+@functools.lru_cache(maxsize=64)
+def _scale(sensitivity: int, epsilon: float) -> Fraction:
+    """The exact scale sensitivity / epsilon (cached: a release asks for the same few, once per cell)."""
+    return epsilon_to_scale(epsilon, sensitivity)
+
+

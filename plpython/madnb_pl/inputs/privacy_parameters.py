@@ -1,7 +1,7 @@
 """The parameters of a differentially private release, validated before anything is charged.
 
-The release itself (domain, charge, noisy pass) is :mod:`madnb_pl.private`;
-its post-processing into a model is :mod:`madnb_pl.derive`.
+The release itself (domain, charge, noisy pass) is :mod:`madnb_pl.privacy.private_release`;
+its post-processing into a model is :mod:`madnb_pl.derive.model_tables`.
 
 Neighbouring datasets differ by adding or removing one training row: a release
 is epsilon-DP for that relation (replacing one row costs 2 epsilon; a person
@@ -14,7 +14,7 @@ release queries (Vaidya et al. 2013; Marchioro et al. 2022, Algorithm 1):
   clipped to public bounds and encoded as a fixed-point integer.
 
 Every cell of the domain is released with discrete Laplace (two-sided
-geometric) noise from :mod:`madnb_pl.noise`, drawn from the operating system's
+geometric) noise from :mod:`madnb_pl.privacy.noise`, drawn from the operating system's
 CSPRNG, once per cell, in the statement that aggregates the data; exact
 statistics are never stored.  Everything else (clamping, probabilities,
 variances) is post-processing of the noisy cells.
@@ -32,11 +32,11 @@ The domain (class labels, categorical values) is
   private with respect to the set of values (the ledger and the model say so).
 
 Every query gets epsilon' = epsilon / queries.  Everything that can fail is
-validated here, before the release is charged (:func:`madnb_pl.private.charge`); what runs after the
+validated here, before the release is charged (:func:`madnb_pl.privacy.private_release.charge`); what runs after the
 charge cannot fail whatever the data or the noise (clamps in numeric,
 post-processing in ranges the validation guarantees).
 
-Accounting: :func:`madnb_pl.private.charge` calls ``madnb.record_private_release`` (SECURITY
+Accounting: :func:`madnb_pl.privacy.private_release.charge` calls ``madnb.record_private_release`` (SECURITY
 DEFINER) before any noise is drawn: it checks the source's budget, adds epsilon
 to the source's rollback-proof counter and writes the ledger row in schema
 ``madnb_privacy``, which users cannot write directly.
@@ -44,19 +44,16 @@ to the source's rollback-proof counter and writes the ledger row in schema
 
 from __future__ import annotations
 
-import functools
 import math
-import numbers
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from . import noise
-from .errors import MadnbError, entry_point
-from .names import Relation, refuse_nondeterministic_collation, resolve_column, resolve_relation
-from .spec import Training
-from .sql import F8, INTEGER_TYPES, Plpy, float8_literal
+from ..core.errors import MadnbError
+from ..core.names import Relation, refuse_nondeterministic_collation, resolve_column, resolve_relation
+from ..core.sql import F8, INTEGER_TYPES, Plpy, float8_literal
+from .arrays import Training
 
 FIXED_POINT_BITS = 20
 """Numeric values are encoded with K = 2**20 steps per half-width of their bounds."""
@@ -124,60 +121,6 @@ COUNT_CAP = 1 << 50
 
 
 INT8_MAX = (1 << 63) - 1
-
-_test_source: noise.RandomSource | None = None
-
-
-def use_test_source(source: noise.RandomSource | None) -> None:
-    """Replace the CSPRNG with ``source`` in this session (tests only; ``None`` restores it).
-
-    Reachable only from PL/Python code (which only a superuser can write), never
-    from SQL: a user cannot seed the noise.
-    """
-    global _test_source
-    _test_source = source
-
-
-def _source() -> noise.RandomSource:
-    return _test_source if _test_source is not None else noise.secure_source()
-
-
-# ---------------------------------------------------------------------------
-# The noise primitive (madnb.dp_laplace)
-# ---------------------------------------------------------------------------
-
-
-def _integral(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, Decimal)):
-        raise MadnbError("22023", f"{what} must be an integer", hint="noise is added to counts and fixed-point sums")
-    if isinstance(value, Decimal):
-        if not value.is_finite() or value != value.to_integral_value():
-            raise MadnbError("22023", f"{what} must be an integer", hint="noise is added to counts and fixed-point sums")
-        return int(value)
-    return int(value)
-
-
-@entry_point(pin_search_path=False)  # no SQL here; its SQL function pins search_path itself
-def laplace(plpy: Plpy, value: Any, sensitivity: Any, epsilon: float) -> int:
-    """``value`` plus discrete Laplace noise of scale ``sensitivity / epsilon`` (exact).
-
-    P(noise = x) is proportional to exp(-epsilon |x| / sensitivity).  The message of an
-    error never contains ``value``.
-    """
-    v = _integral(value, "value")
-    s = _integral(sensitivity, "sensitivity")
-    if s <= 0:
-        raise MadnbError("22023", "sensitivity must be positive", hint="the most one row can change the value, e.g. 1 for a count")
-    if not (isinstance(epsilon, float) and math.isfinite(epsilon) and epsilon > 0):
-        raise MadnbError("22023", "epsilon must be a positive finite number", hint="the privacy budget of this one released number")
-    scale = _scale(s, epsilon)
-    return v + noise.discrete_laplace(scale, _source())
-
-
-@functools.lru_cache(maxsize=64)
-def _scale(sensitivity: int, epsilon: float) -> Fraction:
-    """The exact scale sensitivity / epsilon (cached: a release asks for the same few, once per cell)."""
-    return noise.epsilon_to_scale(epsilon, sensitivity)
 
 
 # ---------------------------------------------------------------------------

@@ -7,9 +7,9 @@ they call, all in one schema, with no reference to madnb, its schemas or its
 helpers.  :func:`model_numbers` (``madnb._model_numbers``) gives the same
 numbers as JSON to the Python package's ``madnb.to_sklearn``.
 
-One core: the script's functions are the ones :mod:`madnb_pl.predict` writes
-into madnb_models, built by the same code (:func:`madnb_pl.predict.function_statements`)
-from the same numbers (:func:`madnb_pl.predict.read_numbers`), with the
+One core: the script's functions are the ones :mod:`madnb_pl.predict.generated` writes
+into madnb_models, built by the same code (:func:`madnb_pl.predict.generated.function_statements`)
+from the same numbers (:func:`madnb_pl.predict.generated.read_numbers`), with the
 helpers' names swapped for the script's copies; those copies take their bodies
 from madnb's installed helpers (``madnb._nb_best``, ``_nb_proba``,
 ``_nb_proba_jsonb``), so the arg-max with its tie tolerance and the
@@ -24,12 +24,12 @@ schema public; NULL: the model's name in schema public):
     analytics.adult_scores_best / _scores_proba / _scores_proba_jsonb   the helpers
 
 The column form takes the feature columns as arguments, in the catalog's order,
-typed as the model's own column form (:func:`madnb_pl.columns.parameter_type`:
+typed as the model's own column form (:func:`madnb_pl.inputs.columns.parameter_type`:
 a domain's base type; an enum is text: pass its label), each NULL unless given;
 the row form takes any row with columns of those names.  A model with
 more than 100 features has the row form only.  The class array is written
 with exact float text and ISO dates (every entry point's output settings, see
-:mod:`madnb_pl.errors`), so that it reads back the same in any session.
+:mod:`madnb_pl.core.errors`), so that it reads back the same in any session.
 
 Re-running a script is safe (CREATE OR REPLACE), and so is running a newer
 export of the same model over an older one; a function of the same name and
@@ -40,7 +40,7 @@ creates its functions one statement after the other: run it in one transaction
 
 Kinds: :data:`KINDS` maps a model's kind (madnb._models.kind) to its exporter;
 a kind without one is refused with 0A000.  The vector kinds (multinomial,
-bernoulli, complement) are written by :func:`madnb_pl.vector.function_statements`
+bernoulli, complement) are written by :func:`madnb_pl.models.vector.function_statements`
 the same way: the column form takes the one vector column.
 """
 
@@ -52,16 +52,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import kinds, predict, vector
+from ..core.errors import MadnbError, entry_point
+from ..core.names import Column, ModelName, NewName, Relation, parse_name
+from ..core.sql import F8, TEXT, Plpy, base_type, quote_ident
+from ..inputs.columns import GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
+from ..predict import generated
+from ..predict.generated import Helpers, plpy_literal
+from . import kinds, vector
 from .catalog import HELPER_SUFFIXES, CatalogModel, model_name, require
-from .columns import GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
-from .errors import MadnbError, entry_point
-from .names import Column, ModelName, NewName, Relation, parse_name
-from .predict import Helpers, plpy_literal
-from .sql import F8, TEXT, Plpy, base_type, quote_ident
 
 DEFAULT_SCHEMA = "public"
-MAX_PREFIX_BYTES = 63 - max(len(s) for s in predict.SUFFIXES + HELPER_SUFFIXES)
+MAX_PREFIX_BYTES = 63 - max(len(s) for s in generated.SUFFIXES + HELPER_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,8 @@ class ExportType:
 def _export_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> ExportType:
     """A catalog type as the export writes it.
 
-    A domain becomes its base type (:func:`madnb_pl.sql.base_type`), written as the
-    model's own column form takes it (:func:`madnb_pl.columns.parameter_type`:
+    A domain becomes its base type (:func:`madnb_pl.core.sql.base_type`), written as the
+    model's own column form takes it (:func:`madnb_pl.inputs.columns.parameter_type`:
     pg_catalog-qualified; any other, an enum, as text, its values' labels).
     """
     b = base_type(plpy, type_text)
@@ -167,7 +168,7 @@ def _export_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> Expo
 
 
 def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[str]]:
-    """The model's features and label as :mod:`madnb_pl.predict` builds functions from, typed for the export;
+    """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from, typed for the export;
     and each feature's base type name.
 
     The source is not read (it may have changed or gone since training): only
@@ -202,7 +203,7 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
             )
 
 
-def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> predict.ModelNumbers:
+def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> generated.ModelNumbers:
     """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
     cp, fp = m.name.object("_class_priors"), m.name.object("_feature_probs")
     ns = m.name.object("_numeric_stats") if t.numeric else None
@@ -238,7 +239,7 @@ def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
         [list(ours)],
     )
     installed = {r["name"]: r for r in rows}
-    # arguments as the call sites in predict._bodies pass them (the bodies use these parameter names)
+    # arguments as the call sites in generated._bodies pass them (the bodies use these parameter names)
     signatures = {
         "_nb_best": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.int4"),
         "_nb_proba": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.float8[]"),
@@ -256,7 +257,7 @@ def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
         r = installed.get(helper)
         if r is None:  # pragma: no cover - every install has them
             raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} is missing", hint="re-install madnb")
-        body = str(r["prosrc"]).replace(predict.MADNB_HELPERS.proba + "(", ours["_nb_proba"].sql + "(")
+        body = str(r["prosrc"]).replace(generated.MADNB_HELPERS.proba + "(", ours["_nb_proba"].sql + "(")
         if "madnb." in body:  # pragma: no cover - a helper calling another madnb function the export has no copy of
             raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} calls madnb", hint="please report this")
         args, types, result = signatures[helper]
@@ -279,12 +280,12 @@ def _naive_bayes_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) 
     numbers = _naive_bayes_read(plpy, m, t)
     helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = [target.name(s) for s in predict.SUFFIXES]
+    names = [target.name(s) for s in generated.SUFFIXES]
     order = f"the classes {numbers.classes_text}"
-    statements = predict.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
+    statements = generated.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
     functions = [(n, "pg_catalog.anyelement") for n in names]
-    if t.num_attrs <= predict.MAX_ARGS:
-        functions += [(n, predict.column_signature(t)) for n in names]
+    if t.num_attrs <= generated.MAX_ARGS:
+        functions += [(n, generated.column_signature(t)) for n in names]
     return Exported(helpers.functions + functions, helpers.statements + statements)
 
 
@@ -314,12 +315,12 @@ def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
-# multinomial, bernoulli, complement: one vector column (madnb_pl.vector)
+# multinomial, bernoulli, complement: one vector column (madnb_pl.models.vector)
 # ---------------------------------------------------------------------------
 
 
 def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
-    """The model's vector training as :func:`madnb_pl.vector.function_statements` builds functions from,
+    """The model's vector training as :func:`madnb_pl.models.vector.function_statements` builds functions from,
     typed for the export (base types, pg_catalog-qualified), from the catalog only (the source is not read)."""
     (f,) = m.features
     vb = _export_type(plpy, m, f["type"], f'feature "{f["name"]}"')
@@ -368,7 +369,7 @@ def _vector_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Ex
     numbers = _vector_read(plpy, m, t)
     helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = [target.name(s) for s in predict.SUFFIXES]
+    names = [target.name(s) for s in generated.SUFFIXES]
     order = f"the classes {numbers.classes_text}"
     statements = vector.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
     functions = [(n, "pg_catalog.anyelement") for n in names] + [(n, t.vector.type_sql) for n in names]

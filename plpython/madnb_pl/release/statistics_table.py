@@ -19,16 +19,16 @@ row per released cell:
     s2     numeric         private, numeric attr: noisy sum of their squares
 
 Exact statistics store (count, mean, sample variance), which parts merge with
-Chan et al.'s parallel formula (:mod:`madnb_pl.derive`); private statistics
+Chan et al.'s parallel formula (:mod:`madnb_pl.derive.model_tables`); private statistics
 store every cell of the public domain exactly as released (raw noisy integers,
 possibly negative, never clamped), with the fixed-point scale in the header.
 
 The header is the table's comment: ``madnb statistics `` followed by a JSON
 object (:class:`Header`).  A private release is charged and ledgered by
-:func:`madnb_pl.private.charge`, exactly as private training is.
+:func:`madnb_pl.privacy.private_release.charge`, exactly as private training is.
 
 The exact release is :func:`write_exact` (here); the private one is
-:func:`madnb_pl.private.write_private`.
+:func:`madnb_pl.privacy.private_release.write_private`.
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ import secrets
 import uuid
 from dataclasses import asdict, dataclass, replace
 
-from . import dp, stats
-from .errors import MadnbError
-from .names import NewName, QualifiedName, Relation
-from .spec import Training
-from .sql import F8, Plpy, Sql, int_array, temp_name, with_clause
+from ..core.errors import MadnbError
+from ..core.names import NewName, QualifiedName, Relation
+from ..core.sql import F8, Plpy, Sql, int_array, temp_name, with_clause
+from ..inputs import privacy_parameters
+from ..inputs.arrays import Training
+from . import array_pass
 
 FORMAT = 1
 COMMENT_PREFIX = "madnb statistics "
@@ -84,7 +85,7 @@ class Header:
     # is an int for this database's ledger, else "<id> on server <name>" (:func:`read_on_server`).
     parts: list[str] | None = None
     release_ids: list[int | str] | None = None
-    # Statistics of the vector kinds (madnb_pl.vector: multinomial, Bernoulli, complement):
+    # Statistics of the vector kinds (madnb_pl.models.vector: multinomial, Bernoulli, complement):
     # "dense" (attr j: element j) or "tsvector" (attr 1, value: the lexeme), n the sum of the
     # values -- or, with binarize b, the count of values > b.  None: MADlib-style statistics.
     vector: str | None = None
@@ -117,10 +118,10 @@ class Header:
             return list(self.release_ids)
         return [self.release_id] if self.release_id is not None else []
 
-    def numeric_bounds(self) -> dp.NumericBounds:
+    def numeric_bounds(self) -> privacy_parameters.NumericBounds:
         """The fixed-point encoding of a private part (attribute order)."""
         pairs = tuple(sorted((int(a), float(lo), float(hi)) for a, lo, hi in (self.bounds or [])))
-        return dp.NumericBounds(pairs, int(self.fixed_point_bits or dp.FIXED_POINT_BITS))
+        return privacy_parameters.NumericBounds(pairs, int(self.fixed_point_bits or privacy_parameters.FIXED_POINT_BITS))
 
 
 def read_on_server(h: Header, server: str) -> Header:
@@ -205,10 +206,10 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     CTE of :func:`stats.class_counts_cte`, the one place it is written), the non-NULL
     categorical cells, and per numeric attribute (nv, mean, sample variance).
     A partitioned source with foreign partitions is computed on its shards
-    instead (:func:`madnb_pl.release.write_exact` chooses).
+    instead (:func:`madnb_pl.merge.part_sources.write_exact` chooses).
     """
-    s = stats.materialise(plpy, t)
-    stats.check_stats(plpy, s, t)
+    s = array_pass.materialise(plpy, t)
+    array_pass.check_stats(plpy, s, t)
     create_table(plpy, dest, t)
     insert_cells(plpy, t, s, dest.sql)
     plpy.execute(f"DROP TABLE {s}")
@@ -228,7 +229,7 @@ def write_exact_header(plpy: Plpy, t: Training, dest: NewName | Relation) -> Hea
 
 def insert_cells(plpy: Plpy, t: Training, s: str, dest: str) -> None:
     """Insert the cells of statistics pass relation ``s`` (checked by :func:`stats.check_stats`) into table ``dest``."""
-    cc = with_clause([stats.class_counts_cte(s)])
+    cc = with_clause([array_pass.class_counts_cte(s)])
     num = t.numeric_array_sql
     f8, i8 = F8, "pg_catalog.int8"
     # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
@@ -263,7 +264,7 @@ def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
     mean_lo, so that merging parts loses nothing either.  Tables without such cells
     pay one query on the statistics table; arrays that are not one-dimensional and
     1-based keep the fast pass's numbers.  A shard runs the same steps on its
-    server (:mod:`madnb_pl.shards`).
+    server (:mod:`madnb_pl.merge.shards`).
     """
     cells = far_cells(plpy, t, dest)
     if not cells:
@@ -291,7 +292,7 @@ def refined_select(t: Training, cells: list[tuple[int, float]]) -> Sql:
     a = f"t.{t.attrs.sql}"
     aggs, values = [], []
     for j, c in cells:
-        x = f"({stats.numeric_value_sql(t, f'{a}[{j}]', True)} - {c!r}::{f8})"
+        x = f"({array_pass.numeric_value_sql(t, f'{a}[{j}]', True)} - {c!r}::{f8})"
         aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
         values.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
     odd = f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1) AS odd"
@@ -350,7 +351,7 @@ def _finite(col: str) -> str:
 
 def domain_fingerprint_select(dom: str) -> Sql:
     """The md5 (column ``f``) of a public domain's cells (o, class, value) in a collation-independent order:
-    what a private release's header records (:func:`madnb_pl.private.domain_fingerprint`) and what a merge
+    what a private release's header records (:func:`madnb_pl.privacy.private_release.domain_fingerprint`) and what a merge
     recomputes from a private part's cells (:func:`cells_check_select`)."""
     return Sql(
         "SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\\n' ORDER BY x.c COLLATE \"C\"), '')) AS f "
@@ -364,7 +365,7 @@ def cells_check_select(rel: str, h: Header) -> Sql:
 
     Result columns: ``cls``, ``attr``, ``value`` and ``problem`` (a sentence: what is wrong) of the first bad
     cell by attribute, NULL when every cell is possible; for private statistics also ``fingerprint`` (the md5
-    of the domain the cells hold, as :func:`madnb_pl.private.domain_fingerprint` computes it), ``cells`` and
+    of the domain the cells hold, as :func:`madnb_pl.privacy.private_release.domain_fingerprint` computes it), ``cells`` and
     ``grid`` (the number of cells, and classes x (1 + values + numeric attributes)).
 
     Every part: a class, an attribute in 0..numAttrs, each (class, attribute, value) once, a class count
@@ -490,7 +491,7 @@ def check_cells(plpy: Plpy, rel: str, h: Header, label: str) -> None:
     """Refuse (22023, naming ``label`` and the first bad cell) a statistics table whose cells no release holds.
 
     One query on the statistics table (:func:`cells_check_select`), whatever its size.  Every merge runs it
-    on each part it did not just release itself (:func:`madnb_pl.derive.check_parts`): local tables,
+    on each part it did not just release itself (:func:`madnb_pl.merge.part_sums.check_parts`): local tables,
     foreign tables, parts pulled from other servers, a sharded training's shards and online updates.
     """
     r = plpy.execute(cells_check_select(rel, h))[0]

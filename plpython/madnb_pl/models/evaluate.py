@@ -30,12 +30,11 @@ import json
 import sys
 from typing import Any
 
-from . import predict
+from ..core.errors import MadnbError, entry_point
+from ..core.names import ModelName, resolve_column, resolve_relation
+from ..core.sql import Plpy, Sql, quote_ident, text_sql, type_is_builtin
+from ..predict import generated
 from .catalog import model_name, require
-from .columns import text_sql, type_is_builtin
-from .errors import MadnbError, entry_point
-from .names import ModelName, resolve_column, resolve_relation
-from .sql import Plpy, Sql, quote_ident
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
 
@@ -50,9 +49,9 @@ def evaluate_sql(
     madnb.train under the pinned search_path (as the generated functions use it).
     Labels compare in the label's type when it and the source column's type are
     PostgreSQL's own (``*_builtin``); otherwise as their texts
-    (:func:`madnb_pl.columns.text_sql`): a cast to or from an enum could be its owner's.
+    (:func:`madnb_pl.core.sql.text_sql`): a cast to or from an enum could be its owner's.
     """
-    pred, _proba_jsonb, proba = (n.sql for n in predict.function_names(name))
+    pred, _proba_jsonb, proba = (n.sql for n in generated.function_names(name))
     lbl = quote_ident(label)
     if model_builtin and source_builtin:
         classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(s.*)"

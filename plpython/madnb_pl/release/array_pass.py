@@ -12,8 +12,8 @@ row per (class, attribute) for numeric ones:
 class's rows); ``nv``, ``mean`` and ``var`` are the count, mean and sample
 variance of the non-NULL values of a numeric attribute.  :func:`check_stats`
 validates the training data from that relation alone;
-:func:`madnb_pl.statistics_table.write_exact` keeps it as a statistics table and
-:func:`madnb_pl.derive.model_ctes` derives MADlib's three tables from it (the
+:func:`madnb_pl.release.statistics_table.write_exact` keeps it as a statistics table and
+:func:`madnb_pl.derive.model_tables.model_ctes` derives MADlib's three tables from it (the
 same SQL serves the prepared tables and the ad hoc views, so each formula lives
 in one place).
 Training computes the same relation faster where it can: numeric attributes by
@@ -29,9 +29,9 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import MadnbError
-from .spec import Training
-from .sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name, text_sql
+from ..core.errors import MadnbError
+from ..core.sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name, text_sql
+from ..inputs.arrays import Training
 
 
 def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> Sql:
@@ -356,15 +356,15 @@ def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = Fal
 CLASS_ROWS_OF_PASS = "(s.o = 1 OR s.o IS NULL)"
 """The rows of the statistics pass whose counts add up to a class's rows."""
 CLASS_ROWS_OF_TABLE = "s.o OPERATOR(pg_catalog.=) 0"
-"""The class-count rows of a statistics table (attr 0, see madnb_pl.statistics_table)."""
+"""The class-count rows of a statistics table (attr 0, see madnb_pl.release.statistics_table)."""
 
 
 def class_counts_cte(cells: str, class_rows: str = CLASS_ROWS_OF_PASS) -> tuple[str, Sql]:
     """The CTE ``cc`` (cls, class_cnt): each class's training rows, summed from a statistics relation.
 
     The one place the class counts are written: the statistics table keeps them
-    (:func:`madnb_pl.statistics_table.write_exact`) and the class priors are
-    derived from them (:func:`madnb_pl.derive.model_ctes`).  ``class_rows`` selects
+    (:func:`madnb_pl.release.statistics_table.write_exact`) and the class priors are
+    derived from them (:func:`madnb_pl.derive.model_tables.model_ctes`).  ``class_rows`` selects
     the rows whose ``n`` add up to them: those of the pass, or attr 0 of a table.
     """
     return (

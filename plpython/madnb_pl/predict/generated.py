@@ -9,7 +9,7 @@ For a named model, :func:`create_functions` writes into schema madnb_models:
 each in two forms: the *row form* takes any row that has the feature columns
 (``anyelement``: ``SELECT m_predict(t) FROM t``, whatever else the row holds),
 the *column form* the feature values themselves, named as the training columns
-and typed with their base types (:func:`madnb_pl.columns.parameter_type`: a
+and typed with their base types (:func:`madnb_pl.inputs.columns.parameter_type`: a
 domain's base type, an enum as text), each NULL -- a missing value, which adds
 nothing -- unless given (``m_predict(age => 39, workclass => 'Private')``; in a
 generated column, which cannot take a whole row).  The row form's body is a
@@ -33,7 +33,7 @@ from the model tables and written into the body (float8 values exactly, by
 ``repr``), and every term is the views' term: categorical ln(cnt + s) - ln(n_ca
 + s * attr_cnt) looked up by the value's text in a jsonb dictionary (unseen or
 missing values add 0); Gaussian a - (r (x - mu))^2 with the views' variance
-floor (none for kind 'gaussian', see :mod:`madnb_pl.kinds`) and clipping window
+floor (none for kind 'gaussian', see :mod:`madnb_pl.models.kinds`) and clipping window
 (NULL and NaN add 0); the arg-max returns the first
 class within 1e-12 (relative) of the best, as the classify view's first class;
 probabilities by log-sum-exp as the probs view.
@@ -47,7 +47,7 @@ its rows were written.  Generated SQL qualifies every operator, function and
 type, so no object on the caller's search_path runs inside a prediction; it
 reads an enum's label with the enum's output function and takes base types, so
 no cast or domain CHECK another role defines runs either
-(:func:`madnb_pl.columns.text_sql`).
+(:func:`madnb_pl.core.sql.text_sql`).
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .columns import ColumnTraining, Feature, column_value_sql, gaussian_value_sql, label_text_sql, value_text_sql
-from .names import MODELS_SCHEMA, ModelName, NewName
-from .scoring.model import model_parts
-from .scoring.plan import ScoringPlan
-from .sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
+from ..core.names import MODELS_SCHEMA, ModelName, NewName
+from ..core.sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
+from ..inputs.columns import ColumnTraining, Feature, column_value_sql, gaussian_value_sql, label_text_sql, value_text_sql
+from ..scoring.model import model_parts
+from ..scoring.plan import ScoringPlan
 
 SCHEMA = MODELS_SCHEMA
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
@@ -218,7 +218,7 @@ def function_names(model: ModelName) -> list[NewName]:
 @dataclass(frozen=True)
 class Helpers:
     """The per-row helpers a generated body calls with the K scores: madnb's own, or the copies of an
-    exported script (:mod:`madnb_pl.export`), as SQL names."""
+    exported script (:mod:`madnb_pl.models.export`), as SQL names."""
 
     best: str  # arg-max with the classify view's tie tolerance -> int4
     proba: str  # log-sum-exp -> float8[]
@@ -308,7 +308,7 @@ def _row_form_calls_column_form(t: ColumnTraining) -> bool:
 
 
 def column_signature(t: ColumnTraining) -> str:
-    """The column form's argument types (:attr:`madnb_pl.columns.Feature.param_type`)."""
+    """The column form's argument types (:attr:`madnb_pl.inputs.columns.Feature.param_type`)."""
     return ", ".join(f.param_type for f in t.features)
 
 

@@ -2,17 +2,17 @@
 
 Every model madnb writes keeps the sum of the statistics it was derived from,
 in a statistics table of schema madnb_statistics named at the end of each model
-table's comment (:data:`madnb_pl.derive.STATISTICS_RECORD`, with the table's
+table's comment (:data:`madnb_pl.derive.model_tables.STATISTICS_RECORD`, with the table's
 id); that table's header lists the id of every released part in the sum
-(:attr:`madnb_pl.statistics_table.Header.part_ids`).  An update is then merge +
+(:attr:`madnb_pl.release.statistics_table.Header.part_ids`).  An update is then merge +
 derive on two parts, the kept sum and the new one:
 
     check   the model's record, the part's header: new to the model, compatible, cells a
-            release can hold (22023, :func:`madnb_pl.derive.check_parts`)
-    merge   kept := kept + part (:func:`madnb_pl.derive.replace_sum`): Chan et al. for
+            release can hold (22023, :func:`madnb_pl.merge.part_sums.check_parts`)
+    merge   kept := kept + part (:func:`madnb_pl.merge.part_sums.replace_sum`): Chan et al. for
             exact cells, raw noisy sums for private ones, a new header listing the part
     derive  the model tables' rows replaced from the new sum
-            (:func:`madnb_pl.derive.derive_model`), with the model's own smoothing
+            (:func:`madnb_pl.derive.model_tables.derive_model`), with the model's own smoothing
 
 so its cost is that of the part and of the model's cells, whatever the number
 of earlier updates, and k updates give the model of one training on the union.
@@ -28,11 +28,12 @@ noisy integers; clamps and floors run only when deriving.
 
 from __future__ import annotations
 
-from . import derive, predict, release
-from .errors import MadnbError
-from .names import Relation, parse_name, resolve_relation
-from .sql import Plpy, quote_ident
-from .statistics_table import KEPT_SCHEMA, Header
+from ..core.errors import MadnbError
+from ..core.names import MODELS_SCHEMA, Relation, parse_name, resolve_relation
+from ..core.sql import Plpy, quote_ident
+from ..merge import part_sources, part_sums
+from ..release.statistics_table import KEPT_SCHEMA, Header
+from . import model_tables
 
 RETRAIN_HINT = (
     "train the model again with madnb.create_nb_prepared_data_tables, or derive it with "
@@ -49,7 +50,7 @@ def update_model(
 ) -> None:
     """Add the statistics table ``statistics`` to the model (its three tables), in place."""
     part_rel = resolve_relation(plpy, statistics, "statistics")
-    part = release.read_header(plpy, part_rel, "statistics")
+    part = part_sources.read_header(plpy, part_rel, "statistics")
     fp = resolve_relation(plpy, feature_probs, "featureProbsDestName")
     cp = resolve_relation(plpy, class_priors, "classPriorsDestName")
     np = None if numeric_stats is None else resolve_relation(plpy, numeric_stats, "numericFeatureStatsDestName")
@@ -65,27 +66,27 @@ def update_model(
     plpy.execute(f"LOCK TABLE {', '.join(r.sql for r in tables)} IN SHARE ROW EXCLUSIVE MODE")
     kept = model_statistics(plpy, fp, cp, np)
     plpy.execute(f"LOCK TABLE {kept.sql} IN SHARE ROW EXCLUSIVE MODE")
-    model_header = release.read_header(plpy, kept, "kept statistics")
+    model_header = part_sources.read_header(plpy, kept, "kept statistics")
     _check_recorded_id(plpy, fp, kept, model_header)
     _check_numeric_table(model_header, np)
     _check_new(part_rel, part, fp, model_header)
-    diff = derive.difference(part, model_header)
+    diff = part_sums.difference(part, model_header)
     if diff is not None:
         what, mine, theirs = diff
         raise MadnbError(
             "22023",
             f"statistics {part_rel.display} are not compatible with the model {fp.display}",
             detail=f"its {what} is {mine!r}, the model's is {theirs!r}",
-            hint=derive.COMPATIBLE_HINT,
+            hint=part_sums.COMPATIBLE_HINT,
         )
-    t = derive.statistics_shape(plpy, kept, model_header, "kept statistics")
-    derive.statistics_shape(plpy, part_rel, part, "statistics")
+    t = part_sums.statistics_shape(plpy, kept, model_header, "kept statistics")
+    part_sums.statistics_shape(plpy, part_rel, part, "statistics")
     # the kept sum is a sum of parts checked when they were added (or of training's own release)
-    derive.check_parts(plpy, [(part_rel, part)], "statistics {display}")
+    part_sums.check_parts(plpy, [(part_rel, part)], "statistics {display}")
     smoothing = _smoothing(plpy, fp)
     classes = _classes(plpy, cp)
-    header = derive.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
-    derive.derive_model(plpy, kept, header, t, derive.ModelSql.of((fp, cp, np)), smoothing, create=False)
+    header = part_sums.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
+    model_tables.derive_model(plpy, kept, header, t, model_tables.ModelSql.of((fp, cp, np)), smoothing, create=False)
     now = _classes(plpy, cp)
     if now != classes:
         plpy.notice(
@@ -99,7 +100,7 @@ def _refuse_named_model(tables: list[Relation]) -> None:
     """A named model's tables are not updated here (0A000): its numbers are also in its generated
     prediction functions and follow its kind (madnb.train), which an update of the tables would not."""
     for rel in tables:
-        if rel.schema == predict.SCHEMA:
+        if rel.schema == MODELS_SCHEMA:
             raise MadnbError(
                 "0A000", f"{rel.display} is a table of a named model, which madnb.update_nb_model does not update",
                 detail="a named model's prediction functions and its kind's parameters are made by madnb.train",
@@ -112,7 +113,7 @@ def _record(plpy: Plpy, rel: Relation) -> tuple[str, str] | None:
     comment = plpy.execute(
         plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["pg_catalog.oid"]), [rel.oid]
     )[0]["c"]
-    found = derive.STATISTICS_RECORD.search(comment or "")
+    found = model_tables.STATISTICS_RECORD.search(comment or "")
     return (found.group(1), found.group(2)) if found else None
 
 

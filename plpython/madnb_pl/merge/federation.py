@@ -18,7 +18,7 @@ Two ways in:
   every header is read and checked first, then every part's query is sent at once
   (``dblink_send_query``) and the results collected (``dblink_get_result``) into
   temporary tables shaped like statistics tables, so the owners answer
-  concurrently; :func:`madnb_pl.derive.create_model` merges them exactly as it
+  concurrently; :func:`madnb_pl.derive.model_tables.create_model` merges them exactly as it
   merges local parts, and the model keeps their sum (an online update adds to it).
 
 Only statistics cells and catalog facts about the statistics table (its comment,
@@ -43,10 +43,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import MadnbError
-from .names import NewName, QualifiedName, Relation, created, parse_name
-from .sql import Plpy, Sql, quote_ident
-from .statistics_table import COLUMNS, FIXED_COLUMN_TYPES, Header, columns_ddl, parse_header, read_on_server
+from ..core.errors import MadnbError
+from ..core.names import NewName, QualifiedName, Relation, created, parse_name
+from ..core.sql import Plpy, Sql, quote_ident
+from ..release.statistics_table import COLUMNS, FIXED_COLUMN_TYPES, Header, columns_ddl, parse_header, read_on_server
 
 WRAPPERS = ("postgres_fdw", "dblink_fdw")
 """Foreign-data wrappers whose servers dblink can connect to."""

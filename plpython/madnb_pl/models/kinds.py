@@ -10,7 +10,7 @@ derivation and before the prediction functions are generated:
   ``epsilon = var_smoothing * the largest variance of a feature over all rows``
   (``epsilon_``), written into the numeric_stats table's attr_var; no MADlib
   floor at prediction.  The variance of a feature over all rows is the merge of
-  its classes' cells (:func:`madnb_pl.derive.pooled_numeric_select`): no extra
+  its classes' cells (:func:`madnb_pl.merge.part_sums.pooled_numeric_select`): no extra
   pass.  Priors: the class frequencies, or ``priors``.
 * 'categorical' (every feature categorical, by its text form): ``alpha`` is
   the smoothing; the number of categories of feature i is
@@ -20,7 +20,7 @@ derivation and before the prediction functions are generated:
   as CategoricalNB's ``feature_log_prob_``.  Priors: the class frequencies,
   uniform (``fit_prior`` false) or ``class_prior``.
 
-Values are checked here (the keys by :func:`madnb_pl.models.parse_options`):
+Values are checked here (the keys by :func:`madnb_pl.models.lifecycle.parse_options`):
 every bad value is 22023 naming the option.
 """
 
@@ -31,12 +31,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from . import derive, predict
-from .columns import ColumnTraining, label_text_sql
-from .errors import MadnbError
-from .names import NewName
-from .spec import MAX_SMOOTHING, finite_number
-from .sql import F8, Plpy
+from ..core.errors import MadnbError
+from ..core.names import NewName
+from ..core.sql import F8, Plpy
+from ..inputs.arrays import MAX_SMOOTHING, finite_number
+from ..inputs.columns import ColumnTraining, label_text_sql
+from ..merge import part_sums
+from ..predict import generated
 
 GAUSSIAN = "gaussian"
 CATEGORICAL = "categorical"
@@ -159,7 +160,7 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
             )
         return None
     assert np is not None
-    pooled = derive.pooled_numeric_select(kept, t.shape())
+    pooled = part_sums.pooled_numeric_select(kept, t.shape())
     # np.var(X, axis=0).max(): ddof 0, so the sample variance times (N - 1) / N (0 for one value)
     r = plpy.execute(
         f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
@@ -203,13 +204,13 @@ def stored(kind: str, options: dict[str, Any] | None, smoothing: float) -> Param
 
 def model_numbers(
     plpy: Plpy, p: Parameters | None, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float,
-) -> predict.ModelNumbers:
+) -> generated.ModelNumbers:
     """The numbers of a model's prediction functions, read from its tables: the kind's priors, no floor for 'gaussian'.
 
     ``p`` None is kind 'naive_bayes' (MADlib's numbers).  madnb.train writes
     the functions from these numbers and madnb.model_sql / to_sklearn export them.
     """
-    numbers = predict.read_numbers(plpy, t, cp, fp, np, smoothing, var_floor=p is None)
+    numbers = generated.read_numbers(plpy, t, cp, fp, np, smoothing, var_floor=p is None)
     if p is None:
         return numbers
     return dataclasses.replace(numbers, prior=log_priors(p, numbers.classes, numbers.prior))

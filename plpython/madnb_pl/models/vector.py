@@ -51,13 +51,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import statistics_table
-from .columns import resolve_label, text_sql
-from .errors import MadnbError
-from .names import Column, ModelName, NewName, Relation, parse_name, resolve_column, resolve_relation
-from .predict import MADNB_HELPERS, Helpers, function_names, plpy_literal
-from .spec import finite_number
-from .sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name
+from ..core.errors import MadnbError
+from ..core.names import Column, ModelName, NewName, Relation, parse_name, resolve_column, resolve_relation
+from ..core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
+from ..inputs.arrays import finite_number
+from ..inputs.columns import resolve_label
+from ..predict.generated import MADNB_HELPERS, Helpers, function_names, plpy_literal
+from ..release import statistics_table
 
 MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
 KINDS = (MULTINOMIAL, BERNOULLI, COMPLEMENT)
@@ -150,7 +150,7 @@ class VectorTraining:
     form: str  # DENSE or SPARSE
     kind: str
     params: Parameters
-    label_builtin: bool = True  # the label's type is PostgreSQL's own (columns.text_sql)
+    label_builtin: bool = True  # the label's type is PostgreSQL's own (core.sql.text_sql)
 
     @property
     def role(self) -> str:
@@ -568,7 +568,7 @@ def function_statements(
 ) -> list[str]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
-    As :func:`madnb_pl.predict.function_statements`: ``names`` in :data:`SUFFIXES`
+    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in :data:`SUFFIXES`
     order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
     names (madnb's, or an exported script's copies), ``quote`` writes a comment
     as a string constant, ``class_order`` names what orders the probability array.
@@ -608,7 +608,22 @@ def function_statements(
 
 
 __all__ = [
-    "BERNOULLI", "COMPLEMENT", "KINDS", "MULTINOMIAL", "OPTIONS", "Parameters", "VectorModel", "VectorTraining",
-    "class_log_prior", "create_functions", "derive", "function_statements", "parameters", "read_model", "scores_sql",
-    "stats_select", "training", "write_statistics",
+    "BERNOULLI",
+    "COMPLEMENT",
+    "MULTINOMIAL",
+    "KINDS",
+    "OPTIONS",
+    "Parameters",
+    "VectorModel",
+    "VectorTraining",
+    "class_log_prior",
+    "create_functions",
+    "derive",
+    "function_statements",
+    "parameters",
+    "read_model",
+    "scores_sql",
+    "stats_select",
+    "training",
+    "write_statistics",
 ]

@@ -11,7 +11,7 @@ madnb generates, and in its views (which bind operators and functions when they
 are created), is pg_catalog's, whatever the caller's search_path holds: an
 object planted in a schema on that path never runs inside madnb.  The names a
 user passes in are still looked up on the caller's search_path, by
-:mod:`madnb_pl.names`, which switches back to it for exactly those lookups
+:mod:`madnb_pl.core.names`, which switches back to it for exactly those lookups
 (:func:`caller_search_path`).
 
 Output settings: values madnb keeps as text (a model's classes, a categorical
@@ -28,7 +28,7 @@ operators (anyenum's, the base type's) and work as they are.  A type with its
 own equality elsewhere that casts implicitly to a pg_catalog type (citext) would
 be compared with pg_catalog's operators after the cast, while GROUP BY uses the
 type's own equality; madnb refuses such class and value columns (0A000, see
-:func:`madnb_pl.names.resolve_column`).
+:func:`madnb_pl.core.names.resolve_column`).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class MadnbError(Exception):
         self.hint = hint
 
 
-def set_search_path(plpy: Any, value: str) -> None:  # plpy: madnb_pl.sql.Plpy (sql imports errors)
+def set_search_path(plpy: Any, value: str) -> None:  # plpy: madnb_pl.core.sql.Plpy (sql imports errors)
     """``search_path = value`` until the end of the transaction (or of an aborted savepoint).
 
     Safe under any search_path: a schema-qualified function, a parameter of a

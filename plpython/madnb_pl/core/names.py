@@ -8,7 +8,7 @@ SQL is always :func:`quote_ident` of a parsed part, so a hostile name is data.
 Unqualified names are resolved on the caller's search_path, as MADlib does:
 an unqualified source is found there (``to_regclass``) and an unqualified output
 goes to the caller's current schema (``current_schema()``).  Entry points run
-under ``pg_catalog, pg_temp`` (see :mod:`madnb_pl.errors`), so exactly those two
+under ``pg_catalog, pg_temp`` (see :mod:`madnb_pl.core.errors`), so exactly those two
 lookups switch back to the caller's path (:func:`_on_callers_search_path`), in
 statements that hold no operator and only schema-qualified functions and types.
 Column types are printed with ``format_type`` under the pinned path, so a type
@@ -312,7 +312,7 @@ def resolve_column(plpy: Plpy, rel: Relation, text: str | None, what: str, compa
 def _check_compared_type(plpy: Plpy, col: Column, what: str) -> None:
     """0A000 for values whose type (or a domain's base type) has its own default equality outside pg_catalog.
 
-    madnb's SQL compares with pg_catalog's operators only (see :mod:`madnb_pl.errors`),
+    madnb's SQL compares with pg_catalog's operators only (see :mod:`madnb_pl.core.errors`),
     while GROUP BY and DISTINCT use the type's own default operator class: for such a
     type (citext, say) the two would disagree and the model would be silently wrong.
     Domains and enums compare with pg_catalog's operators and are fine.  Default

@@ -1,0 +1,249 @@
+"""The statistics pass over ordinary columns, into a statistics table with text values.
+
+The pass (:func:`stats_select`) is one SELECT: per class its row count and
+count, avg and var_samp of every Gaussian column; the categorical counts of
+integer columns grouped on one packed int8 key per value (as training from
+integer arrays does), those of other columns from a LATERAL VALUES unpivot (the
+value as text, :func:`madnb_pl.inputs.columns.value_text_sql`).  Each part is a
+scan of the source that PostgreSQL runs with parallel workers; none calls Python
+per row.  Feature i (1-based, in the order of the ``ColumnTraining``) is
+attribute i of the statistics table, so a column model is an ordinary madnb
+model, merged and derived as every other.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from ..core.errors import MadnbError
+from ..core.names import NewName
+from ..core.sql import (
+    F8,
+    INT2,
+    INT4,
+    Plpy,
+    Sql,
+    int_array,
+    temp_name,
+)
+from ..inputs.columns import ColumnTraining, column_text_sql, gaussian_value_sql, label_text_sql
+from . import array_pass, statistics_table
+
+PACK_BITS = 11  # a packed integer key: value * 2**11 + feature number (features <= 1600 < 2**11)
+
+
+PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
+
+
+MAX_GAUSSIAN = 300  # nv, mean, var (24 bytes) each in one row of the pass's table, which holds at most 8160 bytes
+
+
+def packed(t: ColumnTraining) -> list[int]:
+    """The categorical features counted from a packed int8 key (integer columns of at most 32 bits)."""
+    return [i for i, f in enumerate(t.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
+
+
+def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
+    """The statistics pass: rows (cls, o, v, n, c{j}, m{j}, v{j}), one SELECT of up to three parts.
+
+    * o = 0, one row per class: its row count n and, per Gaussian feature j,
+      count, avg and var_samp of the present values (c{j}, m{j}, v{j});
+    * integer categorical features: per class and (feature, value) the count,
+      grouped on one int8 key per element, value * 2**11 + o, from ``unnest`` in
+      the select list (the cheapest way PostgreSQL counts many columns per row);
+    * other categorical features: each row unpivoted into (o, value as text) by a
+      LATERAL VALUES list, grouped by class, o, value.
+
+    Missing values (NULL) of categorical features are not counted.  Every part
+    can run in parallel workers.  ``fold``: an SQL expression over the source's
+    row ``t``; every row then also carries it as a first column ``f`` and is
+    grouped by it too (cross-validation's per-fold statistics, in the same pass).
+    """
+    gauss = list(t.numeric)
+    if len(gauss) > MAX_GAUSSIAN:
+        raise MadnbError(
+            "54000", f"{len(gauss)} Gaussian features are more than madnb.train supports ({MAX_GAUSSIAN})",
+            hint="train from a view with fewer numeric columns, or name some of them in categorical",
+        )
+    lab = f"t.{t.label.sql}"
+    src = f"{t.source.sql} AS t"
+    by, g_by, e_by, n_by = "", "", "", 0
+    if fold is not None:
+        # the fold, first column of every part, computed once per row in a LATERAL sub-select that
+        # OFFSET 0 keeps from being flattened: next to unnest, or above the unpivot, the expression
+        # would run once per element (md5 costs microseconds)
+        src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
+        by, g_by, e_by, n_by = "x.f AS f, ", "g.f, ", "e.f, ", 1
+    nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
+    aggs = "".join(
+        f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
+        for j in gauss
+        for x in [gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1])]
+    )
+    parts = [
+        f"SELECT {by}{lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
+        f"FROM {src} GROUP BY {_group_by(1 + n_by)}"
+    ]
+    ints = packed(t)
+    if ints:
+        mask = (1 << PACK_BITS) - 1
+        keys = ", ".join(
+            f"(t.{t.features[i - 1].column.sql})::pg_catalog.int8 OPERATOR(pg_catalog.*) {1 << PACK_BITS} "
+            f"OPERATOR(pg_catalog.+) {i}"
+            for i in ints
+        )
+        # OFFSET 0 keeps "k IS NOT NULL" above the aggregate (below it, it would run once per element)
+        parts.append(
+            f"SELECT {g_by}g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
+            f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
+            f"FROM (SELECT {e_by}e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {by}{lab} AS cls, "
+            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}) AS e GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
+            "WHERE g.k IS NOT NULL"
+        )
+    others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
+    if others:
+        rows = ", ".join(f"({i}, {column_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
+        parts.append(
+            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
+            f"FROM {src} CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
+            f"WHERE u.v IS NOT NULL GROUP BY {_group_by(3 + n_by)}) AS g"
+        )
+    return Sql(" UNION ALL ".join(parts))
+
+
+def _group_by(n: int) -> str:
+    """GROUP BY's list of the first ``n`` output columns: 1, 2, ..."""
+    return ", ".join(str(i) for i in range(1, n + 1))
+
+
+def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
+    """The statistics pass of ``t`` into a new statistics table ``dest``; return its header and the training rows.
+
+    The table has the format of :mod:`madnb_pl.release.statistics_table` (value type
+    text), so that it merges and derives as any other.
+    """
+    s, labelled = statistics_pass(plpy, t)
+    insert_cells(plpy, t, s, dest)
+    plpy.execute(f"DROP TABLE {s}")
+    refine_far_from_zero(plpy, t, dest.sql)
+    header = exact_header(plpy, t)
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header, labelled
+
+
+def exact_header(plpy: Plpy, t: ColumnTraining) -> statistics_table.Header:
+    """The header of a fresh exact statistics table of ``t`` (a new id)."""
+    return statistics_table.Header(
+        format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=t.num_attrs,
+        numeric=list(t.numeric), class_type=t.label.type_sql, element_type="text", source=t.source.display,
+        created_at=statistics_table.now(plpy),
+    )
+
+
+def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> tuple[str, int]:
+    """Run :func:`stats_select` into a temporary table and check it; return its name and the labelled rows.
+
+    A NOTICE counts the rows with a NULL label; no labelled row, or an infinite
+    Gaussian value, is an error.
+    """
+    s = temp_name("madnb_colstats_")
+    try:
+        # a Gather of the packed keys is costed per row, not per element (see madnb_pl.release.array_pass.gather_cost)
+        with array_pass.gather_cost(plpy, max(1.0, len(packed(t)) / 2)):
+            plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t, fold)}")
+    except plpy.spiexceptions.NumericValueOutOfRange as e:
+        raise MadnbError(
+            "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
+            hint="Gaussian features need values whose squares fit a float8 (about within +-1e154): "
+            "rescale the column in a view, or make the feature categorical",
+        ) from e
+    r = plpy.execute(
+        "SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
+        "COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled "
+        f"FROM {s} AS s"
+    )[0]
+    if r["unlabelled"]:
+        plpy.notice(
+            f"{r['unlabelled']} row(s) of {t.source.display} with a NULL label were ignored", detail=f'label "{t.label.name}"',
+        )
+    if r["labelled"] == 0:
+        raise MadnbError(
+            "22023", f"source {t.source.display} has no rows with a non-NULL label",
+            detail=f'label "{t.label.name}"', hint="train on a table with at least one labelled row",
+        )
+    f8 = F8
+    for j in t.numeric:
+        bad = plpy.execute(
+            f"SELECT {label_text_sql('s.cls', t)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+            f"AND (s.m{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
+            f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1"
+        )
+        if bad:
+            raise MadnbError(
+                "22003", f'feature "{t.features[j - 1].name}" of {t.source.display} has an infinite value',
+                detail=f"label {bad[0]['cls']}",
+                hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
+            )
+    return s, int(r["labelled"])
+
+
+def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:
+    """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (of fold ``fold``)."""
+    f8, i8 = F8, "pg_catalog.int8"
+    labelled = "s.cls IS NOT NULL" + ("" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}")
+    statistics_table.create_table(plpy, dest, t.shape())
+    numeric_cells = "".join(
+        f" UNION ALL SELECT s.cls, {j}, NULL, NULL, s.c{j}, s.m{j}, s.v{j} FROM {s} AS s "
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
+        for j in t.numeric
+    )
+    plpy.execute(
+        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+        f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
+        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
+        + numeric_cells
+    )
+
+
+def refine_far_from_zero(plpy: Plpy, t: ColumnTraining, dest: str) -> None:
+    """Recompute the Gaussian cells whose values sit far from 0 compared with their spread.
+
+    The column form of :func:`madnb_pl.release.statistics_table.refine_far_from_zero`
+    (see there for why): the same test on the statistics, the same shifted pass
+    (x - c with c the mean of the attribute's largest such cell), the mean kept
+    as the double-double c + avg(x - c).
+    """
+    if not t.numeric:
+        return
+    f8 = F8
+    far = (
+        f"s.nv OPERATOR(pg_catalog.>) 1 AND pg_catalog.abs(s.mean) OPERATOR(pg_catalog.>) "
+        f"({statistics_table.FAR_FROM_ZERO ** 0.5!r}::{f8} OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.var))"
+    )
+    rows = plpy.execute(
+        f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({int_array(t.numeric)}) AND {far} ORDER BY s.attr, s.nv DESC"
+    )
+    if not rows:
+        return
+    aggs, cells = [], []
+    for r in rows:
+        j, c = int(r["o"]), float(r["c"])
+        f = t.features[j - 1]
+        x = f"({gaussian_value_sql(f't.{f.column.sql}', f)} OPERATOR(pg_catalog.-) {c!r}::{f8})"
+        aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
+        cells.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
+    passed = (
+        f"SELECT t.{t.label.sql} AS cls, {', '.join(aggs)} FROM {t.source.sql} AS t "
+        f"WHERE t.{t.label.sql} IS NOT NULL GROUP BY t.{t.label.sql}"
+    )
+    plpy.execute(
+        f"UPDATE {dest} AS s SET mean = y.c OPERATOR(pg_catalog.+) y.r, "
+        "mean_lo = (y.c OPERATOR(pg_catalog.-) (y.c OPERATOR(pg_catalog.+) y.r)) OPERATOR(pg_catalog.+) y.r, var = y.v "
+        f"FROM (SELECT g.cls, x.o, x.c, x.r, x.v FROM ({passed}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)) AS y "
+        f"WHERE s.cls OPERATOR(pg_catalog.=) y.cls AND s.attr OPERATOR(pg_catalog.=) y.o AND y.r IS NOT NULL AND {far}"
+    )
+
+
