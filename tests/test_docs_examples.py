@@ -37,8 +37,8 @@ from psycopg import sql
 
 from conftest import ROOT, data_file
 from madnb._cluster import find_bindir
+from psql_session import split_session
 from remote import RemoteDb
-from test_python_api import split_session
 
 PAGES = sorted(
     [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "examples").glob("*.md"),

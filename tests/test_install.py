@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy
 
 import madnb
+from helpers import extension_dir
 from madnb._build import write_extension_files
 from madnb._install import InstallError
 
@@ -60,23 +61,6 @@ def extension_files(cluster) -> Path:
     extension directory, which the tests leave untouched.
     """
     return install_extension_files(cluster)
-
-
-def extension_dir(cluster=None) -> Path:
-    """Where the test cluster looks for extension files first: its private ``extension_destdir``.
-
-    Never the system's extension directory, which the tests leave untouched.
-    ``cluster`` defaults to the session's; skips where the server has no such setting.
-    """
-    if cluster is None:
-        import conftest
-
-        cluster = conftest._cluster
-    d = cluster.extension_dir if cluster is not None else None
-    if d is None:
-        pytest.skip("the server has no extension_destdir setting (Debian's packages do): "
-                    "extension tests never write into the system's extension directory")
-    return d
 
 
 def install_extension_files(cluster) -> Path:

@@ -23,8 +23,8 @@ from sklearn.naive_bayes import CategoricalNB
 from sklearn.preprocessing import OrdinalEncoder
 
 from conftest import data_file
+from golden_files import REGEN
 from models_helpers import load_adult
-from test_golden_sql import REGEN
 from test_models_evaluate import assert_close, expected, load_mushroom
 
 

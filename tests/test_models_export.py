@@ -27,10 +27,10 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 import madnb
 from conftest import data_file
+from golden_files import check_golden
 from madnb import cli
 from madnb.sklearn import MixedNB
 from models_helpers import ADULT_COLUMNS, load_adult
-from test_golden_sql import check_golden
 from test_models_catalog import _PLANTED_FUNCTIONS, _PLANTED_OPERATORS
 
 TOL_SQL = 1e-12

@@ -8,8 +8,8 @@ Regenerate with ``make golden`` and read the diff.
 
 from __future__ import annotations
 
+from golden_files import GOLDEN, REGEN, capture, check_golden, golden_text, normalise
 from helpers import statements_sent
-from test_golden_sql import GOLDEN, REGEN, capture, check_golden, golden_text, normalise
 
 DATA = """
 CREATE TABLE pets (id int PRIMARY KEY, species varchar(8), colour text, legs int, weight float8, indoor boolean, age numeric);

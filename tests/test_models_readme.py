@@ -23,7 +23,7 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 import madnb
 from conftest import ROOT, data_file
-from test_python_api import psql, same_output, split_session
+from psql_session import psql, same_output, split_session
 
 NUMERIC = ("age", "education_num", "capital_gain", "capital_loss", "hours_per_week")
 CATEGORICAL = ("workclass", "education", "marital_status", "occupation", "relationship", "race", "sex", "native_country")

@@ -16,8 +16,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from helpers import sqlstate_of
-from test_privacy_roles import connect_as, drop_roles, new_role
+from helpers import connect_as, drop_roles, new_role, sqlstate_of
 
 DATA = """
 CREATE TABLE churn_data (id int PRIMARY KEY, label text, plan text, minutes float8);

@@ -26,9 +26,9 @@ from sklearn.model_selection import LeaveOneOut
 import madnb
 from madnb import cli
 from madnb._install import InstallError
+from psql_session import psql
 from test_models_cross_validate import categorical_nb_fold_jll, cross_validate, softmax
 from test_models_evaluate import load_mushroom
-from test_python_api import psql
 
 REGRESSION_MIN_CLASSES = 50  # docs/models.md "Suspect training": the documented threshold
 

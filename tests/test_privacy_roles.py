@@ -25,11 +25,10 @@ import psycopg
 import pytest
 
 import madnb
-from helpers import MANUAL_TRAINING, sqlstate_of
+from helpers import MANUAL_TRAINING, connect_as, drop_roles, extension_dir, new_role, sqlstate_of
 from madnb._build import write_extension_files
 from madnb._cluster import find_bindir
 from madnb._install import InstallError
-from test_install import extension_dir
 
 ROWS = [(1, 1, (1, 2, 3)), (2, 1, (1, 2, 1)), (3, 1, (1, 4, 3)), (4, 2, (1, 2, 2)), (5, 2, (0, 2, 2)), (6, 2, (0, 1, 3))]
 """The rows of helpers.MANUAL_TRAINING (id, class, attributes)."""
@@ -64,28 +63,6 @@ def counter(conn: psycopg.Connection[Any], schema: str = "public", table: str = 
     return f'madnb_privacy."{name}"'
 
 
-def connect_as(db: psycopg.Connection[Any], role: str, autocommit: bool = True) -> psycopg.Connection[Any]:
-    info = db.info
-    conn = psycopg.connect(host=info.host, port=info.port, dbname=info.dbname, user=role, autocommit=autocommit)
-    conn.execute("SET search_path = public, madnb")
-    return conn
-
-
-def new_role(db: psycopg.Connection[Any], prefix: str) -> str:
-    name = f"{prefix}_{secrets.token_hex(3)}"
-    db.execute(f'CREATE ROLE "{name}" LOGIN')
-    return name
-
-
-def drop_roles(db: psycopg.Connection[Any], roles: list[str]) -> None:
-    for r in roles:
-        db.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s AND pid <> pg_backend_pid()", (r,)
-        )
-        db.execute(f'DROP OWNED BY "{r}"')
-        db.execute(f'DROP ROLE "{r}"')
-
-
 @pytest.fixture
 def manual(db: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
     db.execute(MANUAL_TRAINING)
@@ -111,9 +88,9 @@ def alice(manual: psycopg.Connection[Any]) -> Iterator[tuple[str, psycopg.Connec
 
 
 @pytest.fixture
-def extension_files() -> Path:
+def extension_files(cluster) -> Path:
     """madnb.control and the generated scripts where the server looks (as in test_install)."""
-    d = extension_dir()
+    d = extension_dir(cluster)
     shutil.copy(Path(__file__).resolve().parents[1] / "madnb.control", d / "madnb.control")
     write_extension_files(d)
     return d

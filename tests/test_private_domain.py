@@ -15,17 +15,7 @@ import pytest
 
 from helpers import relations, sqlstate_of
 from madnb_pl import dp
-from privacy_helpers import ledger, pl_calls, use_seeded_noise
-
-
-def keep_probability(count: int, epsilon: float, tau: int) -> float:
-    """P(count + X >= tau) for X discrete Laplace with a = exp(-epsilon), from the pmf."""
-    a = math.exp(-epsilon)
-    k = tau - count
-    if k <= 0:
-        return 1 - a ** (1 - k) / (1 + a)  # 1 - P(X <= k - 1) = 1 - P(X >= 1 - k)
-    return a**k / (1 + a)
-
+from privacy_helpers import keep_probability, ledger, pl_calls, use_seeded_noise
 
 # ---------------------------------------------------------------------------
 # The threshold

@@ -12,12 +12,9 @@ psql session, run in psql.
 from __future__ import annotations
 
 import contextlib
-import math
 import re
 import secrets
-import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,8 +24,9 @@ import pytest
 import sqlalchemy
 
 import madnb
-from madnb._cluster import find_bindir
+from helpers import run_cli
 from madnb._install import InstallError
+from psql_session import psql, same_output, split_session
 from test_install import OLD_SCRIPT, catalog, install_extension_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,10 +184,6 @@ def test_a_failed_transaction_is_refused_with_a_message_saying_to_roll_it_back(u
 # ---- the command line -------------------------------------------------------
 
 
-def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "madnb.cli", *args], capture_output=True, text=True, timeout=300, env=env)
-
-
 def test_madnb_without_arguments_prints_the_help():
     out = run_cli()
     assert out.returncode == 0, out.stderr
@@ -232,13 +226,6 @@ def test_database_url_is_not_read_as_a_fallback_for_dsn(url):
     assert out.returncode != 0
     assert "no database given" in out.stderr
     assert installed(url) is None
-
-
-def psql() -> str:
-    exe = shutil.which("psql") or str(find_bindir() / "psql")
-    if not Path(exe).exists():
-        pytest.skip("psql is not available")
-    return exe
 
 
 def test_the_psql_script_applied_with_psql_gives_the_same_objects_as_madnb_install(cluster, url, tmp_path):
@@ -316,56 +303,6 @@ def readme_psql_session() -> str:
     blocks = re.findall(r"```sql\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 1
     return blocks[0]
-
-
-def split_session(sql_text: str) -> list[tuple[str, list[str]]]:
-    """(statement, quoted output lines) for every statement of the session.
-
-    Quoted output is the run of comment lines right after a statement that look
-    like psql's output (a table or ``(n rows)``), without their ``-- `` prefix.
-    """
-    chunks: list[tuple[str, list[str]]] = []
-    stmt: list[str] = []
-    lines = sql_text.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        stmt.append(line)
-        i += 1
-        if line.split("--", 1)[0].rstrip().endswith(";"):
-            quoted: list[str] = []
-            while i < len(lines) and lines[i].startswith("--") and (quoted or lines[i].startswith("--  ")):
-                quoted.append(lines[i][3:] if lines[i].startswith("-- ") else lines[i][2:])
-                i += 1
-            chunks.append(("\n".join(stmt), quoted))
-            stmt = []
-    assert not "".join(stmt).strip(), f"unterminated statement in the README: {stmt}"
-    return chunks
-
-
-def same_output(shown: list[str], quoted: list[str]) -> bool:
-    """psql's output as quoted: headers and text exactly, floats to 1e-12 (and so column widths loosely)."""
-    if shown == quoted:
-        return True
-    if len(shown) != len(quoted):
-        return False
-    for a, b in zip(shown, quoted):
-        if set(a) <= set("-+") and set(b) <= set("-+"):  # the rule under the header: widths follow the values
-            if a.count("+") != b.count("+"):
-                return False
-            continue
-        ca, cb = a.split("|"), b.split("|")
-        if len(ca) != len(cb):
-            return False
-        for x, y in zip(ca, cb):
-            if x.strip() == y.strip():
-                continue
-            try:
-                if not math.isclose(float(x), float(y), rel_tol=1e-12, abs_tol=1e-15):
-                    return False
-            except ValueError:
-                return False
-    return True
 
 
 def test_the_readme_psql_session_runs_in_psql_and_shows_what_it_says(url, tmp_path):
