@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
-
 import test_statistics_tables as st
+
 from helpers import relations, sqlstate_of, statements_sent
 from privacy_helpers import ledger, notices, use_seeded_noise
 

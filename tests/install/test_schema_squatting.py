@@ -16,10 +16,10 @@ from typing import Any
 
 import psycopg
 import pytest
+from test_install import install_extension_files, new_database
 
 import madnb
 from madnb._build import SCHEMAS, build_script
-from test_install import install_extension_files, new_database
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 DATA_FILES = ["adult_train.csv", "adult_test.csv", "mushroom.csv", "house_votes_84.csv", "skin_segmentation.csv"]
 
 

@@ -25,6 +25,7 @@ import psycopg
 import pytest
 
 import madnb
+from conftest import ROOT
 from helpers import MANUAL_TRAINING, connect_as, drop_roles, extension_dir, new_role, sqlstate_of
 from madnb._build import write_extension_files
 from madnb._cluster import find_bindir
@@ -91,7 +92,7 @@ def alice(manual: psycopg.Connection[Any]) -> Iterator[tuple[str, psycopg.Connec
 def extension_files(cluster) -> Path:
     """madnb.control and the generated scripts where the server looks (as in test_install)."""
     d = extension_dir(cluster)
-    shutil.copy(Path(__file__).resolve().parents[1] / "madnb.control", d / "madnb.control")
+    shutil.copy(ROOT / "madnb.control", d / "madnb.control")
     write_extension_files(d)
     return d
 
@@ -518,7 +519,7 @@ def test_under_create_extension_the_privacy_state_survives_uninstall_and_pg_dump
         assert conn.execute("SELECT to_regnamespace('madnb_privacy')").fetchone()[0] is None
 
 
-OID_KEYED_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.1.0-privacy-by-oid.sql"
+OID_KEYED_SCRIPT = ROOT / "tests" / "fixtures" / "madnb--0.1.0-privacy-by-oid.sql"
 
 
 def test_upgrading_from_oid_keyed_privacy_state_keeps_every_release_budget_and_charge(cluster, empty_db):

@@ -18,7 +18,6 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from conftest import data_file
+from conftest import ROOT, data_file
 from helpers import relations, sqlstate_of, statements_sent
 from privacy_helpers import ledger
 from remote import RemoteDb, link_server
@@ -647,7 +646,7 @@ def test_hostile_remote_schema_table_and_server_names_are_data(db, remote_dbs):
 
 # --- the walkthrough in docs/federation.md, as written --------------------------------------
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "federation.md"
+DOC = ROOT / "docs" / "federation.md"
 _BLOCK = re.compile(r"<!-- run on: (each owner|aggregator) -->\s*```sql\n(.*?)```", re.S)
 _SERVER_OPTIONS = re.compile(r"host '(owner[123])\.example\.com', port '5432', dbname 'sales'")
 

@@ -13,8 +13,8 @@ tests/test_federation.py, ``update_nb_model``'s in tests/test_online_update.py.
 from __future__ import annotations
 
 import pytest
-
 import test_statistics_tables as st
+
 from helpers import relations, sqlstate_of
 
 MERGE = "SELECT madnb.create_nb_model_from_statistics(ARRAY['s1', 's2'], 'fp', 'np', 'cp')"

@@ -19,10 +19,10 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg import sql
-
-from privacy_helpers import use_seeded_noise
 from test_hostile_types import SPY
 from test_search_path_hijack import unprivileged_role
+
+from privacy_helpers import use_seeded_noise
 
 TYPES = SPY + """CREATE TYPE public.kind AS ENUM ('a', 'b', 'c');
 CREATE TYPE public.colour AS ENUM ('blue', 'green', 'red');

@@ -9,17 +9,17 @@ import math
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import psycopg
 import pytest
 
 import madnb
+from conftest import ROOT
 from helpers import MANUAL_GAUSSIAN, MANUAL_TRAINING, relations, sqlstate_of
 from madnb_pl import dp, private, spec
 from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
 
-OLD_SCRIPT = Path(__file__).resolve().parent / "fixtures" / "madnb--0.0.1.sql"
+OLD_SCRIPT = ROOT / "tests" / "fixtures" / "madnb--0.0.1.sql"
 
 # A small mixed table: class text, attributes {colour (categorical), size (numeric), shape (categorical)}.
 MIXED = """

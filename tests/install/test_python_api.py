@@ -16,20 +16,18 @@ import re
 import secrets
 import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 import sqlalchemy
+from test_install import OLD_SCRIPT, catalog, install_extension_files
 
 import madnb
+from conftest import ROOT
 from helpers import run_cli
 from madnb._install import InstallError
 from psql_session import psql, same_output, split_session
-from test_install import OLD_SCRIPT, catalog, install_extension_files
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture

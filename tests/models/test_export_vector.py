@@ -21,11 +21,11 @@ import psycopg
 import pytest
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
+from test_export import TOL_SKLEARN, assert_same_predictions, copy_table, database_proba, model_sql, predictions, without_comments
+from test_kinds_vector import _tsvector, digits, movie_reviews  # noqa: F401  (fixtures)
 
 import madnb
 from madnb.sklearn import tsvector_counts
-from test_models_export import TOL_SKLEARN, assert_same_predictions, copy_table, database_proba, model_sql, predictions, without_comments
-from test_models_kinds_vector import _tsvector, digits, movie_reviews  # noqa: F401  (fixtures)
 
 ESTIMATORS = {"multinomial": MultinomialNB, "bernoulli": BernoulliNB, "complement": ComplementNB}
 KINDS = [

@@ -13,11 +13,11 @@ import pytest
 import sqlalchemy
 
 import madnb
+from conftest import ROOT
 from helpers import extension_dir
 from madnb._build import write_extension_files
 from madnb._install import InstallError
 
-ROOT = Path(__file__).resolve().parents[1]
 OLD_SCRIPT = ROOT / "tests" / "fixtures" / "madnb--0.0.1.sql"
 
 CATALOG = """

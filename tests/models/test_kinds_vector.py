@@ -407,8 +407,9 @@ GOLDEN_CALLS = {
 
 @pytest.mark.parametrize("golden", sorted(GOLDEN_CALLS))
 def test_the_sql_of_the_vector_kinds_and_their_prediction_functions_match_their_golden_files(db, golden):
+    from test_golden import train_and_functions_text
+
     from golden_files import GOLDEN, REGEN, check_golden
-    from test_models_golden import train_and_functions_text
 
     db.execute(GOLDEN_DATA)
     if REGEN:

@@ -24,6 +24,7 @@ import pandas as pd
 import psycopg
 import pytest
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
+from test_catalog import _PLANTED_FUNCTIONS, _PLANTED_OPERATORS
 
 import madnb
 from conftest import data_file
@@ -31,7 +32,6 @@ from golden_files import check_golden
 from madnb import cli
 from madnb.sklearn import MixedNB
 from models_helpers import ADULT_COLUMNS, load_adult
-from test_models_catalog import _PLANTED_FUNCTIONS, _PLANTED_OPERATORS
 
 TOL_SQL = 1e-12
 TOL_SKLEARN = 1e-9
@@ -343,7 +343,7 @@ def test_a_kind_without_an_exporter_is_0A000_naming_the_kinds_that_have_one(db):
 
 
 def test_the_script_of_a_small_model_matches_its_golden_file(db):
-    from test_models_golden import DATA
+    from test_golden import DATA
 
     db.execute(DATA)
     db.execute("SELECT madnb.train('pets_nb', 'pets', 'species', exclude => ARRAY['id'], categorical => ARRAY['legs'])")

@@ -25,7 +25,6 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg import sql
-
 from test_search_path_hijack import unprivileged_role
 
 # (domain, base type) of every built-in type a column model reads, each with a CHECK that logs

@@ -13,7 +13,6 @@ import hashlib
 import re
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,11 +20,11 @@ import psycopg
 import pytest
 from sklearn.naive_bayes import CategoricalNB
 from sklearn.preprocessing import OrdinalEncoder
+from test_evaluate import assert_close, expected, load_mushroom
 
-from conftest import data_file
+from conftest import ROOT, data_file
 from golden_files import REGEN
 from models_helpers import load_adult
-from test_models_evaluate import assert_close, expected, load_mushroom
 
 
 def fold_of(key: Any, folds: int, seed: int = 0) -> int:
@@ -282,7 +281,7 @@ def test_a_hostile_search_path_changes_nothing(db):
     assert cross_validate(db, "s", "y", exclude=["id"], key="id") == want
 
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "student_alcohol.md"
+EXAMPLE = ROOT / "docs" / "examples" / "student_alcohol.md"
 
 
 def blocks(text: str, language: str) -> list[str]:

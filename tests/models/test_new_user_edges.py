@@ -22,13 +22,13 @@ import pytest
 import sqlalchemy
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import LeaveOneOut
+from test_cross_validate import categorical_nb_fold_jll, cross_validate, softmax
+from test_evaluate import load_mushroom
 
 import madnb
 from madnb import cli
 from madnb._install import InstallError
 from psql_session import psql
-from test_models_cross_validate import categorical_nb_fold_jll, cross_validate, softmax
-from test_models_evaluate import load_mushroom
 
 REGRESSION_MIN_CLASSES = 50  # docs/models.md "Suspect training": the documented threshold
 
