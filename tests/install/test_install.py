@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
@@ -96,11 +95,6 @@ def new_database(cluster, name: str) -> str:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}"')
     return cluster.url_for(name)
-
-
-def test_control_file_and_package_agree_on_the_version():
-    control = (ROOT / "madnb.control").read_text()
-    assert re.search(r"default_version = '([^']+)'", control).group(1) == madnb.__version__
 
 
 def test_both_install_paths_create_the_same_objects(cluster, extension_files):
@@ -226,32 +220,6 @@ def test_the_command_line_installs_reports_and_uninstalls(cluster):
     assert "not installed" in out.stdout
     out = run_cli("install", "--dsn", "postgresql://postgres@127.0.0.1:1/nowhere")
     assert out.returncode == 1 and out.stderr.startswith("madnb:")
-
-
-def test_the_generated_script_guards_against_psql_and_names_its_version():
-    script = madnb.build_script()
-    lines = script.splitlines()
-    assert lines[0].startswith(f"-- madnb {madnb.__version__} ")
-    assert '\\echo Use "CREATE EXTENSION madnb" to load this file. \\quit' in lines
-
-
-def test_the_install_script_embeds_subpackages_of_madnb_pl_under_their_dotted_names(tmp_path):
-    from madnb._build import read_sources
-
-    pkg = tmp_path / "plpython" / "madnb_pl"
-    (pkg / "sub").mkdir(parents=True)
-    for rel in ("__init__.py", "top.py", "sub/__init__.py", "sub/leaf.py"):
-        (pkg / rel).write_text(f"# {rel}\n", encoding="utf-8")
-    (tmp_path / "sql").mkdir()
-    (tmp_path / "migrations").mkdir()
-    src = read_sources(tmp_path)
-    assert src.python == {
-        "madnb_pl": "# __init__.py\n",
-        "madnb_pl.top": "# top.py\n",
-        "madnb_pl.sub": "# sub/__init__.py\n",
-        "madnb_pl.sub.leaf": "# sub/leaf.py\n",
-    }
-    assert src.packages() == ["madnb_pl", "madnb_pl.sub"]
 
 
 def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):

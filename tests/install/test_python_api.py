@@ -4,9 +4,9 @@ install, upgrade and uninstall through a URL, psycopg connections (autocommit or
 not, inside a caller's transaction or not), a SQLAlchemy engine and a SQLAlchemy
 connection: what madnb did is committed when madnb began the transaction, and is
 left to the caller's COMMIT or ROLLBACK when the caller had one open.  Then the
-command line's first impressions (no arguments, nothing to upgrade, nothing to
-uninstall, the psql script), the demo against a user's database and the README's
-psql session, run in psql.
+command line's first impressions (nothing to upgrade, nothing to uninstall,
+the psql script; its help is in tests/unit/test_cli.py), the demo against a
+user's database and the README's psql session, run in psql.
 """
 
 from __future__ import annotations
@@ -180,14 +180,6 @@ def test_a_failed_transaction_is_refused_with_a_message_saying_to_roll_it_back(u
 
 
 # ---- the command line -------------------------------------------------------
-
-
-def test_madnb_without_arguments_prints_the_help():
-    out = run_cli()
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("usage: madnb")
-    for cmd in ("install", "upgrade", "uninstall", "version", "build-script", "demo"):
-        assert cmd in out.stdout
 
 
 def test_upgrading_an_up_to_date_database_says_so(url):

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
-import sqlalchemy
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import LeaveOneOut
 from test_cross_validate import categorical_nb_fold_jll, cross_validate, softmax
@@ -262,14 +261,6 @@ def test_uninstall_from_python_says_cascade_true_and_the_command_line_says_casca
     err = capsys.readouterr().err
     assert "--cascade" in err and "cascade=True" not in err
     assert madnb.version(url).installed == madnb.__version__  # refused: nothing was removed
-
-
-def test_install_on_an_engine_or_url_of_another_database_says_postgresql_is_needed(tmp_path):
-    for target in (sqlalchemy.create_engine(f"sqlite:///{tmp_path}/x.db"), f"sqlite:///{tmp_path}/x.db",
-                   "mysql://someone@localhost/db"):
-        with pytest.raises(InstallError, match=r"^madnb needs PostgreSQL: .*(sqlite|mysql)"):
-            madnb.install(target)
-    assert not (tmp_path / "x.db").exists()
 
 
 def test_export_sql_on_a_database_without_madnb_says_so_in_one_line(empty_db, capsys):

@@ -6,9 +6,7 @@ The statistical properties of the noise are in test_privacy_statistics.py.
 from __future__ import annotations
 
 import math
-import sys
 from decimal import Decimal
-from fractions import Fraction
 
 import psycopg
 import pytest
@@ -286,19 +284,6 @@ def test_a_domain_table_without_the_expected_columns_is_rejected_before_anything
     )
     assert e.diag.sqlstate == "42804"
     assert ledger(manual) == []
-
-
-def test_parameter_parsing_rules():
-    assert dp.parse_epsilon(0.1) == Fraction(1, 10)
-    assert dp.parse_epsilon(1e-05) == Fraction(1, 100000)
-    # epsilon' is the largest float8 not above epsilon / queries, so the parts never exceed epsilon
-    for eps, q in [(1.0, 21), (0.1, 3), (0.3, 7), (10.0, 23), (1e-300, 3)]:
-        e = dp.per_query_epsilon(dp.parse_epsilon(eps), q)
-        assert Fraction(e) * q <= dp.parse_epsilon(eps)
-        assert Fraction(math.nextafter(e, math.inf)) * q > dp.parse_epsilon(eps)
-    nb = dp.parse_bounds([[90, 200], [4, 8]], [2, 1])  # pairs follow numericAttrsColumnIndices as written
-    assert nb.bounds == ((1, 4.0, 8.0), (2, 90.0, 200.0))
-    assert dp.parse_bounds([4, 8], [3]).bounds == ((3, 4.0, 8.0),)
 
 
 # ---------------------------------------------------------------------------
@@ -737,10 +722,3 @@ def stats_column(name: str, typ: str, oid: int, elem: str | None = None, elem_oi
     return Column(name, typ, oid, elem, elem_oid)
 
 
-def test_the_privacy_curve_command_is_wired_into_the_cli():
-    import subprocess
-
-    out = subprocess.run(
-        [sys.executable, "-m", "madnb.cli", "privacy-curve", "--help"], capture_output=True, text=True, timeout=60
-    )
-    assert out.returncode == 0 and "--reps" in out.stdout and "--jobs" in out.stdout

@@ -18,35 +18,6 @@ from madnb_pl import dp
 from privacy_helpers import keep_probability, ledger, pl_calls, use_seeded_noise
 
 # ---------------------------------------------------------------------------
-# The threshold
-# ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("epsilon", [1e-3, 0.05, 0.25, 1.0, 3.0, 50.0])
-@pytest.mark.parametrize("delta", [1e-12, 1e-6, 1e-3, 0.1, 0.45])
-def test_the_threshold_is_the_smallest_that_keeps_a_one_row_value_with_probability_at_most_delta(epsilon, delta):
-    tau = dp.selection_threshold(epsilon, delta)
-    assert tau >= 1
-    assert keep_probability(1, epsilon, tau) <= delta
-    if tau > 1:
-        assert keep_probability(1, epsilon, tau - 1) > delta * (1 - 1e-6)
-
-
-def test_the_threshold_grows_like_ln_one_over_delta_over_epsilon():
-    # a^(tau-1) / (1 + a) <= delta: tau - 1 = ceil(ln(1 / (delta (1 + a))) / epsilon)
-    a = math.exp(-0.5)
-    assert dp.selection_threshold(0.5, 0.1) == 1 + math.ceil(math.log(1 / (0.1 * (1 + a))) / 0.5) == 5
-    # almost no noise: a value needs a second row (noise >= 1 has probability a / (1 + a), about e^-1e6)
-    assert dp.selection_threshold(1e6, 1e-9) == 2
-    # a lot of noise and a large delta: P(X >= 0) = 1 / (1 + a) is already below delta
-    assert dp.selection_threshold(1e-3, 0.6) == 1
-    # at the ends of the validated range of epsilon' the threshold is still computed (and finite)
-    assert dp.selection_threshold(1e50, 1e-9) == 2
-    tiny = dp.selection_threshold(1e-50, 1e-9)
-    assert tiny == pytest.approx((math.log(1e9) - math.log(2)) / 1e-50, rel=1e-8)
-
-
-# ---------------------------------------------------------------------------
 # Selection in the database
 # ---------------------------------------------------------------------------
 
