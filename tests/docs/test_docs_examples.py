@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,40 +35,13 @@ import pytest
 from psycopg import sql
 
 from conftest import ROOT, data_file
+from docs_pages import FEDERATION, PAGES, blocks, page_id, runnable
 from madnb._cluster import find_bindir
 from psql_session import split_session
 from remote import RemoteDb
 
-PAGES = sorted(
-    [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "docs" / "examples").glob("*.md"),
-     *(ROOT / "docs" / "reference").glob("*.md")])
-FEDERATION = ROOT / "docs" / "federation.md"
-
-FENCE = re.compile(r"^```(sql[^\n]*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
-NORUN = re.compile(r"sql norun: *(\S.*)")
 SETUP = re.compile(r"^<!-- setup: ([^>]*?) -->$", re.MULTILINE)
-RUN_ON = re.compile(r"<!-- run on: (each owner|aggregator) -->\s*\Z")
 FEDERATION_HOST = re.compile(r"host '(owner[123])\.example\.com', port '5432', dbname 'sales'")
-
-
-@dataclass(frozen=True)
-class Block:
-    line: int
-    sql: str
-    norun: str | None  # the reason it is not run
-    run_on: str | None  # docs/federation.md: "each owner" or "aggregator"
-
-
-def blocks(text: str) -> list[Block]:
-    out = []
-    for m in FENCE.finditer(text):
-        info = m.group(1).strip()
-        norun = NORUN.fullmatch(info)
-        assert info == "sql" or norun, f"a sql fence says {info!r}: either ```sql or ```sql norun: <reason>"
-        where = RUN_ON.search(text[:m.start()][-200:])
-        out.append(Block(text.count("\n", 0, m.start()) + 1, m.group(2),
-                         norun.group(1) if norun else None, where.group(1) if where else None))
-    return out
 
 
 def readme_block(section: str, n: int = 0) -> str:
@@ -98,10 +70,6 @@ def page_setup(text: str) -> list[str]:
     found = SETUP.findall(text)
     assert len(found) <= 1, "a page names its setup once: <!-- setup: a, b -->"
     return [s.strip() for s in found[0].split(",")] if found else []
-
-
-def without_comments(text: str) -> str:
-    return re.sub(r"--[^\n]*", "", text)
 
 
 def psql() -> str:
@@ -134,23 +102,6 @@ def drop_roles(conn: psycopg.Connection[Any], names: set[str]) -> None:
     for name in names:
         conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(name)))
         conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(name)))
-
-
-def page_id(p: Path) -> str:
-    return str(p.relative_to(ROOT))
-
-
-def test_the_pages_have_runnable_sql_examples_and_say_why_the_others_are_not_run():
-    found = {page_id(p): runnable(p) for p in PAGES}
-    assert found["README.md"] and found["docs/models.md"] and found["docs/privacy.md"]
-    for page, bs in found.items():
-        for b in bs:
-            code = without_comments(b.sql)
-            assert "..." not in code and "…" not in code, f"{page}:{b.line}: a placeholder in a runnable block"
-
-
-def runnable(page: Path) -> list[Block]:
-    return [b for b in blocks(page.read_text(encoding="utf-8")) if b.norun is None]
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p != FEDERATION and runnable(p)], ids=page_id)
