@@ -40,27 +40,33 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 UNIT = Path(__file__).resolve().parent / "unit"
 
-# Fixtures whose set-up starts a PostgreSQL server: the session's cluster (every
-# fixture that reaches a database goes through it) and the remote clusters.
-SERVER_FIXTURES = frozenset({"cluster", "remote_clusters", "postgresql_proc"})
+# Fixtures whose set-up starts a PostgreSQL server: the session's cluster, the
+# fixtures that reach it (pytest-postgresql's ``postgresql`` asks for its process
+# fixture by name at run time, so it is named here too) and the remote clusters.
+SERVER_FIXTURES = frozenset({
+    "cluster", "postgresql_noproc", "madnb_template", "postgresql", "postgresql_async", "postgresql_proc",
+    "remote_clusters",
+})
 MULTI_SERVER_FIXTURES = frozenset({"remote_clusters"})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test ``unit``, ``server`` and ``multi_server`` (see the module's docstring)."""
+    misplaced = []
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if UNIT in item.path.resolve().parents:
-            asked = sorted(fixtures & SERVER_FIXTURES)
-            assert not asked, (
-                f"{item.nodeid} is under tests/unit but needs a server (fixtures {asked}): "
-                "move it to the folder of its stage"
-            )
+            if fixtures & SERVER_FIXTURES:
+                misplaced.append(f"{item.nodeid} (asks for {', '.join(sorted(fixtures & SERVER_FIXTURES))})")
             item.add_marker(pytest.mark.unit)
             continue
         item.add_marker(pytest.mark.server)
         if fixtures & MULTI_SERVER_FIXTURES:
             item.add_marker(pytest.mark.multi_server)
+    if misplaced:
+        raise pytest.UsageError(
+            "tests under tests/unit must need no server; move these to the folder of their stage: " + "; ".join(misplaced)
+        )
 
 
 @pytest.fixture(scope="session")
