@@ -19,8 +19,8 @@ walkthrough (blocks marked ``<!-- run on: each owner | aggregator -->``) runs on
 three more servers (the ``remote_dbs`` fixture), each owner's blocks there and the
 aggregator's here, with the example's host names replaced by the test servers'.
 
-Quoted output is checked where other tests check it (tests/test_models_readme.py,
-tests/test_python_api.py); this test checks that everything runs.
+Quoted output is checked where other tests check it (tests/docs/test_models_readme.py,
+tests/install/test_python_api.py); this test checks that everything runs.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ block (```sql norun: signature) lists every overload with argument names, types
 and defaults and the result type, as PostgreSQL has them; then Arguments,
 Returns, Errors and Example, whose sql block calls the function.  The examples
 run, in a fresh database per page after the setup the page names, with every
-other page's SQL: tests/test_docs_examples.py.
+other page's SQL: tests/docs/test_docs_examples.py.
 """
 
 from __future__ import annotations

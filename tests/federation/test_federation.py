@@ -124,7 +124,7 @@ def probabilities(db: psycopg.Connection[Any], fp: str, np_: str, cp: str, n: in
     return {(k, c): p for k, c, p in db.execute(f"SELECT key, class, nb_prob FROM {view}")}
 
 
-# --- data: adult and skin, as tests/test_statistics_tables.py reads them ---------------------
+# --- data: adult and skin, as tests/release/test_statistics_tables.py reads them ---------------------
 
 def _read(name: str) -> list[list[str]]:
     with open(data_file(name), newline="") as f:

@@ -305,7 +305,7 @@ def test_nan_far_from_zero_values_and_odd_arrays_on_shards_train_as_in_one_table
     for x, y in zip(a, b):
         if odd_every and x[1] == 1:
             # with an odd array anywhere, one table keeps the fast pass's numbers for the far attribute
-            # (tests/test_statistics_tables.py); only the shard holding it does so here, the others refine theirs
+            # (tests/release/test_statistics_tables.py); only the shard holding it does so here, the others refine theirs
             continue
         assert abs(x[2] - y[2]) <= 1e-9 * abs(x[2]) and abs(x[3] - y[3]) <= 1e-9 * abs(x[3]), (x, y)
 

@@ -393,7 +393,7 @@ def test_the_student_alcohol_example_runs_and_its_figures_are_madnbs_and_scikit_
     if REGEN:
         EXAMPLE.write_text(replace_section(replace_section(text, "results", results), "figures", figures))
     else:
-        assert section(text, "results") == results, "regenerate: MADNB_REGEN_GOLDEN=1 pytest tests/test_models_cross_validate.py -k student"
+        assert section(text, "results") == results, "regenerate: MADNB_REGEN_GOLDEN=1 pytest tests/models/test_cross_validate.py -k student"
         assert section(text, "figures") == figures
 
 

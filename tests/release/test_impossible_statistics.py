@@ -7,7 +7,7 @@ merge checks each part it did not release itself and refuses the first
 impossible cell with 22023, naming the part and the cell; nothing is written.
 Private parts hold raw noisy integers, negative ones included: those merge.
 The paths through foreign tables and ``create_nb_federated_tables`` are in
-tests/test_federation.py, ``update_nb_model``'s in tests/test_online_update.py.
+tests/federation/test_federation.py, ``update_nb_model``'s in tests/release/test_online_update.py.
 """
 
 from __future__ import annotations

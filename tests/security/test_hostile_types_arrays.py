@@ -1,6 +1,6 @@
 """MADlib's array face: casts and domain checks another role defines never run inside madnb (issue 17, A2).
 
-The named-model face's tests (tests/test_hostile_types.py) say why: PostgreSQL
+The named-model face's tests (tests/security/test_hostile_types.py) say why: PostgreSQL
 picks a cast from pg_cast whatever the search_path says, and only a type's owner
 may create one involving it, so a role that owns an enum or a domain plants a
 cast (or a logging CHECK) and waits for a superuser to train or classify on its

@@ -14,7 +14,7 @@ comments, grants to PUBLIC).
 
 Regenerate (then read the diff)::
 
-    MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+    MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/sql_surface/test_golden_sql.py
 
 See tests/golden/README.md for what is captured and how it is normalised.
 """
