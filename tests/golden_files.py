@@ -20,7 +20,7 @@ from helpers import statements_sent
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REGEN = os.environ.get("MADNB_REGEN_GOLDEN") == "1"
-REGEN_COMMAND = "MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py"
+REGEN_COMMAND = "make golden"  # regenerates every golden file (Makefile: the tests that write them)
 DIFF_LINES = 60  # of each file's diff in a failure message
 
 
