@@ -52,4 +52,4 @@ clean:
 # then read `git diff tests/golden` and commit what is intended.
 .PHONY: golden
 golden: setup
-	MADNB_REGEN_GOLDEN=1 $(VENV)/bin/pytest -q tests/test_golden_sql.py tests/test_models_golden.py tests/test_models_kinds_vector.py::test_the_sql_of_the_vector_kinds_and_their_prediction_functions_match_their_golden_files tests/test_models_export.py::test_the_script_of_a_small_model_matches_its_golden_file
+	MADNB_REGEN_GOLDEN=1 $(VENV)/bin/pytest -q tests/sql_surface/test_golden_sql.py tests/models/test_golden.py tests/models/test_kinds_vector.py::test_the_sql_of_the_vector_kinds_and_their_prediction_functions_match_their_golden_files tests/models/test_export.py::test_the_script_of_a_small_model_matches_its_golden_file

@@ -1,13 +1,24 @@
 """Test fixtures: one throwaway PostgreSQL for the session, a fresh database per test.
 
-The cluster is started by madnb's own helper (PostgreSQL refuses to run as root,
-so as root it runs as the ``postgres`` OS user) and handed to pytest-postgresql's
+The tests are grouped by the pipeline's stages, one folder each (tests/unit,
+tests/install, tests/release, ...; tests/README.md lists them).  The cluster is
+started by madnb's own helper (PostgreSQL refuses to run as root, so as root it
+runs as the ``postgres`` OS user) the first time a test asks for a fixture that
+needs it (``cluster``, ``db``, ``empty_db``, ...), never before, so a run of
+tests/unit starts no server.  It is handed to pytest-postgresql's
 ``postgresql_noproc``; each test gets a new database cloned from a template in
 which madnb is already installed.
 
 Multi-server tests ask for ``remote_clusters`` (three more clusters, started once
 per session and only when asked for) or ``remote_dbs`` (a fresh database on each);
 the helpers that link them to the coordinator are in tests/remote.py.
+
+Markers (registered in pyproject.toml) are given here, by folder and by fixture:
+``unit`` to every test under tests/unit (which must ask for no server fixture),
+``server`` to every other test, and ``multi_server`` as well to a test that asks
+for the remote clusters.  So ``pytest tests/unit`` (or ``-m unit``) needs no
+PostgreSQL, and ``-m "not multi_server"`` leaves out the tests that start three
+more clusters.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from typing import Any
 import psycopg
 import pytest
 from pytest_postgresql import factories
+from pytest_postgresql.executors import NoopExecutor
 
 import madnb
 from madnb._cluster import LocalCluster
@@ -26,22 +38,49 @@ from remote import RemoteDb, remote_dbs_on, start_remote_clusters
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
+UNIT = Path(__file__).resolve().parent / "unit"
 
-_cluster: LocalCluster | None = None
+# Fixtures whose set-up starts a PostgreSQL server: the session's cluster, the
+# fixtures that reach it (pytest-postgresql's ``postgresql`` asks for its process
+# fixture by name at run time, so it is named here too) and the remote clusters.
+SERVER_FIXTURES = frozenset({
+    "cluster", "postgresql_noproc", "madnb_template", "postgresql", "postgresql_async", "postgresql_proc",
+    "remote_clusters",
+})
+MULTI_SERVER_FIXTURES = frozenset({"remote_clusters"})
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    global _cluster
-    _cluster = LocalCluster(settings={"track_functions": "'pl'"}).start()
-    config.option.postgresql_host = _cluster.host
-    config.option.postgresql_port = _cluster.port
-    config.option.postgresql_user = _cluster.user
-    config.option.postgresql_dbname = "madnb_tests"
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test ``unit``, ``server`` and ``multi_server`` (see the module's docstring)."""
+    misplaced = []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if UNIT in item.path.resolve().parents:
+            if fixtures & SERVER_FIXTURES:
+                misplaced.append(f"{item.nodeid} (asks for {', '.join(sorted(fixtures & SERVER_FIXTURES))})")
+            item.add_marker(pytest.mark.unit)
+            continue
+        item.add_marker(pytest.mark.server)
+        if fixtures & MULTI_SERVER_FIXTURES:
+            item.add_marker(pytest.mark.multi_server)
+    if misplaced:
+        raise pytest.UsageError(
+            "tests under tests/unit must need no server; move these to the folder of their stage: " + "; ".join(misplaced)
+        )
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _cluster is not None:
-        _cluster.stop()
+@pytest.fixture(scope="session")
+def cluster(pytestconfig: pytest.Config) -> Iterator[LocalCluster]:
+    """The session's throwaway cluster: started by the first test that needs it, stopped at the end."""
+    started = LocalCluster(settings={"track_functions": "'pl'"}).start()
+    pytestconfig.option.postgresql_host = started.host
+    pytestconfig.option.postgresql_port = started.port
+    pytestconfig.option.postgresql_user = started.user
+    pytestconfig.option.postgresql_dbname = "madnb_tests"
+    try:
+        yield started
+    finally:
+        started.stop()
 
 
 def _install_madnb(host: str, port: int, user: str, dbname: str, password: str | None, **_: Any) -> None:
@@ -49,15 +88,19 @@ def _install_madnb(host: str, port: int, user: str, dbname: str, password: str |
         madnb.install(conn)
 
 
-postgresql_noproc = factories.postgresql_noproc(load=[_install_madnb])
+# The template database with madnb installed; it reads the cluster's address from
+# the options ``cluster`` sets, so ``postgresql_noproc`` below starts the cluster first.
+madnb_template = factories.postgresql_noproc(load=[_install_madnb])
+
+
+@pytest.fixture(scope="session")
+def postgresql_noproc(cluster: LocalCluster, request: pytest.FixtureRequest) -> NoopExecutor:
+    """pytest-postgresql's handle on the session's cluster and its madnb template (after the cluster starts)."""
+    executor: NoopExecutor = request.getfixturevalue("madnb_template")
+    return executor
+
+
 postgresql = factories.postgresql("postgresql_noproc")
-
-
-@pytest.fixture
-def cluster() -> LocalCluster:
-    """The session's throwaway cluster."""
-    assert _cluster is not None
-    return _cluster
 
 
 @pytest.fixture

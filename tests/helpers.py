@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+
+from madnb._cluster import LocalCluster
 
 
 def sqlstate_of(conn: psycopg.Connection[Any], query: str, params: Any = None) -> psycopg.Error:
@@ -109,3 +115,48 @@ def statements_sent(conn: psycopg.Connection[Any], action: Any) -> list[str]:
     )
     (texts,) = conn.execute("SELECT pg_temp.madnb_test_statements()").fetchone()
     return list(texts)
+
+
+# ---- roles: log in as a new role, drop roles and what they own ------------------------------
+
+
+def connect_as(db: psycopg.Connection[Any], role: str, autocommit: bool = True) -> psycopg.Connection[Any]:
+    info = db.info
+    conn = psycopg.connect(host=info.host, port=info.port, dbname=info.dbname, user=role, autocommit=autocommit)
+    conn.execute("SET search_path = public, madnb")
+    return conn
+
+
+def new_role(db: psycopg.Connection[Any], prefix: str) -> str:
+    name = f"{prefix}_{secrets.token_hex(3)}"
+    db.execute(f'CREATE ROLE "{name}" LOGIN')
+    return name
+
+
+def drop_roles(db: psycopg.Connection[Any], roles: list[str]) -> None:
+    for r in roles:
+        db.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s AND pid <> pg_backend_pid()", (r,)
+        )
+        db.execute(f'DROP OWNED BY "{r}"')
+        db.execute(f'DROP ROLE "{r}"')
+
+
+# ---- the command line and extension files ---------------------------------------------------
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "madnb.cli", *args], capture_output=True, text=True, timeout=300, env=env)
+
+
+def extension_dir(cluster: LocalCluster) -> Path:
+    """Where the test cluster looks for extension files first: its private ``extension_destdir``.
+
+    Never the system's extension directory, which the tests leave untouched.
+    Skips where the server has no such setting.
+    """
+    d = cluster.extension_dir
+    if d is None:
+        pytest.skip("the server has no extension_destdir setting (Debian's packages do): "
+                    "extension tests never write into the system's extension directory")
+    return d

@@ -1,4 +1,4 @@
-"""Shared data loading for the tests of named models (tests/test_models_*.py)."""
+"""Shared data loading for the tests of named models (tests/models/)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,3 +58,12 @@ def ledger(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
     return conn.execute(
         "SELECT source_name, epsilon, mechanism, parameters FROM madnb.privacy_ledger ORDER BY release_id"
     ).fetchall()
+
+
+def keep_probability(count: int, epsilon: float, tau: int) -> float:
+    """P(count + X >= tau) for X discrete Laplace with a = exp(-epsilon), from the pmf."""
+    a = math.exp(-epsilon)
+    k = tau - count
+    if k <= 0:
+        return 1 - a ** (1 - k) / (1 + a)  # 1 - P(X <= k - 1) = 1 - P(X >= 1 - k)
+    return a**k / (1 + a)

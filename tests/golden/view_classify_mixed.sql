@@ -1,5 +1,5 @@
 -- golden SQL of: SELECT madnb.create_nb_classify_view('mixed_fp', 'mixed_cp', 'mixed_test', 'id', 'attributes', 3, 'mixed_np', 'mixed_classify')
--- regenerate: MADNB_REGEN_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+-- regenerate: make golden
 
 -- statement 1
 SELECT pg_catalog.current_setting('search_path') AS p, pg_catalog.current_setting('extra_float_digits') AS f, pg_catalog.current_setting('DateStyle') AS d

@@ -1,0 +1,24 @@
+"""The command line's help, which needs no database."""
+
+from __future__ import annotations
+
+import sys
+
+from helpers import run_cli
+
+
+def test_madnb_without_arguments_prints_the_help():
+    out = run_cli()
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("usage: madnb")
+    for cmd in ("install", "upgrade", "uninstall", "version", "build-script", "demo"):
+        assert cmd in out.stdout
+
+
+def test_the_privacy_curve_command_is_wired_into_the_cli():
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-m", "madnb.cli", "privacy-curve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0 and "--reps" in out.stdout and "--jobs" in out.stdout
