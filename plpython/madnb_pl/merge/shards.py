@@ -157,16 +157,21 @@ class _ShardLink(federation.Link):
 
     def fetch(self, scan: array_pass.Scan, into: str, columns: str) -> None:
         """The result of ``scan`` in flight into local table ``into`` (result columns ``columns``), tagged with this
-        shard's number."""
-        got = self._run(
-            Sql(
-                f"WITH r AS (SELECT * FROM {self.dblink}.dblink_get_result($1) AS r({columns})), "
-                f"i AS (INSERT INTO {into} SELECT {int(self.i)}, r.* FROM r) "
-                "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
-                "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r"
-            ),
-            ["pg_catalog.text"], [self.name], _DOING,
-        )[0]
+        shard's number.  A float8 overflow there is the pass's error (``scan.overflow``), naming the shard."""
+        try:
+            got = self._run(
+                Sql(
+                    f"WITH r AS (SELECT * FROM {self.dblink}.dblink_get_result($1) AS r({columns})), "
+                    f"i AS (INSERT INTO {into} SELECT {int(self.i)}, r.* FROM r) "
+                    "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
+                    "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r"
+                ),
+                ["pg_catalog.text"], [self.name], _DOING,
+            )[0]
+        except MadnbError as e:
+            if e.sqlstate != "22003" or scan.overflow is None:
+                raise
+            raise scan.overflow from None
         # the empty result that ends a query sent asynchronously (dblink's protocol), before the next one
         self._run(Sql(f"SELECT r.x FROM {self.dblink}.dblink_get_result($1) AS r(x pg_catalog.text)"), ["pg_catalog.text"], [self.name], _DOING)
         self.busy = False
@@ -289,7 +294,7 @@ def _shard_steps(plpy: Plpy, t: Training, shard: Shard, rels: _ShardRows, part: 
 def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> None:
     """The ordinary pass over a local partition, tagged as shard ``i``, and its statistics part."""
     lt = replace(t, source=shard.partition)
-    s = array_pass.materialise(plpy, lt)
+    s = array_pass.materialise(plpy, t, lt, shard.display)
     plpy.execute(
         f"INSERT INTO {tables.names[array_pass.PASS]} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s"
     )
