@@ -21,6 +21,12 @@ subscript (:func:`_numeric_stats_by_subscript`), with the categorical ones of a
 mixed table unnested from slices (:func:`_categorical_stats_by_slices`), and
 categorical integer codes from one packed key per element
 (:func:`packed_code_stats_select`).
+
+The pass is a value (:class:`Pass`, built by :func:`plan`: its statements and the
+errors they may end in) run by one decision tree (:func:`steps`), which yields each
+statement over the source for its caller to run -- here into temporary tables
+(:func:`materialise`), or on a shard's server (:mod:`madnb_pl.merge.shards`) -- and
+checks the results where they land (:class:`Relations`).
 """
 
 from __future__ import annotations
@@ -277,18 +283,20 @@ class Pass:
     first: Scan  # otherwise the pass, numeric attributes by subscript where it can
     reruns: tuple[Scan, Scan] | None  # NaN as missing: by subscript, or unnested after odd arrays; None: no numeric attribute
 
-    def detail(self, text: str) -> str:
-        return text if self.where is None else f"{text}, {self.where}"
-
     def infinite(self, bad: dict[str, Any]) -> MadnbError:
         """The error for an infinite numeric value (the pass with NaN as missing still gave a non-finite statistic)."""
         t = self.training
         return MadnbError(
             "22003",
             f"numeric attribute {bad['o']} of {t.source.display} has an infinite value",
-            detail=self.detail(f'column "{t.attrs.name}", class {bad["cls"]}'),
+            detail=_at(f'column "{t.attrs.name}", class {bad["cls"]}', self.where),
             hint="Gaussian attributes need finite values: replace an infinity by NULL (a missing value) or clip it",
         )
+
+
+def _at(detail: str, where: str | None) -> str:
+    """A message's DETAIL, naming the partition the pass ran on (if not the table itself)."""
+    return detail if where is None else f"{detail}, {where}"
 
 
 def plan(t: Training, scanned: Training | None = None, where: str | None = None) -> Pass:
@@ -306,8 +314,7 @@ def plan(t: Training, scanned: Training | None = None, where: str | None = None)
         overflow = MadnbError(
             "22003",
             f"a numeric attribute of {t.source.display} holds values too large for its mean and variance in float8",
-            detail=(f'column "{t.attrs.name}", numeric attributes {list(t.numeric_given)}'
-                    + ("" if where is None else f", {where}")),
+            detail=_at(f'column "{t.attrs.name}", numeric attributes {list(t.numeric_given)}', where),
             hint="Gaussian attributes need values whose squares fit a float8 (about within +-1e154): "
             "rescale the column in a view, or make the attribute categorical",
         )
@@ -486,17 +493,11 @@ def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = Fal
     x = numeric_value_sql(t, "u.val", True)
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
-    elif t.numeric_only:
-        v = f"NULL::{elem}"
-        nv = f"pg_catalog.count({x})"
-        mean = f"pg_catalog.avg({x})"
-        var = f"pg_catalog.var_samp({x})"
     else:
         isnum = f"u.o = ANY ({t.numeric_array_sql})"
-        v = f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
-        nv = f"pg_catalog.count({x}) FILTER (WHERE {isnum})"
-        mean = f"pg_catalog.avg({x}) FILTER (WHERE {isnum})"
-        var = f"pg_catalog.var_samp({x}) FILTER (WHERE {isnum})"
+        v = f"NULL::{elem}" if t.numeric_only else f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
+        only_numeric = "" if t.numeric_only else f" FILTER (WHERE {isnum})"
+        nv, mean, var = (f"pg_catalog.{agg}({x}){only_numeric}" for agg in ("count", "avg", "var_samp"))
     return Sql(
         f"SELECT t.{cls} AS cls, u.o::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{nv} AS nv, {mean} AS mean, {var} AS var "
