@@ -496,3 +496,30 @@ def test_a_foreign_partition_declared_with_other_types_than_its_remote_table_is_
     for x, y in zip(a, b, strict=True):
         assert x[:2] == y[:2] and x[4] == y[4]
         assert abs(x[2] - y[2]) <= 1e-12 * abs(y[2]) and abs(x[3] - y[3]) <= 1e-9 * abs(y[3])
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [
+    ("remote", 1e200, "a numeric attribute of {} holds values too large for its mean and variance in float8"),
+    ("local", 1e200, "a numeric attribute of {} holds values too large for its mean and variance in float8"),
+    ("remote", float("inf"), "numeric attribute 1 of {} has an infinite value"),
+    ("local", float("inf"), "numeric attribute 1 of {} has an infinite value"),
+])
+def test_a_gaussian_value_float8_cannot_sum_on_a_shard_is_the_22003_of_one_table(
+    db: psycopg.Connection[Any], remote_dbs: list[RemoteDb], where: str, value: float, message: str
+) -> None:
+    rows = synthetic_rows(600)
+    bad = 100 if where == "remote" else 500  # partition 1 of "ffl" is remote, partition 3 local
+    rows[bad] = (bad, rows[bad][1], [value, 1.0, 0.0])
+    build_sharded(db, remote_dbs, rows, "float8", "ffl")
+    for source in ("adult", "adult_sharded"):
+        with pytest.raises(psycopg.Error) as info:
+            db.execute(
+                "SELECT madnb.create_nb_prepared_data_tables(%s, 'label', 'attrs', '{1,2}', 3, 'm_fp', 'm_np', 'm_cp')",
+                (source,),
+            )
+        assert info.value.diag.sqlstate == "22003"
+        assert info.value.diag.message_primary == message.format(f"public.{source}")
+        if source == "adult_sharded":  # and the detail says which partition holds it
+            shard = "public.adult_p1 on server shard1" if where == "remote" else "public.adult_p3"
+            assert (info.value.diag.message_detail or "").endswith(f", partition {shard}")
+    assert no_outputs(db)

@@ -14,12 +14,15 @@ only statistics cross the network:
    is sent over the remote table (``schema_name`` / ``table_name`` /
    ``column_name`` options, as postgres_fdw reads them) with
    ``dblink_send_query`` to every shard before any result is awaited; local
-   partitions run the ordinary pass meanwhile.  Each shard takes the same steps
-   as a local table (:func:`_shard_steps`: packed codes after a shape pass,
-   rerun with NaN as missing, the unnest pass for odd arrays, the shifted pass
-   for values far from zero), each step a statement whose result rows are
-   statistics cells;
-2. the shards' pass relations are validated together (:func:`stats.check_stats`,
+   partitions run the ordinary pass meanwhile.  Each shard runs the local
+   table's pass itself, not a copy: the statements and the decision tree of
+   :func:`madnb_pl.release.array_pass.steps` (packed codes after a shape pass,
+   rerun with NaN as missing, the unnest pass for odd arrays, the same errors)
+   and the refinement of values far from zero of
+   :func:`madnb_pl.release.statistics_table.refine_steps`; each statement they
+   ask for is sent to the shard and its result rows, statistics cells, land in
+   the coordinator's tables (:class:`_ShardRows`) where the checks read them;
+2. the shards' pass relations are validated together (:func:`madnb_pl.release.array_pass.check_stats`,
    the same checks and messages as one table), and each shard's cells as every
    merge checks its parts (:func:`madnb_pl.release.statistics_table.check_cells`);
 3. each shard becomes one exact statistics part, and the parts are merged as
@@ -130,16 +133,6 @@ _BEGIN = Sql(
 _DOING = "compute its statistics"
 
 
-@dataclass(frozen=True)
-class Request:
-    """One statement for a shard: its result rows go into local relation ``into`` (after a shard number column)."""
-
-    sql: str
-    into: str
-    columns: str  # the column definition list of the result
-    prelude: str | None = None  # a query of one text column run on the shard's connection before ``sql``
-
-
 class _ShardLink(federation.Link):
     """A connection to one shard that runs a sequence of statements, and counts what they return."""
 
@@ -150,22 +143,35 @@ class _ShardLink(federation.Link):
         self.rows = 0  # statistics rows received
         self.bytes = 0  # and their size as text (what dblink receives)
 
-    def start(self, req: Request) -> None:
-        if req.prelude is not None:
-            self.query(Sql(req.prelude), Sql("x pg_catalog.text"), _DOING)
-        self.send(Sql(req.sql), _DOING)  # busy until fetched (Link.close cancels it otherwise)
+    def start(self, scan: array_pass.Scan) -> None:
+        """Send ``scan`` (a statement of the pass) to the shard; busy until fetched (Link.close cancels it otherwise)."""
+        if scan.gather_factor is not None:  # the parallel_tuple_cost of gather_cost, on the shard
+            self.query(
+                Sql(
+                    "SELECT pg_catalog.set_config('parallel_tuple_cost', (pg_catalog.current_setting('parallel_tuple_cost')"
+                    f"::pg_catalog.float8 * {scan.gather_factor!r}::pg_catalog.float8)::pg_catalog.text, true)"
+                ),
+                Sql("x pg_catalog.text"), _DOING,
+            )
+        self.send(scan.select, _DOING)
 
-    def fetch(self, req: Request) -> None:
-        """The result of the request in flight into ``req.into``, tagged with this shard's number."""
-        got = self._run(
-            Sql(
-                f"WITH r AS (SELECT * FROM {self.dblink}.dblink_get_result($1) AS r({req.columns})), "
-                f"i AS (INSERT INTO {req.into} SELECT {int(self.i)}, r.* FROM r) "
-                "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
-                "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r"
-            ),
-            ["pg_catalog.text"], [self.name], _DOING,
-        )[0]
+    def fetch(self, scan: array_pass.Scan, into: str, columns: str) -> None:
+        """The result of ``scan`` in flight into local table ``into`` (result columns ``columns``), tagged with this
+        shard's number.  A float8 overflow there is the pass's error (``scan.overflow``), naming the shard."""
+        try:
+            got = self._run(
+                Sql(
+                    f"WITH r AS (SELECT * FROM {self.dblink}.dblink_get_result($1) AS r({columns})), "
+                    f"i AS (INSERT INTO {into} SELECT {int(self.i)}, r.* FROM r) "
+                    "SELECT pg_catalog.count(*)::pg_catalog.int8 AS k, "
+                    "COALESCE(pg_catalog.sum(pg_catalog.octet_length(r::pg_catalog.text)), 0)::pg_catalog.int8 AS b FROM r"
+                ),
+                ["pg_catalog.text"], [self.name], _DOING,
+            )[0]
+        except MadnbError as e:
+            if e.sqlstate != "22003" or scan.overflow is None:
+                raise
+            raise scan.overflow from None
         # the empty result that ends a query sent asynchronously (dblink's protocol), before the next one
         self._run(Sql(f"SELECT r.x FROM {self.dblink}.dblink_get_result($1) AS r(x pg_catalog.text)"), ["pg_catalog.text"], [self.name], _DOING)
         self.busy = False
@@ -229,97 +235,72 @@ def _remote_training(t: Training, shard: Shard) -> Training:
 
 @dataclass(frozen=True)
 class _Tables:
-    """The coordinator's temporary relations of one sharded pass (each row tagged with its shard)."""
+    """The coordinator's temporary relations of one sharded pass (each row tagged with its shard), by role."""
 
-    passes: str  # (shard, cls, o, v, n, nv, mean, var): the pass relation of every shard
-    shapes: str  # (shard, cls, n_rows, n_empty, n_other): code shapes (packed codes)
-    refined: str  # (shard, cls, o, c, r, v, odd): shifted passes
-
-    def of(self, table: str, i: int) -> Sql:
-        return Sql(f"(SELECT x.* FROM {table} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(i)})")
+    names: dict[str, str]  # array_pass.PASS, SHAPE, REFINED -> table
+    columns: dict[str, str]  # their columns after the shard number (the column definition list of a result)
 
     def pass_of(self, i: int) -> Sql:
         return Sql(
-            f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {self.passes} AS x "
+            f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {self.names[array_pass.PASS]} AS x "
             f"WHERE x.shard OPERATOR(pg_catalog.=) {int(i)})"
         )
 
 
 def _create_tables(plpy: Plpy, t: Training) -> _Tables:
-    tables = _Tables(*(temp_name(f"madnb_{what}_") for what in ("passes", "shapes", "refined")))
     cls, elem = t.cls.type_sql, t.attrs.elem_sql
-    for name, cols in (
-        (tables.passes, f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}"),
-        (tables.shapes, f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}"),
-        (tables.refined, f"cls {cls}, o {I4}, c {F8}, r {F8}, v {F8}, odd {I8}"),
-    ):
-        plpy.execute(f"CREATE TEMPORARY TABLE {name} (shard {I4}, {cols}) ON COMMIT DROP")
+    columns = {
+        array_pass.PASS: f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}",
+        array_pass.SHAPE: f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}",
+        array_pass.REFINED: f"cls {cls}, o {I4}, c {F8}, r {F8}, v {F8}, odd {I8}",
+    }
+    tables = _Tables({role: temp_name(f"madnb_{role}_") for role in columns}, columns)
+    for role, cols in columns.items():
+        plpy.execute(f"CREATE TEMPORARY TABLE {tables.names[role]} (shard {I4}, {cols}) ON COMMIT DROP")
     return tables
 
 
-def _shard_steps(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> Generator[Request, None, None]:
-    """The statistics pass of one foreign partition, as :func:`stats.materialise` takes it on a local table.
+class _ShardRows:
+    """The relations of one shard's pass (:class:`madnb_pl.release.array_pass.Relations`): its rows of the coordinator's tables."""
 
-    Yields the statements to run on the shard (their results arrive in the
-    coordinator's temporary tables before the generator resumes), decides each
-    next step from those results, then writes the shard's statistics part
-    ``part`` (a statistics table) and refines its cells far from zero with a
-    shifted pass on the shard.
+    def __init__(self, plpy: Plpy, tables: _Tables, i: int) -> None:
+        self.plpy, self.tables, self.i = plpy, tables, i
+
+    def read(self, role: str) -> str:
+        if role == array_pass.PASS:
+            return self.tables.pass_of(self.i)
+        return f"(SELECT x.* FROM {self.tables.names[role]} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(self.i)})"
+
+    def add(self, role: str, select: Sql) -> None:
+        self.plpy.execute(f"INSERT INTO {self.tables.names[role]} SELECT {int(self.i)}, r.* FROM ({select}) AS r")
+
+    def clear(self, role: str) -> None:
+        self.plpy.execute(f"DELETE FROM {self.tables.names[role]} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(self.i)}")
+
+
+def _shard_steps(plpy: Plpy, t: Training, shard: Shard, rels: _ShardRows, part: str) -> Generator[array_pass.Scan, None, None]:
+    """The statistics pass of one foreign partition: the local pass's statements and decisions
+    (:func:`madnb_pl.release.array_pass.steps`) over the remote table, then its statistics part ``part``
+    refined where its values sit far from zero (:func:`madnb_pl.release.statistics_table.refine_steps`).
+
+    Yields the statements to run on the shard; their rows arrive in ``rels`` before the generator resumes.
     """
-    rt = _remote_training(t, shard)
-    cls, elem = t.cls.type_sql, t.attrs.elem_sql
-    pass_cols = f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}"
-    mine = tables.pass_of(i)
-    packed = False
-    if array_pass.packs_codes(t):
-        yield Request(array_pass.code_shape_select(rt), tables.shapes, f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}")
-        shape = tables.of(tables.shapes, i)
-        odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
-        if not odd:
-            # the parallel_tuple_cost correction of the local pass (array_pass._packed_code_stats), on the shard
-            factor = max(1.0, t.num_attrs / 2)
-            prelude = (
-                "SELECT pg_catalog.set_config('parallel_tuple_cost', (pg_catalog.current_setting('parallel_tuple_cost')"
-                f"::pg_catalog.float8 * {factor!r}::pg_catalog.float8)::pg_catalog.text, true)"
-            )
-            yield Request(array_pass.packed_code_stats_select(rt), tables.passes, pass_cols, prelude)
-            rest = array_pass.packed_code_rest_select(t, mine, shape)
-            plpy.execute(f"INSERT INTO {tables.passes} SELECT {int(i)}, r.* FROM ({rest}) AS r")
-            packed = True
-    if not packed:
-        yield Request(array_pass.stats_select(rt), tables.passes, pass_cols)
-        if t.numeric:
-            by_subscript = not array_pass.odd_arrays(plpy, mine)
-            if not by_subscript or array_pass._nonfinite_stats(plpy, mine, t) is not None:
-                # NaN is a missing value: the pass again with the test (as array_pass.materialise does)
-                plpy.execute(f"DELETE FROM {tables.passes} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(i)}")
-                yield Request(array_pass.stats_select(rt, by_subscript=by_subscript, nan_missing=True), tables.passes, pass_cols)
-                bad = array_pass._nonfinite_stats(plpy, mine, t)
-                if bad is not None:
-                    raise MadnbError(
-                        "22003",
-                        f"numeric attribute {bad['o']} of {t.source.display} has an infinite value",
-                        detail=f'column "{t.attrs.name}", class {bad["cls"]}, {shard.display}',
-                        hint="Gaussian attributes need finite values: replace an infinity by NULL (a missing value) or clip it",
-                    )
-    statistics_table.insert_cells(plpy, t, mine, part)
-    far = statistics_table.far_cells(plpy, t, part)
-    if far:
-        yield Request(
-            statistics_table.refined_select(rt, far), tables.refined,
-            f"cls {cls}, o {I4}, c {F8}, r {F8}, v {F8}, odd {I8}",
-        )
-        statistics_table.apply_refined(plpy, part, tables.of(tables.refined, i))
+    remote = _remote_training(t, shard)
+    yield from array_pass.steps(plpy, array_pass.plan(t, remote, shard.display), rels)
+    statistics_table.insert_cells(plpy, t, rels.read(array_pass.PASS), part)
+    yield from statistics_table.refine_steps(plpy, statistics_table.refinement(remote), part, rels)
 
 
 def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> None:
     """The ordinary pass over a local partition, tagged as shard ``i``, and its statistics part."""
     lt = replace(t, source=shard.partition)
-    s = array_pass.materialise(plpy, lt)
-    plpy.execute(f"INSERT INTO {tables.passes} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s")
+    s = array_pass.materialise(plpy, t, lt, shard.display)
+    plpy.execute(
+        f"INSERT INTO {tables.names[array_pass.PASS]} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s"
+    )
     plpy.execute(f"DROP TABLE {s}")
     statistics_table.insert_cells(plpy, t, tables.pass_of(i), part)
-    statistics_table.refine_far_from_zero(plpy, lt, part)
+    statistics_table.refine_far_from_zero(plpy, statistics_table.refinement(lt), part)
 
 
 # ---------------------------------------------------------------------------
@@ -342,37 +323,33 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
     for i, shard in enumerate(shards, start=1):
         name = f"madnb_part_{secrets.token_hex(6)}_{i}"
         statistics_table.create_table(plpy, NewName("pg_temp", name), t)
-        header = statistics_table.Header(
-            format=statistics_table.FORMAT, id=f"{i}", mode=statistics_table.EXACT, num_attrs=t.num_attrs,
-            numeric=list(t.numeric_given), class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql),
-            source=shard.partition.display, created_at="",
-        )
-        parts.append((Relation("pg_temp", name, 0), header))
+        parts.append((Relation("pg_temp", name, 0), statistics_table.exact_header(t, "", id=f"{i}", source=shard.partition.display)))
     with _links(plpy, shards) as links:
         for i, link in links.items():
             _check_remote_types(t, shards[i - 1], link)
-        steps: dict[int, tuple[Generator[Request, None, None], Request]] = {}
+        steps: dict[int, tuple[Generator[array_pass.Scan, None, None], array_pass.Scan]] = {}
         # every shard gets its first statement before anything is awaited ...
         for i, link in links.items():
-            gen = _shard_steps(plpy, t, i, shards[i - 1], tables, parts[i - 1][0].sql)
-            req = next(gen)
-            link.start(req)
-            steps[i] = (gen, req)
+            gen = _shard_steps(plpy, t, shards[i - 1], _ShardRows(plpy, tables, i), parts[i - 1][0].sql)
+            scan = next(gen)
+            link.start(scan)
+            steps[i] = (gen, scan)
         # ... then the local partitions run here while the shards work
         for i, shard in enumerate(shards, start=1):
             if shard.server is None:
                 _local_part(plpy, t, i, shard, tables, parts[i - 1][0].sql)
         while steps:
             for i in list(steps):
-                gen, req = steps.pop(i)
-                links[i].fetch(req)
+                gen, scan = steps.pop(i)
+                links[i].fetch(scan, tables.names[scan.into], tables.columns[scan.into])
                 nxt = next(gen, None)
                 if nxt is not None:
                     links[i].start(nxt)
                     steps[i] = (gen, nxt)
         for i, link in links.items():
             plpy.debug(f"madnb: {shards[i - 1].display}: {link.rows} rows, {link.bytes} bytes of statistics received")
-    array_pass.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {tables.passes} AS x)", t)
+    passes = tables.names[array_pass.PASS]
+    array_pass.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {passes} AS x)", t)
     for (rel, h), shard in zip(parts, shards, strict=True):  # what every merge checks of its parts
         statistics_table.check_cells(plpy, rel.sql, h, f"the statistics of {shard.display}")
     statistics_table.create_table(plpy, dest, t)
@@ -383,7 +360,7 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
     )
     for rel, _ in parts:
         plpy.execute(f"DROP TABLE {rel.sql}")
-    for table in (tables.passes, tables.shapes, tables.refined):
+    for table in tables.names.values():
         plpy.execute(f"DROP TABLE {table}")
     return True
 

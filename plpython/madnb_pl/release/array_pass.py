@@ -21,13 +21,20 @@ subscript (:func:`_numeric_stats_by_subscript`), with the categorical ones of a
 mixed table unnested from slices (:func:`_categorical_stats_by_slices`), and
 categorical integer codes from one packed key per element
 (:func:`packed_code_stats_select`).
+
+The pass is a value (:class:`Pass`, built by :func:`plan`: its statements and the
+errors they may end in) run by one decision tree (:func:`steps`), which yields each
+statement over the source for its caller to run -- here into temporary tables
+(:func:`materialise`), or on a shard's server (:mod:`madnb_pl.merge.shards`) -- and
+checks the results where they land (:class:`Relations`).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ..core.errors import MadnbError
 from ..core.sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name, text_sql
@@ -217,55 +224,225 @@ def packed_code_rest_select(t: Training, stats: str, shape: str) -> Sql:
     )
 
 
-def materialise(plpy: Plpy, t: Training) -> str:
-    """Run the statistics pass into a temporary relation (dropped at commit); return its name.
+# ---------------------------------------------------------------------------
+# The pass as a value: built once (:func:`plan`), run here or on a shard
+# ---------------------------------------------------------------------------
 
-    The pass is the fastest that fits the table: packed integer codes, numeric
-    attributes by subscript (with categorical slices), or the general unnest pass,
-    to which the first two fall back for arrays of another shape.  A finite
-    numeric value too large for float8's sum of squares (beyond about 1e154) makes
-    PostgreSQL's ``var_samp`` overflow: that is 22003 naming the source, with a hint.
+PASS, SHAPE, REFINED = "pass", "shape", "refined"
+"""The relations of a pass: its statistics rows, the class shapes (packed codes), the shifted pass (far from zero)."""
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One statement over the training source, whose rows make relation ``into`` of the pass.
+
+    ``gather_factor``: parallel_tuple_cost times this for the statement (see
+    :func:`gather_cost`); ``overflow``: the error to raise when the statement
+    overflows a float8 (22003), instead of PostgreSQL's bare one.
     """
-    try:
-        return _materialise(plpy, t)
-    except plpy.spiexceptions.NumericValueOutOfRange as e:
-        if not t.numeric:
-            raise
-        raise MadnbError(
-            "22003",
-            f"a numeric attribute of {t.source.display} holds values too large for its mean and variance in float8",
-            detail=f'column "{t.attrs.name}", numeric attributes {list(t.numeric_given)}',
-            hint="Gaussian attributes need values whose squares fit a float8 (about within +-1e154): "
-            "rescale the column in a view, or make the attribute categorical",
-        ) from e
+
+    into: str
+    select: Sql
+    gather_factor: float | None = None
+    overflow: MadnbError | None = None
 
 
-def _materialise(plpy: Plpy, t: Training) -> str:
-    name = temp_name("madnb_stats_")
-    if packs_codes(t) and _packed_code_stats(plpy, t, name):
-        return name
-    # CREATE TABLE AS (unlike INSERT ... SELECT) may run the pass with parallel workers.
-    plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t)}")
-    if not t.numeric:
-        return name
-    by_subscript = not odd_arrays(plpy, name)
-    if by_subscript and _nonfinite_stats(plpy, name, t) is None:
-        return name
-    # NaN counts as a missing value.  The fast pass does not test for it: a NaN (or
-    # infinite) statistic says there is one, and the pass runs again with the test.
-    plpy.execute(f"DROP TABLE {name}")
-    plpy.execute(
-        f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {stats_select(t, by_subscript=by_subscript, nan_missing=True)}"
-    )
-    bad = _nonfinite_stats(plpy, name, t)
-    if bad is not None:
-        raise MadnbError(
+class Relations(Protocol):
+    """Where the relations of a pass live: temporary tables here (:class:`TempTables`), a shard's rows in the
+    coordinator's tables (:mod:`madnb_pl.merge.shards`), a sub-select (:class:`Inline`).  Whoever runs the
+    :class:`Scan` statements puts their rows there."""
+
+    def read(self, role: str) -> str:
+        """The rows of relation ``role`` so far, as a relation to select from."""
+        ...
+
+    def add(self, role: str, select: Sql) -> None:
+        """Append rows computed here (not a scan of the source) to relation ``role``."""
+        ...
+
+    def clear(self, role: str) -> None:
+        """Forget relation ``role`` (before it is computed again, or when it is no longer needed)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The statistics pass of one training table: its statements and the rules that choose among them.
+
+    Built by :func:`plan`; :func:`steps` is the one decision tree that runs it, on a
+    local table (:func:`materialise`) or on a shard (:mod:`madnb_pl.merge.shards`), so
+    a rule added here reaches both.  ``training`` is what the messages name (and
+    what the statements run here read); the scans read the table they were planned
+    over; ``where`` names the partition they run on (None: the table itself).
+    """
+
+    training: Training
+    where: str | None
+    shape: Scan | None  # packed integer codes (packs_codes): the class shapes, then ...
+    packed: Scan | None  # ... the packed-code pass, unless some array has another length
+    first: Scan  # otherwise the pass, numeric attributes by subscript where it can
+    reruns: tuple[Scan, Scan] | None  # NaN as missing: by subscript, or unnested after odd arrays; None: no numeric attribute
+
+    def infinite(self, bad: dict[str, Any]) -> MadnbError:
+        """The error for an infinite numeric value (the pass with NaN as missing still gave a non-finite statistic)."""
+        t = self.training
+        return MadnbError(
             "22003",
             f"numeric attribute {bad['o']} of {t.source.display} has an infinite value",
-            detail=f'column "{t.attrs.name}", class {bad["cls"]}',
+            detail=_at(f'column "{t.attrs.name}", class {bad["cls"]}', self.where),
             hint="Gaussian attributes need finite values: replace an infinity by NULL (a missing value) or clip it",
         )
-    return name
+
+
+def _at(detail: str, where: str | None) -> str:
+    """A message's DETAIL, naming the partition the pass ran on (if not the table itself)."""
+    return detail if where is None else f"{detail}, {where}"
+
+
+def plan(t: Training, scanned: Training | None = None, where: str | None = None) -> Pass:
+    """The statistics pass of ``t``: packed integer codes, numeric attributes by subscript (with categorical
+    slices), or the general unnest pass, to which the first two fall back for arrays of another shape.
+
+    ``scanned``: ``t`` with the table (and column names) the statements read, when that is not ``t.source``
+    (a partition, or a shard's remote table); ``where`` names it in messages.  A finite numeric value too
+    large for float8's sum of squares (beyond about 1e154) makes PostgreSQL's ``var_samp`` overflow: that is
+    22003 naming the training source, with a hint.
+    """
+    s = scanned or t
+    overflow = None
+    if t.numeric:
+        overflow = MadnbError(
+            "22003",
+            f"a numeric attribute of {t.source.display} holds values too large for its mean and variance in float8",
+            detail=_at(f'column "{t.attrs.name}", numeric attributes {list(t.numeric_given)}', where),
+            hint="Gaussian attributes need values whose squares fit a float8 (about within +-1e154): "
+            "rescale the column in a view, or make the attribute categorical",
+        )
+    shape = packed = None
+    if packs_codes(t):
+        shape = Scan(SHAPE, code_shape_select(s))
+        # PostgreSQL costs a Gather of every element by the table's rows, not the
+        # numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
+        # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
+        # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
+        # few partial groups so much that a 10,000 x 500 table was planned serially.
+        packed = Scan(PASS, packed_code_stats_select(s), gather_factor=max(1.0, t.num_attrs / 2))
+    reruns = None
+    if t.numeric:
+        reruns = (
+            Scan(PASS, stats_select(s, by_subscript=True, nan_missing=True), overflow=overflow),
+            Scan(PASS, stats_select(s, by_subscript=False, nan_missing=True), overflow=overflow),
+        )
+    return Pass(t, where, shape, packed, Scan(PASS, stats_select(s), overflow=overflow), reruns)
+
+
+def steps(plpy: Plpy, p: Pass, rels: Relations) -> Generator[Scan, None, None]:
+    """The decision tree of pass ``p``: yields each statement to run over the source, whose rows the caller puts
+    into ``rels`` before resuming; decides the next from them (checks run here, on ``rels``).
+
+    The pass relation ``rels.read(PASS)`` then holds the statistics (see :func:`stats_select`).
+    """
+    t = p.training
+    if p.shape is not None and p.packed is not None:
+        yield p.shape
+        shape = rels.read(SHAPE)
+        odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
+        if not odd:
+            yield p.packed
+            rels.add(PASS, packed_code_rest_select(t, rels.read(PASS), shape))
+        rels.clear(SHAPE)
+        if not odd:
+            return
+    yield p.first
+    if p.reruns is None:
+        return
+    by_subscript = not odd_arrays(plpy, rels.read(PASS))
+    if by_subscript and _nonfinite_stats(plpy, rels.read(PASS), t) is None:
+        return
+    # NaN counts as a missing value.  The fast pass does not test for it: a NaN (or
+    # infinite) statistic says there is one, and the pass runs again with the test.
+    rels.clear(PASS)
+    yield p.reruns[0 if by_subscript else 1]
+    bad = _nonfinite_stats(plpy, rels.read(PASS), t)
+    if bad is not None:
+        raise p.infinite(bad)
+
+
+class TempTables:
+    """The relations of a pass as temporary tables of this session (dropped at commit), filled here.
+
+    Each :class:`Scan` runs as ``CREATE TEMPORARY TABLE ... AS`` (which, unlike
+    ``INSERT ... SELECT``, may run it with parallel workers).
+    """
+
+    def __init__(self, plpy: Plpy, prefixes: dict[str, str] | None = None) -> None:
+        self.plpy = plpy
+        self.prefixes = {PASS: "madnb_stats_", SHAPE: "madnb_shape_", REFINED: "madnb_refined_", **(prefixes or {})}
+        self.names: dict[str, Sql] = {}
+
+    def read(self, role: str) -> str:
+        return self.names[role]
+
+    def fill(self, scan: Scan) -> None:
+        """Run ``scan`` into its temporary table."""
+        name = self.names.setdefault(scan.into, temp_name(self.prefixes[scan.into]))
+        create = f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {scan.select}"
+        try:
+            if scan.gather_factor is None:
+                self.plpy.execute(create)
+            else:
+                with gather_cost(self.plpy, scan.gather_factor):
+                    self.plpy.execute(create)
+        except self.plpy.spiexceptions.NumericValueOutOfRange as e:
+            if scan.overflow is None:
+                raise
+            raise scan.overflow from e
+
+    def add(self, role: str, select: Sql) -> None:
+        self.plpy.execute(f"INSERT INTO {self.names[role]} {select}")
+
+    def clear(self, role: str) -> None:
+        self.plpy.execute(f"DROP TABLE {self.names[role]}")  # a Scan into it again creates it again, of the same name
+
+    def run(self, scans: Iterable[Scan]) -> None:
+        """Run the statements of a pass here, each as it is asked for."""
+        for scan in scans:
+            self.fill(scan)
+
+
+class Inline:
+    """The relations of a pass as sub-selects: nothing is stored, each reader runs the statement itself.
+
+    For a statement read once (the column form's shifted pass, see
+    :func:`madnb_pl.release.statistics_table.refine_steps`).
+    """
+
+    def __init__(self) -> None:
+        self.selects: dict[str, Sql] = {}
+
+    def read(self, role: str) -> str:
+        return f"({self.selects[role]})"
+
+    def fill(self, scan: Scan) -> None:
+        self.selects[scan.into] = scan.select
+
+    def add(self, role: str, select: Sql) -> None:
+        raise NotImplementedError("an inline relation takes no rows")
+
+    def clear(self, role: str) -> None:
+        self.selects.pop(role, None)
+
+    def run(self, scans: Iterable[Scan]) -> None:
+        for scan in scans:
+            self.fill(scan)
+
+
+def materialise(plpy: Plpy, t: Training, scanned: Training | None = None, where: str | None = None) -> str:
+    """Run the statistics pass of ``t`` (:func:`plan`, :func:`steps`) into a temporary relation (dropped at
+    commit); return its name.  ``scanned``, ``where``: see :func:`plan`."""
+    rels = TempTables(plpy)
+    rels.run(steps(plpy, plan(t, scanned, where), rels))
+    return rels.read(PASS)
 
 
 def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | None:
@@ -285,24 +462,6 @@ def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | No
         "ORDER BY s.o LIMIT 1"
     )
     return rows[0] if rows else None
-
-
-def _packed_code_stats(plpy: Plpy, t: Training, name: str) -> bool:
-    """The pass for integer codes (see :func:`packs_codes`); False when an array's length is off."""
-    shape = temp_name("madnb_shape_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {shape} ON COMMIT DROP AS {code_shape_select(t)}")
-    odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
-    if not odd:
-        # PostgreSQL costs a Gather of every element by the table's rows, not the
-        # numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
-        # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
-        # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
-        # few partial groups so much that a 10,000 x 500 table was planned serially.
-        with gather_cost(plpy, max(1.0, t.num_attrs / 2)):
-            plpy.execute(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {packed_code_stats_select(t)}")
-        plpy.execute(f"INSERT INTO {name} {packed_code_rest_select(t, name, shape)}")
-    plpy.execute(f"DROP TABLE {shape}")
-    return not odd
 
 
 @contextlib.contextmanager
@@ -334,17 +493,11 @@ def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = Fal
     x = numeric_value_sql(t, "u.val", True)
     if t.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
-    elif t.numeric_only:
-        v = f"NULL::{elem}"
-        nv = f"pg_catalog.count({x})"
-        mean = f"pg_catalog.avg({x})"
-        var = f"pg_catalog.var_samp({x})"
     else:
         isnum = f"u.o = ANY ({t.numeric_array_sql})"
-        v = f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
-        nv = f"pg_catalog.count({x}) FILTER (WHERE {isnum})"
-        mean = f"pg_catalog.avg({x}) FILTER (WHERE {isnum})"
-        var = f"pg_catalog.var_samp({x}) FILTER (WHERE {isnum})"
+        v = f"NULL::{elem}" if t.numeric_only else f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
+        only_numeric = "" if t.numeric_only else f" FILTER (WHERE {isnum})"
+        nv, mean, var = (f"pg_catalog.{agg}({x}){only_numeric}" for agg in ("count", "avg", "var_samp"))
     return Sql(
         f"SELECT t.{cls} AS cls, u.o::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{nv} AS nv, {mean} AS mean, {var} AS var "
@@ -422,6 +575,7 @@ def check_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, int]:
 
 
 __all__ = [
-    "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "check_stats", "class_counts_cte", "materialise", "numeric_value_sql",
-    "stats_select",
+    "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "PASS", "REFINED", "SHAPE", "Inline", "Pass", "Relations", "Scan",
+    "TempTables", "check_stats", "class_counts_cte", "gather_cost", "materialise", "numeric_value_sql", "plan",
+    "stats_select", "steps",
 ]

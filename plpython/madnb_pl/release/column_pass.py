@@ -13,19 +13,9 @@ model, merged and derived as every other.
 
 from __future__ import annotations
 
-import uuid
-
 from ..core.errors import MadnbError
 from ..core.names import NewName
-from ..core.sql import (
-    F8,
-    INT2,
-    INT4,
-    Plpy,
-    Sql,
-    int_array,
-    temp_name,
-)
+from ..core.sql import F8, INT2, INT4, Plpy, Sql
 from ..inputs.columns import ColumnTraining, column_text_sql, gaussian_value_sql, label_text_sql
 from . import array_pass, statistics_table
 
@@ -125,19 +115,17 @@ def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[stat
     s, labelled = statistics_pass(plpy, t)
     insert_cells(plpy, t, s, dest)
     plpy.execute(f"DROP TABLE {s}")
-    refine_far_from_zero(plpy, t, dest.sql)
+    # the shifted pass read once, inside the UPDATE that stores it
+    statistics_table.refine_far_from_zero(plpy, refinement(t), dest.sql, array_pass.Inline())
     header = exact_header(plpy, t)
     statistics_table.write_header(plpy, dest.sql, header)
     return header, labelled
 
 
 def exact_header(plpy: Plpy, t: ColumnTraining) -> statistics_table.Header:
-    """The header of a fresh exact statistics table of ``t`` (a new id)."""
-    return statistics_table.Header(
-        format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=t.num_attrs,
-        numeric=list(t.numeric), class_type=t.label.type_sql, element_type="text", source=t.source.display,
-        created_at=statistics_table.now(plpy),
-    )
+    """The header of a fresh exact statistics table of ``t`` (a new id): :func:`madnb_pl.release.statistics_table.exact_header`
+    of its shape."""
+    return statistics_table.exact_header(t.shape(), statistics_table.now(plpy))
 
 
 def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> tuple[str, int]:
@@ -146,17 +134,15 @@ def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> t
     A NOTICE counts the rows with a NULL label; no labelled row, or an infinite
     Gaussian value, is an error.
     """
-    s = temp_name("madnb_colstats_")
-    try:
-        # a Gather of the packed keys is costed per row, not per element (see madnb_pl.release.array_pass.gather_cost)
-        with array_pass.gather_cost(plpy, max(1.0, len(packed(t)) / 2)):
-            plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t, fold)}")
-    except plpy.spiexceptions.NumericValueOutOfRange as e:
-        raise MadnbError(
-            "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
-            hint="Gaussian features need values whose squares fit a float8 (about within +-1e154): "
-            "rescale the column in a view, or make the feature categorical",
-        ) from e
+    overflow = MadnbError(
+        "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
+        hint="Gaussian features need values whose squares fit a float8 (about within +-1e154): "
+        "rescale the column in a view, or make the feature categorical",
+    )
+    rels = array_pass.TempTables(plpy, {array_pass.PASS: "madnb_colstats_"})
+    # a Gather of the packed keys is costed per row, not per element (see madnb_pl.release.array_pass.gather_cost)
+    rels.fill(array_pass.Scan(array_pass.PASS, stats_select(t, fold), max(1.0, len(packed(t)) / 2), overflow))
+    s = rels.read(array_pass.PASS)
     r = plpy.execute(
         "SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
         "COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled "
@@ -207,43 +193,11 @@ def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int
     )
 
 
-def refine_far_from_zero(plpy: Plpy, t: ColumnTraining, dest: str) -> None:
-    """Recompute the Gaussian cells whose values sit far from 0 compared with their spread.
-
-    The column form of :func:`madnb_pl.release.statistics_table.refine_far_from_zero`
-    (see there for why): the same test on the statistics, the same shifted pass
-    (x - c with c the mean of the attribute's largest such cell), the mean kept
-    as the double-double c + avg(x - c).
-    """
-    if not t.numeric:
-        return
-    f8 = F8
-    far = (
-        f"s.nv OPERATOR(pg_catalog.>) 1 AND pg_catalog.abs(s.mean) OPERATOR(pg_catalog.>) "
-        f"({statistics_table.FAR_FROM_ZERO ** 0.5!r}::{f8} OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.var))"
+def refinement(t: ColumnTraining) -> statistics_table.Refinement:
+    """The refinement of the Gaussian cells of ``t`` far from zero (:func:`madnb_pl.release.statistics_table.refine_steps`),
+    reading the feature columns of ``t.source``."""
+    return statistics_table.Refinement(
+        source=t.source.sql, cls=t.label.sql, numeric=t.numeric,
+        value=lambda j: gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1]),
+        odd=None, pinned=True,
     )
-    rows = plpy.execute(
-        f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
-        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({int_array(t.numeric)}) AND {far} ORDER BY s.attr, s.nv DESC"
-    )
-    if not rows:
-        return
-    aggs, cells = [], []
-    for r in rows:
-        j, c = int(r["o"]), float(r["c"])
-        f = t.features[j - 1]
-        x = f"({gaussian_value_sql(f't.{f.column.sql}', f)} OPERATOR(pg_catalog.-) {c!r}::{f8})"
-        aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
-        cells.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
-    passed = (
-        f"SELECT t.{t.label.sql} AS cls, {', '.join(aggs)} FROM {t.source.sql} AS t "
-        f"WHERE t.{t.label.sql} IS NOT NULL GROUP BY t.{t.label.sql}"
-    )
-    plpy.execute(
-        f"UPDATE {dest} AS s SET mean = y.c OPERATOR(pg_catalog.+) y.r, "
-        "mean_lo = (y.c OPERATOR(pg_catalog.-) (y.c OPERATOR(pg_catalog.+) y.r)) OPERATOR(pg_catalog.+) y.r, var = y.v "
-        f"FROM (SELECT g.cls, x.o, x.c, x.r, x.v FROM ({passed}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(o, c, r, v)) AS y "
-        f"WHERE s.cls OPERATOR(pg_catalog.=) y.cls AND s.attr OPERATOR(pg_catalog.=) y.o AND y.r IS NOT NULL AND {far}"
-    )
-
-

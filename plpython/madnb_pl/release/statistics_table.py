@@ -12,7 +12,7 @@ row per released cell:
     mean   float8          exact, numeric attr: their mean
     mean_lo float8         exact, numeric attr: what the mean is above ``mean`` (a double-double
                            mean + mean_lo; NULL = 0): set where the values sit far from 0
-                           compared with their spread (see :func:`refine_far_from_zero`)
+                           compared with their spread (see :func:`refine_steps`)
     var    float8          exact, numeric attr: their sample variance (M2 = var * (nv - 1)),
                            NULL below two values
     s1     numeric         private, numeric attr: noisy sum of the fixed-point values
@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import secrets
 import uuid
+from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, replace
 
 from ..core.errors import MadnbError
@@ -201,28 +202,37 @@ def write_header(plpy: Plpy, name_sql: str, header: Header) -> None:
 def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     """The exact statistics pass of ``t`` into a new statistics table ``dest``; return its header.
 
-    Runs :func:`stats.materialise` (the same fast passes as ever) and
-    :func:`stats.check_stats`, then keeps per class its row count (the class-count
-    CTE of :func:`stats.class_counts_cte`, the one place it is written), the non-NULL
-    categorical cells, and per numeric attribute (nv, mean, sample variance).
-    A partitioned source with foreign partitions is computed on its shards
-    instead (:func:`madnb_pl.merge.part_sources.write_exact` chooses).
+    Runs :func:`madnb_pl.release.array_pass.materialise` (the same fast passes as ever) and
+    :func:`madnb_pl.release.array_pass.check_stats`, then keeps per class its row count (the class-count
+    CTE of :func:`madnb_pl.release.array_pass.class_counts_cte`, the one place it is written), the non-NULL
+    categorical cells, and per numeric attribute (nv, mean, sample variance), refined where the values sit far
+    from zero (:func:`refine_far_from_zero`).  A partitioned source with foreign partitions is computed on its
+    shards instead (:func:`madnb_pl.merge.part_sources.write_exact` chooses), by the same pass.
     """
     s = array_pass.materialise(plpy, t)
     array_pass.check_stats(plpy, s, t)
     create_table(plpy, dest, t)
     insert_cells(plpy, t, s, dest.sql)
     plpy.execute(f"DROP TABLE {s}")
-    refine_far_from_zero(plpy, t, dest.sql)
+    refine_far_from_zero(plpy, refinement(t), dest.sql)
     return write_exact_header(plpy, t, dest)
+
+
+def exact_header(t: Training, created_at: str, id: str | None = None, source: str | None = None) -> Header:
+    """The header of exact statistics of ``t``: the one place it is built (MADlib arrays, columns, shards' parts).
+
+    ``id``: a fresh UUID unless given; ``source``: ``t.source``'s name unless given.
+    """
+    return Header(
+        format=FORMAT, id=str(uuid.uuid4()) if id is None else id, mode=EXACT, num_attrs=t.num_attrs,
+        numeric=list(t.numeric_given), class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql),
+        source=t.source.display if source is None else source, created_at=created_at,
+    )
 
 
 def write_exact_header(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     """Write the header of the exact statistics of ``t`` just written into ``dest``; return it."""
-    header = Header(
-        format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
-        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=now(plpy),
-    )
+    header = exact_header(t, now(plpy))
     write_header(plpy, dest.sql, header)
     return header
 
@@ -247,12 +257,48 @@ def insert_cells(plpy: Plpy, t: Training, s: str, dest: str) -> None:
 FAR_FROM_ZERO = 1e8
 """A numeric cell is refined when mean**2 > FAR_FROM_ZERO * variance (|mean| > 1e4 standard deviations)."""
 
-# |mean| > sqrt(FAR_FROM_ZERO) * sd: the same test as mean**2 > FAR_FROM_ZERO * var, without a product that can overflow
-_FAR = f"s.nv > 1 AND pg_catalog.abs(s.mean) > {FAR_FROM_ZERO ** 0.5!r}::{F8} * pg_catalog.sqrt(s.var)"
+
+@dataclass(frozen=True)
+class Refinement:
+    """What the refinement of values far from zero reads (:func:`refine_steps`), for one face of training.
+
+    ``value(j)``: attribute j's value as float8 from the source's row ``t`` (NULL when missing);
+    ``odd``: an aggregate counting the rows whose attribute array is not one-dimensional and 1-based (where
+    ``value`` means something else: then the fast pass's numbers stay), None for columns.  ``pinned``: spell
+    every operator ``OPERATOR(pg_catalog.x)`` (the column form's text); the array form's text spells them bare
+    (resolved in pg_catalog under madnb's pinned search_path), kept so that its generated SQL does not change.
+    """
+
+    source: Sql
+    cls: Sql
+    numeric: tuple[int, ...]
+    value: Callable[[int], Sql]
+    odd: Sql | None
+    pinned: bool
+
+    def op(self, a: str, o: str, b: str) -> str:
+        return f"{a} OPERATOR(pg_catalog.{o}) {b}" if self.pinned else f"{a} {o} {b}"
+
+    def far(self) -> str:
+        """Cell ``s`` is far from zero: |mean| > sqrt(FAR_FROM_ZERO) * sd, the test mean**2 > FAR_FROM_ZERO * var
+        without a product that can overflow."""
+        sd = self.op(f"{FAR_FROM_ZERO ** 0.5!r}::{F8}", "*", "pg_catalog.sqrt(s.var)")
+        return f"{self.op('s.nv', '>', '1')} AND {self.op('pg_catalog.abs(s.mean)', '>', f'({sd})' if self.pinned else sd)}"
 
 
-def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
-    """Recompute the numeric cells whose values sit far from 0 compared with their spread.
+def refinement(t: Training) -> Refinement:
+    """The refinement of the statistics of ``t`` (attribute arrays), reading ``t.source``."""
+    a = f"t.{t.attrs.sql}"
+    return Refinement(
+        source=t.source.sql, cls=t.cls.sql, numeric=t.numeric,
+        value=lambda j: array_pass.numeric_value_sql(t, f"{a}[{j}]", True),
+        odd=Sql(f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1)"),
+        pinned=False,
+    )
+
+
+def refine_steps(plpy: Plpy, r: Refinement, dest: str, rels: array_pass.Relations) -> Generator[array_pass.Scan, None, None]:
+    """Recompute the numeric cells of statistics table ``dest`` whose values sit far from 0 compared with their spread.
 
     PostgreSQL's float8 ``avg`` and ``var_samp`` keep a running sum: for values
     like 1e9 +- 1 its rounding (about 1e-16 of 1e9 per row) is large next to the
@@ -263,56 +309,62 @@ def refine_far_from_zero(plpy: Plpy, t: Training, dest: str) -> None:
     every digit; the mean is stored as the double-double c + avg(x - c) = mean +
     mean_lo, so that merging parts loses nothing either.  Tables without such cells
     pay one query on the statistics table; arrays that are not one-dimensional and
-    1-based keep the fast pass's numbers.  A shard runs the same steps on its
-    server (:mod:`madnb_pl.merge.shards`).
+    1-based keep the fast pass's numbers.
+
+    The one implementation for every face: yields the shifted pass (a
+    :class:`~madnb_pl.release.array_pass.Scan` into ``REFINED``) for the caller to run
+    over the source -- here (:func:`refine_far_from_zero`) or on a shard's server
+    (:mod:`madnb_pl.merge.shards`) -- then stores its cells from ``rels``.
     """
-    cells = far_cells(plpy, t, dest)
+    cells = _far_cells(plpy, r, dest)
     if not cells:
         return
-    tmp = temp_name("madnb_refined_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {tmp} ON COMMIT DROP AS {refined_select(t, cells)}")
-    apply_refined(plpy, dest, tmp)
-    plpy.execute(f"DROP TABLE {tmp}")
+    yield array_pass.Scan(array_pass.REFINED, _refined_select(r, cells))
+    refined = rels.read(array_pass.REFINED)
+    if r.odd is None or not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {refined} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
+        op = r.op
+        plpy.execute(
+            f"UPDATE {dest} AS s SET mean = {op('y.c', '+', 'y.r')}, "
+            f"mean_lo = {op('(' + op('y.c', '-', '(' + op('y.c', '+', 'y.r') + ')') + ')', '+', 'y.r')}, var = y.v "
+            f"FROM {refined} AS y WHERE {op('s.cls', '=', 'y.cls')} AND {op('s.attr', '=', 'y.o')} AND y.r IS NOT NULL "
+            f"AND {r.far()}"
+        )
+    rels.clear(array_pass.REFINED)
 
 
-def far_cells(plpy: Plpy, t: Training, dest: str) -> list[tuple[int, float]]:
+def refine_far_from_zero(plpy: Plpy, r: Refinement, dest: str, rels: array_pass.TempTables | array_pass.Inline | None = None) -> None:
+    """:func:`refine_steps` run here: the shifted pass into a temporary table (or ``rels``)."""
+    here = rels if rels is not None else array_pass.TempTables(plpy)
+    here.run(refine_steps(plpy, r, dest, here))
+
+
+def _far_cells(plpy: Plpy, r: Refinement, dest: str) -> list[tuple[int, float]]:
     """The numeric attributes of statistics table ``dest`` to refine, with their shift c: [(attribute, c)]."""
-    if not t.numeric:
+    if not r.numeric:
         return []
     rows = plpy.execute(
         f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
-        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND {_FAR} ORDER BY s.attr, s.nv DESC"
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({int_array(r.numeric)}) AND {r.far()} ORDER BY s.attr, s.nv DESC"
     )
-    return [(int(r["o"]), float(r["c"])) for r in rows]
+    return [(int(row["o"]), float(row["c"])) for row in rows]
 
 
-def refined_select(t: Training, cells: list[tuple[int, float]]) -> Sql:
-    """The shifted pass over ``t``'s source: (cls, o, c, r = avg(x - c), v = var_samp(x - c), odd arrays)."""
-    f8 = F8
-    a = f"t.{t.attrs.sql}"
+def _refined_select(r: Refinement, cells: list[tuple[int, float]]) -> Sql:
+    """The shifted pass over ``r.source``: (cls, o, c, r = avg(x - c), v = var_samp(x - c)[, odd arrays])."""
     aggs, values = [], []
     for j, c in cells:
-        x = f"({array_pass.numeric_value_sql(t, f'{a}[{j}]', True)} - {c!r}::{f8})"
+        x = f"({r.op(r.value(j), '-', f'{c!r}::{F8}')})"
         aggs.append(f"pg_catalog.avg({x}) AS r{j}, pg_catalog.var_samp({x}) AS v{j}")
-        values.append(f"({j}, {c!r}::{f8}, g.r{j}, g.v{j})")
-    odd = f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1) AS odd"
+        values.append(f"({j}, {c!r}::{F8}, g.r{j}, g.v{j})")
+    odd = "" if r.odd is None else f"{r.odd} AS odd, "
     passed = (
-        f"SELECT t.{t.cls.sql} AS cls, {odd}, {', '.join(aggs)} FROM {t.source.sql} AS t "
-        f"WHERE t.{t.cls.sql} IS NOT NULL GROUP BY t.{t.cls.sql}"
+        f"SELECT t.{r.cls} AS cls, {odd}{', '.join(aggs)} FROM {r.source} AS t "
+        f"WHERE t.{r.cls} IS NOT NULL GROUP BY t.{r.cls}"
     )
     return Sql(
-        f"SELECT g.cls, x.o, x.c, x.r, x.v, g.odd FROM ({passed}) AS g "
+        f"SELECT g.cls, x.o, x.c, x.r, x.v{'' if r.odd is None else ', g.odd'} FROM ({passed}) AS g "
         f"CROSS JOIN LATERAL (VALUES {', '.join(values)}) AS x(o, c, r, v)"
     )
-
-
-def apply_refined(plpy: Plpy, dest: str, refined: str) -> None:
-    """Store the refined cells of relation ``refined`` (:func:`refined_select`'s rows) in ``dest``, unless some array was odd."""
-    if not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {refined} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
-        plpy.execute(
-            f"UPDATE {dest} AS s SET mean = y.c + y.r, mean_lo = (y.c - (y.c + y.r)) + y.r, var = y.v "
-            f"FROM {refined} AS y WHERE s.cls = y.cls AND s.attr = y.o AND y.r IS NOT NULL AND {_FAR}"
-        )
 
 
 # ---------------------------------------------------------------------------
@@ -562,7 +614,8 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
 
 
 __all__ = [
-    "CHECK_HINT", "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "apply_refined", "cells_check_select", "check_cells",
-    "columns_ddl", "comment_and_kind", "create_table", "create_with_types", "far_cells", "insert_cells", "kept_name", "now",
-    "domain_fingerprint_select", "parse_header", "read_on_server", "refined_select", "write_exact", "write_exact_header", "write_header",
+    "CHECK_HINT", "COLUMNS", "FIXED_COLUMN_TYPES", "Header", "Refinement", "cells_check_select", "check_cells",
+    "columns_ddl", "comment_and_kind", "create_table", "create_with_types", "exact_header", "insert_cells", "kept_name",
+    "now", "domain_fingerprint_select", "parse_header", "read_on_server", "refine_far_from_zero", "refine_steps",
+    "refinement", "write_exact", "write_exact_header", "write_header",
 ]
