@@ -94,7 +94,7 @@ def create_nb_prepared_data_tables(
         header = part_sources.write_exact(plpy, t, kept)
         arrays.warn_suspect_classes(plpy, kept.sql, t.cls, t.source)
     # derive: the model tables from that one part
-    model_tables.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
+    model_tables.merge_and_derive(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
 
 
 def _model_tables(
@@ -186,7 +186,7 @@ def create_nb_model_from_statistics(
         parts.append((rel, part_sources.read_header(plpy, rel, f"statistics[{i}]")))
     model = _statistics_model_tables(plpy, parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
     # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
-    model_tables.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
+    model_tables.merge_and_derive(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
 
 
 def _statistics_model_tables(
@@ -446,7 +446,7 @@ def create_nb_federated_tables(
         model = _statistics_model_tables(plpy, fed.parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
         part_sums.check_compatible(list(fed.parts))  # before any cell crosses the network
         parts = fed.pull()
-    model_tables.create_model(
+    model_tables.merge_and_derive(
         plpy, list(parts), model, s_factor, what="remote statistics", keep=statistics_table.kept_name(plpy, model.feature_probs),
     )
     for part, _ in parts:

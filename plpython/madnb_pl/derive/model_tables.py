@@ -1,10 +1,12 @@
 """Derive: summed statistics -> MADlib's model tables.
 
-:func:`create_model` checks the parts and sums them (:mod:`madnb_pl.merge.part_sums`),
-then :func:`model_ctes` (exact) and :func:`dp_model_ctes` (private: clamps, the
-variance floor from the effective epsilon of the summed noise) turn the summed
-cells into MADlib's three tables, which :func:`write_model_tables` creates (a
-:class:`ModelTables` names them).  Training derives from its one part through
+:func:`merge_and_derive` checks the parts and sums them (:mod:`madnb_pl.merge.part_sums`),
+then :func:`derive_from_sum` post-processes that one sum: :func:`model_ctes`
+(exact) or :func:`dp_model_ctes` (private: clamps, the variance floor from the
+effective epsilon of the summed noise) turn its cells into the rows of MADlib's
+three tables, which :func:`create_empty_tables` creates (a :class:`ModelTables`
+names them) and :func:`insert_model_rows` fills; an online update refills the
+same tables from its new sum.  Training derives from its one part through
 the same functions.  Deriving is post-processing: nothing is charged to any
 privacy budget.
 """
@@ -36,7 +38,7 @@ class ModelTables:
         return (self.feature_probs, self.class_priors) + ((self.numeric_stats,) if self.numeric_stats is not None else ())
 
 
-def create_model(
+def merge_and_derive(
     plpy: Plpy,
     parts: list[tuple[Relation, Header]],
     model: ModelTables,
@@ -72,7 +74,7 @@ def create_model(
     else:
         assert len(parts) == 1
         kept, header = first_rel, first
-    derive_model(plpy, kept, header, t, ModelSql.of(model), smoothing, create=True)
+    derive_from_sum(plpy, kept, header, t, ModelSql.of(model), smoothing, create=True)
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ class ModelSql:
         return (self.feature_probs, self.class_priors) + ((self.numeric_stats,) if self.numeric_stats is not None else ())
 
 
-def derive_model(
+def derive_from_sum(
     plpy: Plpy, kept: Relation, header: Header, t: Training, model: ModelSql, smoothing: float, create: bool,
 ) -> None:
     """Post-process the statistics table ``kept`` (a model's sum) into the model tables, comment and analyse them.
@@ -110,15 +112,14 @@ def derive_model(
         cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM {rel} AS s)"
         ctes = with_clause(model_ctes(cells, t, array_pass.CLASS_ROWS_OF_TABLE))
     if create:
-        create_model_tables(plpy, t, model)
+        create_empty_tables(plpy, t, model)
     else:
         for name in model.all():
             plpy.execute(f"DELETE FROM {name}")
-    fill_model_tables(plpy, ctes, model, smoothing)
+    insert_model_rows(plpy, ctes, model, smoothing)
     _comment_model(plpy, kept, header, model)
     for name in model.all():
         plpy.execute(f"ANALYZE {name}")
-"""A sum's header names at most this many sources (then ``...``)."""
 
 
 STATISTICS_RECORD = re.compile(r'; derived from statistics ("(?:[^"]|"")+"\."(?:[^"]|"")+") \(id ([0-9a-f-]{36})\)$')
@@ -281,7 +282,7 @@ def dp_model_ctes(noisy: str, t: Training, nb: privacy_parameters.NumericBounds,
     return ctes
 
 
-def create_model_tables(plpy: Plpy, t: Training, model: ModelSql) -> None:
+def create_empty_tables(plpy: Plpy, t: Training, model: ModelSql) -> None:
     """Create MADlib's tables (plus madnb's ``smoothing`` column), empty."""
     ctype, etype = t.cls.type_sql, t.attrs.elem_sql
     plpy.execute(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
@@ -296,7 +297,7 @@ def create_model_tables(plpy: Plpy, t: Training, model: ModelSql) -> None:
         )
 
 
-def fill_model_tables(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) -> None:
+def insert_model_rows(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) -> None:
     """Fill MADlib's tables from the ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
     cp, fp, np = model.class_priors, model.feature_probs, model.numeric_stats
     plpy.execute(f"{ctes} INSERT INTO {cp} (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
@@ -312,26 +313,17 @@ def fill_model_tables(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) 
         )
 
 
-def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, smoothing: float) -> None:
-    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
-    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
-    m = ModelSql.of(model)
-    create_model_tables(plpy, t, m)
-    fill_model_tables(plpy, ctes, m, smoothing)
-
-
 __all__ = [
     "STATISTICS_RECORD",
     "ModelSql",
     "ModelTables",
     "check_compatible",
     "check_parts",
-    "create_model",
-    "create_model_tables",
-    "derive_model",
+    "create_empty_tables",
+    "derive_from_sum",
     "dp_model_ctes",
-    "fill_model_tables",
+    "insert_model_rows",
+    "merge_and_derive",
     "model_ctes",
-    "write_model_tables",
     "write_sum",
 ]

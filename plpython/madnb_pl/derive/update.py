@@ -12,7 +12,7 @@ derive on two parts, the kept sum and the new one:
     merge   kept := kept + part (:func:`madnb_pl.merge.part_sums.replace_sum`): Chan et al. for
             exact cells, raw noisy sums for private ones, a new header listing the part
     derive  the model tables' rows replaced from the new sum
-            (:func:`madnb_pl.derive.model_tables.derive_model`), with the model's own smoothing
+            (:func:`madnb_pl.derive.model_tables.derive_from_sum`), with the model's own smoothing
 
 so its cost is that of the part and of the model's cells, whatever the number
 of earlier updates, and k updates give the model of one training on the union.
@@ -86,7 +86,7 @@ def update_model(
     smoothing = _smoothing(plpy, fp)
     classes = _classes(plpy, cp)
     header = part_sums.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
-    model_tables.derive_model(plpy, kept, header, t, model_tables.ModelSql.of((fp, cp, np)), smoothing, create=False)
+    model_tables.derive_from_sum(plpy, kept, header, t, model_tables.ModelSql.of((fp, cp, np)), smoothing, create=False)
     now = _classes(plpy, cp)
     if now != classes:
         plpy.notice(

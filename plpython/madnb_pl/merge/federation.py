@@ -18,7 +18,7 @@ Two ways in:
   every header is read and checked first, then every part's query is sent at once
   (``dblink_send_query``) and the results collected (``dblink_get_result``) into
   temporary tables shaped like statistics tables, so the owners answer
-  concurrently; :func:`madnb_pl.derive.model_tables.create_model` merges them exactly as it
+  concurrently; :func:`madnb_pl.derive.model_tables.merge_and_derive` merges them exactly as it
   merges local parts, and the model keeps their sum (an online update adds to it).
 
 Only statistics cells and catalog facts about the statistics table (its comment,
