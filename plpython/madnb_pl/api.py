@@ -1,18 +1,19 @@
 """Entry points called by the SQL functions (MADlib's interface): the pipeline, stage by stage.
 
-Every call goes through the same stages, each one module:
+Every call goes through the same stages, each one package:
 
-    spec        MADlib's arguments -> a validated Training (names resolved on the caller's path)
-    stats       exact statistics pass (release chooses: here, or shards: the same pass on each server) \
-    private     private release (dp: parameters)                                                } -> a statistics table
-    federation  statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
-    derive      merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
-    update      add a statistics table to a model in place (its kept sum + the part, derived again)
-    scoring     a ScoringPlan for the model, then the classify / probs view over it
+    inputs.arrays       MADlib's arguments -> a validated Training (names resolved on the caller's path)
+    merge.part_sources  the exact release -> a statistics table: release.statistics_table here, or
+                        merge.shards (the same pass on each server)
+    privacy             the private release -> a statistics table (inputs.privacy_parameters: its parameters)
+    merge.federation    statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
+    derive.model_tables merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
+    derive.update       add a statistics table to a model in place (its kept sum + the part, derived again)
+    scoring             a ScoringPlan for the model, then the classify / probs view over it
 
 Named models (madnb.train, madnb.models) are the same pipeline from ordinary
-columns, with their own entry points in :mod:`madnb_pl.models.lifecycle`: columns (the
-statistics pass over columns) -> statistics_table -> derive (-> kinds: the
+columns, with their own entry points in :mod:`madnb_pl.models.lifecycle`: inputs.columns ->
+release.column_pass -> release.statistics_table -> derive (-> models.kinds: the
 numbers of scikit-learn's kinds 'gaussian' and 'categorical') -> predict (the
 generated prediction functions); :mod:`madnb_pl.models.export` writes those functions
 as a script for a database without madnb (``madnb.model_sql``) and gives their
@@ -22,9 +23,9 @@ their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.models.ve
 
 Training is release + derive::
 
-    t = spec.training(...)                                  # what to train on
-    header = release.write_exact(plpy, t, kept)             # or private.write_private(...)
-    derive.create_model(plpy, [(kept, header)], model, s)   # the model tables
+    training = arrays.training(...)                                        # what to train on
+    header = part_sources.write_exact_here_or_on_shards(plpy, training, kept)  # or private_release.write_private(...)
+    model_tables.merge_and_derive(plpy, [(kept, header)], model, smoothing)    # the model tables
 
 ``create_nb_statistics`` stops after the release; ``create_nb_model_from_statistics``
 is derive alone, over several parts (local tables, or postgres_fdw foreign tables
@@ -91,7 +92,7 @@ def create_nb_prepared_data_tables(
             outputs["numericFeatureStats"] = model.numeric_stats.display
         header = private_release.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
     else:
-        header = part_sources.write_exact(plpy, t, kept)
+        header = part_sources.write_exact_here_or_on_shards(plpy, t, kept)
         arrays.warn_suspect_classes(plpy, kept.sql, t.cls, t.source)
     # derive: the model tables from that one part
     model_tables.merge_and_derive(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
@@ -157,7 +158,7 @@ def create_nb_statistics(
     if privacy is not None:
         private_release.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
     else:
-        part_sources.write_exact(plpy, t, dest)
+        part_sources.write_exact_here_or_on_shards(plpy, t, dest)
     plpy.execute(f"ANALYZE {dest.sql}")
 
 

@@ -17,7 +17,7 @@ from ..release.statistics_table import Header
 from . import federation, shards
 
 
-def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
+def write_exact_here_or_on_shards(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     """The exact statistics of ``t`` into a new statistics table ``dest``; return its header.
 
     A partitioned source with postgres_fdw partitions is computed on its shards
@@ -45,4 +45,4 @@ def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
     return statistics_table.parse_header(comment, what, rel.display)
 
 
-__all__ = ["read_header", "write_exact"]
+__all__ = ["read_header", "write_exact_here_or_on_shards"]

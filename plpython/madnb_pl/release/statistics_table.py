@@ -206,7 +206,7 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     CTE of :func:`stats.class_counts_cte`, the one place it is written), the non-NULL
     categorical cells, and per numeric attribute (nv, mean, sample variance).
     A partitioned source with foreign partitions is computed on its shards
-    instead (:func:`madnb_pl.merge.part_sources.write_exact` chooses).
+    instead (:func:`madnb_pl.merge.part_sources.write_exact_here_or_on_shards` chooses).
     """
     s = array_pass.materialise(plpy, t)
     array_pass.check_stats(plpy, s, t)
