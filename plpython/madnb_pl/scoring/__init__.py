@@ -139,18 +139,18 @@ def view_sql(
     joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
     ctes = list(prefix)
     if plan.unroll:
-        scored = unrolled.scored(
+        log_likelihoods = unrolled.log_likelihood_rows(
             plan, ctes=ctes, via_ctes=bool(prefix), np=np, source=source, key=key, attrs=attrs, ok=ok, ready=ready,
             joined=joined,
         )
     else:
-        scored = lateral.scored(
+        log_likelihoods = lateral.log_likelihood_rows(
             plan, ctes=ctes, cp=cp, fp=fp, np=np, source=source, key=key, attrs=attrs, ok=ok, ready=ready, joined=joined,
         )
     if kind == "classify":
-        body = bodies.classify(plan.k, scored)
+        body = bodies.classify(plan.k, log_likelihoods)
     elif kind == "probs":
-        body = bodies.probs(plan.k, scored)
+        body = bodies.probs(plan.k, log_likelihoods)
     else:  # pragma: no cover
         raise ValueError(kind)
     # "cat" stays an inlinable CTE: MATERIALIZED makes its scan look tiny next to the

@@ -6,12 +6,12 @@ See :mod:`madnb_pl.scoring` for when it is used and what it computes.
 from __future__ import annotations
 
 from ..core.sql import int_array
-from .common import F8, INTEGER_TYPES, MAX_POSITION_LITERAL, _dict_key
-from .model import _catl
+from .common import F8, INTEGER_TYPES, MAX_POSITION_LITERAL, dict_key
+from .model import value_log_probs
 from .plan import ScoringPlan
 
 
-def scored(
+def log_likelihood_rows(
     plan: ScoringPlan,
     *,
     ctes: list[tuple[str, str]],
@@ -25,7 +25,7 @@ def scored(
     ready: str,
     joined: str,
 ) -> str:
-    """The scored rows (key, classes, ok, l1..lK) of the LATERAL form.
+    """The rows (key, classes, ok, l1..lK: class i's joint log-likelihood) of the LATERAL form.
 
     ``joined``: the one-row model subqueries (``m0``, ``m1``, ...) and ``ready``
     their checks (:func:`madnb_pl.scoring.model.model_parts`).  The ``join``
@@ -60,7 +60,7 @@ def scored(
         )
         cat_term = "m.lut[{i}][w.i]"
     elif strategy == "dict":
-        inner_cols.append(f"(m.jsall -> u.o::pg_catalog.text -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4 AS r")
+        inner_cols.append(f"(m.jsall -> u.o::pg_catalog.text -> {dict_key(x, source_elem_oid)})::pg_catalog.int4 AS r")
         cat_term = "m.lut{i}[w.o][w.r]"
     elif strategy == "join":
         ctes.append(
@@ -68,7 +68,7 @@ def scored(
                 "cat",
                 "SELECT c.attr, c.value, "
                 + ", ".join(f"pg_catalog.max(c.lp) FILTER (WHERE c.pos = {i}) AS l{i}" for i in ks)
-                + f" FROM {_catl(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
+                + f" FROM {value_log_probs(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
             )
         )
         # madnb._planner_hint() is an opaque true: it lowers the model's row estimate

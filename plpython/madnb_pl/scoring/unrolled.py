@@ -5,11 +5,11 @@ See :mod:`madnb_pl.scoring` for when it is used and what it computes.
 
 from __future__ import annotations
 
-from .common import F8, INTEGER_TYPES, _dict_key
+from .common import F8, INTEGER_TYPES, dict_key
 from .plan import ScoringPlan
 
 
-def scored(
+def log_likelihood_rows(
     plan: ScoringPlan,
     *,
     ctes: list[tuple[str, str]],
@@ -22,7 +22,7 @@ def scored(
     ready: str,
     joined: str,
 ) -> str:
-    """The scored rows (key, classes, ok, l1..lK) of the unrolled form.
+    """The rows (key, classes, ok, l1..lK: class i's joint log-likelihood) of the unrolled form.
 
     ``joined``: the one-row model subqueries (``m0``, ``m1``, ...) and ``ready``
     their checks (:func:`madnb_pl.scoring.model.model_parts`).  ``via_ctes``: the
@@ -90,7 +90,7 @@ def scored(
         elif strategy == "dict":
             # a value missing from the dictionary reads NULL and adds 0
             for i in ks:
-                terms[i].append(f"{m(f'lut{i}')}[{j}][({m(f'js{j}')} -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4]")
+                terms[i].append(f"{m(f'lut{i}')}[{j}][({m(f'js{j}')} -> {dict_key(x, source_elem_oid)})::pg_catalog.int4]")
         elif strategy == "codes":
             # out-of-range values land on index 0 or width + 1: NULL, so they add 0
             idx = f"(LEAST(GREATEST({x}, {m('lo0')}), {m('hi1')}) - {m('lo0')})::pg_catalog.int4"
