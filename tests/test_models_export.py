@@ -28,7 +28,7 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 import madnb
 from conftest import data_file
 from madnb import cli
-from madnb.sklearn import MixedNB
+from madnb.sklearn_export import MixedNB
 from models_helpers import ADULT_COLUMNS, load_adult
 from test_golden_sql import check_golden
 from test_models_catalog import _PLANTED_FUNCTIONS, _PLANTED_OPERATORS

@@ -23,7 +23,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
 
 import madnb
-from madnb.sklearn import tsvector_counts
+from madnb.sklearn_export import tsvector_counts
 from test_models_export import TOL_SKLEARN, assert_same_predictions, copy_table, database_proba, model_sql, predictions, without_comments
 from test_models_kinds_vector import _tsvector, digits, movie_reviews  # noqa: F401  (fixtures)
 

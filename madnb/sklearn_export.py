@@ -200,7 +200,7 @@ def madnb_float(X: Any) -> np.ndarray:
 
 
 def __getattr__(name: str) -> Any:
-    """``madnb.sklearn.MixedNB`` (in :mod:`madnb._mixed_nb`), imported on first use: importing madnb never imports scikit-learn."""
+    """``madnb.sklearn_export.MixedNB`` (in :mod:`madnb._mixed_nb`), imported on first use: importing madnb never imports scikit-learn."""
     if name == "MixedNB":
         try:
             from ._mixed_nb import MixedNB
