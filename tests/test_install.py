@@ -291,6 +291,30 @@ def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):
     ]
 
 
+def test_uninstall_cascade_drops_named_models_in_any_schema_and_with_any_identifier(empty_db):
+    url, conn = empty_db
+    madnb.install(conn)
+    conn.execute("CREATE SCHEMA analytics")
+    conn.execute("CREATE TABLE pets (id int, kind text, colour text)")
+    conn.execute("INSERT INTO pets VALUES (1, 'cat', 'black'), (2, 'dog', 'brown'), (3, 'cat', 'white')")
+    conn.execute("SELECT madnb.train('analytics.pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    conn.execute("""SELECT madnb.train('"Pets NB"', 'pets', 'kind', exclude => ARRAY['id'])""")
+    # the refusal names each model as madnb.models does
+    with pytest.raises(InstallError) as refused:
+        madnb.uninstall(conn)
+    assert "named model Pets NB" in str(refused.value) and "named model analytics.pets_nb" in str(refused.value)
+    madnb.uninstall(conn, cascade=True)
+    assert madnb.version(conn).installed is None
+    left = conn.execute(
+        "SELECT count(*) FROM pg_class WHERE relnamespace IN (to_regnamespace('analytics'), to_regnamespace('madnb_models'), "
+        "to_regnamespace('madnb_statistics'))"
+    ).fetchone()
+    functions = conn.execute(
+        "SELECT count(*) FROM pg_proc WHERE pronamespace IN (to_regnamespace('analytics'), to_regnamespace('madnb_models'))"
+    ).fetchone()
+    assert (left, functions) == ((0,), (0,))
+
+
 def test_uninstall_refuses_while_named_models_exist_and_cascade_drops_them(empty_db):
     url, conn = empty_db
     madnb.install(conn)
