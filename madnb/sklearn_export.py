@@ -97,7 +97,7 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
         if builder is None:
             raise NotImplementedError(f"models of kind {numbers['kind']!r} cannot be exported to scikit-learn yet")
         # the classes typed as the label (psycopg's Python types), in the model's class order
-        table = sql.Identifier(numbers.get("schema", "madnb_models"), numbers["model"] + "_class_priors")
+        table = sql.Identifier(*numbers["class_priors"])  # the server names the model's objects
         count = sql.Identifier("class_count" if "vector" in numbers else "class_cnt")  # the vector kinds' column name
         rows = c.execute(sql.SQL("SELECT m.class, m.{} FROM {} AS m ORDER BY m.class").format(count, table)).fetchall()
     if [float(r[1]) for r in rows] != numbers["class_count"]:
