@@ -17,7 +17,7 @@ def log_likelihood_rows(
     ctes: list[tuple[str, str]],
     cp: str,
     fp: str,
-    np: str | None,
+    numeric_stats: str | None,
     source: str,
     key: str,
     attrs: str,
@@ -83,16 +83,16 @@ def log_likelihood_rows(
         cat_term = ""
     else:  # pragma: no cover
         raise ValueError(strategy)
-    if np is None and strategy == "codes":
+    if numeric_stats is None and strategy == "codes":
         inner_cols = inner_cols[2:]  # only the slot is read past the fence
-    if np is not None:
+    if numeric_stats is not None:
         # the value clipped to its attribute's window, once per value; NaN reads NULL
         uo = "u.o::pg_catalog.int4"
         xc = f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF({x}::{F8}, 'NaN'::{F8}), m.nlo[{uo}]), m.nhi[{uo}])"
         inner_cols.append(f"{xc if strategy == 'none' else f'CASE WHEN m.isnum[{uo}] THEN {xc} END'} AS xc")
     xf = "w.xc"
     gauss = f"m.a{{i}}[{o}] - (m.r{{i}}[{o}] * ({xf} - m.mu{{i}}[{o}])) ^ 2"
-    if np is None:
+    if numeric_stats is None:
         term = cat_term
     elif not cat_term:
         term = gauss
@@ -100,7 +100,7 @@ def log_likelihood_rows(
         term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
     sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
     # per-value expressions (the slot, the cleaned Gaussian value) are computed once
-    fence = " OFFSET 0" if strategy in ("codes", "dict") or (strategy == "none" and np is not None) else ""
+    fence = " OFFSET 0" if strategy in ("codes", "dict") or (strategy == "none" and numeric_stats is not None) else ""
     if strategy == "join":
         values = f"pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o)"
     else:

@@ -162,7 +162,7 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     return [lut, ranges]
 
 
-def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True) -> list[str]:
+def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: bool = True) -> list[str]:
     """One-row subqueries for Gaussian attributes: arrays [class][attribute].
 
     ``floor``: each variance is at least VAR_FLOOR_FACTOR times its attribute's
@@ -170,7 +170,7 @@ def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True)
     """
     numb = (
         "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
-        f"FROM {np} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
+        f"FROM {numeric_stats} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
     )
     numg = (
         "(SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot "
@@ -215,13 +215,13 @@ def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True)
     )
     isnum = (
         "(SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum "
-        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM {np} AS y) AS x ON x.attr = g.a)"
+        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM {numeric_stats} AS y) AS x ON x.attr = g.a)"
     )
     return [grids, window, isnum]
 
 
 
-def model_parts(plan: ScoringPlan, cp: str, fp: str, np: str | None) -> tuple[list[str], list[str]]:
+def model_parts(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None) -> tuple[list[str], list[str]]:
     """The one-row model subqueries a plan needs (``m0``, ``m1``, ... in this order) and
     the checks of the model's shape that make up its ``ready`` column."""
     k = plan.k
@@ -251,8 +251,8 @@ def model_parts(plan: ScoringPlan, cp: str, fp: str, np: str | None) -> tuple[li
                 f"FROM {fp} AS f)"
             )
             checks.append(f"m{len(parts) - 1}.whole")
-    if np is not None:
-        parts += _numeric_model(cp, np, n, k, plan.var_floor)
+    if numeric_stats is not None:
+        parts += _numeric_model(cp, numeric_stats, n, k, plan.var_floor)
         if plan.unroll and plan.check_numeric:
             baked = "{" + ",".join("t" if j in num else "f" for j in range(1, n + 1)) + "}"
             checks.append(

@@ -14,7 +14,7 @@ def log_likelihood_rows(
     *,
     ctes: list[tuple[str, str]],
     via_ctes: bool,
-    np: str | None,
+    numeric_stats: str | None,
     source: str,
     key: str,
     attrs: str,
@@ -46,7 +46,7 @@ def log_likelihood_rows(
     # The small per-class arrays are concatenated into one, ``g``, read at constant
     # positions: an array under 127 bytes is stored with a short header in the
     # hash table and PostgreSQL would copy it on every subscript.
-    flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "r", "mu")] + ["nlo", "nhi"] if np is not None else [])
+    flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "r", "mu")] + ["nlo", "nhi"] if numeric_stats is not None else [])
     pos = {name: 1 + q * n for q, name in enumerate(flat[1:])}
     luts = ""
     if strategy == "codes":
@@ -100,7 +100,7 @@ def log_likelihood_rows(
                 terms[i].append(f"{m(f'lut{i}')}[{j}][{idx}]")
         # else: a categorical attribute of a model without categorical values adds 0
     ls = ", ".join(
-        f"{m('g')}[{i}]" + "".join(f" + COALESCE({t}, 0)" for t in terms[i]) + f" AS l{i}" for i in ks
+        f"{m('g')}[{i}]" + "".join(f" + COALESCE({term}, 0)" for term in terms[i]) + f" AS l{i}" for i in ks
     )
     join = f"JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
     if cleaned:
