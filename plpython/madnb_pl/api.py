@@ -270,14 +270,14 @@ _PRIOR_COLUMNS = ["class", "class_cnt", "all_cnt"]
 
 def _check_not_swapped(plpy: Plpy, fp: Relation, cp: Relation) -> None:
     """Model tables given in each other's place say so (42703), rather than naming a missing column."""
-    for what, rel, want, other, looks_like in (
+    for argument, rel, want, other, looks_like in (
         ("classPriorsSource", cp, _PRIOR_COLUMNS, _FEATURE_COLUMNS, "a feature probabilities table"),
         ("featureProbsSource", fp, _FEATURE_COLUMNS, _PRIOR_COLUMNS, "a class priors table"),
     ):
         if not _has_columns(plpy, rel, want) and _has_columns(plpy, rel, other):
             raise MadnbError(
                 "42703",
-                f"{what} {rel.display} looks like {looks_like}",
+                f"{argument} {rel.display} looks like {looks_like}",
                 detail=f"it has the columns {', '.join(other)}, not {', '.join(want)}",
                 hint="the arguments are featureProbsSource, then classPriorsSource: are the two table names swapped?",
             )
@@ -344,10 +344,10 @@ def create_view(
         source=src.sql, key=key.sql, attrs=attrs.sql,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
-    what = "classification" if kind == "classify" else "class probabilities"
+    output = "classification" if kind == "classify" else "class probabilities"
     plpy.execute(
         f"COMMENT ON VIEW {out.sql} IS "
-        + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display} by the model in {cp.display}, {fp.display}"
+        + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display} by the model in {cp.display}, {fp.display}"
                              + (f", {numeric_stats.display}" if numeric_stats is not None else ""))
     )
 
@@ -399,10 +399,10 @@ def create_adhoc_view(
         source=src.sql, key=key.sql, attrs=attrs.sql,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
-    what = "classification" if kind == "classify" else "class probabilities"
+    output = "classification" if kind == "classify" else "class probabilities"
     plpy.execute(
         f"COMMENT ON VIEW {out.sql} IS "
-        + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display}, trained ad hoc from {training.source.display} on every query")
+        + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display}, trained ad hoc from {training.source.display} on every query")
     )
 
 

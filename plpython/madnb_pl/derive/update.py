@@ -132,11 +132,11 @@ def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, numeric_stats: Rela
             "or its comment was changed",
             hint=RETRAIN_HINT,
         )
-    for what, rel in (("classPriorsDestName", cp), ("numericFeatureStatsDestName", numeric_stats)):
+    for argument, rel in (("classPriorsDestName", cp), ("numericFeatureStatsDestName", numeric_stats)):
         if rel is not None and _record(plpy, rel) != record:
             raise MadnbError(
                 "22023",
-                f"{what} {rel.display} is not a table of the model {fp.display}",
+                f"{argument} {rel.display} is not a table of the model {fp.display}",
                 detail=f"the comment of {fp.display} names statistics {record[0]} (id {record[1]}); "
                 f"the comment of {rel.display} does not",
                 hint="name the three tables of one model, as they were created together",

@@ -184,8 +184,8 @@ def _domain_table(plpy: Plpy, training: ColumnTraining, domain: str) -> tuple[Ne
     named_cols = {a for a, _ in rows}
     for name in [training.label.name] + [f.name for f in training.features if not f.gaussian]:
         if name not in named_cols:
-            what = "the label" if name == training.label.name else "categorical feature"
-            raise MadnbError("22023", f'the domain lists no values for {what} "{name}"', hint=DOMAIN_HINT)
+            column = "the label" if name == training.label.name else "categorical feature"
+            raise MadnbError("22023", f'the domain lists no values for {column} "{name}"', hint=DOMAIN_HINT)
     table = NewName("pg_temp", "madnb_column_domain_" + secrets.token_hex(6))
     dom = table.sql
     plpy.execute(f"CREATE TEMPORARY TABLE {dom} (attr pg_catalog.int4, value pg_catalog.text) ON COMMIT DROP")
