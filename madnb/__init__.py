@@ -14,7 +14,7 @@ see README.md.  A named model becomes a fitted scikit-learn estimator with
 from ._build import build_script
 from ._install import InstallError, VersionInfo, connection, install, uninstall, upgrade, version
 from ._version import __version__
-from .sklearn import to_sklearn
+from .sklearn_export import to_sklearn
 
 __all__ = [
     "InstallError",

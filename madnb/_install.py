@@ -403,11 +403,20 @@ def _detach_statistics_schema(conn: psycopg.Connection[Any]) -> None:
             conn.execute(sql.SQL("ALTER EXTENSION madnb DROP SCHEMA {}").format(sql.Identifier(schema)))
 
 
-def named_models(conn: psycopg.Connection[Any]) -> list[str]:
-    """The named models of the catalog (``madnb._models``), if madnb has one."""
-    if conn.execute("SELECT pg_catalog.to_regclass('madnb._models') IS NULL").fetchone() == (True,):
+def named_models(conn: psycopg.Connection[Any]) -> list[tuple[str, str]]:
+    """The named models, as the view ``madnb.models`` shows them (if madnb has it): (name, the name
+    ``madnb.drop_model`` takes).
+
+    The view shows a model of schema madnb_models by its identifier alone, unquoted, and any other
+    as schema.identifier, quoted where needed; ``drop_model`` parses the name it is given.
+    """
+    if conn.execute("SELECT pg_catalog.to_regclass('madnb.models') IS NULL").fetchone() == (True,):
         return []
-    return [r[0] for r in conn.execute("SELECT m.name FROM madnb._models AS m ORDER BY m.name").fetchall()]
+    rows = conn.execute(
+        "SELECT m.name, CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN pg_catalog.quote_ident(m.name) "
+        "ELSE m.name END FROM madnb.models AS m ORDER BY m.name"
+    ).fetchall()
+    return [(r[0], r[1]) for r in rows]
 
 
 def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool = False) -> Uninstalled:
@@ -431,14 +440,14 @@ def uninstall(target: Target, *, cascade: bool = False, drop_privacy_state: bool
         deps = dependents(conn)
         models = named_models(conn)
         if (deps or models) and not cascade:
-            used = ["named model " + m for m in models] + deps
+            used = ["named model " + shown for shown, _ in models] + deps
             raise InstallError(
                 "madnb is still used by " + ", ".join(used) + ": drop those first (named models with "
                 f"madnb.drop_model), or uninstall with {CASCADE}"
             )
         with conn.transaction():
-            for m in models:  # only with cascade: the server's drop_model, with what uses the model
-                conn.execute("SELECT madnb.drop_model(pg_catalog.quote_ident(%s), cascade => true)", [m])
+            for _, model in models:  # only with cascade: the server's drop_model, with what uses the model
+                conn.execute("SELECT madnb.drop_model(%s, cascade => true)", [model])
             counts = _privacy_counts(conn)
             if _extension_version(conn) is not None:
                 if counts is not None:  # counters created at run time are not members: detach, then drop or keep

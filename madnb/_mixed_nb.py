@@ -1,6 +1,6 @@
 """MixedNB: the scikit-learn estimator of a madnb model with categorical and Gaussian features.
 
-Imported only by :mod:`madnb.sklearn` when it is needed (it imports scikit-learn).
+Imported only by :mod:`madnb.sklearn_export` when it is needed (it imports scikit-learn).
 """
 
 from __future__ import annotations

@@ -131,8 +131,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return sandbox_main(args.database)
     except (InstallError, DemoError) as e:
-        said = str(e).replace(CASCADE, "--cascade") if args.cmd == "uninstall" else str(e)
-        print(f"madnb: {said}", file=sys.stderr)
+        message = str(e).replace(CASCADE, "--cascade") if args.cmd == "uninstall" else str(e)
+        print(f"madnb: {message}", file=sys.stderr)
         return 1
     except psycopg.Error as e:
         print(f"madnb: {e}", file=sys.stderr)

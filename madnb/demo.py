@@ -163,15 +163,14 @@ def named_model(conn: psycopg.Connection[Any], out: Any = print) -> dict[str, An
     for split in ("train", "test"):
         conn.execute(f"CREATE VIEW madnb_demo.votes_{split} AS SELECT id, party, {columns} FROM madnb_demo.house_votes_{split}")
     out("\nThe README Quick start's face: a named model trained from ordinary columns (v1 ... v16, text y/n/NULL)")
-    statements = (
-        f"SELECT madnb.train('{DEMO_MODEL}', 'madnb_demo.votes_train', 'party', exclude => ARRAY['id'])",
-        f"SELECT party, madnb_models.{DEMO_MODEL}_predict(t) AS predicted, count(*)\n"
-        "  FROM madnb_demo.votes_test AS t GROUP BY 1, 2 ORDER BY 1, 2",
-        f"SELECT madnb.evaluate('{DEMO_MODEL}', 'madnb_demo.votes_test')",
-    )
-    train, predict, evaluate = statements
+    train = f"SELECT madnb.train('{DEMO_MODEL}', 'madnb_demo.votes_train', 'party', exclude => ARRAY['id'])"
     out("  " + train + ";")
     conn.execute(train)
+    # the server names the model's prediction function (quoted, qualified): madnb.models says it
+    found = conn.execute("SELECT m.predict_function FROM madnb.models AS m WHERE m.name = %s", [DEMO_MODEL]).fetchone()
+    assert found is not None
+    predict = f"SELECT party, {found[0]}(t) AS predicted, count(*)\n  FROM madnb_demo.votes_test AS t GROUP BY 1, 2 ORDER BY 1, 2"
+    evaluate = f"SELECT madnb.evaluate('{DEMO_MODEL}', 'madnb_demo.votes_test')"
     out("  " + predict.replace("\n", "\n  ") + ";")
     out(f"    {'party':<12}{'predicted':<12}count")
     for party, predicted, count in conn.execute(predict):

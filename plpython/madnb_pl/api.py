@@ -1,18 +1,19 @@
 """Entry points called by the SQL functions (MADlib's interface): the pipeline, stage by stage.
 
-Every call goes through the same stages, each one module:
+Every call goes through the same stages, each one package:
 
-    spec        MADlib's arguments -> a validated Training (names resolved on the caller's path)
-    stats       exact statistics pass (release chooses: here, or shards: the same pass on each server) \
-    private     private release (dp: parameters)                                                } -> a statistics table
-    federation  statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
-    derive      merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
-    update      add a statistics table to a model in place (its kept sum + the part, derived again)
-    scoring     a ScoringPlan for the model, then the classify / probs view over it
+    inputs.arrays       MADlib's arguments -> a validated Training (names resolved on the caller's path)
+    merge.part_sources  the exact release -> a statistics table: release.statistics_table here, or
+                        merge.shards (the same pass on each server)
+    privacy             the private release -> a statistics table (inputs.privacy_parameters: its parameters)
+    merge.federation    statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
+    derive.model_tables merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
+    derive.update       add a statistics table to a model in place (its kept sum + the part, derived again)
+    scoring             a ScoringPlan for the model, then the classify / probs view over it
 
 Named models (madnb.train, madnb.models) are the same pipeline from ordinary
-columns, with their own entry points in :mod:`madnb_pl.models.lifecycle`: columns (the
-statistics pass over columns) -> statistics_table -> derive (-> kinds: the
+columns, with their own entry points in :mod:`madnb_pl.models.lifecycle`: inputs.columns ->
+release.column_pass -> release.statistics_table -> derive (-> models.kinds: the
 numbers of scikit-learn's kinds 'gaussian' and 'categorical') -> predict (the
 generated prediction functions); :mod:`madnb_pl.models.export` writes those functions
 as a script for a database without madnb (``madnb.model_sql``) and gives their
@@ -22,9 +23,9 @@ their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.models.ve
 
 Training is release + derive::
 
-    t = spec.training(...)                                  # what to train on
-    header = release.write_exact(plpy, t, kept)             # or private.write_private(...)
-    derive.create_model(plpy, [(kept, header)], model, s)   # the model tables
+    training = arrays.training(...)                                        # what to train on
+    header = part_sources.write_exact_here_or_on_shards(plpy, training, kept)  # or private_release.write_private(...)
+    model_tables.merge_and_derive(plpy, [(kept, header)], model, smoothing)    # the model tables
 
 ``create_nb_statistics`` stops after the release; ``create_nb_model_from_statistics``
 is derive alone, over several parts (local tables, or postgres_fdw foreign tables
@@ -78,9 +79,9 @@ def create_nb_prepared_data_tables(
     with ``delta``: chosen from the data by private partition selection).  ``smoothing`` is
     recorded in the feature table, where the views read it.
     """
-    t = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    s_factor = arrays.parse_smoothing(smoothing)
-    privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
+    training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    smoothing_factor = arrays.parse_smoothing(smoothing)
+    privacy = _privacy(plpy, training, epsilon, bounds, domain, delta)
     model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, use_numeric)
 
     # release: the statistics, kept in schema madnb_statistics
@@ -89,12 +90,12 @@ def create_nb_prepared_data_tables(
         outputs = {"featureProbs": model.feature_probs.display, "classPriors": model.class_priors.display}
         if model.numeric_stats is not None:
             outputs["numericFeatureStats"] = model.numeric_stats.display
-        header = private_release.write_private(plpy, t, privacy, kept, outputs, {"smoothing": s_factor})
+        header = private_release.write_private(plpy, training, privacy, kept, outputs, {"smoothing": smoothing_factor})
     else:
-        header = part_sources.write_exact(plpy, t, kept)
-        arrays.warn_suspect_classes(plpy, kept.sql, t.cls, t.source)
+        header = part_sources.write_exact_here_or_on_shards(plpy, training, kept)
+        arrays.warn_suspect_classes(plpy, kept.sql, training.cls, training.source)
     # derive: the model tables from that one part
-    model_tables.create_model(plpy, [(created(plpy, kept), header)], model, s_factor, shape=t)
+    model_tables.merge_and_derive(plpy, [(created(plpy, kept), header)], model, smoothing_factor, shape=training)
 
 
 def _model_tables(
@@ -103,17 +104,17 @@ def _model_tables(
     """The new model tables' names, checked distinct (numericFeatureStats only with numeric attributes)."""
     fp = resolve_new_name(plpy, feature_probs_dest, "featureProbsDestName")
     cp = resolve_new_name(plpy, class_priors_dest, "classPriorsDestName")
-    np: NewName | None = None
+    numeric_stats: NewName | None = None
     if numeric:
-        np = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
-    model = ModelTables(fp, cp, np)
+        numeric_stats = resolve_new_name(plpy, numeric_stats_dest, "numericFeatureStatsDestName")
+    model = ModelTables(fp, cp, numeric_stats)
     distinct_outputs(*model.all())
     return model
 
 
 
 def _privacy(
-    plpy: Plpy, t: arrays.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
+    plpy: Plpy, training: arrays.Training, epsilon: float | None, bounds: Any, domain: str | None, delta: float | None
 ) -> privacy_parameters.Privacy | None:
     """The validated private release of ``t`` with ``epsilon``, or None for exact statistics.
 
@@ -121,7 +122,7 @@ def _privacy(
     epsilon never silently releases exact statistics.
     """
     if epsilon is not None:
-        return privacy_parameters.privacy_spec(plpy, t, epsilon, bounds, domain, list(t.numeric_given), delta)
+        return privacy_parameters.privacy_spec(plpy, training, epsilon, bounds, domain, list(training.numeric_given), delta)
     if bounds is not None or domain is not None or delta is not None:
         raise MadnbError(
             "22023", "bounds, domain and delta are used only for a differentially private model",
@@ -151,13 +152,13 @@ def create_nb_statistics(
     for the table and its header.  A private release is charged and ledgered as
     private training is.
     """
-    t = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    privacy = _privacy(plpy, t, epsilon, bounds, domain, delta)
+    training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    privacy = _privacy(plpy, training, epsilon, bounds, domain, delta)
     dest = resolve_new_name(plpy, statistics_dest, "statisticsDestName")
     if privacy is not None:
-        private_release.write_private(plpy, t, privacy, dest, {"statistics": dest.display})
+        private_release.write_private(plpy, training, privacy, dest, {"statistics": dest.display})
     else:
-        part_sources.write_exact(plpy, t, dest)
+        part_sources.write_exact_here_or_on_shards(plpy, training, dest)
     plpy.execute(f"ANALYZE {dest.sql}")
 
 
@@ -179,14 +180,14 @@ def create_nb_model_from_statistics(
         raise MadnbError("22004", "statistics must not be NULL", hint="pass an array of statistics table names")
     if len(statistics) == 0:
         raise MadnbError("22023", "statistics is empty", hint="pass at least one statistics table, e.g. ARRAY['stats_a', 'stats_b']")
-    s_factor = arrays.parse_smoothing(smoothing)
+    smoothing_factor = arrays.parse_smoothing(smoothing)
     parts = []
     for i, name in enumerate(statistics, start=1):
         rel = resolve_relation(plpy, name, f"statistics[{i}]")
         parts.append((rel, part_sources.read_header(plpy, rel, f"statistics[{i}]")))
     model = _statistics_model_tables(plpy, parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
     # the model keeps the sum of its parts (in schema madnb_statistics, as training does): updates add to it
-    model_tables.create_model(plpy, parts, model, s_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
+    model_tables.merge_and_derive(plpy, parts, model, smoothing_factor, keep=statistics_table.kept_name(plpy, model.feature_probs))
 
 
 def _statistics_model_tables(
@@ -214,14 +215,14 @@ def _statistics_model_tables(
 _NUM_ATTRS_RECORD = re.compile(r"\bnumAttrs = ([0-9]+)\b", re.ASCII)
 
 
-def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, np: Relation | None) -> None:
+def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, numeric_stats: Relation | None) -> None:
     """A view's numAttrs must be the model's (22023 otherwise).
 
     The model's numAttrs is the one recorded in the feature table's comment
     (madnb records it at training), else the largest attribute number of the
     feature and numeric tables (MADlib's tables have rows for every attribute).
     """
-    union = f"SELECT f.attr FROM {fp.sql} AS f" + (f" UNION ALL SELECT x.attr FROM {np.sql} AS x" if np is not None else "")
+    union = f"SELECT f.attr FROM {fp.sql} AS f" + (f" UNION ALL SELECT x.attr FROM {numeric_stats.sql} AS x" if numeric_stats is not None else "")
     row = plpy.execute(
         f"SELECT pg_catalog.max(a.attr)::pg_catalog.int8 AS hi, pg_catalog.min(a.attr)::pg_catalog.int8 AS lo FROM ({union}) AS a"
     )[0]
@@ -246,7 +247,7 @@ def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, np: Relation | None) -> N
         raise MadnbError(
             "22023",
             f"numAttrs is {n} but {how}",
-            detail=f"featureProbsSource {fp.display}" + (f", numericFeatureStatsSource {np.display}" if np is not None else ""),
+            detail=f"featureProbsSource {fp.display}" + (f", numericFeatureStatsSource {numeric_stats.display}" if numeric_stats is not None else ""),
             hint=f"create the view with numAttrs = {expected}, the length of the attribute arrays the model was trained on",
         )
 
@@ -269,31 +270,31 @@ _PRIOR_COLUMNS = ["class", "class_cnt", "all_cnt"]
 
 def _check_not_swapped(plpy: Plpy, fp: Relation, cp: Relation) -> None:
     """Model tables given in each other's place say so (42703), rather than naming a missing column."""
-    for what, rel, want, other, looks_like in (
+    for argument, rel, want, other, looks_like in (
         ("classPriorsSource", cp, _PRIOR_COLUMNS, _FEATURE_COLUMNS, "a feature probabilities table"),
         ("featureProbsSource", fp, _FEATURE_COLUMNS, _PRIOR_COLUMNS, "a class priors table"),
     ):
         if not _has_columns(plpy, rel, want) and _has_columns(plpy, rel, other):
             raise MadnbError(
                 "42703",
-                f"{what} {rel.display} looks like {looks_like}",
+                f"{argument} {rel.display} looks like {looks_like}",
                 detail=f"it has the columns {', '.join(other)}, not {', '.join(want)}",
                 hint="the arguments are featureProbsSource, then classPriorsSource: are the two table names swapped?",
             )
 
 
-def _class_count(plpy: Plpy, rel_sql: str, what: str) -> int:
+def _class_count(plpy: Plpy, rel_sql: str, argument: str) -> int:
     k = int(plpy.execute(f"SELECT pg_catalog.count(*)::int8 AS k FROM {rel_sql} AS m")[0]["k"])
     if k == 0:
-        raise MadnbError("22023", f"the model has no classes: {what} is empty", hint="train the model first")
+        raise MadnbError("22023", f"the model has no classes: {argument} is empty", hint="train the model first")
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the model has {k} classes; views support at most {scoring.MAX_CLASSES}")
     return k
 
 
-def _check_model_columns(plpy: Plpy, rel: Relation, needed: list[str], what: str) -> None:
+def _check_model_columns(plpy: Plpy, rel: Relation, needed: list[str], argument: str) -> None:
     for col in needed:
-        resolve_column(plpy, rel, quote_ident(col), what, compared=col in ("class", "value"))
+        resolve_column(plpy, rel, quote_ident(col), argument, compared=col in ("class", "value"))
 
 
 @entry_point
@@ -322,12 +323,12 @@ def create_view(
     _check_not_swapped(plpy, fp, cp)
     _check_model_columns(plpy, cp, _PRIOR_COLUMNS, "classPriorsSource")
     _check_model_columns(plpy, fp, _FEATURE_COLUMNS, "featureProbsSource")
-    np = None
+    numeric_stats = None
     if use_numeric:
-        np = resolve_relation(plpy, numeric_stats_source, "numericFeatureStatsSource")
-        _check_model_columns(plpy, np, ["class", "attr", "attr_mean", "attr_var", "value_cnt"], "numericFeatureStatsSource")
+        numeric_stats = resolve_relation(plpy, numeric_stats_source, "numericFeatureStatsSource")
+        _check_model_columns(plpy, numeric_stats, ["class", "attr", "attr_mean", "attr_var", "value_cnt"], "numericFeatureStatsSource")
     # before anything proportional to numAttrs is built
-    _check_num_attrs(plpy, n, fp, np)
+    _check_num_attrs(plpy, n, fp, numeric_stats)
     src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(use_numeric))
     out = resolve_new_name(plpy, dest, "destName")
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
@@ -336,18 +337,18 @@ def create_view(
     plan = scoring.choose_plan(
         plpy, fp_sql=fp.sql, value_type_oid=value.type_oid, has_cat=has_cat, num_attrs=n, k=k,
         source_elem_oid=attrs.elem_oid, collated=((fp, value), (src, attrs)),
-        np_sql=None if np is None else np.sql, fp_oid=fp.oid,
+        np_sql=None if numeric_stats is None else numeric_stats.sql, fp_oid=fp.oid,
     )
     body = scoring.view_sql(
-        plan, kind=kind, prefix=[], cp=cp.sql, fp=fp.sql, np=None if np is None else np.sql,
+        plan, kind=kind, prefix=[], cp=cp.sql, fp=fp.sql, numeric_stats=None if numeric_stats is None else numeric_stats.sql,
         source=src.sql, key=key.sql, attrs=attrs.sql,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
-    what = "classification" if kind == "classify" else "class probabilities"
+    output = "classification" if kind == "classify" else "class probabilities"
     plpy.execute(
         f"COMMENT ON VIEW {out.sql} IS "
-        + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display} by the model in {cp.display}, {fp.display}"
-                             + (f", {np.display}" if np is not None else ""))
+        + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display} by the model in {cp.display}, {fp.display}"
+                             + (f", {numeric_stats.display}" if numeric_stats is not None else ""))
     )
 
 
@@ -375,33 +376,33 @@ def create_adhoc_view(
     dest: str | None,
 ) -> None:
     """A classify or probs view that trains from the training table on every query."""
-    t = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(t.numeric))
+    training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    src, key, attrs = _classify_source(plpy, classify_source, key_column, attr_column, bool(training.numeric))
     out = resolve_new_name(plpy, dest, "destName")
     # Validate the training data now, as training would, and choose the view's lookup
     # layout from the model it gives today: one pass into a temporary relation.
-    s = array_pass.materialise(plpy, t)
-    info = array_pass.check_stats(plpy, s, t)
+    s = array_pass.materialise(plpy, training)
+    info = array_pass.check_stats(plpy, s, training)
     k = info["classes"]
     if k > scoring.MAX_CLASSES:
         raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     plan = scoring.choose_plan(
-        plpy, fp_sql="fp", value_type_oid=t.attrs.elem_oid, has_cat=not t.numeric_only, num_attrs=t.num_attrs, k=k,
-        source_elem_oid=attrs.elem_oid, collated=((t.source, t.attrs), (src, attrs)),
-        numeric_attrs=list(t.numeric), check_numeric=False, prefix=with_clause(model_tables.model_ctes(s, t)),
+        plpy, fp_sql="fp", value_type_oid=training.attrs.elem_oid, has_cat=not training.numeric_only, num_attrs=training.num_attrs, k=k,
+        source_elem_oid=attrs.elem_oid, collated=((training.source, training.attrs), (src, attrs)),
+        numeric_attrs=list(training.numeric), check_numeric=False, prefix=with_clause(model_tables.model_ctes(s, training)),
     )
     plpy.execute(f"DROP TABLE {s}")
     # the view itself trains on every query (the unnest pass: it must accept any array shape)
-    prefix = [("stats", array_pass.stats_select(t, by_subscript=False))] + model_tables.model_ctes("stats", t)
+    prefix = [("stats", array_pass.stats_select(training, by_subscript=False))] + model_tables.model_ctes("stats", training)
     body = scoring.view_sql(
-        plan, kind=kind, prefix=prefix, cp="cp", fp="fp", np="np" if t.numeric else None,
+        plan, kind=kind, prefix=prefix, cp="cp", fp="fp", numeric_stats="np" if training.numeric else None,
         source=src.sql, key=key.sql, attrs=attrs.sql,
     )
     plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
-    what = "classification" if kind == "classify" else "class probabilities"
+    output = "classification" if kind == "classify" else "class probabilities"
     plpy.execute(
         f"COMMENT ON VIEW {out.sql} IS "
-        + plpy.quote_literal(f"madnb naive Bayes {what} of {src.display}, trained ad hoc from {t.source.display} on every query")
+        + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display}, trained ad hoc from {training.source.display} on every query")
     )
 
 
@@ -440,14 +441,14 @@ def create_nb_federated_tables(
     keeping their sum.  Merging is post-processing: nothing is charged or
     ledgered here.
     """
-    s_factor = arrays.parse_smoothing(smoothing)
+    smoothing_factor = arrays.parse_smoothing(smoothing)
     names = federation.server_names(plpy, servers)
     with federation.connect(plpy, names, remote_statistics) as fed:
         model = _statistics_model_tables(plpy, fed.parts[0][1], feature_probs_dest, numeric_stats_dest, class_priors_dest)
         part_sums.check_compatible(list(fed.parts))  # before any cell crosses the network
         parts = fed.pull()
-    model_tables.create_model(
-        plpy, list(parts), model, s_factor, what="remote statistics", keep=statistics_table.kept_name(plpy, model.feature_probs),
+    model_tables.merge_and_derive(
+        plpy, list(parts), model, smoothing_factor, subject="remote statistics", keep=statistics_table.kept_name(plpy, model.feature_probs),
     )
     for part, _ in parts:
         plpy.execute(f"DROP TABLE {part.sql}")

@@ -30,7 +30,7 @@ import madnb
 from conftest import data_file
 from golden_files import check_golden
 from madnb import cli
-from madnb.sklearn import MixedNB
+from madnb.sklearn_export import MixedNB
 from models_helpers import ADULT_COLUMNS, load_adult
 
 TOL_SQL = 1e-12

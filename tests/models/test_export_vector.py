@@ -25,7 +25,7 @@ from test_export import TOL_SKLEARN, assert_same_predictions, copy_table, databa
 from test_kinds_vector import _tsvector, digits, movie_reviews  # noqa: F401  (fixtures)
 
 import madnb
-from madnb.sklearn import tsvector_counts
+from madnb.sklearn_export import tsvector_counts
 
 ESTIMATORS = {"multinomial": MultinomialNB, "bernoulli": BernoulliNB, "complement": ComplementNB}
 KINDS = [

@@ -33,21 +33,21 @@ _MAX_IDENT_BYTES = 63
 
 
 
-def parse_name(text: str | None, what: str, max_parts: int = 2) -> list[str]:
+def parse_name(text: str | None, argument: str, max_parts: int = 2) -> list[str]:
     """Split ``text`` into identifier parts with PostgreSQL's rules.
 
     ``schema.table``, ``"My Schema"."My Table"``, ``Table`` (folded to ``table``).
     Raises 22004 for NULL and 42602 for anything that is not such a name.
     """
     if text is None:
-        raise MadnbError("22004", f"{what} must not be NULL")
+        raise MadnbError("22004", f"{argument} must not be NULL")
     parts: list[str] = []
     i, n = 0, len(text)
 
     def bad(reason: str) -> MadnbError:
         return MadnbError(
             "42602",
-            f"invalid {what}: {text!r} is not a valid name",
+            f"invalid {argument}: {text!r} is not a valid name",
             detail=reason,
             hint='names are identifiers, optionally schema-qualified; quote names with spaces, '
             'capitals or special characters: \'"My Table"\' or \'myschema."My Table"\'',
@@ -217,9 +217,9 @@ def _on_callers_search_path(plpy: Plpy) -> Iterator[None]:
         set_search_path(plpy, PINNED_SEARCH_PATH)
 
 
-def resolve_relation(plpy: Plpy, text: str | None, what: str) -> Relation:
+def resolve_relation(plpy: Plpy, text: str | None, argument: str) -> Relation:
     """Resolve an existing table or view (caller's search_path for unqualified names)."""
-    parts = parse_name(text, what)
+    parts = parse_name(text, argument)
     with _on_callers_search_path(plpy):
         found = plpy.execute(
             plpy.prepare(
@@ -241,16 +241,16 @@ def resolve_relation(plpy: Plpy, text: str | None, what: str) -> Relation:
         raise MadnbError(
             "42P01",
             f"relation {_qualified_text(parts)} does not exist",
-            detail=f"{what} is {text!r}",
+            detail=f"{argument} is {text!r}",
             hint="unqualified names are looked up on the search_path; check the name and its quoting",
         )
     r = rows[0]
     if r["kind"] not in ("r", "v", "m", "f", "p"):
-        raise MadnbError("42809", f"{what} {r['schema']}.{r['name']} is not a table or view")
+        raise MadnbError("42809", f"{argument} {r['schema']}.{r['name']} is not a table or view")
     return Relation(r["schema"], r["name"], int(r["oid"]))
 
 
-def refuse_nondeterministic_collation(plpy: Plpy, rel: Relation, col: Column, what: str) -> None:
+def refuse_nondeterministic_collation(plpy: Plpy, rel: Relation, col: Column, argument: str) -> None:
     """0A000 when ``col`` has a nondeterministic collation (e.g. case-insensitive ICU).
 
     madnb groups rows by the label's own value: under such a collation GROUP BY
@@ -266,20 +266,20 @@ def refuse_nondeterministic_collation(plpy: Plpy, rel: Relation, col: Column, wh
     rows = plpy.execute(plan, [rel.oid, col.name])
     if rows:
         raise MadnbError(
-            "0A000", f'{what} "{col.name}" has the nondeterministic collation "{rows[0]["coll"]}"',
+            "0A000", f'{argument} "{col.name}" has the nondeterministic collation "{rows[0]["coll"]}"',
             detail="values equal under it (such as 'a' and 'A') would be merged into one class",
             hint=f'train from a view that gives the column a deterministic collation, e.g. {quote_ident(col.name)} COLLATE "C"',
         )
 
 
-def resolve_column(plpy: Plpy, rel: Relation, text: str | None, what: str, compared: bool = False) -> Column:
+def resolve_column(plpy: Plpy, rel: Relation, text: str | None, argument: str, compared: bool = False) -> Column:
     """Resolve a column of ``rel`` (one identifier, quoted or not).
 
     ``compared``: madnb compares the column's values (its elements, for an array)
     with each other, so their type must compare with pg_catalog's operators
     (:func:`_check_compared_type`).
     """
-    (name,) = parse_name(text, what, max_parts=1)
+    (name,) = parse_name(text, argument, max_parts=1)
     # under the pinned search_path (as in an entry point), format_type qualifies every
     # type outside pg_catalog, so the text means the same type in the SQL built from it
     plan = plpy.prepare(
@@ -299,17 +299,17 @@ def resolve_column(plpy: Plpy, rel: Relation, text: str | None, what: str, compa
         raise MadnbError(
             "42703",
             f'column "{name}" does not exist in {rel.display}',
-            detail=f"{what} is {text!r}",
+            detail=f"{argument} is {text!r}",
             hint="column names are identifiers: quote names with capitals or spaces",
         )
     r = rows[0]
     col = Column(r["name"], r["typ"], int(r["typoid"]), r["elem"], None if r["elemoid"] is None else int(r["elemoid"]))
     if compared:
-        _check_compared_type(plpy, col, what)
+        _check_compared_type(plpy, col, argument)
     return col
 
 
-def _check_compared_type(plpy: Plpy, col: Column, what: str) -> None:
+def _check_compared_type(plpy: Plpy, col: Column, argument: str) -> None:
     """0A000 for values whose type (or a domain's base type) has its own default equality outside pg_catalog.
 
     madnb's SQL compares with pg_catalog's operators only (see :mod:`madnb_pl.core.errors`),
@@ -336,7 +336,7 @@ def _check_compared_type(plpy: Plpy, col: Column, what: str) -> None:
     if rows:
         raise MadnbError(
             "0A000",
-            f'{what} "{col.name}" holds values of type {typ}, whose equality is defined in schema '
+            f'{argument} "{col.name}" holds values of type {typ}, whose equality is defined in schema '
             f'{rows[0]["schema"]}, not in pg_catalog',
             detail="madnb compares values only with pg_catalog's operators, so that no object on the search_path "
             "can run inside it; values of this type would be grouped by their own equality but compared by "
@@ -346,9 +346,9 @@ def _check_compared_type(plpy: Plpy, col: Column, what: str) -> None:
         )
 
 
-def resolve_new_name(plpy: Plpy, text: str | None, what: str) -> NewName:
+def resolve_new_name(plpy: Plpy, text: str | None, argument: str) -> NewName:
     """Check that a table or view to be created does not exist yet (42P07 otherwise)."""
-    parts = parse_name(text, what)
+    parts = parse_name(text, argument)
     if len(parts) == 2:
         schema = parts[0]
         rows = plpy.execute(
@@ -358,7 +358,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, what: str) -> NewName:
             [schema],
         )
         if not rows:
-            raise MadnbError("3F000", f'schema "{schema}" does not exist', detail=f"{what} is {text!r}")
+            raise MadnbError("3F000", f'schema "{schema}" does not exist', detail=f"{argument} is {text!r}")
     else:
         with _on_callers_search_path(plpy):
             schema = plpy.execute("SELECT pg_catalog.current_schema()::pg_catalog.text AS s")[0]["s"]
@@ -366,7 +366,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, what: str) -> NewName:
             raise MadnbError(
                 "3F000",
                 "no schema has been selected to create in",
-                detail=f"{what} is {text!r}",
+                detail=f"{argument} is {text!r}",
                 hint="qualify the name with a schema or set search_path",
             )
     new = NewName(schema, parts[-1])
@@ -378,7 +378,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, what: str) -> NewName:
         raise MadnbError(
             "42P07",
             f'relation "{new.display}" already exists',
-            detail=f"{what} is {text!r}",
+            detail=f"{argument} is {text!r}",
             hint="drop it first or choose another name",
         )
     return new

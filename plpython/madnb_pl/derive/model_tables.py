@@ -1,10 +1,12 @@
 """Derive: summed statistics -> MADlib's model tables.
 
-:func:`create_model` checks the parts and sums them (:mod:`madnb_pl.merge.part_sums`),
-then :func:`model_ctes` (exact) and :func:`dp_model_ctes` (private: clamps, the
-variance floor from the effective epsilon of the summed noise) turn the summed
-cells into MADlib's three tables, which :func:`write_model_tables` creates (a
-:class:`ModelTables` names them).  Training derives from its one part through
+:func:`merge_and_derive` checks the parts and sums them (:mod:`madnb_pl.merge.part_sums`),
+then :func:`derive_from_sum` post-processes that one sum: :func:`model_ctes`
+(exact) or :func:`dp_model_ctes` (private: clamps, the variance floor from the
+effective epsilon of the summed noise) turn its cells into the rows of MADlib's
+three tables, which :func:`create_empty_tables` creates (a :class:`ModelTables`
+names them) and :func:`insert_model_rows` fills; an online update refills the
+same tables from its new sum.  Training derives from its one part through
 the same functions.  Deriving is post-processing: nothing is charged to any
 privacy budget.
 """
@@ -36,12 +38,12 @@ class ModelTables:
         return (self.feature_probs, self.class_priors) + ((self.numeric_stats,) if self.numeric_stats is not None else ())
 
 
-def create_model(
+def merge_and_derive(
     plpy: Plpy,
     parts: list[tuple[Relation, Header]],
     model: ModelTables,
     smoothing: float,
-    what: str = "statistics",
+    subject: str = "statistics",
     shape: Training | None = None,
     keep: NewName | None = None,
 ) -> None:
@@ -60,19 +62,19 @@ def create_model(
     check_compatible(parts)
     first_rel, first = parts[0]
     if shape is not None:
-        t = shape
+        training = shape
     else:
-        t = statistics_shape(plpy, first_rel, first, what)
+        training = statistics_shape(plpy, first_rel, first, subject)
         for other, h in parts[1:]:
-            statistics_shape(plpy, other, h, what)
+            statistics_shape(plpy, other, h, subject)
         check_parts(plpy, parts)
     if keep is not None:
-        header = write_sum(plpy, parts, keep, t)
+        header = write_sum(plpy, parts, keep, training)
         kept = created(plpy, keep)
     else:
         assert len(parts) == 1
         kept, header = first_rel, first
-    derive_model(plpy, kept, header, t, ModelSql.of(model), smoothing, create=True)
+    derive_from_sum(plpy, kept, header, training, ModelSql.of(model), smoothing, create=True)
 
 
 @dataclass(frozen=True)
@@ -86,15 +88,15 @@ class ModelSql:
 
     @staticmethod
     def of(model: ModelTables | tuple[Relation, Relation, Relation | None]) -> ModelSql:
-        fp, cp, np = (model.feature_probs, model.class_priors, model.numeric_stats) if isinstance(model, ModelTables) else model
-        return ModelSql(fp.sql, cp.sql, None if np is None else np.sql, fp.display)
+        fp, cp, numeric_stats = (model.feature_probs, model.class_priors, model.numeric_stats) if isinstance(model, ModelTables) else model
+        return ModelSql(fp.sql, cp.sql, None if numeric_stats is None else numeric_stats.sql, fp.display)
 
     def all(self) -> tuple[str, ...]:
         return (self.feature_probs, self.class_priors) + ((self.numeric_stats,) if self.numeric_stats is not None else ())
 
 
-def derive_model(
-    plpy: Plpy, kept: Relation, header: Header, t: Training, model: ModelSql, smoothing: float, create: bool,
+def derive_from_sum(
+    plpy: Plpy, kept: Relation, header: Header, training: Training, model: ModelSql, smoothing: float, create: bool,
 ) -> None:
     """Post-process the statistics table ``kept`` (a model's sum) into the model tables, comment and analyse them.
 
@@ -105,20 +107,19 @@ def derive_model(
     rel = kept.sql
     if header.private:
         cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM {rel} AS s)"
-        ctes = with_clause(dp_model_ctes(cells, t, header.numeric_bounds(), float(header.epsilon_per_query or 0.0)))
+        ctes = with_clause(dp_model_ctes(cells, training, header.numeric_bounds(), float(header.epsilon_per_query or 0.0)))
     else:
         cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM {rel} AS s)"
-        ctes = with_clause(model_ctes(cells, t, array_pass.CLASS_ROWS_OF_TABLE))
+        ctes = with_clause(model_ctes(cells, training, array_pass.CLASS_ROWS_OF_TABLE))
     if create:
-        create_model_tables(plpy, t, model)
+        create_empty_tables(plpy, training, model)
     else:
         for name in model.all():
             plpy.execute(f"DELETE FROM {name}")
-    fill_model_tables(plpy, ctes, model, smoothing)
+    insert_model_rows(plpy, ctes, model, smoothing)
     _comment_model(plpy, kept, header, model)
     for name in model.all():
         plpy.execute(f"ANALYZE {name}")
-"""A sum's header names at most this many sources (then ``...``)."""
 
 
 STATISTICS_RECORD = re.compile(r'; derived from statistics ("(?:[^"]|"")+"\."(?:[^"]|"")+") \(id ([0-9a-f-]{36})\)$')
@@ -127,7 +128,7 @@ STATISTICS_RECORD = re.compile(r'; derived from statistics ("(?:[^"]|"")+"\."(?:
 
 def _comment_model(plpy: Plpy, kept: Relation, h: Header, model: ModelSql) -> None:
     """The model's comments: what it is, from which source(s), and the statistics it keeps (:data:`STATISTICS_RECORD`)."""
-    fp, cp, np = model.feature_probs, model.class_priors, model.numeric_stats
+    fp, cp, numeric_stats = model.feature_probs, model.class_priors, model.numeric_stats
     n = len(h.part_ids)
     src = h.source if n == 1 else f"{h.source} (the sum of {n} statistics tables)"
     derived = f"derived from statistics {kept.sql} (id {h.id})"
@@ -142,8 +143,8 @@ def _comment_model(plpy: Plpy, kept: Relation, h: Header, model: ModelSql) -> No
             "the attribute's domain; P(value|class) = (cnt + smoothing) / (sum of cnt over the attribute's values + "
             f"smoothing * attr_cnt); {about}; {num_attrs}",
         }
-        if np is not None:
-            texts[np] = (
+        if numeric_stats is not None:
+            texts[numeric_stats] = (
                 f"madnb Gaussian parameters trained from {src}: mean and variance from noisy sums of values clipped to "
                 f"public bounds, over the noisy class count (value_cnt); {about}"
             )
@@ -153,13 +154,13 @@ def _comment_model(plpy: Plpy, kept: Relation, h: Header, model: ModelSql) -> No
             fp: f"madnb categorical feature counts trained from {src}; "
             "P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); " + num_attrs,
         }
-        if np is not None:
-            texts[np] = f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}"
+        if numeric_stats is not None:
+            texts[numeric_stats] = f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}"
     for name, text in texts.items():
         plpy.execute(f"COMMENT ON TABLE {name} IS {plpy.quote_literal(text + '; ' + derived)}")
 
 
-def model_ctes(cells: str, t: Training, class_rows: str = array_pass.CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
+def model_ctes(cells: str, training: Training, class_rows: str = array_pass.CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
     """CTEs deriving MADlib's tables ``cp``, ``fp`` and ``np`` from a statistics relation ``cells``.
 
     ``class_rows`` selects the rows whose ``n`` add up to the class counts: those
@@ -171,7 +172,7 @@ def model_ctes(cells: str, t: Training, class_rows: str = array_pass.CLASS_ROWS_
       seen in training), zero counts included; attr_cnt = distinct values of attr.
     * np: (class, attr, attr_mean, attr_var, value_cnt) for numeric attributes.
     """
-    num = t.numeric_array_sql
+    num = training.numeric_array_sql
     return [
         array_pass.class_counts_cte(cells, class_rows),
         (
@@ -198,7 +199,7 @@ def model_ctes(cells: str, t: Training, class_rows: str = array_pass.CLASS_ROWS_
     ]
 
 
-def dp_model_ctes(noisy: str, t: Training, nb: privacy_parameters.NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
+def dp_model_ctes(noisy: str, training: Training, nb: privacy_parameters.NumericBounds, epsilon_per_query: float) -> list[tuple[str, str]]:
     """Post-processing of the noisy cells into MADlib's tables (no data is read here).
 
     ``noisy`` holds every released cell of the public domain (summed over the
@@ -250,7 +251,7 @@ def dp_model_ctes(noisy: str, t: Training, nb: privacy_parameters.NumericBounds,
             f"FROM {noisy} AS x JOIN ac ON ac.o = x.o WHERE x.o > 0 AND x.v IS NOT NULL",
         ),
     ]
-    if t.numeric:
+    if training.numeric:
         big1 = f"({2 * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
         big2 = f"({2 * nb.scale * nb.scale}::pg_catalog.numeric * GREATEST(cc.class_cnt, 1))"
         ctes += [
@@ -281,9 +282,9 @@ def dp_model_ctes(noisy: str, t: Training, nb: privacy_parameters.NumericBounds,
     return ctes
 
 
-def create_model_tables(plpy: Plpy, t: Training, model: ModelSql) -> None:
+def create_empty_tables(plpy: Plpy, training: Training, model: ModelSql) -> None:
     """Create MADlib's tables (plus madnb's ``smoothing`` column), empty."""
-    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
+    ctype, etype = training.cls.type_sql, training.attrs.elem_sql
     plpy.execute(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
     plpy.execute(
         f"CREATE TABLE {model.feature_probs} (class {ctype}, attr pg_catalog.int4, value {etype}, "
@@ -296,28 +297,20 @@ def create_model_tables(plpy: Plpy, t: Training, model: ModelSql) -> None:
         )
 
 
-def fill_model_tables(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) -> None:
+def insert_model_rows(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) -> None:
     """Fill MADlib's tables from the ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
-    cp, fp, np = model.class_priors, model.feature_probs, model.numeric_stats
+    cp, fp, numeric_stats = model.class_priors, model.feature_probs, model.numeric_stats
     plpy.execute(f"{ctes} INSERT INTO {cp} (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
     plpy.execute(
         f"{ctes} INSERT INTO {fp} (class, attr, value, cnt, attr_cnt, smoothing) "
         f"SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
         "FROM fp ORDER BY attr, value, class"
     )
-    if np is not None:
+    if numeric_stats is not None:
         plpy.execute(
-            f"{ctes} INSERT INTO {np} (class, attr, attr_mean, attr_var, value_cnt) "
+            f"{ctes} INSERT INTO {numeric_stats} (class, attr, attr_mean, attr_var, value_cnt) "
             "SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr"
         )
-
-
-def write_model_tables(plpy: Plpy, ctes: str, t: Training, model: ModelTables, smoothing: float) -> None:
-    """Create MADlib's tables (plus madnb's extra columns) and fill them from the
-    ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
-    m = ModelSql.of(model)
-    create_model_tables(plpy, t, m)
-    fill_model_tables(plpy, ctes, m, smoothing)
 
 
 __all__ = [
@@ -326,12 +319,11 @@ __all__ = [
     "ModelTables",
     "check_compatible",
     "check_parts",
-    "create_model",
-    "create_model_tables",
-    "derive_model",
+    "create_empty_tables",
+    "derive_from_sum",
     "dp_model_ctes",
-    "fill_model_tables",
+    "insert_model_rows",
+    "merge_and_derive",
     "model_ctes",
-    "write_model_tables",
     "write_sum",
 ]

@@ -12,7 +12,7 @@ derive on two parts, the kept sum and the new one:
     merge   kept := kept + part (:func:`madnb_pl.merge.part_sums.replace_sum`): Chan et al. for
             exact cells, raw noisy sums for private ones, a new header listing the part
     derive  the model tables' rows replaced from the new sum
-            (:func:`madnb_pl.derive.model_tables.derive_model`), with the model's own smoothing
+            (:func:`madnb_pl.derive.model_tables.derive_from_sum`), with the model's own smoothing
 
 so its cost is that of the part and of the model's cells, whatever the number
 of earlier updates, and k updates give the model of one training on the union.
@@ -53,8 +53,8 @@ def update_model(
     part = part_sources.read_header(plpy, part_rel, "statistics")
     fp = resolve_relation(plpy, feature_probs, "featureProbsDestName")
     cp = resolve_relation(plpy, class_priors, "classPriorsDestName")
-    np = None if numeric_stats is None else resolve_relation(plpy, numeric_stats, "numericFeatureStatsDestName")
-    tables = [fp, cp] + ([np] if np is not None else [])
+    numeric_table = None if numeric_stats is None else resolve_relation(plpy, numeric_stats, "numericFeatureStatsDestName")
+    tables = [fp, cp] + ([numeric_table] if numeric_table is not None else [])
     _refuse_named_model(tables)
     if len({r.oid for r in tables}) < len(tables):
         raise MadnbError(
@@ -64,29 +64,29 @@ def update_model(
     # One update of a model at a time (views may read it meanwhile): a concurrent
     # update waits here and then adds its part to the sum this one leaves.
     plpy.execute(f"LOCK TABLE {', '.join(r.sql for r in tables)} IN SHARE ROW EXCLUSIVE MODE")
-    kept = model_statistics(plpy, fp, cp, np)
+    kept = model_statistics(plpy, fp, cp, numeric_table)
     plpy.execute(f"LOCK TABLE {kept.sql} IN SHARE ROW EXCLUSIVE MODE")
     model_header = part_sources.read_header(plpy, kept, "kept statistics")
     _check_recorded_id(plpy, fp, kept, model_header)
-    _check_numeric_table(model_header, np)
+    _check_numeric_table(model_header, numeric_table)
     _check_new(part_rel, part, fp, model_header)
     diff = part_sums.difference(part, model_header)
     if diff is not None:
-        what, mine, theirs = diff
+        field, part_value, model_value = diff
         raise MadnbError(
             "22023",
             f"statistics {part_rel.display} are not compatible with the model {fp.display}",
-            detail=f"its {what} is {mine!r}, the model's is {theirs!r}",
+            detail=f"its {field} is {part_value!r}, the model's is {model_value!r}",
             hint=part_sums.COMPATIBLE_HINT,
         )
-    t = part_sums.statistics_shape(plpy, kept, model_header, "kept statistics")
+    training = part_sums.statistics_shape(plpy, kept, model_header, "kept statistics")
     part_sums.statistics_shape(plpy, part_rel, part, "statistics")
     # the kept sum is a sum of parts checked when they were added (or of training's own release)
     part_sums.check_parts(plpy, [(part_rel, part)], "statistics {display}")
     smoothing = _smoothing(plpy, fp)
     classes = _classes(plpy, cp)
-    header = part_sums.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], t)
-    model_tables.derive_model(plpy, kept, header, t, model_tables.ModelSql.of((fp, cp, np)), smoothing, create=False)
+    header = part_sums.replace_sum(plpy, kept, [(kept, model_header), (part_rel, part)], training)
+    model_tables.derive_from_sum(plpy, kept, header, training, model_tables.ModelSql.of((fp, cp, numeric_table)), smoothing, create=False)
     now = _classes(plpy, cp)
     if now != classes:
         plpy.notice(
@@ -117,7 +117,7 @@ def _record(plpy: Plpy, rel: Relation) -> tuple[str, str] | None:
     return (found.group(1), found.group(2)) if found else None
 
 
-def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, np: Relation | None) -> Relation:
+def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, numeric_stats: Relation | None) -> Relation:
     """The statistics table the model keeps (in schema madnb_statistics), as its tables' comments record it.
 
     22023 for tables madnb did not write (MADlib's) or that are not one model's;
@@ -132,11 +132,11 @@ def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, np: Relation | None
             "or its comment was changed",
             hint=RETRAIN_HINT,
         )
-    for what, rel in (("classPriorsDestName", cp), ("numericFeatureStatsDestName", np)):
+    for argument, rel in (("classPriorsDestName", cp), ("numericFeatureStatsDestName", numeric_stats)):
         if rel is not None and _record(plpy, rel) != record:
             raise MadnbError(
                 "22023",
-                f"{what} {rel.display} is not a table of the model {fp.display}",
+                f"{argument} {rel.display} is not a table of the model {fp.display}",
                 detail=f"the comment of {fp.display} names statistics {record[0]} (id {record[1]}); "
                 f"the comment of {rel.display} does not",
                 hint="name the three tables of one model, as they were created together",
@@ -154,11 +154,11 @@ def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, np: Relation | None
             hint=RETRAIN_HINT,
         )
     kept = Relation(schema, name, int(oid))
-    _check_same_owner(plpy, kept, fp, cp, np)
+    _check_same_owner(plpy, kept, fp, cp, numeric_stats)
     return kept
 
 
-def _check_same_owner(plpy: Plpy, kept: Relation, fp: Relation, cp: Relation, np: Relation | None) -> None:
+def _check_same_owner(plpy: Plpy, kept: Relation, fp: Relation, cp: Relation, numeric_stats: Relation | None) -> None:
     """The kept statistics and the model tables must belong to one role (42501 otherwise).
 
     The link between a model and its kept statistics is a comment, which the
@@ -167,7 +167,7 @@ def _check_same_owner(plpy: Plpy, kept: Relation, fp: Relation, cp: Relation, np
     e.g. a superuser's job) rewrite that role's statistics and copy its data
     into the model.  Training creates them all as one role.
     """
-    rels = [kept, fp, cp] + ([np] if np is not None else [])
+    rels = [kept, fp, cp] + ([numeric_stats] if numeric_stats is not None else [])
     rows = plpy.execute(
         plpy.prepare(
             "SELECT c.oid::pg_catalog.int8 AS oid, c.relowner::pg_catalog.regrole::pg_catalog.text AS owner "
@@ -202,13 +202,13 @@ def _check_recorded_id(plpy: Plpy, fp: Relation, kept: Relation, h: Header) -> N
         )
 
 
-def _check_numeric_table(h: Header, np: Relation | None) -> None:
-    if h.numeric and np is None:
+def _check_numeric_table(h: Header, numeric_stats: Relation | None) -> None:
+    if h.numeric and numeric_stats is None:
         raise MadnbError(
             "22004", "numericFeatureStatsDestName must not be NULL: the model has numeric attributes",
             hint="name the model's table of Gaussian parameters",
         )
-    if not h.numeric and np is not None:
+    if not h.numeric and numeric_stats is not None:
         raise MadnbError(
             "22023", "numericFeatureStatsDestName is given but the model has no numeric attributes",
             hint="pass NULL as numericFeatureStatsDestName",

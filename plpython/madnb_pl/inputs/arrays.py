@@ -131,12 +131,12 @@ class Training:
         return int_array(self.numeric)
 
 
-def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], what: str) -> None:
+def check_attr_column(col: Column, numeric: tuple[int, ...] | list[int], argument: str) -> None:
     """The attribute column must be an array; numeric attributes need a numeric element type."""
     if col.elem_sql is None:
         raise MadnbError(
             "42804",
-            f'{what} "{col.name}" is of type {col.type_sql}, not an array',
+            f'{argument} "{col.name}" is of type {col.type_sql}, not an array',
             hint="attributes are one array column, e.g. integer[], float8[], numeric[] or text[]",
         )
     if numeric and col.elem_oid not in NUMERIC_ELEMENT_TYPES:
@@ -290,12 +290,12 @@ def is_sharded(plpy: Plpy, source: Relation) -> bool:
     )
 
 
-def refuse_private(plpy: Plpy, t: Training) -> None:
+def refuse_private(plpy: Plpy, training: Training) -> None:
     """A private release of a sharded source is refused (0A000): each shard's owner releases on its own server."""
-    if is_sharded(plpy, t.source):
+    if is_sharded(plpy, training.source):
         raise MadnbError(
             "0A000",
-            f"a private release of {t.source.display} is not supported: it has partitions on other servers",
+            f"a private release of {training.source.display} is not supported: it has partitions on other servers",
             detail="the private pass would read every row of the foreign partitions over the network",
             hint="release each shard privately on its own server with madnb.create_nb_statistics (madnb installed there) "
             "and merge the releases with madnb.create_nb_model_from_statistics",

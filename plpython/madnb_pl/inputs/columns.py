@@ -6,7 +6,7 @@ role (``gaussian`` or ``categorical``).  Feature i (1-based, in that order) is
 attribute i of the statistics table, so a column model is an ordinary madnb
 model: its statistics table has the usual format (categorical values as text,
 the i-th feature as attr i) and its model tables are derived by
-:func:`madnb_pl.derive.model_tables.create_model`, the same derivation and merge as every
+:func:`madnb_pl.derive.model_tables.merge_and_derive`, the same derivation and merge as every
 other model.
 
 Roles by type (of a domain: of its base type): int2, int4, int8, float4, float8

@@ -276,17 +276,17 @@ def parse_bounds(bounds: Any, given_order: list[int]) -> NumericBounds:
     return NumericBounds(tuple(sorted(out)), FIXED_POINT_BITS)
 
 
-def check_half_width(lo: float, hi: float, what: str, got: str, hint: str) -> None:
-    """22023 unless (hi - lo) / 2 is within [HALF_WIDTH_MIN, HALF_WIDTH_MAX] (``what``: whose bounds, ``got``: as given)."""
+def check_half_width(lo: float, hi: float, argument: str, got: str, hint: str) -> None:
+    """22023 unless (hi - lo) / 2 is within [HALF_WIDTH_MIN, HALF_WIDTH_MAX] (``argument``: whose bounds, ``got``: as given)."""
     half = hi / 2 - lo / 2
     if half < HALF_WIDTH_MIN:
         raise MadnbError(
-            "22023", f"{what} are too close together to encode, got {got}",
+            "22023", f"{argument} are too close together to encode, got {got}",
             detail=f"(upper - lower) / 2 must be at least {HALF_WIDTH_MIN!r}", hint=hint,
         )
     if half > HALF_WIDTH_MAX:
         raise MadnbError(
-            "22023", f"{what} are too far apart to encode, got {got}",
+            "22023", f"{argument} are too far apart to encode, got {got}",
             detail=f"(upper - lower) / 2 must be at most {HALF_WIDTH_MAX!r}", hint=hint,
         )
 
@@ -351,20 +351,20 @@ class Privacy:
 
 
 def privacy_spec(
-    plpy: Plpy, t: Training, epsilon: float | None, bounds: Any, domain: str | None, given_order: list[int],
+    plpy: Plpy, training: Training, epsilon: float | None, bounds: Any, domain: str | None, given_order: list[int],
     delta: float | None = None,
 ) -> Privacy:
     """Validate epsilon, bounds, delta and the domain's name (22023 with a hint); nothing is read from the data."""
     eps = parse_epsilon(epsilon)
     nb = parse_bounds(bounds, given_order)
-    refuse_nondeterministic_collation(plpy, t.source, t.cls, "class column")
+    refuse_nondeterministic_collation(plpy, training.source, training.cls, "class column")
     if domain is None:
         raise MadnbError("22023", "a differentially private model needs a public domain", hint=DOMAIN_HINT)
     kind = domain.strip().lower()
     kind = kind if kind in (OBSERVED, PRIVATE) else "table"
     d = parse_delta(delta, kind)
-    categorical = t.num_attrs - len(t.numeric)
-    queries = 1 + categorical + 2 * len(t.numeric)
+    categorical = training.num_attrs - len(training.numeric)
+    queries = 1 + categorical + 2 * len(training.numeric)
     selection_queries = 1 + categorical if kind == PRIVATE else 0
     per_query = per_query_epsilon(eps, queries + selection_queries)
     check_epsilon_per_query(eps, per_query, queries + selection_queries)

@@ -18,7 +18,7 @@ Two ways in:
   every header is read and checked first, then every part's query is sent at once
   (``dblink_send_query``) and the results collected (``dblink_get_result``) into
   temporary tables shaped like statistics tables, so the owners answer
-  concurrently; :func:`madnb_pl.derive.model_tables.create_model` merges them exactly as it
+  concurrently; :func:`madnb_pl.derive.model_tables.merge_and_derive` merges them exactly as it
   merges local parts, and the model keeps their sum (an online update adds to it).
 
 Only statistics cells and catalog facts about the statistics table (its comment,
@@ -79,7 +79,7 @@ def spi_diagnostics(e: Exception) -> tuple[str | None, str | None]:
 
 
 class Link:
-    """One named dblink connection to a foreign server, for one part (``what`` names it in errors).
+    """One named dblink connection to a foreign server, for one part (``subject`` names it in errors).
 
     ``busy`` is true while a statement may be running on the server (sent and not
     yet collected, or interrupted while the aggregator waited for it): :meth:`close`
@@ -88,8 +88,8 @@ class Link:
     leaves no owner's query running.
     """
 
-    def __init__(self, plpy: Plpy, dblink: Sql, server: str, what: str):
-        self.plpy, self.dblink, self.server, self.what = plpy, dblink, server, what
+    def __init__(self, plpy: Plpy, dblink: Sql, server: str, subject: str):
+        self.plpy, self.dblink, self.server, self.subject = plpy, dblink, server, subject
         self.name = "madnb_" + secrets.token_hex(6)
         self.opened = False
         self.busy = False
@@ -103,13 +103,13 @@ class Link:
             detail, hint = spi_diagnostics(e)
             if doing == "connect":
                 raise MadnbError(
-                    state, f'could not connect to server "{self.server}" for {self.what}',
+                    state, f'could not connect to server "{self.server}" for {self.subject}',
                     detail=detail or primary,  # libpq's reason: refused, no such database, password failed, ...
                     hint=f"check that the server is running and that your user mapping for server {self.server} "
                     "(CREATE USER MAPPING ... SERVER ... OPTIONS (user ..., password ...)) lets you in",
                 ) from None
             raise MadnbError(
-                state, f'server "{self.server}" failed to {doing} for {self.what}: {primary}', detail=detail, hint=hint,
+                state, f'server "{self.server}" failed to {doing} for {self.subject}: {primary}', detail=detail, hint=hint,
             ) from None
 
     def _remote(self, sql: Sql, types: Sequence[str], args: Sequence[Any], doing: str) -> Any:
@@ -188,11 +188,11 @@ def closing(links: list[Link]) -> Iterator[list[Link]]:
 
 @contextmanager
 def _links(plpy: Plpy, servers: Sequence[tuple[str, str]]) -> Iterator[list[Link]]:
-    """Connected links to ``servers`` ((server, what) pairs), all closed on the way out."""
+    """Connected links to ``servers`` ((server, subject) pairs), all closed on the way out."""
     dblink = dblink_schema(plpy)
     with closing([]) as links:
-        for server, what in servers:
-            link = Link(plpy, dblink, server, what)
+        for server, subject in servers:
+            link = Link(plpy, dblink, server, subject)
             links.append(link)
             link.connect()
         yield links
@@ -214,8 +214,8 @@ class RemoteTable(QualifiedName):
     columns: dict[str, RemoteColumn]
 
 
-def remote_table(link: Link, qualified: str, what: str = "the statistics table") -> RemoteTable:
-    """Resolve ``qualified`` (quoted identifiers) on the server, pin the session, and describe the table (``what``, in errors).
+def remote_table(link: Link, qualified: str, subject: str = "the statistics table") -> RemoteTable:
+    """Resolve ``qualified`` (quoted identifiers) on the server, pin the session, and describe the table (``subject``, in errors).
 
     The name is resolved before the session is pinned, so that an unqualified
     name is looked up on the remote role's own search_path.
@@ -223,11 +223,11 @@ def remote_table(link: Link, qualified: str, what: str = "the statistics table")
     literal = link.plpy.quote_literal(qualified)
     found = link.query(
         Sql(f"SELECT pg_catalog.to_regclass({literal})::pg_catalog.oid::pg_catalog.int8"), Sql("oid pg_catalog.int8"),
-        f"find {what}",
+        f"find {subject}",
     )[0]["oid"]
     if found is None:
         raise MadnbError(
-            "42P01", f'relation {qualified} does not exist on server "{link.server}"', detail=f"{link.what}",
+            "42P01", f'relation {qualified} does not exist on server "{link.server}"', detail=f"{link.subject}",
             hint="unqualified names are looked up on the search_path of the role your user mapping logs in as",
         )
     link.execute(_PIN_REMOTE, "set up the session")
@@ -242,7 +242,7 @@ def remote_table(link: Link, qualified: str, what: str = "the statistics table")
         "FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
         f"WHERE c.oid OPERATOR(pg_catalog.=) {oid}::pg_catalog.oid"),
         Sql("schema pg_catalog.text, name pg_catalog.text, comment pg_catalog.text, columns pg_catalog.text"),
-        f"describe {what}",
+        f"describe {subject}",
     )[0]
     columns = {
         str(c[0]): RemoteColumn(str(c[1]), str(c[2]), int(c[3]), str(c[4])) for c in json.loads(row["columns"] or "[]")
@@ -250,9 +250,9 @@ def remote_table(link: Link, qualified: str, what: str = "the statistics table")
     return RemoteTable(str(row["schema"]), str(row["name"]), row["comment"], columns)
 
 
-def _not_statistics(what: str, where: str, detail: str) -> MadnbError:
+def _not_statistics(subject: str, where: str, detail: str) -> MadnbError:
     return MadnbError(
-        "22023", f"{what} {where} is not a madnb statistics table", detail=detail,
+        "22023", f"{subject} {where} is not a madnb statistics table", detail=detail,
         hint="statistics tables are made by madnb.create_nb_statistics on the owner's server",
     )
 
@@ -262,7 +262,7 @@ def _not_statistics(what: str, where: str, detail: str) -> MadnbError:
 # ---------------------------------------------------------------------------
 
 
-def foreign_comment(plpy: Plpy, rel: Relation, what: str) -> tuple[str | None, str, str]:
+def foreign_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None, str, str]:
     """The header text of foreign table ``rel``'s remote table: (comment, server, how to name the part).
 
     The remote table is the foreign table's ``schema_name`` / ``table_name``
@@ -288,7 +288,7 @@ def foreign_comment(plpy: Plpy, rel: Relation, what: str) -> tuple[str | None, s
     server = str(r["server"])
     if r["wrapper"] != "postgres_fdw":
         raise MadnbError(
-            "22023", f"{what} {rel.display} is a foreign table of server {server}, whose wrapper is {r['wrapper']}",
+            "22023", f"{subject} {rel.display} is a foreign table of server {server}, whose wrapper is {r['wrapper']}",
             detail="madnb reads the header of a statistics table through postgres_fdw foreign tables only",
             hint="import the owner's statistics table with IMPORT FOREIGN SCHEMA from a postgres_fdw server",
         )
@@ -311,15 +311,15 @@ def foreign_comment(plpy: Plpy, rel: Relation, what: str) -> tuple[str | None, s
     display = f"{rel.display} (a foreign table of server {server})"
     missing = [c for c in COLUMNS if c not in local]
     if missing:
-        raise _not_statistics(what, display, f'it has no column "{missing[0]}"')
-    with _links(plpy, [(server, f"{what} {rel.display}")]) as (link,):
+        raise _not_statistics(subject, display, f'it has no column "{missing[0]}"')
+    with _links(plpy, [(server, f"{subject} {rel.display}")]) as (link,):
         table = remote_table(link, QualifiedName(remote_schema, remote_name).sql)
     for col in COLUMNS:
         remote_col, typ = local[col]
         there = table.columns.get(remote_col)
         if there is None or there.formatted != typ:
             raise MadnbError(
-                "22023", f"{what} {rel.display} does not match its remote table {table.display} on server {server}",
+                "22023", f"{subject} {rel.display} does not match its remote table {table.display} on server {server}",
                 detail=f'column "{col}" is {typ} here' + (
                     f', remote column "{remote_col}" is {there.formatted}' if there is not None else f', the remote table has no column "{remote_col}"'
                 ),
@@ -411,17 +411,17 @@ def _local_type(plpy: Plpy, col: RemoteColumn) -> str | None:
 def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPart, Header, Sql]:
     """The part's header, checked against its remote columns, an empty temporary table to pull it into, and its columns."""
     label = f"{table.display} on server {link.server}"
-    header = read_on_server(parse_header(table.comment, link.what, label), link.server)
+    header = read_on_server(parse_header(table.comment, link.subject, label), link.server)
     types: dict[str, str] = {}
     for col in COLUMNS:
         there = table.columns.get(col)
         if there is None:
-            raise _not_statistics(link.what, label, f'it has no column "{col}"')
+            raise _not_statistics(link.subject, label, f'it has no column "{col}"')
         want = FIXED_COLUMN_TYPES.get(col) or (header.class_type if col == "cls" else header.element_type)
         here = _local_type(plpy, there)
         if there.formatted != want or here != want:
             raise MadnbError(
-                "22023", f"{link.what} {label} does not match its header",
+                "22023", f"{link.subject} {label} does not match its header",
                 detail=f'column "{col}" is {there.formatted} on server {link.server}'
                 + ("" if here == there.formatted else (f", {here} here" if here is not None else ", a type that does not exist here"))
                 + f"; the header says {want}",

@@ -17,19 +17,19 @@ from ..release.statistics_table import Header
 from . import federation, shards
 
 
-def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
+def write_exact_here_or_on_shards(plpy: Plpy, training: Training, dest: NewName | Relation) -> Header:
     """The exact statistics of ``t`` into a new statistics table ``dest``; return its header.
 
     A partitioned source with postgres_fdw partitions is computed on its shards
     (:func:`madnb_pl.merge.shards.write_cells`), anything else by the local pass
     (:func:`madnb_pl.release.statistics_table.write_exact`).
     """
-    if shards.write_cells(plpy, t, dest):
-        return statistics_table.write_exact_header(plpy, t, dest)
-    return statistics_table.write_exact(plpy, t, dest)
+    if shards.write_cells(plpy, training, dest):
+        return statistics_table.write_exact_header(plpy, training, dest)
+    return statistics_table.write_exact(plpy, training, dest)
 
 
-def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
+def read_header(plpy: Plpy, rel: Relation, subject: str) -> Header:
     """The header of statistics table ``rel`` (22023 when it is not one).
 
     A foreign table carries no comment of its own: for a postgres_fdw foreign
@@ -40,9 +40,9 @@ def read_header(plpy: Plpy, rel: Relation, what: str) -> Header:
     """
     comment, kind = statistics_table.comment_and_kind(plpy, rel)
     if kind == "f":
-        remote, server, display = federation.foreign_comment(plpy, rel, what)
-        return statistics_table.read_on_server(statistics_table.parse_header(remote, what, display), server)
-    return statistics_table.parse_header(comment, what, rel.display)
+        remote, server, display = federation.foreign_comment(plpy, rel, subject)
+        return statistics_table.read_on_server(statistics_table.parse_header(remote, subject, display), server)
+    return statistics_table.parse_header(comment, subject, rel.display)
 
 
-__all__ = ["read_header", "write_exact"]
+__all__ = ["read_header", "write_exact_here_or_on_shards"]

@@ -61,10 +61,10 @@ _COMPARED = (
 
 
 def difference(h: Header, first: Header) -> tuple[str, object, object] | None:
-    """The first thing the sum depends on where ``h`` differs from ``first``: (what, h's, first's), else None."""
-    for what, _, get in _COMPARED:
+    """The first thing the sum depends on where ``h`` differs from ``first``: (the field, h's value, first's), else None."""
+    for field, _, get in _COMPARED:
         if get(h) != get(first):
-            return what, get(h), get(first)
+            return field, get(h), get(first)
     return None
 
 
@@ -99,11 +99,11 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
             releases[r] = (i, rel, h)
         diff = difference(h, first)
         if diff is not None:
-            what, mine, theirs = diff
+            field, part_value, first_value = diff
             raise MadnbError(
                 "22023",
                 f"statistics part {i} ({rel.display}) is not compatible with part 1 ({first_rel.display})",
-                detail=f"its {what} is {mine!r}, part 1's is {theirs!r}",
+                detail=f"its {field} is {part_value!r}, part 1's is {first_value!r}",
                 hint=COMPATIBLE_HINT,
             )
 
@@ -126,20 +126,20 @@ COMPATIBLE_HINT = (
 )
 
 
-def statistics_shape(plpy: Plpy, rel: Relation, h: Header, what: str) -> Training:
+def statistics_shape(plpy: Plpy, rel: Relation, h: Header, subject: str) -> Training:
     """A Training-shaped description of the model (types from the stored table, checked against the header)."""
     if h.vector is not None:
         raise MadnbError(
-            "0A000", f"{what} {rel.display} holds the statistics of a multinomial, Bernoulli or complement model",
+            "0A000", f"{subject} {rel.display} holds the statistics of a multinomial, Bernoulli or complement model",
             detail=f"its vector form is {h.vector}: per-feature sums, not MADlib's categorical and Gaussian cells",
             hint="these statistics derive the named model madnb.train made from them",
         )
-    cls = resolve_column(plpy, rel, "cls", what)
-    value = resolve_column(plpy, rel, "value", what)
+    cls = resolve_column(plpy, rel, "cls", subject)
+    value = resolve_column(plpy, rel, "value", subject)
     for col, typ in ((cls, h.class_type), (value, h.element_type)):
         if col.type_sql != typ:
             raise MadnbError(
-                "22023", f"{what} {rel.display} does not match its header",
+                "22023", f"{subject} {rel.display} does not match its header",
                 detail=f'column "{col.name}" is {col.type_sql}, the header says {typ}',
                 hint="a statistics table is not to be altered: release the statistics again",
             )
@@ -156,20 +156,20 @@ def _union(parts: list[tuple[Relation, Header]]) -> Sql:
     ))
 
 
-def merged_exact_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
+def merged_exact_select(parts: list[tuple[Relation, Header]], training: Training) -> Sql:
     """The summed exact statistics, shaped like the statistics pass (cls, o, v, n, nv, mean, var, mean_lo), o = 0 for class rows.
 
     The mean is kept as a double-double (mean + mean_lo), so that a sum merged
     again (an online update) loses no digits either.
     """
-    return _merged_exact(_union(parts), t)
+    return _merged_exact(_union(parts), training)
 
 
-def _merged_exact(u: Sql, t: Training) -> Sql:
+def _merged_exact(u: Sql, training: Training) -> Sql:
     """:func:`merged_exact_select` of the cells ``u`` (part, cls, attr, value, n, nv, mean, mean_lo, var, s1, s2)."""
-    num = t.numeric_array_sql
+    num = training.numeric_array_sql
     f8 = F8
-    elem = t.attrs.elem_sql
+    elem = training.attrs.elem_sql
     return Sql(
         f"WITH u AS ({u}), "
         # class rows and categorical cells: counts add
@@ -204,21 +204,21 @@ def _merged_exact(u: Sql, t: Training) -> Sql:
     )
 
 
-def pooled_numeric_select(kept: str, t: Training) -> Sql:
+def pooled_numeric_select(kept: str, training: Training) -> Sql:
     """Per numeric attribute of the statistics table ``kept``, its values over every class:
     rows (attr, nv, mean, var), var the sample variance.
 
     The classes' cells are merged as if each class were a part of a sum (the
     merge of :func:`merged_exact_select`, Chan et al.): no pass over the data.
     """
-    num = t.numeric_array_sql
+    num = training.numeric_array_sql
     u = Sql(
         "SELECT pg_catalog.dense_rank() OVER (ORDER BY s.cls)::pg_catalog.int4 AS part, 0 AS cls, s.attr, s.value, "
         f"s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM {kept} AS s "
         f"WHERE s.cls IS NOT NULL AND s.attr OPERATOR(pg_catalog.=) ANY ({num})"
     )
     return Sql(
-        f"SELECT m.o AS attr, m.nv, m.mean, m.var FROM ({_merged_exact(u, t)}) AS m "
+        f"SELECT m.o AS attr, m.nv, m.mean, m.var FROM ({_merged_exact(u, training)}) AS m "
         f"WHERE m.o OPERATOR(pg_catalog.=) ANY ({num})"
     )
 
@@ -231,7 +231,7 @@ def merged_private_select(parts: list[tuple[Relation, Header]]) -> Sql:
     )
 
 
-def merged_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
+def merged_select(parts: list[tuple[Relation, Header]], training: Training) -> Sql:
     """The sum of the parts in the columns of a statistics table (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)."""
     if parts[0][1].private:
         return Sql(
@@ -240,28 +240,28 @@ def merged_select(parts: list[tuple[Relation, Header]], t: Training) -> Sql:
         )
     return Sql(
         "SELECT m.cls, m.o AS attr, m.v AS value, m.n, m.nv, m.mean, m.var, m.mean_lo, NULL::pg_catalog.numeric AS s1, "
-        f"NULL::pg_catalog.numeric AS s2 FROM ({merged_exact_select(parts, t)}) AS m"
+        f"NULL::pg_catalog.numeric AS s2 FROM ({merged_exact_select(parts, training)}) AS m"
     )
 
 
 _CELLS = "(cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)"
 
 
-def write_sum(plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, t: Training) -> Header:
+def write_sum(plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, training: Training) -> Header:
     """The sum of compatible ``parts`` into a new statistics table ``dest`` (the cells as one release
     would hold them, raw noisy sums for private parts); return its header (:func:`sum_header`)."""
-    create_table(plpy, dest, t)
-    plpy.execute(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, t)}")
+    create_table(plpy, dest, training)
+    plpy.execute(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, training)}")
     header = sum_header(plpy, [h for _, h in parts])
     write_header(plpy, dest.sql, header)
     return header
 
 
-def replace_sum(plpy: Plpy, kept: Relation, parts: list[tuple[Relation, Header]], t: Training) -> Header:
+def replace_sum(plpy: Plpy, kept: Relation, parts: list[tuple[Relation, Header]], training: Training) -> Header:
     """Replace the cells of statistics table ``kept`` (the first of ``parts``) by the sum of ``parts``, in
     place; return its new header.  Costs the size of the parts, not the number of earlier updates."""
     merged = temp_name("madnb_merged_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_select(parts, t)}")
+    plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_select(parts, training)}")
     plpy.execute(f"DELETE FROM {kept.sql}")
     plpy.execute(f"INSERT INTO {kept.sql} {_CELLS} SELECT * FROM {merged}")
     plpy.execute(f"DROP TABLE {merged}")

@@ -281,7 +281,7 @@ def cross_validate(
         )
         kept = _temp(tag, f"sum{f}")
         others = [p for i, p in enumerate(parts, start=1) if i != f]
-        model_tables.create_model(plpy, others, tables, s_factor, shape=t.shape(), keep=kept)  # parts it just wrote
+        model_tables.merge_and_derive(plpy, others, tables, s_factor, shape=t.shape(), keep=kept)  # parts it just wrote
         made += [kept, *tables.all()]
         if kp is not None:
             kinds.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)

@@ -455,9 +455,11 @@ def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -
 
 @entry_point
 def model_numbers(plpy: Plpy, model: str | None) -> str:
-    """Model ``model``'s numbers as JSON text (non-finite numbers as -Infinity), for ``madnb.to_sklearn``."""
+    """Model ``model``'s numbers as JSON text (non-finite numbers as -Infinity), for ``madnb.to_sklearn``;
+    ``class_priors`` is its class priors table as [schema, name]."""
     m = require(plpy, model_name(model))
-    return json.dumps(kind_export(m).numbers(plpy, m))
+    cp = m.name.object("_class_priors")  # named here, so that the client never spells a model's objects
+    return json.dumps({**kind_export(m).numbers(plpy, m), "class_priors": [cp.schema, cp.name]})
 
 
 __all__ = ["KINDS", "Exported", "KindExport", "Target", "helper_copies", "model_numbers", "model_sql", "target"]

@@ -366,7 +366,7 @@ def train(
             "guarantee": p.guarantee, "domain": p.domain_text, "bounds": private_spec.bounds,
         }
     # derive: MADlib's model tables in madnb_models
-    model_tables.create_model(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
+    model_tables.merge_and_derive(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
     if privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
         rows = int(plpy.execute(
             f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"

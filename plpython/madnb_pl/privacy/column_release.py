@@ -48,9 +48,9 @@ class ColumnPrivacy:
     bounds: dict[str, list[float]]  # Gaussian feature name -> [lower, upper]
     copy: NewName | None = None  # the temporary copy of a domain given by column name (:func:`_domain_table`)
 
-    def ledger(self, t: ColumnTraining) -> dict[str, Any]:
+    def ledger(self, training: ColumnTraining) -> dict[str, Any]:
         """What the ledger records beyond private.write_private's parameters."""
-        return {"features": [f.name for f in t.features], "bounds_by_column": self.bounds}
+        return {"features": [f.name for f in training.features], "bounds_by_column": self.bounds}
 
     def drop_copy(self, plpy: Plpy) -> None:
         """Drop the temporary domain copy once the release has read it (ON COMMIT DROP is too late in a transaction)."""
@@ -59,7 +59,7 @@ class ColumnPrivacy:
 
 
 def privacy(
-    plpy: Plpy, t: ColumnTraining, epsilon: float | None, bounds: str | None, domain: str | None, delta: float | None,
+    plpy: Plpy, training: ColumnTraining, epsilon: float | None, bounds: str | None, domain: str | None, delta: float | None,
 ) -> ColumnPrivacy | None:
     """The validated private release of ``t`` with ``epsilon``, or None for exact statistics.
 
@@ -77,27 +77,27 @@ def privacy(
                 hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
             )
         return None
-    by_name = _bounds(t, bounds)
-    pairs = [by_name[t.features[j - 1].name] for j in t.numeric]
-    shape = t.shape()
+    by_name = _bounds(training, bounds)
+    pairs = [by_name[training.features[j - 1].name] for j in training.numeric]
+    shape = training.shape()
     if domain is None:
         raise MadnbError("22023", "a differentially private model needs a public domain", hint=DOMAIN_HINT)
     kind = domain.strip().lower()
     named: str | None = None
     table: NewName | None = None
     if kind not in (privacy_parameters.OBSERVED, privacy_parameters.PRIVATE):
-        table, named = _domain_table(plpy, t, domain)
+        table, named = _domain_table(plpy, training, domain)
         domain = table.sql
     p = privacy_parameters.privacy_spec(plpy, shape, epsilon, pairs or None, domain, list(shape.numeric), delta)
     if named is not None and table is not None and p.domain is not None:
         # named as pg_temp (not pg_temp_<n>, which depends on the backend), and shown as the user gave it
         p = dataclasses.replace(p, domain=Relation("pg_temp", table.name, p.domain.oid), domain_name=named)
-    return ColumnPrivacy(dataclasses.replace(shape, cells=dp_cells_sql(t, p.bounds)), p, by_name, table)
+    return ColumnPrivacy(dataclasses.replace(shape, cells=dp_cells_sql(training, p.bounds)), p, by_name, table)
 
 
-def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
+def _bounds(training: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
     """The public bounds by Gaussian feature name (jsonb text): every one named, no other name."""
-    gaussian = [f.name for f in t.features if f.gaussian]
+    gaussian = [f.name for f in training.features if f.gaussian]
     if bounds is None:
         if gaussian:
             raise MadnbError("22023", f'public bounds are missing for Gaussian feature "{gaussian[0]}"', hint=BOUNDS_HINT)
@@ -105,11 +105,11 @@ def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
     given = json.loads(bounds)
     if not isinstance(given, dict):
         raise MadnbError("22023", "bounds must be a jsonb object keyed by column name", hint=BOUNDS_HINT)
-    features = {f.name: f for f in t.features}
+    features = {f.name: f for f in training.features}
     for name, pair in given.items():
         if name not in features:
             raise MadnbError(
-                "42703", f'bounds name column "{name}", which is not a feature of {t.source.display}', hint=BOUNDS_HINT,
+                "42703", f'bounds name column "{name}", which is not a feature of {training.source.display}', hint=BOUNDS_HINT,
             )
         if not features[name].gaussian:
             raise MadnbError(
@@ -133,7 +133,7 @@ def _bounds(t: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
     return {name: [float(given[name][0]), float(given[name][1])] for name in gaussian}
 
 
-def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, str]:
+def _domain_table(plpy: Plpy, training: ColumnTraining, domain: str) -> tuple[NewName, str]:
     """Copy a domain given by column name into a temporary (attr int, value text) table; return it and its name.
 
     jsonb (``{"column": [values]}``) or a table with columns attr and value
@@ -168,30 +168,30 @@ def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, 
             raise MadnbError("22023", f"the domain table {rel.display} has NULL in attr or value", hint=DOMAIN_HINT)
         rows = [(r["a"], r["v"]) for r in got]
         named = rel.display
-    number = {f.name: i for i, f in enumerate(t.features, start=1)}
-    number[t.label.name] = 0
+    number = {f.name: i for i, f in enumerate(training.features, start=1)}
+    number[training.label.name] = 0
     for a, _ in rows:
         if a not in number:
             raise MadnbError(
-                "42703", f'the domain names column "{a}", which is not the label or a feature of {t.source.display}',
+                "42703", f'the domain names column "{a}", which is not the label or a feature of {training.source.display}',
                 hint=DOMAIN_HINT,
             )
-        if a != t.label.name and t.features[number[a] - 1].gaussian:
+        if a != training.label.name and training.features[number[a] - 1].gaussian:
             raise MadnbError(
                 "22023", f'the domain lists values for the Gaussian feature "{a}"',
                 hint="a Gaussian feature takes bounds, not a domain", detail=f"bounds => '{{\"{a}\": [lower, upper]}}'",
             )
     named_cols = {a for a, _ in rows}
-    for name in [t.label.name] + [f.name for f in t.features if not f.gaussian]:
+    for name in [training.label.name] + [f.name for f in training.features if not f.gaussian]:
         if name not in named_cols:
-            what = "the label" if name == t.label.name else "categorical feature"
-            raise MadnbError("22023", f'the domain lists no values for {what} "{name}"', hint=DOMAIN_HINT)
+            column = "the label" if name == training.label.name else "categorical feature"
+            raise MadnbError("22023", f'the domain lists no values for {column} "{name}"', hint=DOMAIN_HINT)
     table = NewName("pg_temp", "madnb_column_domain_" + secrets.token_hex(6))
     dom = table.sql
     plpy.execute(f"CREATE TEMPORARY TABLE {dom} (attr pg_catalog.int4, value pg_catalog.text) ON COMMIT DROP")
     cases = " ".join(
         f"WHEN {i} THEN {value_text_sql(f'(r.v)::{f.param_type}', f)}"
-        for i, f in enumerate(t.features, start=1) if not f.gaussian
+        for i, f in enumerate(training.features, start=1) if not f.gaussian
     )
     insert = plpy.prepare(
         f"INSERT INTO {dom} (attr, value) SELECT DISTINCT m.o, CASE m.o WHEN 0 THEN r.v {cases} END "
@@ -214,7 +214,7 @@ def _domain_table(plpy: Plpy, t: ColumnTraining, domain: str) -> tuple[NewName, 
     return table, named
 
 
-def dp_cells_sql(t: ColumnTraining, nb: privacy_parameters.NumericBounds) -> Sql:
+def dp_cells_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds) -> Sql:
     """The private pass's cells of row ``t`` (see :attr:`madnb_pl.inputs.arrays.Training.cells`): one LATERAL VALUES list.
 
     Categorical values in their text form (:func:`value_text_sql`), Gaussian ones
@@ -224,7 +224,7 @@ def dp_cells_sql(t: ColumnTraining, nb: privacy_parameters.NumericBounds) -> Sql
     """
     bounds = {a: (lo, hi) for a, lo, hi in nb.bounds}
     cells = [f"(NULL::pg_catalog.text, 1, NULL::{F8})"]
-    for i, f in enumerate(t.features, start=1):
+    for i, f in enumerate(training.features, start=1):
         col = f"t.{f.column.sql}"
         if not f.gaussian:
             cells.append(f"({column_text_sql(col, f)}, {i + 1}, NULL)")

@@ -391,12 +391,12 @@ def _source() -> RandomSource:
 # ---------------------------------------------------------------------------
 
 
-def _integral(value: Any, what: str) -> int:
+def _integral(value: Any, argument: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, Decimal)):
-        raise MadnbError("22023", f"{what} must be an integer", hint="noise is added to counts and fixed-point sums")
+        raise MadnbError("22023", f"{argument} must be an integer", hint="noise is added to counts and fixed-point sums")
     if isinstance(value, Decimal):
         if not value.is_finite() or value != value.to_integral_value():
-            raise MadnbError("22023", f"{what} must be an integer", hint="noise is added to counts and fixed-point sums")
+            raise MadnbError("22023", f"{argument} must be an integer", hint="noise is added to counts and fixed-point sums")
         return int(value)
     return int(value)
 

@@ -48,7 +48,7 @@ from ..release.statistics_table import FORMAT, PRIVATE_MODE, Header, create_tabl
 
 
 def write_private(
-    plpy: Plpy, t: Training, p: Privacy, dest: NewName | Relation, outputs: dict[str, str],
+    plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relation, outputs: dict[str, str],
     extra: dict[str, Any] | None = None,
 ) -> Header:
     """A differentially private release of ``t`` into a new statistics table ``dest``; return its header.
@@ -59,18 +59,18 @@ def write_private(
     with its noise, stored as released.  ``outputs`` and ``extra`` are recorded
     in the ledger's parameters.
     """
-    arrays.refuse_private(plpy, t)
+    arrays.refuse_private(plpy, training)
     dom = temp_name("madnb_domain_")
-    plpy.execute(dp_domain_ddl(dom, t))
+    plpy.execute(dp_domain_ddl(dom, training))
     if p.selection is None:
-        fill_domain(plpy, t, p, dom)
-    create_table(plpy, dest, t)
+        fill_domain(plpy, training, p, dom)
+    create_table(plpy, dest, training)
     nb = p.bounds
     parameters: dict[str, Any] = {
-        "class_column": t.cls.name,
-        **({"attr_column": t.attrs.name} if t.cells is None else {}),
-        "num_attrs": t.num_attrs,
-        "numeric_attributes": list(t.numeric),
+        "class_column": training.cls.name,
+        **({"attr_column": training.attrs.name} if training.cells is None else {}),
+        "num_attrs": training.num_attrs,
+        "numeric_attributes": list(training.numeric),
         "queries": p.queries,
         "epsilon_per_query": p.per_query,
         "delta": p.delta,
@@ -92,19 +92,19 @@ def write_private(
             "delta_per_query": p.selection.delta_per_query,
             "threshold": p.selection.threshold,
         }
-    return _release(plpy, t, p, dest, dom, parameters)
+    return _release(plpy, training, p, dest, dom, parameters)
 
 
-def _release(plpy: Plpy, t: Training, p: Privacy, dest: NewName | Relation, dom: str, parameters: dict[str, Any]) -> Header:
-    release = charge(plpy, t.source, p, parameters)
+def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relation, dom: str, parameters: dict[str, Any]) -> Header:
+    release = charge(plpy, training.source, p, parameters)
     if p.selection is not None:
-        select_private_domain(plpy, t, p, dom)
+        select_private_domain(plpy, training, p, dom)
     nb = p.bounds
-    plpy.execute(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {dp_release_select(t, nb, dom, p.per_query)}")
-    order = {a: i for i, a in enumerate(t.numeric_given)}
+    plpy.execute(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {dp_release_select(training, nb, dom, p.per_query)}")
+    order = {a: i for i, a in enumerate(training.numeric_given)}
     header = Header(
-        format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=t.num_attrs, numeric=list(t.numeric_given),
-        class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql), source=t.source.display, created_at=now(plpy),
+        format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=training.num_attrs, numeric=list(training.numeric_given),
+        class_type=training.cls.type_sql, element_type=str(training.attrs.elem_sql), source=training.source.display, created_at=now(plpy),
         bounds=[[a, lo, hi] for a, lo, hi in sorted(nb.bounds, key=lambda b: order.get(b[0], 0))],
         fixed_point_bits=nb.bits, fixed_point_scale=nb.scale, domain=p.domain_text,
         domain_fingerprint=domain_fingerprint(plpy, dom), epsilon=p.epsilon_text, epsilon_per_query=p.per_query,
@@ -120,29 +120,29 @@ def domain_fingerprint(plpy: Plpy, dom: str) -> str:
     return str(plpy.execute(domain_fingerprint_select(dom))[0]["f"])
 
 
-def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
+def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
     """Fill the temporary domain table from the public domain table or from the data ('observed').
 
     Runs before the charge, so it may fail (on the domain table only: nothing
     that depends on the data can fail).  domain => 'private' is filled after
     the charge by :func:`select_private_domain`.
     """
-    n = t.num_attrs
-    cat = [i for i in range(1, n + 1) if i not in t.numeric]
+    n = training.num_attrs
+    cat = [i for i in range(1, n + 1) if i not in training.numeric]
     cat_sql = "'{" + ",".join(str(i) for i in cat) + "}'::pg_catalog.int4[]"
-    ctype, etype = t.cls.type_sql, t.attrs.elem_sql
+    ctype, etype = training.cls.type_sql, training.attrs.elem_sql
     if p.domain is None:
         plpy.warning(
             "domain 'observed' discloses the set of class labels and attribute values present in the data",
-            detail=f"the model trained from {t.source.display} lists exactly the values that occur in it, so it is "
+            detail=f"the model trained from {training.source.display} lists exactly the values that occur in it, so it is "
             f"{NOT_DP_OBSERVED}; this is recorded in the privacy ledger and in the model tables' comments",
-            hint=privacy_parameters.DOMAIN_HINT if t.cells is None else privacy_parameters.COLUMNS_DOMAIN_HINT,
+            hint=privacy_parameters.DOMAIN_HINT if training.cells is None else privacy_parameters.COLUMNS_DOMAIN_HINT,
         )
-        src, cls = t.source.sql, t.cls.sql
-        if t.cells is None:
-            values = f"pg_catalog.unnest({dp_attrs_sql(t)}) WITH ORDINALITY AS u(val, o)"
+        src, cls = training.source.sql, training.cls.sql
+        if training.cells is None:
+            values = f"pg_catalog.unnest({dp_attrs_sql(training)}) WITH ORDINALITY AS u(val, o)"
         else:  # the cells number attribute i as i + 1: shift them back
-            values = f"(SELECT u.val, u.o OPERATOR(pg_catalog.-) 1 FROM {t.cells}) AS u(val, o)"
+            values = f"(SELECT u.val, u.o OPERATOR(pg_catalog.-) 1 FROM {training.cells}) AS u(val, o)"
         plpy.execute(
             f"INSERT INTO {dom} (o, cls, v) "
             f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "
@@ -165,7 +165,7 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
                 "22023",
                 f"the domain table {p.domain.display} lists values for attribute(s) {bad['bad']}, "
                 "which are not the class (0) or a categorical attribute",
-                detail=f"categorical attributes: {cat}; numeric attributes {list(t.numeric)} take bounds instead",
+                detail=f"categorical attributes: {cat}; numeric attributes {list(training.numeric)} take bounds instead",
                 hint=privacy_parameters.DOMAIN_HINT,
             )
         # the domain table's values as text by their type's output function (the table is another role's: its
@@ -207,7 +207,7 @@ def fill_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
         )
 
 
-def select_private_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None:
+def select_private_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
     """domain => 'private': fill the domain with the candidates whose noisy count reaches the threshold.
 
     Runs after the charge.  Candidates are the class labels and the values of
@@ -219,7 +219,7 @@ def select_private_domain(plpy: Plpy, t: Training, p: Privacy, dom: str) -> None
     """
     assert p.selection is not None
     plpy.execute(
-        f"INSERT INTO {dom} (o, cls, v) {dp_selection_select(t, p.per_query, p.selection.threshold)}"
+        f"INSERT INTO {dom} (o, cls, v) {dp_selection_select(training, p.per_query, p.selection.threshold)}"
     )
 
 
@@ -245,32 +245,32 @@ def charge(plpy: Plpy, source: Relation, p: Privacy, parameters: dict[str, Any])
     )
 
 
-def dp_attrs_sql(t: Training) -> Sql:
+def dp_attrs_sql(training: Training) -> Sql:
     """The attribute array of row ``t`` if it is one-dimensional, else NULL (all attributes missing).
 
     ``array_ndims`` is NULL for an empty or NULL array and 2 or more for a
     multi-dimensional one; only a one-dimensional array is unnested by position.
     """
-    return Sql(f"CASE WHEN pg_catalog.array_ndims(t.{t.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{t.attrs.sql} END")
+    return Sql(f"CASE WHEN pg_catalog.array_ndims(t.{training.attrs.sql}) OPERATOR(pg_catalog.=) 1 THEN t.{training.attrs.sql} END")
 
 
-def _dp_cells_unnest(t: Training) -> Sql:
+def _dp_cells_unnest(training: Training) -> Sql:
     """``unnest`` of the class-count cell (o = 1) followed by the attributes (o = i + 1), never failing.
 
     ``ARRAY[NULL] || NULL`` is ``{NULL}``; concatenating two one-dimensional
     arrays works whatever their lower bounds.  Attributes read from columns
     come as ``t.cells`` instead (the same numbering; see :class:`madnb_pl.inputs.arrays.Training`).
     """
-    if t.cells is not None:
-        return t.cells
-    elem = t.attrs.elem_sql
+    if training.cells is not None:
+        return training.cells
+    elem = training.attrs.elem_sql
     return Sql(
-        f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(t)})) "
+        f"pg_catalog.unnest(ARRAY[NULL::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(training)})) "
         "WITH ORDINALITY AS u(val, o)"
     )
 
 
-def dp_stats_select(t: Training, nb: NumericBounds) -> Sql:
+def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
     """The one exact pass for private training: class counts, value counts, encoded sums.
 
     Elements beyond numAttrs are ignored and missing ones are missing values (no
@@ -278,21 +278,21 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> Sql:
     array that is not one-dimensional counts as all missing (the row still counts
     for its class).  Rows with a NULL class are left out.  NaN counts as missing.
     """
-    src, cls = t.source.sql, t.cls.sql
-    elem = t.attrs.elem_sql
-    n = t.num_attrs
+    src, cls = training.source.sql, training.cls.sql
+    elem = training.attrs.elem_sql
+    n = training.num_attrs
     # u.o is 1 for the leading NULL (the class-count cell) and i + 1 for attribute i.
-    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
-    num = [i + 1 for i in t.numeric]
-    if t.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
+    cat = [i + 1 for i in range(1, n + 1) if i not in training.numeric]
+    num = [i + 1 for i in training.numeric]
+    if training.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
         v = "CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END"
     else:
         v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
     if num:
         a = nb.arrays(n)
         k = nb.scale
-        oid = t.attrs.elem_oid
-        if t.cells is not None:  # columns: read, NaN as NULL and numeric clipped, by the cells
+        oid = training.attrs.elem_oid
+        if training.cells is not None:  # columns: read, NaN as NULL and numeric clipped, by the cells
             x, present = "u.x", "u.x IS NOT NULL"
         elif oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
             x = f"LEAST(GREATEST(u.val, ({a['lo_n']})[u.o]), ({a['hi_n']})[u.o])::{F8}"
@@ -315,13 +315,13 @@ def dp_stats_select(t: Training, nb: NumericBounds) -> Sql:
     return Sql(
         f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{s1} AS s1, {s2} AS s2 "
-        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
+        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(training)} "
         f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
         "GROUP BY 1, 2, 3"
     )
 
 
-def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -> Sql:
+def dp_selection_select(training: Training, epsilon_per_query: float, threshold: int) -> Sql:
     """domain => 'private': the candidates whose count plus discrete Laplace noise reaches ``threshold``.
 
     One pass: per class label its row count (o = 0), per categorical attribute
@@ -330,16 +330,16 @@ def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -
     compared with the threshold inside the statement and never leaves it.
     Yields rows (o, cls, v) for the domain table.
     """
-    src, cls = t.source.sql, t.cls.sql
-    n = t.num_attrs
-    cat = [i + 1 for i in range(1, n + 1) if i not in t.numeric]
+    src, cls = training.source.sql, training.cls.sql
+    n = training.num_attrs
+    cat = [i + 1 for i in range(1, n + 1) if i not in training.numeric]
     eps = f"{float8_literal(epsilon_per_query)}::{F8}"
     return Sql(
         "SELECT s.o, s.cls, s.v FROM ("
         f"SELECT (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, "
         f"CASE WHEN u.o OPERATOR(pg_catalog.=) 1 THEN t.{cls} END AS cls, "
         f"CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END AS v, pg_catalog.count(*) AS n "
-        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(t)} "
+        f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(training)} "
         f"WHERE t.{cls} IS NOT NULL AND (u.o OPERATOR(pg_catalog.=) 1 "
         f"OR (u.o OPERATOR(pg_catalog.=) ANY ({int_array(cat, 'int8')}) AND u.val IS NOT NULL)) "
         "GROUP BY 1, 2, 3) AS s "
@@ -347,15 +347,15 @@ def dp_selection_select(t: Training, epsilon_per_query: float, threshold: int) -
     )
 
 
-def dp_domain_ddl(name_sql: str, t: Training) -> Sql:
+def dp_domain_ddl(name_sql: str, training: Training) -> Sql:
     """The public domain: (0, class, NULL) per class label, (i, NULL, value) per categorical value."""
     return Sql(
-        f"CREATE TEMPORARY TABLE {name_sql} (o pg_catalog.int4 NOT NULL, cls {t.cls.type_sql}, "
-        f"v {t.attrs.elem_sql}) ON COMMIT DROP"
+        f"CREATE TEMPORARY TABLE {name_sql} (o pg_catalog.int4 NOT NULL, cls {training.cls.type_sql}, "
+        f"v {training.attrs.elem_sql}) ON COMMIT DROP"
     )
 
 
-def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> Sql:
+def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_per_query: float) -> Sql:
     """Every cell of the public domain with discrete Laplace noise, in one statement.
 
     Cells: (class) for the class counts, (class, attribute, value) for each
@@ -365,15 +365,15 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
     released number gets its noise exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
     folds nor repeats it.
     """
-    elem = t.attrs.elem_sql
+    elem = training.attrs.elem_sql
     eps = f"{float8_literal(epsilon_per_query)}::{F8}"
     k = nb.scale
-    num = int_array(t.numeric)
+    num = int_array(training.numeric)
     cells = (
         f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
         f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o > 0 WHERE c.o = 0"
     )
-    if t.numeric:
+    if training.numeric:
         cells += (
             f" UNION ALL SELECT c.cls, g.o, NULL::{elem} FROM {dom} AS c "
             f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
@@ -384,7 +384,7 @@ def dp_release_select(t: Training, nb: NumericBounds, dom: str, epsilon_per_quer
         f"CASE WHEN {isnum} THEN NULL ELSE madnb.dp_laplace(COALESCE(e.n, 0), 1, {eps}) END AS n, "
         f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "
         f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s2, 0), {k * k}, {eps}) END AS s2 "
-        f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(t, nb)}) AS e "
+        f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(training, nb)}) AS e "
         # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
         # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
         # (both cast to the element type: a CASE over a domain yields its base type)

@@ -207,7 +207,7 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     CTE of :func:`madnb_pl.release.array_pass.class_counts_cte`, the one place it is written), the non-NULL
     categorical cells, and per numeric attribute (nv, mean, sample variance), refined where the values sit far
     from zero (:func:`refine_far_from_zero`).  A partitioned source with foreign partitions is computed on its
-    shards instead (:func:`madnb_pl.merge.part_sources.write_exact` chooses), by the same pass.
+    shards instead (:func:`madnb_pl.merge.part_sources.write_exact_here_or_on_shards` chooses), by the same pass.
     """
     s = array_pass.materialise(plpy, t)
     array_pass.check_stats(plpy, s, t)

@@ -116,7 +116,7 @@ def view_sql(
     prefix: list[tuple[str, str]],
     cp: str,
     fp: str,
-    np: str | None,
+    numeric_stats: str | None,
     source: str,
     key: str,
     attrs: str,
@@ -128,7 +128,7 @@ def view_sql(
     from (``cp``, ``fp``, ``np`` then name them), empty for a view over model
     tables.
     """
-    parts, checks = model_parts(plan, cp, fp, np)
+    parts, checks = model_parts(plan, cp, fp, numeric_stats)
     # A row whose array has elements but not numAttrs of them is not scored: its
     # output is NULL (a NULL or empty array is a row with every attribute missing).
     ok = (
@@ -139,18 +139,18 @@ def view_sql(
     joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
     ctes = list(prefix)
     if plan.unroll:
-        scored = unrolled.scored(
-            plan, ctes=ctes, via_ctes=bool(prefix), np=np, source=source, key=key, attrs=attrs, ok=ok, ready=ready,
+        log_likelihoods = unrolled.log_likelihood_rows(
+            plan, ctes=ctes, via_ctes=bool(prefix), numeric_stats=numeric_stats, source=source, key=key, attrs=attrs, ok=ok, ready=ready,
             joined=joined,
         )
     else:
-        scored = lateral.scored(
-            plan, ctes=ctes, cp=cp, fp=fp, np=np, source=source, key=key, attrs=attrs, ok=ok, ready=ready, joined=joined,
+        log_likelihoods = lateral.log_likelihood_rows(
+            plan, ctes=ctes, cp=cp, fp=fp, numeric_stats=numeric_stats, source=source, key=key, attrs=attrs, ok=ok, ready=ready, joined=joined,
         )
     if kind == "classify":
-        body = bodies.classify(plan.k, scored)
+        body = bodies.classify(plan.k, log_likelihoods)
     elif kind == "probs":
-        body = bodies.probs(plan.k, scored)
+        body = bodies.probs(plan.k, log_likelihoods)
     else:  # pragma: no cover
         raise ValueError(kind)
     # "cat" stays an inlinable CTE: MATERIALIZED makes its scan look tiny next to the

@@ -1,4 +1,4 @@
-"""The two view bodies over the scored rows (key, classes, ok, l1..lK): classify and probs."""
+"""The two view bodies over the log-likelihood rows (key, classes, ok, l1..lK): classify and probs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ def _greatest(ks: range) -> str:
     return f"GREATEST({', '.join(f'q.l{i}' for i in ks)})"
 
 
-def classify(k: int, scored: str) -> str:
+def classify(k: int, log_likelihoods: str) -> str:
     """Every class within TIE_TOLERANCE of the best, in class order; NULL for a row that is not ok."""
     ks = range(1, k + 1)
     greatest = _greatest(ks)
@@ -17,11 +17,11 @@ def classify(k: int, scored: str) -> str:
     picks = ", ".join(f"CASE WHEN q.l{i} >= q.thr THEN q.classes[{i}] END" for i in ks)
     return (
         f"SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[{picks}], NULL) END AS nb_classification "
-        f"FROM (SELECT q.*, {threshold} AS thr FROM ({scored}) AS q OFFSET 0) AS q"
+        f"FROM (SELECT q.*, {threshold} AS thr FROM ({log_likelihoods}) AS q OFFSET 0) AS q"
     )
 
 
-def probs(k: int, scored: str) -> str:
+def probs(k: int, log_likelihoods: str) -> str:
     """K rows (key, class, nb_prob) per source row; NULL probabilities for a row that is not ok."""
     ks = range(1, k + 1)
     greatest = _greatest(ks)
@@ -41,7 +41,7 @@ def probs(k: int, scored: str) -> str:
         f"SELECT q.key, q.classes[c.i] AS class, "
         f"CASE WHEN q.ok THEN COALESCE(pg_catalog.exp({pick} - q.lse), 0) END AS nb_prob FROM ("
         f"SELECT q.*, pg_catalog.ln({lse}) AS lse{per_row} FROM ("
-        f"SELECT q.key, q.classes, q.ok, {ds} FROM (SELECT q.*, {greatest} AS mx FROM ({scored}) AS q OFFSET 0) AS q "
+        f"SELECT q.key, q.classes, q.ok, {ds} FROM (SELECT q.*, {greatest} AS mx FROM ({log_likelihoods}) AS q OFFSET 0) AS q "
         "OFFSET 0) AS q OFFSET 0"
         f") AS q CROSS JOIN pg_catalog.generate_series(1, {k}) AS c(i)"
     )

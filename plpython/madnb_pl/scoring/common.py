@@ -34,14 +34,14 @@ MAX_POSITION_LITERAL = 10_000
 CASE_PICK_MAX_CLASSES = 16
 INTEGRAL_CHECK_TYPES = frozenset({FLOAT4, FLOAT8, NUMERIC})  # codes if every value is whole
 # Types with a canonical text form (equal values, equal text within a query, see
-# _dict_key): their values are looked up in a jsonb dictionary in the unrolled form.
+# dict_key): their values are looked up in a jsonb dictionary in the unrolled form.
 # text, varchar, char(n) and name only under a deterministic collation.  Not float
 # (0 = -0, NaNs, and its text form depends on extra_float_digits) or interval
 # ('1 day' = '24 hours').
 DICT_TYPES = TEXT_TYPES | {NAME, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ, UUID, NUMERIC}
 
 
-def _dict_key(expr: str, type_oid: int | None) -> str:
+def dict_key(expr: str, type_oid: int | None) -> str:
     """The dictionary key of a value: its text form, made canonical where needed.
 
     char(n) loses its trailing blanks in the cast (its equality ignores them);
@@ -54,12 +54,13 @@ def _dict_key(expr: str, type_oid: int | None) -> str:
     if type_oid == NUMERIC:
         return f"pg_catalog.trim_scale({expr})::pg_catalog.text"
     return text_sql(expr, builtin=True)
-def _ln(expr: str) -> str:
+def ln_or_minus_infinity(expr: str) -> str:
     """Natural log that maps 0 (possible with smoothing 0 or noisy counts) to -Infinity."""
     return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::{F8}) ELSE '-Infinity'::{F8} END)"
 
 
 __all__ = [
     "CASE_PICK_MAX_CLASSES", "DICT_TYPES", "F8", "GAUSS_CLIP_SDS", "INTEGER_TYPES", "INTEGRAL_CHECK_TYPES", "MAX_CLASSES",
+    "dict_key", "ln_or_minus_infinity",
     "MAX_CODE_SLOTS", "MAX_POSITION_LITERAL", "TEXT_TYPES", "TIE_TOLERANCE", "UNROLL_MAX_ATTRS", "UNROLL_MAX_TERMS", "VAR_FLOOR_FACTOR",
 ]

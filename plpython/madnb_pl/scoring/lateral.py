@@ -6,18 +6,18 @@ See :mod:`madnb_pl.scoring` for when it is used and what it computes.
 from __future__ import annotations
 
 from ..core.sql import int_array
-from .common import F8, INTEGER_TYPES, MAX_POSITION_LITERAL, _dict_key
-from .model import _catl
+from .common import F8, INTEGER_TYPES, MAX_POSITION_LITERAL, dict_key
+from .model import value_log_probs
 from .plan import ScoringPlan
 
 
-def scored(
+def log_likelihood_rows(
     plan: ScoringPlan,
     *,
     ctes: list[tuple[str, str]],
     cp: str,
     fp: str,
-    np: str | None,
+    numeric_stats: str | None,
     source: str,
     key: str,
     attrs: str,
@@ -25,7 +25,7 @@ def scored(
     ready: str,
     joined: str,
 ) -> str:
-    """The scored rows (key, classes, ok, l1..lK) of the LATERAL form.
+    """The rows (key, classes, ok, l1..lK: class i's joint log-likelihood) of the LATERAL form.
 
     ``joined``: the one-row model subqueries (``m0``, ``m1``, ...) and ``ready``
     their checks (:func:`madnb_pl.scoring.model.model_parts`).  The ``join``
@@ -60,7 +60,7 @@ def scored(
         )
         cat_term = "m.lut[{i}][w.i]"
     elif strategy == "dict":
-        inner_cols.append(f"(m.jsall -> u.o::pg_catalog.text -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4 AS r")
+        inner_cols.append(f"(m.jsall -> u.o::pg_catalog.text -> {dict_key(x, source_elem_oid)})::pg_catalog.int4 AS r")
         cat_term = "m.lut{i}[w.o][w.r]"
     elif strategy == "join":
         ctes.append(
@@ -68,7 +68,7 @@ def scored(
                 "cat",
                 "SELECT c.attr, c.value, "
                 + ", ".join(f"pg_catalog.max(c.lp) FILTER (WHERE c.pos = {i}) AS l{i}" for i in ks)
-                + f" FROM {_catl(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
+                + f" FROM {value_log_probs(cp, fp, smoothing)} AS c GROUP BY c.attr, c.value",
             )
         )
         # madnb._planner_hint() is an opaque true: it lowers the model's row estimate
@@ -83,16 +83,16 @@ def scored(
         cat_term = ""
     else:  # pragma: no cover
         raise ValueError(strategy)
-    if np is None and strategy == "codes":
+    if numeric_stats is None and strategy == "codes":
         inner_cols = inner_cols[2:]  # only the slot is read past the fence
-    if np is not None:
+    if numeric_stats is not None:
         # the value clipped to its attribute's window, once per value; NaN reads NULL
         uo = "u.o::pg_catalog.int4"
         xc = f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF({x}::{F8}, 'NaN'::{F8}), m.nlo[{uo}]), m.nhi[{uo}])"
         inner_cols.append(f"{xc if strategy == 'none' else f'CASE WHEN m.isnum[{uo}] THEN {xc} END'} AS xc")
     xf = "w.xc"
     gauss = f"m.a{{i}}[{o}] - (m.r{{i}}[{o}] * ({xf} - m.mu{{i}}[{o}])) ^ 2"
-    if np is None:
+    if numeric_stats is None:
         term = cat_term
     elif not cat_term:
         term = gauss
@@ -100,7 +100,7 @@ def scored(
         term = f"CASE WHEN m.isnum[{o}] THEN {gauss} ELSE {cat_term} END"
     sums = ", ".join(f"pg_catalog.sum({term.format(i=i)}) AS s{i}" for i in ks)
     # per-value expressions (the slot, the cleaned Gaussian value) are computed once
-    fence = " OFFSET 0" if strategy in ("codes", "dict") or (strategy == "none" and np is not None) else ""
+    fence = " OFFSET 0" if strategy in ("codes", "dict") or (strategy == "none" and numeric_stats is not None) else ""
     if strategy == "join":
         values = f"pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o)"
     else:

@@ -9,7 +9,7 @@ the checks of the model's shape that make up the ``ready`` column.
 from __future__ import annotations
 
 from ..inputs.arrays import MAX_SMOOTHING
-from .common import F8, GAUSS_CLIP_SDS, INTEGER_TYPES, MAX_CODE_SLOTS, VAR_FLOOR_FACTOR, _dict_key, _ln
+from .common import F8, GAUSS_CLIP_SDS, INTEGER_TYPES, MAX_CODE_SLOTS, VAR_FLOOR_FACTOR, dict_key, ln_or_minus_infinity
 from .plan import ScoringPlan
 
 
@@ -28,7 +28,7 @@ def _cls(cp: str) -> str:
     )
 
 
-def _catl(cp: str, fp: str, smoothing: float | str) -> str:
+def value_log_probs(cp: str, fp: str, smoothing: float | str) -> str:
     """One row per (class, attr, value) of the feature table with its log-probability.
 
     ``smoothing`` is a number, or an SQL expression over the feature table's row
@@ -37,8 +37,8 @@ def _catl(cp: str, fp: str, smoothing: float | str) -> str:
     (cnt / s + 1) / (n / s + attr_cnt), which cannot overflow.
     """
     s = f"({smoothing})" if isinstance(smoothing, str) else f"{float(smoothing)!r}::{F8}"
-    usual = f"{_ln(f'f.cnt + {s}')} - {_ln(f'n.cnt + {s} * f.attr_cnt')}"
-    scaled = f"{_ln(f'f.cnt / {s} + 1')} - {_ln(f'n.cnt / {s} + f.attr_cnt')}"
+    usual = f"{ln_or_minus_infinity(f'f.cnt + {s}')} - {ln_or_minus_infinity(f'n.cnt + {s} * f.attr_cnt')}"
+    scaled = f"{ln_or_minus_infinity(f'f.cnt / {s} + 1')} - {ln_or_minus_infinity(f'n.cnt / {s} + f.attr_cnt')}"
     return (
         "(SELECT f.attr, f.value, c.pos, "
         f"CASE WHEN {s} <= {MAX_SMOOTHING!r}::{F8} THEN {usual} ELSE {scaled} END AS lp "
@@ -84,7 +84,7 @@ def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str
     )
     slotted = (
         "(SELECT x.attr, x.pos, (x.value::pg_catalog.int8 - b.lo0)::pg_catalog.int4 AS slot, x.lp "
-        f"FROM {_catl(cp, fp, smoothing)} AS x CROSS JOIN {rect} AS b)"
+        f"FROM {value_log_probs(cp, fp, smoothing)} AS x CROSS JOIN {rect} AS b)"
     )
     width = f"(SELECT b.hi1 - b.lo0 - 1 AS w FROM {rect} AS b)"
     return [_slot_tables(cp, n, n_classes, slotted, width, flat), rect]
@@ -111,7 +111,7 @@ def _dict_model(
     None) one object ``jsall`` keyed by attribute number.
     """
     ranks = _ranks(fp)
-    key = _dict_key("r.value", value_type_oid)
+    key = dict_key("r.value", value_type_oid)
     if cat_attrs is None:
         dicts: str | None = (
             "(SELECT pg_catalog.jsonb_object_agg(d.attr::pg_catalog.text, d.js) AS jsall FROM ("
@@ -123,7 +123,7 @@ def _dict_model(
     else:
         dicts = None
     slotted = (
-        f"(SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM {_catl(cp, fp, smoothing)} AS c "
+        f"(SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM {value_log_probs(cp, fp, smoothing)} AS c "
         f"JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
     )
     width = f"(SELECT pg_catalog.max(r.rank) AS w FROM {ranks} AS r)"
@@ -132,10 +132,10 @@ def _dict_model(
 
 def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     """One-row subqueries of the model for the ``codes`` strategy (joined, not scalar subqueries)."""
-    catl = _catl(cp, fp, smoothing)
+    value_lps = value_log_probs(cp, fp, smoothing)
     rng = (
         "(SELECT c.attr, pg_catalog.min(c.value)::pg_catalog.int8 AS lo, pg_catalog.max(c.value)::pg_catalog.int8 AS hi "
-        f"FROM {catl} AS c GROUP BY c.attr)"
+        f"FROM {value_lps} AS c GROUP BY c.attr)"
     )
     offs = (
         "(SELECT r.attr, r.lo, r.hi, (pg_catalog.sum(r.hi - r.lo + 1) OVER (ORDER BY r.attr) - (r.hi - r.lo + 1))::pg_catalog.int8 AS base "
@@ -144,7 +144,7 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     total = f"(SELECT COALESCE(pg_catalog.sum(r.hi - r.lo + 1), 0)::pg_catalog.int8 + 1 AS total FROM {rng} AS r)"
     slots = (
         "(SELECT c.pos, (o.base + (c.value::pg_catalog.int8 - o.lo) + 2)::pg_catalog.int4 AS slot, c.lp "
-        f"FROM {catl} AS c JOIN {offs} AS o ON o.attr = c.attr)"
+        f"FROM {value_lps} AS c JOIN {offs} AS o ON o.attr = c.attr)"
     )
     lut = (
         "(SELECT pg_catalog.array_agg(q.arr ORDER BY q.pos) AS lut FROM ("
@@ -162,7 +162,7 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     return [lut, ranges]
 
 
-def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True) -> list[str]:
+def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: bool = True) -> list[str]:
     """One-row subqueries for Gaussian attributes: arrays [class][attribute].
 
     ``floor``: each variance is at least VAR_FLOOR_FACTOR times its attribute's
@@ -170,7 +170,7 @@ def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True)
     """
     numb = (
         "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
-        f"FROM {np} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
+        f"FROM {numeric_stats} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
     )
     numg = (
         "(SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot "
@@ -215,13 +215,13 @@ def _numeric_model(cp: str, np: str, n: int, n_classes: int, floor: bool = True)
     )
     isnum = (
         "(SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum "
-        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM {np} AS y) AS x ON x.attr = g.a)"
+        f"FROM pg_catalog.generate_series(1, {n}) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM {numeric_stats} AS y) AS x ON x.attr = g.a)"
     )
     return [grids, window, isnum]
 
 
 
-def model_parts(plan: ScoringPlan, cp: str, fp: str, np: str | None) -> tuple[list[str], list[str]]:
+def model_parts(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None) -> tuple[list[str], list[str]]:
     """The one-row model subqueries a plan needs (``m0``, ``m1``, ... in this order) and
     the checks of the model's shape that make up its ``ready`` column."""
     k = plan.k
@@ -229,7 +229,7 @@ def model_parts(plan: ScoringPlan, cp: str, fp: str, np: str | None) -> tuple[li
     smoothing = plan.smoothing
     parts = [
         "(SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, "
-        f"pg_catalog.array_agg({_ln(f'c.class_cnt::{F8} / c.all_cnt')} ORDER BY c.pos) AS prior, "
+        f"pg_catalog.array_agg({ln_or_minus_infinity(f'c.class_cnt::{F8} / c.all_cnt')} ORDER BY c.pos) AS prior, "
         f"madnb._check_class_count(pg_catalog.count(*), {k}) AS checked FROM {_cls(cp)} AS c)"
     ]
     # Every check of the model's shape is part of ``ready``, the one column the
@@ -251,8 +251,8 @@ def model_parts(plan: ScoringPlan, cp: str, fp: str, np: str | None) -> tuple[li
                 f"FROM {fp} AS f)"
             )
             checks.append(f"m{len(parts) - 1}.whole")
-    if np is not None:
-        parts += _numeric_model(cp, np, n, k, plan.var_floor)
+    if numeric_stats is not None:
+        parts += _numeric_model(cp, numeric_stats, n, k, plan.var_floor)
         if plan.unroll and plan.check_numeric:
             baked = "{" + ",".join("t" if j in num else "f" for j in range(1, n + 1)) + "}"
             checks.append(

@@ -5,16 +5,16 @@ See :mod:`madnb_pl.scoring` for when it is used and what it computes.
 
 from __future__ import annotations
 
-from .common import F8, INTEGER_TYPES, _dict_key
+from .common import F8, INTEGER_TYPES, dict_key
 from .plan import ScoringPlan
 
 
-def scored(
+def log_likelihood_rows(
     plan: ScoringPlan,
     *,
     ctes: list[tuple[str, str]],
     via_ctes: bool,
-    np: str | None,
+    numeric_stats: str | None,
     source: str,
     key: str,
     attrs: str,
@@ -22,7 +22,7 @@ def scored(
     ready: str,
     joined: str,
 ) -> str:
-    """The scored rows (key, classes, ok, l1..lK) of the unrolled form.
+    """The rows (key, classes, ok, l1..lK: class i's joint log-likelihood) of the unrolled form.
 
     ``joined``: the one-row model subqueries (``m0``, ``m1``, ...) and ``ready``
     their checks (:func:`madnb_pl.scoring.model.model_parts`).  ``via_ctes``: the
@@ -46,7 +46,7 @@ def scored(
     # The small per-class arrays are concatenated into one, ``g``, read at constant
     # positions: an array under 127 bytes is stored with a short header in the
     # hash table and PostgreSQL would copy it on every subscript.
-    flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "r", "mu")] + ["nlo", "nhi"] if np is not None else [])
+    flat = ["prior"] + ([f"{w}{i}" for i in ks for w in ("a", "r", "mu")] + ["nlo", "nhi"] if numeric_stats is not None else [])
     pos = {name: 1 + q * n for q, name in enumerate(flat[1:])}
     luts = ""
     if strategy == "codes":
@@ -90,7 +90,7 @@ def scored(
         elif strategy == "dict":
             # a value missing from the dictionary reads NULL and adds 0
             for i in ks:
-                terms[i].append(f"{m(f'lut{i}')}[{j}][({m(f'js{j}')} -> {_dict_key(x, source_elem_oid)})::pg_catalog.int4]")
+                terms[i].append(f"{m(f'lut{i}')}[{j}][({m(f'js{j}')} -> {dict_key(x, source_elem_oid)})::pg_catalog.int4]")
         elif strategy == "codes":
             # out-of-range values land on index 0 or width + 1: NULL, so they add 0
             idx = f"(LEAST(GREATEST({x}, {m('lo0')}), {m('hi1')}) - {m('lo0')})::pg_catalog.int4"
@@ -100,7 +100,7 @@ def scored(
                 terms[i].append(f"{m(f'lut{i}')}[{j}][{idx}]")
         # else: a categorical attribute of a model without categorical values adds 0
     ls = ", ".join(
-        f"{m('g')}[{i}]" + "".join(f" + COALESCE({t}, 0)" for t in terms[i]) + f" AS l{i}" for i in ks
+        f"{m('g')}[{i}]" + "".join(f" + COALESCE({term}, 0)" for term in terms[i]) + f" AS l{i}" for i in ks
     )
     join = f"JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
     if cleaned:

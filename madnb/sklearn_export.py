@@ -97,7 +97,7 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
         if builder is None:
             raise NotImplementedError(f"models of kind {numbers['kind']!r} cannot be exported to scikit-learn yet")
         # the classes typed as the label (psycopg's Python types), in the model's class order
-        table = sql.Identifier(numbers.get("schema", "madnb_models"), numbers["model"] + "_class_priors")
+        table = sql.Identifier(*numbers["class_priors"])  # the server names the model's objects
         count = sql.Identifier("class_count" if "vector" in numbers else "class_cnt")  # the vector kinds' column name
         rows = c.execute(sql.SQL("SELECT m.class, m.{} FROM {} AS m ORDER BY m.class").format(count, table)).fetchall()
     if [float(r[1]) for r in rows] != numbers["class_count"]:
@@ -200,7 +200,7 @@ def madnb_float(X: Any) -> np.ndarray:
 
 
 def __getattr__(name: str) -> Any:
-    """``madnb.sklearn.MixedNB`` (in :mod:`madnb._mixed_nb`), imported on first use: importing madnb never imports scikit-learn."""
+    """``madnb.sklearn_export.MixedNB`` (in :mod:`madnb._mixed_nb`), imported on first use: importing madnb never imports scikit-learn."""
     if name == "MixedNB":
         try:
             from ._mixed_nb import MixedNB
@@ -226,7 +226,7 @@ def _naive_bayes(numbers: dict[str, Any], classes: list[Any]) -> Pipeline:
     feats = numbers["features"]
     # a feature the model has nothing for (no value seen, no class with parameters) adds nothing: left out
     cat = [f for f in feats if f["role"] == "categorical" and f["values"]]
-    gauss = [f for f in feats if f["role"] == "gaussian" and any(t is not None for t in f["terms"])]
+    gauss = [f for f in feats if f["role"] == "gaussian" and any(term is not None for term in f["terms"])]
     steps: list[tuple[str, Any, list[str]]] = []
     for i, f in enumerate(cat):
         n = len(f["values"])
@@ -257,9 +257,9 @@ def _naive_bayes(numbers: dict[str, Any], classes: list[Any]) -> Pipeline:
     var = np.full((k, len(gauss)), np.nan)
     window = np.array([f["window"] for f in gauss], dtype=np.float64).reshape(len(gauss), 2)
     for j, f in enumerate(gauss):
-        for c, t in enumerate(f["terms"]):
-            if t is not None:
-                _a, r, mu = t
+        for c, term in enumerate(f["terms"]):
+            if term is not None:
+                _a, r, mu = term
                 theta[c, j], var[c, j] = mu, 1.0 / (2.0 * r * r)  # madnb's term: a - (r (x - mu))^2, r^2 = 1 / (2 var)
 
     nb: Any
@@ -365,7 +365,7 @@ def _vector(numbers: dict[str, Any], classes: list[Any]) -> Pipeline:
     if v["terms"] is None:
         kw["n_features"] = n
     else:
-        kw["vocabulary"] = {t: j for j, t in enumerate(v["terms"])}
+        kw["vocabulary"] = {term: j for j, term in enumerate(v["terms"])}
     common = {"alpha": p["alpha"], "fit_prior": p["fit_prior"], "class_prior": p["class_prior"], "force_alpha": False}
     nb: Any
     if kind == "multinomial":
