@@ -243,34 +243,6 @@ def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):
     ]
 
 
-def _code_strings(path: Path) -> list[str]:
-    """The string constants of a module's code (f-string parts included), docstrings left out."""
-    import ast
-
-    tree = ast.parse(path.read_text())
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
-    }
-    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]
-
-
-def test_the_client_spells_no_model_object_name_and_reads_no_catalog_table():
-    # a model's object names and its catalog row are the server's (madnb_pl.models.catalog): the
-    # client asks for them (madnb.models, madnb._model_numbers) rather than writing them a second time
-    # (a model's objects are its identifier + a suffix: "_class_priors", f"{model}_predict(...)")
-    suffix_or_catalog = re.compile(r"^_(class_priors|feature_probs|numeric_stats|predict)|madnb\._models")
-    spelled = {
-        f"{path.name}: {text!r}"
-        for path in sorted(Path(madnb.__file__).parent.glob("*.py"))
-        for text in _code_strings(path)
-        if suffix_or_catalog.search(text)
-    }
-    assert spelled == set()
-
-
 def test_uninstall_cascade_drops_named_models_in_any_schema_and_with_any_identifier(empty_db):
     url, conn = empty_db
     madnb.install(conn)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 import sqlalchemy
@@ -49,3 +51,30 @@ def test_install_on_an_engine_or_url_of_another_database_says_postgresql_is_need
         with pytest.raises(InstallError, match=r"^madnb needs PostgreSQL: .*(sqlite|mysql)"):
             madnb.install(target)
     assert not (tmp_path / "x.db").exists()
+
+
+def _code_strings(path: Path) -> list[str]:
+    """The string constants of a module's code (f-string parts included), docstrings left out."""
+
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]
+
+
+def test_the_client_spells_no_model_object_name_and_reads_no_catalog_table():
+    # a model's object names and its catalog row are the server's (madnb_pl.models.catalog): the
+    # client asks for them (madnb.models, madnb._model_numbers) rather than writing them a second time
+    # (a model's objects are its identifier + a suffix: "_class_priors", f"{model}_predict(...)")
+    suffix_or_catalog = re.compile(r"^_(class_priors|feature_probs|numeric_stats|predict)|madnb\._models")
+    spelled = {
+        f"{path.name}: {text!r}"
+        for path in sorted(Path(madnb.__file__).parent.glob("*.py"))
+        for text in _code_strings(path)
+        if suffix_or_catalog.search(text)
+    }
+    assert spelled == set()
