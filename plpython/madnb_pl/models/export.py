@@ -59,21 +59,9 @@ from ..inputs.columns import GAUSSIAN, ColumnTraining, Feature, parameter_type, 
 from ..predict import generated
 from ..predict.generated import Helpers, plpy_literal
 from . import kinds, vector
-from .catalog import HELPER_SUFFIXES, CatalogModel, model_name, require
+from .catalog import MAX_PREFIX_BYTES, CatalogModel, ModelObjects, model_name, require
 
 DEFAULT_SCHEMA = "public"
-MAX_PREFIX_BYTES = 63 - max(len(s) for s in generated.SUFFIXES + HELPER_SUFFIXES)
-
-
-@dataclass(frozen=True)
-class Target:
-    """Where the exported functions go: schema and name prefix."""
-
-    schema: str
-    prefix: str
-
-    def name(self, suffix: str) -> NewName:
-        return NewName(self.schema, self.prefix + suffix)
 
 
 @dataclass(frozen=True)
@@ -88,7 +76,7 @@ class Exported:
 class KindExport:
     """How one kind of model is exported: its script's statements and its numbers (JSON-able)."""
 
-    script: Callable[[Plpy, CatalogModel, Target, str], Exported]
+    script: Callable[[Plpy, CatalogModel, ModelObjects, str], Exported]
     numbers: Callable[[Plpy, CatalogModel], dict[str, Any]]
 
 
@@ -97,7 +85,7 @@ class KindExport:
 # ---------------------------------------------------------------------------
 
 
-def target(model: ModelName, function_name: str | None) -> Target:
+def target(model: ModelName, function_name: str | None) -> ModelObjects:
     """The schema and prefix of the exported functions (``[schema.]prefix``; default: public and the model's identifier)."""
     parts = [model.base] if function_name is None else parse_name(function_name, "function_name")
     prefix = parts[-1]
@@ -107,7 +95,7 @@ def target(model: ModelName, function_name: str | None) -> Target:
             detail=f"the exported functions' names add suffixes such as _predict_proba_array to it: at most {MAX_PREFIX_BYTES} bytes",
             hint="pass a shorter function_name",
         )
-    return Target(parts[0] if len(parts) == 2 else DEFAULT_SCHEMA, prefix)
+    return ModelObjects(parts[0] if len(parts) == 2 else DEFAULT_SCHEMA, prefix)
 
 
 def kind_export(m: CatalogModel) -> KindExport:
@@ -205,8 +193,9 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
 
 def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> generated.ModelNumbers:
     """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
-    cp, fp = m.name.object("_class_priors"), m.name.object("_feature_probs")
-    ns = m.name.object("_numeric_stats") if t.numeric else None
+    objects = ModelObjects.of(m.name)
+    cp, fp = objects.class_priors, objects.feature_probs
+    ns = objects.numeric_stats if t.numeric else None
     _check_readable(plpy, m, [tb for tb in (cp, fp, ns) if tb is not None])
     numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
     _check_classes(m, len(numbers.classes), cp)
@@ -223,10 +212,10 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
         )
 
 
-def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
+def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
     """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
     script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
-    names = [target.name(s) for s in HELPER_SUFFIXES]
+    names = target.helpers
     ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
     rows = plpy.execute(
         plpy.prepare(
@@ -275,12 +264,12 @@ def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
     return Exported(functions, statements)
 
 
-def _naive_bayes_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
+def _naive_bayes_script(plpy: Plpy, m: CatalogModel, target: ModelObjects, said: str) -> Exported:
     t, _ = _column_training(plpy, m)
     numbers = _naive_bayes_read(plpy, m, t)
     helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = [target.name(s) for s in generated.SUFFIXES]
+    names = target.predict_functions
     order = f"the classes {numbers.classes_text}"
     statements = generated.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
     functions = [(n, "pg_catalog.anyelement") for n in names]
@@ -305,7 +294,7 @@ def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
         features.append(out)
     counts = plpy.execute(
         f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
-        f"FROM {m.name.object('_class_priors').sql} AS m"
+        f"FROM {ModelObjects.of(m.name).class_priors.sql} AS m"
     )[0]["n"]
     return {
         "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
@@ -352,7 +341,8 @@ def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
 
 
 def _vector_tables(m: CatalogModel) -> tuple[NewName, NewName]:
-    return m.name.object("_class_priors"), m.name.object("_feature_probs")
+    objects = ModelObjects.of(m.name)
+    return objects.class_priors, objects.feature_probs
 
 
 def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vector.VectorModel:
@@ -364,12 +354,12 @@ def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vecto
     return dataclasses.replace(numbers, classes=m.classes)
 
 
-def _vector_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
+def _vector_script(plpy: Plpy, m: CatalogModel, target: ModelObjects, said: str) -> Exported:
     t = _vector_training(plpy, m)
     numbers = _vector_read(plpy, m, t)
     helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = [target.name(s) for s in generated.SUFFIXES]
+    names = target.predict_functions
     order = f"the classes {numbers.classes_text}"
     statements = vector.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
     functions = [(n, "pg_catalog.anyelement") for n in names] + [(n, t.vector.type_sql) for n in names]
@@ -460,4 +450,4 @@ def model_numbers(plpy: Plpy, model: str | None) -> str:
     return json.dumps(kind_export(m).numbers(plpy, m))
 
 
-__all__ = ["KINDS", "Exported", "KindExport", "Target", "helper_copies", "model_numbers", "model_sql", "target"]
+__all__ = ["KINDS", "Exported", "KindExport", "helper_copies", "model_numbers", "model_sql", "target"]

@@ -28,13 +28,12 @@ from ..core.errors import MadnbError, entry_point
 from ..core.names import MODELS_SCHEMA, ModelName, NewName, created
 from ..core.sql import Plpy, quote_ident
 from ..derive import model_tables
-from ..derive.model_tables import ModelTables
 from ..inputs import arrays, columns
 from ..predict import generated
 from ..privacy import column_release, private_release
 from ..release import column_pass, statistics_table
 from . import catalog, export, kinds, vector
-from .catalog import HELPER_SUFFIXES, CatalogModel, model_name
+from .catalog import CatalogModel, ModelObjects, model_name
 
 KIND = "naive_bayes"
 KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS, **vector.OPTIONS}
@@ -231,7 +230,7 @@ def _function_bodies(plpy: Plpy, name: ModelName) -> dict[str, str]:
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
-        [name.schema, [name.base + s for s in generated.SUFFIXES + HELPER_SUFFIXES]],
+        [name.schema, ModelObjects.of(name).function_names],
     )
     return {r["f"]: r["h"] for r in rows}
 
@@ -242,7 +241,7 @@ def _helpers(plpy: Plpy, name: ModelName) -> generated.Helpers:
     predicting with it needs nothing but what its owner grants (USAGE on that schema)."""
     if name.in_models_schema:
         return generated.MADNB_HELPERS
-    copies = export.helper_copies(plpy, export.Target(name.schema, name.base), f"madnb model {name.key}")
+    copies = export.helper_copies(plpy, ModelObjects.of(name), f"madnb model {name.key}")
     for statement in copies.statements:
         plpy.execute(statement)
     best, proba, proba_jsonb = (n.sql for n, _ in copies.functions)
@@ -345,9 +344,7 @@ def train(
     if vt is not None:
         _train_vector(plpy, name, vt, kept, made)
         return
-    tables = ModelTables(
-        name.object("_feature_probs"), name.object("_class_priors"), name.object("_numeric_stats") if t.numeric else None,
-    )
+    tables = ModelObjects.of(name).tables(bool(t.numeric))
     privacy: dict[str, Any] | None = None
     if private_spec is None:
         header, rows = column_pass.write_statistics(plpy, t, kept)
@@ -390,7 +387,9 @@ def train(
     numbers = kinds.model_numbers(
         plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor,
     )
-    generated.create_functions(plpy, name, t, numbers, _helpers(plpy, name))
+    _write_functions(plpy, generated.function_statements(
+        ModelObjects.of(name).predict_functions, f"madnb model {name.key}", t, numbers, _helpers(plpy, name), plpy.quote_literal,
+    ))
     feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
     _insert_catalog_row(
         plpy, name, [kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
@@ -404,7 +403,8 @@ def _train_vector(plpy: Plpy, name: ModelName, t: vector.VectorTraining, kept: N
     """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.models.vector`): statistics, model, functions, catalog."""
     header, rows = vector.write_statistics(plpy, t, kept)
     arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
-    cp, fp = name.object("_class_priors"), name.object("_feature_probs")
+    objects = ModelObjects.of(name)
+    cp, fp = objects.class_priors, objects.feature_probs
     vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
     for table, said in (
         (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
@@ -413,13 +413,21 @@ def _train_vector(plpy: Plpy, name: ModelName, t: vector.VectorTraining, kept: N
         plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name.key} ({t.kind}): {said}')}")
         plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")  # as every model's (see train)
     m = vector.read_model(plpy, t, cp, fp)
-    vector.create_functions(plpy, name, t, m, _helpers(plpy, name))
+    _write_functions(plpy, vector.function_statements(
+        objects.predict_functions, f"madnb model {name.key} ({t.kind})", t, m, _helpers(plpy, name), plpy.quote_literal,
+    ))
     feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
     _insert_catalog_row(
         plpy, name, [t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
                t.params.alpha, None, kept.sql, json.dumps(t.params.as_json(t.kind))],
         made.functions(plpy, name), [cp, fp],
     )
+
+
+def _write_functions(plpy: Plpy, statements: list[str]) -> None:
+    """Create (or replace) a model's prediction functions and comment them."""
+    for statement in statements:
+        plpy.execute(statement)
 
 
 def _insert_catalog_row(plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName]) -> None:

@@ -52,11 +52,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError
-from ..core.names import Column, ModelName, NewName, Relation, parse_name, resolve_column, resolve_relation
+from ..core.names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
 from ..core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
 from ..inputs.arrays import finite_number
 from ..inputs.columns import resolve_label
-from ..predict.generated import MADNB_HELPERS, Helpers, function_names, plpy_literal
+from ..predict import generated
+from ..predict.generated import Helpers, plpy_literal
 from ..release import statistics_table
 
 MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
@@ -555,56 +556,36 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
     return f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END"
 
 
-def create_functions(plpy: Plpy, model: ModelName, t: VectorTraining, m: VectorModel, helpers: Helpers = MADNB_HELPERS) -> None:
-    """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
-    names = function_names(model)
-    for statement in function_statements(names, f"madnb model {model.key} ({t.kind})", t, m, helpers, plpy.quote_literal):
-        plpy.execute(statement)
-
-
 def function_statements(
     names: list[NewName], said: str, t: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
 ) -> list[str]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
-    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in :data:`SUFFIXES`
-    order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
+    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in predict,
+    predict_proba, predict_proba_array order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
     names (madnb's, or an exported script's copies), ``quote`` writes a comment
     as a string constant, ``class_order`` names what orders the probability array.
     """
-    classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
-    texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
     what = [
         "the predicted class (the first class within 1e-12 of the best score)",
         "jsonb {class: probability}",
         f"float8[] of class probabilities in the order of {class_order}",
     ]
-    out: list[str] = []
-    # the column form first: the row form calls it (as predict.function_statements: a row without the vector
+    label_type = t.label.type_sql
+    column_form = generated.Form(
+        f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector",
+        generated.bodies(label_type, m.classes_text, m.classes, scores_sql(t, m, "$1"), helpers),
+    )
+    # the row form calls the column form (as predict.function_statements: a row without the vector
     # column fails with a short error), unless the vector is named r, the row form's parameter
-    wrap = t.vector.name != "r"
-    result_types = [t.label.type_sql, "pg_catalog.jsonb", f"{F8}[]"]
-    for x, args, types, of, call in (
-        ("$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector", False),
-        (f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column", wrap),
-    ):
-        if call:
-            bodies = [(rtype, f"{name.sql}({t.vector.sql} => {x})") for name, rtype in zip(names, result_types, strict=True)]
-        else:
-            scores = scores_sql(t, m, x)
-            bodies = [
-                (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
-                ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
-                (f"{F8}[]", f"{helpers.proba}({scores})"),
-            ]
-        for name, (rtype, body), text in zip(names, bodies, what, strict=True):
-            out.append(
-                f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {rtype} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
-                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
-            )
-            out.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS " + quote(f"{said}: {text} of {of}"))
-    return out
+    x = f"($1).{t.vector.sql}"
+    if t.vector.name != "r":
+        row_bodies = generated.calls(names, label_type, f"{t.vector.sql} => {x}")
+    else:
+        row_bodies = generated.bodies(label_type, m.classes_text, m.classes, scores_sql(t, m, x), helpers)
+    row_form = generated.Form("r anyelement", "anyelement", "a row holding the vector column", row_bodies)
+    return generated.form_statements(names, said, what, "IMMUTABLE", [column_form, row_form], quote)
 
 
 __all__ = [
@@ -617,7 +598,6 @@ __all__ = [
     "VectorModel",
     "VectorTraining",
     "class_log_prior",
-    "create_functions",
     "derive",
     "function_statements",
     "parameters",
