@@ -52,10 +52,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError
-from ..core.names import Column, NewName, Relation, parse_name, resolve_column, resolve_relation
+from ..core.names import Column, NewName, Relation, resolve_column
 from ..core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
 from ..inputs.arrays import finite_number
-from ..inputs.columns import resolve_label
+from ..inputs.columns import resolve_inputs
 from ..predict import generated
 from ..predict.generated import Helpers, plpy_literal
 from ..release import statistics_table
@@ -158,49 +158,24 @@ class VectorTraining:
         return "binary" if self.kind == BERNOULLI else "counts"
 
 
-def _names(values: list[str | None] | None, what: str) -> list[str]:
-    out: list[str] = []
-    for i, v in enumerate(values or [], start=1):
-        if v is None:
-            raise MadnbError("22004", f"{what}[{i}] must not be NULL", hint=f"{what} lists column names")
-        out.append(parse_name(v, f"{what}[{i}]", max_parts=1)[0])
-    return out
-
-
 def training(
     plpy: Plpy, kind: str, params: Parameters, source: str | None, label: str | None,
     features: list[str | None] | None, exclude: list[str | None] | None, categorical: list[str | None] | None,
 ) -> VectorTraining:
-    """The validated :class:`VectorTraining` (names resolved on the caller's search_path)."""
-    rel = resolve_relation(plpy, source, "source")
-    lab, label_builtin = resolve_label(plpy, rel, label)  # as columns.training
+    """The validated :class:`VectorTraining`: the inputs of every kind (:func:`madnb_pl.inputs.columns.resolve_inputs`),
+    whose one feature is the vector column."""
+    inputs = resolve_inputs(plpy, source, label, features, exclude)
+    rel, lab, names = inputs.source, inputs.label, inputs.features
     if categorical:
         raise MadnbError("22023", f"kind '{kind}' takes no categorical columns",
                          hint="categorical is for kind 'naive_bayes'; the features of this kind are one vector column")
-    excluded = _names(exclude, "exclude")
-    if features is None:
-        cols = [str(r["name"]) for r in plpy.execute(plpy.prepare(
-            "SELECT a.attname::pg_catalog.text AS name FROM pg_catalog.pg_attribute AS a "
-            "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
-            "ORDER BY a.attnum", ["pg_catalog.oid"]), [rel.oid])]
-        for n in excluded:
-            if n not in cols:
-                raise MadnbError("42703", f'column "{n}" does not exist in {rel.display}', detail="it is listed in exclude")
-        names = [n for n in cols if n != lab.name and n not in excluded]
-    else:
-        if excluded:
-            raise MadnbError("22023", "features and exclude are given together",
-                             hint="list the features, or exclude columns from all of them, not both")
-        names = _names(features, "features")
     if len(names) != 1:
         raise MadnbError(
             "22023", f"kind '{kind}' trains on one vector column, not {len(names)} feature columns",
-            detail=f"features: {', '.join(names) if names else 'none'}",
+            detail=f"features: {', '.join(names)}",
             hint="name the one column of counts (an integer or float array, or a tsvector) in features, "
             "or exclude the others; to mix vectors with other columns, train separate models",
         )
-    if names[0] == lab.name:
-        raise MadnbError("22023", f'the label "{lab.name}" is also listed as a feature', hint="leave the label out of features")
     col = resolve_column(plpy, rel, quote_ident(names[0]), "features")
     if col.type_oid == TSVECTOR:
         form = SPARSE
@@ -211,7 +186,7 @@ def training(
             "42804", f'feature "{col.name}" is of type {col.type_sql}, not a vector of counts',
             hint=f"kind '{kind}' trains on an array of integers or floats (one element per feature) or a tsvector (text)",
         )
-    return VectorTraining(rel, lab, col, form, kind, params, label_builtin)
+    return VectorTraining(rel, lab, col, form, kind, params, inputs.label_builtin)
 
 
 # ---------------------------------------------------------------------------
