@@ -33,7 +33,7 @@ from the model tables and written into the body (float8 values exactly, by
 ``repr``), and every term is the views' term: categorical ln(cnt + s) - ln(n_ca
 + s * attr_cnt) looked up by the value's text in a jsonb dictionary (unseen or
 missing values add 0); Gaussian a - (r (x - mu))^2 with the views' variance
-floor (none for kind 'gaussian', see :mod:`madnb_pl.models.kinds`) and clipping window
+floor (none for kind 'gaussian', see :mod:`madnb_pl.models.kinds.table`) and clipping window
 (NULL and NaN add 0); the arg-max returns the first
 class within 1e-12 (relative) of the best, as the classify view's first class;
 probabilities by log-sum-exp as the probs view.
