@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, NewName, parse_name
@@ -59,10 +59,7 @@ from ..predict import generated
 from ..predict.generated import Helpers, plpy_literal
 from .catalog import MAX_PREFIX_BYTES, CatalogModel, ModelObjects, model_name, require
 from .kinds import KINDS, Kind
-from .kinds.base import Numbers
-
-T = TypeVar("T")
-N = TypeVar("N", bound=Numbers)
+from .kinds.base import N, T
 
 DEFAULT_SCHEMA = "public"
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import MODELS_SCHEMA, ModelName, NewName
@@ -36,11 +36,8 @@ from ..release import statistics_table
 from . import catalog, export
 from .catalog import CatalogModel, ModelObjects, model_name
 from .kinds import KINDS, Kind
-from .kinds.base import Numbers, TrainRequest
+from .kinds.base import N, T, TrainRequest
 from .kinds.table import NAIVE_BAYES
-
-T = TypeVar("T")
-N = TypeVar("N", bound=Numbers)
 
 KIND = NAIVE_BAYES
 """madnb.train's default kind."""
@@ -313,28 +310,7 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], t: T, request: TrainRe
     label = kind.label(t)
     entry = kind.catalog_entry(t, request)
     signature = _signature([(f["name"], f["type"]) for f in entry.features])
-    old = catalog.read(plpy, name)
-    if old is not None and not replace:
-        raise MadnbError(
-            "42710", f'model "{name.key}" already exists',
-            hint="re-train it with replace => true (queries and views using its functions keep working), "
-            "or drop it with madnb.drop_model",
-        )
-    kept_functions: list[str] = []
-    if old is not None:
-        _check_may_drop(plpy, name, old.owner)
-        # The row form keeps its signature; the column form is dropped when the
-        # features' types change, and every function when the label's type does.
-        # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
-        old_types = _signature([(f["name"], f["type"]) for f in old.features])
-        keep_all = old.label_type == label.type_sql
-        for fn in _existing(plpy, old, "functions"):
-            if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
-                plpy.execute(f"DROP FUNCTION {fn}")
-            else:
-                kept_functions.append(fn)
-        _drop_objects(plpy, old, functions=False)
-        catalog.delete(plpy, name)
+    kept_functions = _clear_old_version(plpy, name, replace, label.type_sql, signature)
     made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
     kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
@@ -354,6 +330,34 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], t: T, request: TrainRe
                      None if entry.parameters is None else json.dumps(entry.parameters)],
         made.functions(plpy, name), derived.tables,
     )
+
+
+def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: str, signature: str) -> list[str]:
+    """Make room for model ``name``: 42710 if it exists and not ``replace``; else drop what the old version made but
+    the prediction functions the new one rewrites in place, and its catalog row; return those kept functions."""
+    old = catalog.read(plpy, name)
+    if old is not None and not replace:
+        raise MadnbError(
+            "42710", f'model "{name.key}" already exists',
+            hint="re-train it with replace => true (queries and views using its functions keep working), "
+            "or drop it with madnb.drop_model",
+        )
+    kept_functions: list[str] = []
+    if old is not None:
+        _check_may_drop(plpy, name, old.owner)
+        # The row form keeps its signature; the column form is dropped when the
+        # features' types change, and every function when the label's type does.
+        # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
+        old_types = _signature([(f["name"], f["type"]) for f in old.features])
+        keep_all = old.label_type == label_type
+        for fn in _existing(plpy, old, "functions"):
+            if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
+                plpy.execute(f"DROP FUNCTION {fn}")
+            else:
+                kept_functions.append(fn)
+        _drop_objects(plpy, old, functions=False)
+        catalog.delete(plpy, name)
+    return kept_functions
 
 
 def _write_functions(plpy: Plpy, statements: list[str]) -> None:

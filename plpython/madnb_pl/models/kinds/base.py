@@ -210,5 +210,6 @@ def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> Cata
 
 
 __all__ = [
-    "CatalogEntry", "CatalogType", "Derived", "Kind", "Numbers", "Released", "TrainRequest", "catalog_type", "publish_table",
+    "CatalogEntry", "CatalogType", "Derived", "Kind", "N", "Numbers", "Released", "T", "TrainRequest", "catalog_type",
+    "publish_table",
 ]
