@@ -19,7 +19,7 @@ generated prediction functions); :mod:`madnb_pl.models.export` writes those func
 as a script for a database without madnb (``madnb.model_sql``) and gives their
 numbers to the Python package's ``madnb.to_sklearn``.
 The vector kinds (multinomial, Bernoulli, complement: one column of counts) have
-their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.models.vector`.
+their statistics pass, derivation and prediction SQL in :mod:`madnb_pl.models.kinds.vector`.
 
 Training is release + derive::
 

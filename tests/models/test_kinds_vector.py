@@ -463,3 +463,19 @@ def test_a_label_with_a_nondeterministic_collation_is_refused_as_for_every_kind(
     got, _ = _sqlstate(db, "SELECT madnb.train('m', 'ci_docs', 'y', kind => 'multinomial')")
     assert got == "0A000"  # 'a' and 'A' would have merged into one class
     assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("call", "state"),
+    [
+        ("features => ARRAY['v', 'v']", "42701"),  # listed twice
+        ("features => ARRAY['label', 'v']", "22023"),  # the label as a feature
+        ("features => ARRAY['v'], exclude => ARRAY['nope']", "42703"),  # exclude names no column
+    ],
+)
+def test_the_vector_kinds_resolve_features_as_every_kind_with_the_same_errors(small, call, state):
+    expected = _sqlstate(small, f"SELECT madnb.train('m', 'small', 'label', {call})")
+    assert expected[0] == state
+    for kind in ("multinomial", "bernoulli", "complement"):
+        assert _sqlstate(small, f"SELECT madnb.train('m', 'small', 'label', {call}, kind => '{kind}')") == expected
+    assert small.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0

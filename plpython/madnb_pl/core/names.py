@@ -159,10 +159,6 @@ class ModelName:
     def in_models_schema(self) -> bool:
         return self.schema == MODELS_SCHEMA
 
-    def object(self, suffix: str) -> NewName:
-        """The model's object whose name is the model's identifier + ``suffix`` (``_predict``, ``_class_priors``, ...)."""
-        return NewName(self.schema, self.base + suffix)
-
 
 _PLAIN = re.compile(r"[a-z_][a-z0-9_$]*")
 

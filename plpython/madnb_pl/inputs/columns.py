@@ -247,7 +247,7 @@ def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
     ))
 
 
-def _names(values: list[str | None] | None, what: str) -> list[str]:
+def column_names(values: list[str | None] | None, what: str) -> list[str]:
     """An array of column names, each parsed as one identifier (NULL elements refused)."""
     out: list[str] = []
     for i, v in enumerate(values or [], start=1):
@@ -258,37 +258,41 @@ def _names(values: list[str | None] | None, what: str) -> list[str]:
     return out
 
 
-def training(
-    plpy: Plpy,
-    source: str | None,
-    label: str | None,
-    features: list[str | None] | None,
-    exclude: list[str | None] | None,
-    categorical: list[str | None] | None,
-    role: str | None = None,
-) -> ColumnTraining:
-    """The validated :class:`ColumnTraining` (names resolved on the caller's search_path).
+@dataclass(frozen=True)
+class Inputs:
+    """A training's source, label and feature column names, resolved once for every kind of model.
 
-    ``features`` NULL: every column but the label and ``exclude``, in table order.
-    ``role``: every feature has this role (madnb.train's kinds 'gaussian' and
-    'categorical'); None: the role follows the type and ``categorical``.
+    ``columns``: the source's columns by name (:func:`_columns`: base type, enum, built-in).
+    ``label_builtin``: the label's type is PostgreSQL's own (:func:`text_sql`).
     """
-    if role == GAUSSIAN and categorical:
-        raise MadnbError(
-            "22023", "categorical is given with kind 'gaussian'",
-            hint="kind 'gaussian' makes every feature Gaussian; train with kind 'naive_bayes' to mix categorical features in",
-        )
+
+    source: Relation
+    label: Column
+    label_builtin: bool
+    columns: dict[str, dict[str, Any]]
+    features: list[str]
+    excluded: list[str]
+
+
+def resolve_inputs(
+    plpy: Plpy, source: str | None, label: str | None, features: list[str | None] | None, exclude: list[str | None] | None,
+) -> Inputs:
+    """The source, the label (:func:`resolve_label`) and the feature column names of a training, every kind's.
+
+    ``features`` NULL: every column but the label and ``exclude``, in table order;
+    otherwise the names listed, each once, not the label, without ``exclude``.
+    """
     rel = resolve_relation(plpy, source, "source")
     cols = {r["name"]: r for r in _columns(plpy, rel)}
     lab, label_builtin = resolve_label(plpy, rel, label, cols)
-    excluded = _names(exclude, "exclude")
+    excluded = column_names(exclude, "exclude")
     for name in excluded:
         if name not in cols:
             raise MadnbError("42703", f'column "{name}" does not exist in {rel.display}', detail="it is listed in exclude")
     if features is None:
         names = [n for n in cols if n != lab.name and n not in excluded]
     else:
-        names = _names(features, "features")
+        names = column_names(features, "features")
         if excluded:
             raise MadnbError("22023", "features and exclude are given together", hint="list the features, or exclude columns from all of them, not both")
         seen: set[str] = set()
@@ -306,7 +310,31 @@ def training(
         )
     if len(names) > MAX_FEATURES:  # pragma: no cover - a table has at most 1600 columns
         raise MadnbError("54000", f"{len(names)} features are more than madnb supports ({MAX_FEATURES})")
-    as_categorical = _names(categorical, "categorical")
+    return Inputs(rel, lab, label_builtin, cols, names, excluded)
+
+
+def training(
+    plpy: Plpy,
+    source: str | None,
+    label: str | None,
+    features: list[str | None] | None,
+    exclude: list[str | None] | None,
+    categorical: list[str | None] | None,
+    role: str | None = None,
+) -> ColumnTraining:
+    """The validated :class:`ColumnTraining` (names resolved on the caller's search_path, :func:`resolve_inputs`).
+
+    ``role``: every feature has this role (madnb.train's kinds 'gaussian' and
+    'categorical'); None: the role follows the type and ``categorical``.
+    """
+    if role == GAUSSIAN and categorical:
+        raise MadnbError(
+            "22023", "categorical is given with kind 'gaussian'",
+            hint="kind 'gaussian' makes every feature Gaussian; train with kind 'naive_bayes' to mix categorical features in",
+        )
+    inputs = resolve_inputs(plpy, source, label, features, exclude)
+    rel, cols, names = inputs.source, inputs.columns, inputs.features
+    as_categorical = column_names(categorical, "categorical")
     for n in as_categorical:
         if n not in names:
             raise MadnbError(
@@ -347,12 +375,10 @@ def training(
                 "exclude the column, or train from a view that casts it",
             )
         out.append(Feature(col, base, kind_role, parameter_type(cols[n]["base_name"], bool(cols[n]["builtin"])), enum))
-    return ColumnTraining(rel, lab, tuple(out), label_builtin)
+    return ColumnTraining(rel, inputs.label, tuple(out), inputs.label_builtin)
 
 
-def resolve_label(
-    plpy: Plpy, rel: Relation, label: str | None, cols: dict[str, dict[str, Any]] | None = None,
-) -> tuple[Column, bool]:
+def resolve_label(plpy: Plpy, rel: Relation, label: str | None, cols: dict[str, dict[str, Any]]) -> tuple[Column, bool]:
     """The label column of a training (one value per row, a deterministic collation) and whether its type is
     PostgreSQL's own (:data:`BUILTIN_SQL`).
 
@@ -367,7 +393,7 @@ def resolve_label(
             hint="the label is one value per row, e.g. text, boolean or an integer",
         )
     refuse_nondeterministic_collation(plpy, rel, lab, "label")
-    base = (cols or {r["name"]: r for r in _columns(plpy, rel)})[lab.name]
+    base = cols[lab.name]
     if int(base["base"]) != lab.type_oid:
         lab = Column(lab.name, str(base["base_sql"]), int(base["base"]), None, None)
     return lab, bool(base["builtin"])
@@ -379,12 +405,15 @@ __all__ = [
     "GAUSSIAN",
     "ColumnTraining",
     "Feature",
+    "Inputs",
     "column_text_sql",
     "column_value_sql",
     "gaussian_value_sql",
     "label_text_sql",
     "parameter_type",
     "plain_name",
+    "column_names",
+    "resolve_inputs",
     "resolve_label",
     "text_sql",
     "training",

@@ -14,15 +14,69 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError
-from ..core.names import ModelName, model_name_parts
+from ..core.names import ModelName, NewName, model_name_parts
 from ..core.sql import Plpy
-from ..predict import generated
+from ..derive.model_tables import ModelTables
 
+PREDICT_SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
+"""The prediction functions' names: the model's identifier + these (predict, predict_proba, predict_proba_array)."""
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
 """The model tables' names: the model's identifier + these."""
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 """The names of the per-row helpers of a model outside madnb_models (and of an export): its identifier + these."""
-MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in generated.SUFFIXES + TABLE_SUFFIXES + HELPER_SUFFIXES)
+MAX_PREFIX_BYTES = 63 - max(len(s) for s in PREDICT_SUFFIXES + HELPER_SUFFIXES)
+"""The longest prefix of an export's function names."""
+MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in PREDICT_SUFFIXES + TABLE_SUFFIXES + HELPER_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class ModelObjects:
+    """The names of a model's objects, the one place they are spelled: schema ``schema``, names ``prefix`` + a suffix.
+
+    A named model's objects are ``ModelObjects.of(name)`` (its schema and identifier);
+    an exported script's functions are the same names under the export's schema and prefix.
+    """
+
+    schema: str
+    prefix: str
+
+    @staticmethod
+    def of(name: ModelName) -> ModelObjects:
+        return ModelObjects(name.schema, name.base)
+
+    def named(self, suffix: str) -> NewName:
+        return NewName(self.schema, self.prefix + suffix)
+
+    @property
+    def class_priors(self) -> NewName:
+        return self.named(TABLE_SUFFIXES[0])
+
+    @property
+    def feature_probs(self) -> NewName:
+        return self.named(TABLE_SUFFIXES[1])
+
+    @property
+    def numeric_stats(self) -> NewName:
+        return self.named(TABLE_SUFFIXES[2])
+
+    def tables(self, numeric: bool) -> ModelTables:
+        """MADlib's model tables of a model (``numeric``: with Gaussian features, numericFeatureStats too)."""
+        return ModelTables(self.feature_probs, self.class_priors, self.numeric_stats if numeric else None)
+
+    @property
+    def predict_functions(self) -> list[NewName]:
+        """predict, predict_proba and predict_proba_array (:data:`PREDICT_SUFFIXES` order)."""
+        return [self.named(s) for s in PREDICT_SUFFIXES]
+
+    @property
+    def helpers(self) -> list[NewName]:
+        """The per-row helpers' copies (:data:`HELPER_SUFFIXES` order): best, proba, proba_jsonb."""
+        return [self.named(s) for s in HELPER_SUFFIXES]
+
+    @property
+    def function_names(self) -> list[str]:
+        """Every function name a model may have (prediction functions and helpers), unqualified."""
+        return [self.prefix + s for s in PREDICT_SUFFIXES + HELPER_SUFFIXES]
 
 
 def model_name(text: str | None) -> ModelName:
@@ -98,4 +152,7 @@ def delete(plpy: Plpy, name: ModelName) -> None:
     )
 
 
-__all__ = ["HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "TABLE_SUFFIXES", "CatalogModel", "delete", "model_name", "read", "require"]
+__all__ = [
+    "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
+    "ModelObjects", "delete", "model_name", "read", "require",
+]

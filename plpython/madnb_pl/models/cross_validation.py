@@ -54,12 +54,18 @@ from ..inputs import arrays, columns
 from ..inputs.columns import ColumnTraining
 from ..predict import generated
 from ..release import column_pass
-from . import evaluate, kinds, lifecycle
+from . import evaluate, lifecycle
+from .kinds import KINDS, table
+from .kinds.base import TrainRequest
+from .kinds.table import TableKind
 
 MAX_FOLDS = 100
 """More folds than this are refused: each fold is a model derived and a CASE branch in the scoring query."""
 
 MEAN = "mean"
+
+_TABLE_KINDS = [repr(k.name) for k in KINDS.values() if isinstance(k, TableKind)]
+_CROSS_VALIDATED_HINT = f"cross_validate takes kind {', '.join(_TABLE_KINDS[:-1])} or {_TABLE_KINDS[-1]}"
 
 
 def fold_sql(key: str, folds: int, seed: int) -> Sql:
@@ -208,24 +214,22 @@ def cross_validate(
 
     ``kind`` and ``options`` as madnb.train's, for the kinds of the statistics
     table ('naive_bayes', 'gaussian', 'categorical'): each fold's model gets the
-    kind's numbers (:mod:`madnb_pl.models.kinds`) from its complement's statistics.
+    kind's numbers (:mod:`madnb_pl.models.kinds.table`) from its complement's statistics.
     """
     k = _folds(folds, seed)
     sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
     s_factor = arrays.parse_smoothing(smoothing)
-    if kind is None:
-        raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{lifecycle.KIND}' (the default)")
-    if kind not in (lifecycle.KIND, *kinds.KIND_OPTIONS):
-        raise MadnbError(
-            "0A000" if kind in lifecycle.KIND_OPTIONS else "22023", f"kind '{kind}' cannot be cross-validated",
-            hint=f"cross_validate takes kind '{lifecycle.KIND}', '{kinds.GAUSSIAN}' or '{kinds.CATEGORICAL}'",
-        )
-    parameters = lifecycle.parse_options(kind, options)
-    kp = kinds.parameters(kind, parameters, s_factor) if kind != lifecycle.KIND else None
-    if kp is not None and kp.kind == kinds.CATEGORICAL:
-        s_factor = kp.alpha
-    t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
-    arrays.check_label_type(plpy, t.label)
+    if kind is not None and kind not in KINDS:
+        raise MadnbError("22023", f"kind '{kind}' cannot be cross-validated", hint=_CROSS_VALIDATED_HINT)
+    model_kind = lifecycle.kind_named(kind)
+    if not isinstance(model_kind, TableKind):
+        raise MadnbError("0A000", f"kind '{model_kind.name}' cannot be cross-validated", hint=_CROSS_VALIDATED_HINT)
+    request = TrainRequest(
+        source, label, features, exclude, categorical, s_factor, lifecycle.parse_options(model_kind.name, options),
+        options is not None, None, None, None, None,
+    )
+    training = model_kind.resolve(plpy, request)
+    t, kp, s_factor = training.columns, training.params, training.smoothing
     key_expr = key_sql(plpy, t, key)
     fold = fold_sql(key_expr, k, sd)
     s, labelled = column_pass.statistics_pass(plpy, t, fold)
@@ -284,8 +288,8 @@ def cross_validate(
         model_tables.merge_and_derive(plpy, others, tables, s_factor, shape=t.shape(), keep=kept)  # parts it just wrote
         made += [kept, *tables.all()]
         if kp is not None:
-            kinds.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
-        numbers = kinds.model_numbers(plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
+            table.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
+        numbers = table.model_numbers(plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
         scores = dict(zip(numbers.classes, generated.scores_sql(t, numbers, values), strict=True))
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's

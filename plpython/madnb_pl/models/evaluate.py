@@ -33,8 +33,7 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
 from ..core.sql import Plpy, Sql, quote_ident, text_sql, type_is_builtin
-from ..predict import generated
-from .catalog import model_name, require
+from .catalog import ModelObjects, model_name, require
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
 
@@ -51,7 +50,7 @@ def evaluate_sql(
     PostgreSQL's own (``*_builtin``); otherwise as their texts
     (:func:`madnb_pl.core.sql.text_sql`): a cast to or from an enum could be its owner's.
     """
-    pred, _proba_jsonb, proba = (n.sql for n in generated.function_names(name))
+    pred, _proba_jsonb, proba = (n.sql for n in ModelObjects.of(name).predict_functions)
     lbl = quote_ident(label)
     if model_builtin and source_builtin:
         classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(s.*)"

@@ -38,42 +38,30 @@ export it is) stops the script before anything is created (42723).  A script
 creates its functions one statement after the other: run it in one transaction
 (``psql -1 -f``, or as one string through a driver).
 
-Kinds: :data:`KINDS` maps a model's kind (madnb._models.kind) to its exporter;
-a kind without one is refused with 0A000.  The vector kinds (multinomial,
-bernoulli, complement) are written by :func:`madnb_pl.models.vector.function_statements`
-the same way: the column form takes the one vector column.
+Kinds: a model's kind (madnb._models.kind) is looked up in
+:data:`madnb_pl.models.kinds.KINDS`, the registry madnb.train uses; each kind gives its
+training from the catalog row (:meth:`~madnb_pl.models.kinds.base.Kind.from_catalog`),
+its numbers and its functions' statements, the same as at training (the vector
+kinds' column form takes the one vector column); an unknown kind is refused with 0A000.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import Column, ModelName, NewName, Relation, parse_name
-from ..core.sql import F8, TEXT, Plpy, base_type, quote_ident
-from ..inputs.columns import GAUSSIAN, ColumnTraining, Feature, parameter_type, plain_name
+from ..core.names import ModelName, NewName, parse_name
+from ..core.sql import Plpy, quote_ident
+from ..inputs.columns import plain_name
 from ..predict import generated
 from ..predict.generated import Helpers, plpy_literal
-from . import kinds, vector
-from .catalog import HELPER_SUFFIXES, CatalogModel, model_name, require
+from .catalog import MAX_PREFIX_BYTES, CatalogModel, ModelObjects, model_name, require
+from .kinds import KINDS, Kind
+from .kinds.base import N, T
 
 DEFAULT_SCHEMA = "public"
-MAX_PREFIX_BYTES = 63 - max(len(s) for s in generated.SUFFIXES + HELPER_SUFFIXES)
-
-
-@dataclass(frozen=True)
-class Target:
-    """Where the exported functions go: schema and name prefix."""
-
-    schema: str
-    prefix: str
-
-    def name(self, suffix: str) -> NewName:
-        return NewName(self.schema, self.prefix + suffix)
 
 
 @dataclass(frozen=True)
@@ -84,20 +72,12 @@ class Exported:
     statements: list[str]
 
 
-@dataclass(frozen=True)
-class KindExport:
-    """How one kind of model is exported: its script's statements and its numbers (JSON-able)."""
-
-    script: Callable[[Plpy, CatalogModel, Target, str], Exported]
-    numbers: Callable[[Plpy, CatalogModel], dict[str, Any]]
-
-
 # ---------------------------------------------------------------------------
 # The catalog, names and settings
 # ---------------------------------------------------------------------------
 
 
-def target(model: ModelName, function_name: str | None) -> Target:
+def target(model: ModelName, function_name: str | None) -> ModelObjects:
     """The schema and prefix of the exported functions (``[schema.]prefix``; default: public and the model's identifier)."""
     parts = [model.base] if function_name is None else parse_name(function_name, "function_name")
     prefix = parts[-1]
@@ -107,17 +87,18 @@ def target(model: ModelName, function_name: str | None) -> Target:
             detail=f"the exported functions' names add suffixes such as _predict_proba_array to it: at most {MAX_PREFIX_BYTES} bytes",
             hint="pass a shorter function_name",
         )
-    return Target(parts[0] if len(parts) == 2 else DEFAULT_SCHEMA, prefix)
+    return ModelObjects(parts[0] if len(parts) == 2 else DEFAULT_SCHEMA, prefix)
 
 
-def kind_export(m: CatalogModel) -> KindExport:
-    exporter = KINDS.get(m.kind)
-    if exporter is None:
+def kind_of(m: CatalogModel) -> Kind[Any, Any]:
+    """The kind of model ``m`` (0A000 for a kind this madnb does not know)."""
+    kind = KINDS.get(m.kind)
+    if kind is None:
         raise MadnbError(
             "0A000", f"models of kind '{m.kind}' cannot be exported yet", detail=f'model "{m.name.key}"',
             hint="kinds that can be exported: " + ", ".join(sorted(KINDS)),
         )
-    return exporter
+    return kind
 
 
 def _comment_line(text: str) -> str:
@@ -133,57 +114,8 @@ def _dollar_quote(text: str, tag: str = "body") -> str:
 
 
 # ---------------------------------------------------------------------------
-# naive_bayes: Gaussian and categorical features (madnb.train's default kind)
+# Every kind: its numbers, its script
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ExportType:
-    """A catalog type as the export writes it (:func:`_export_type`)."""
-
-    sql: str
-    oid: int
-    name: str
-    enum: bool  # an enum, written as text
-    builtin: bool  # PostgreSQL's own (else written as text)
-
-
-def _export_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> ExportType:
-    """A catalog type as the export writes it.
-
-    A domain becomes its base type (:func:`madnb_pl.core.sql.base_type`), written as the
-    model's own column form takes it (:func:`madnb_pl.inputs.columns.parameter_type`:
-    pg_catalog-qualified; any other, an enum, as text, its values' labels).
-    """
-    b = base_type(plpy, type_text)
-    if b is None:
-        raise MadnbError(
-            "42704", f'type {type_text} of {what} of model "{m.name.key}" does not exist any more',
-            hint="re-train the model from a table whose columns have existing types",
-        )
-    sql = parameter_type(b.name, b.builtin)
-    if not b.builtin:
-        return ExportType(sql, TEXT, "text", b.typtype == "e", False)
-    return ExportType(sql, b.oid, b.name, False, True)
-
-
-def _column_training(plpy: Plpy, m: CatalogModel) -> tuple[ColumnTraining, list[str]]:
-    """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from, typed for the export;
-    and each feature's base type name.
-
-    The source is not read (it may have changed or gone since training): only
-    the catalog's names, roles and types.  An enum feature stays one: the row
-    form reads its label with the target database's enum's output function.
-    """
-    features, bases = [], []
-    for f in m.features:
-        b = _export_type(plpy, m, f["type"], f'feature "{f["name"]}"')
-        features.append(Feature(Column(f["name"], b.sql, b.oid, None, None), b.oid, f["role"], b.sql, b.enum))
-        bases.append(b.name)
-    b = _export_type(plpy, m, m.label_type, f'the label "{m.label}"')
-    label = Column(m.label, b.sql, b.oid, None, None)
-    # label_builtin: how the model tables' classes (of the catalog's type) are read as text
-    return ColumnTraining(Relation("", m.source), label, tuple(features), b.builtin), bases
 
 
 def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
@@ -203,14 +135,14 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
             )
 
 
-def _naive_bayes_read(plpy: Plpy, m: CatalogModel, t: ColumnTraining) -> generated.ModelNumbers:
-    """The model's numbers as its prediction functions hold them (jsonb keys: the catalog's classes, as there)."""
-    cp, fp = m.name.object("_class_priors"), m.name.object("_feature_probs")
-    ns = m.name.object("_numeric_stats") if t.numeric else None
-    _check_readable(plpy, m, [tb for tb in (cp, fp, ns) if tb is not None])
-    numbers = kinds.model_numbers(plpy, kinds.stored(m.kind, m.parameters, m.smoothing), t, cp, fp, ns, m.smoothing)
-    _check_classes(m, len(numbers.classes), cp)
-    return dataclasses.replace(numbers, classes=m.classes)
+def _read(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], t: T) -> N:
+    """The model's numbers as its prediction functions hold them (class texts: the catalog's, as there)."""
+    objects = ModelObjects.of(m.name)
+    tables = kind.tables(objects, t)
+    _check_readable(plpy, m, tables)
+    numbers = kind.read_numbers(plpy, t, objects)
+    _check_classes(m, len(numbers.classes), objects.class_priors)
+    return kind.with_classes(numbers, m.classes)
 
 
 def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
@@ -223,10 +155,10 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
         )
 
 
-def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
+def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
     """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
     script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
-    names = [target.name(s) for s in HELPER_SUFFIXES]
+    names = target.helpers
     ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
     rows = plpy.execute(
         plpy.prepare(
@@ -275,135 +207,30 @@ def helper_copies(plpy: Plpy, target: Target, said: str) -> Exported:
     return Exported(functions, statements)
 
 
-def _naive_bayes_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
-    t, _ = _column_training(plpy, m)
-    numbers = _naive_bayes_read(plpy, m, t)
+def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, said: str) -> Exported:
+    """The script's helpers and the model's functions under ``target``'s names, both forms."""
+    t = kind.from_catalog(plpy, m)
+    numbers = _read(plpy, m, kind, t)
     helpers = helper_copies(plpy, target, said)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = [target.name(s) for s in generated.SUFFIXES]
+    names = target.predict_functions
     order = f"the classes {numbers.classes_text}"
-    statements = generated.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
+    statements = kind.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
     functions = [(n, "pg_catalog.anyelement") for n in names]
-    if t.num_attrs <= generated.MAX_ARGS:
-        functions += [(n, generated.column_signature(t)) for n in names]
+    signature = kind.column_signature(t)
+    if signature is not None:
+        functions += [(n, signature) for n in names]
     return Exported(helpers.functions + functions, helpers.statements + statements)
 
 
-def _naive_bayes_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
-    t, bases = _column_training(plpy, m)
-    numbers = _naive_bayes_read(plpy, m, t)
-    features: list[dict[str, Any]] = []
-    for j, (f, base) in enumerate(zip(m.features, bases, strict=True), start=1):
-        out: dict[str, Any] = {"name": f["name"], "role": f["role"], "type": f["type"], "base_type": base}
-        if f["role"] == GAUSSIAN:
-            lo, hi, per = numbers.gauss.get(j, (0.0, 0.0, [None] * len(m.classes)))
-            out.update(window=[lo, hi], terms=[None if p is None else list(p) for p in per])
-        else:
-            js, lps = numbers.dicts.get(j, ("{}", [[] for _ in m.classes]))
-            ranks = json.loads(js)
-            out.update(values=sorted(ranks, key=ranks.__getitem__), log_prob=lps)
-        features.append(out)
-    counts = plpy.execute(
-        f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
-        f"FROM {m.name.object('_class_priors').sql} AS m"
-    )[0]["n"]
+def _numbers(plpy: Plpy, m: CatalogModel, kind: Kind[T, N]) -> dict[str, Any]:
+    """Model ``m``'s numbers as madnb.to_sklearn reads them: the catalog's, then the kind's."""
+    t = kind.from_catalog(plpy, m)
+    numbers = _read(plpy, m, kind, t)
     return {
-        "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
-        "class_count": [float(n) for n in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
-        "log_prior": numbers.prior, "features": features,
+        "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type,
+        "classes": m.classes, **kind.export_numbers(plpy, m, t, numbers),
     }
-
-
-# ---------------------------------------------------------------------------
-# multinomial, bernoulli, complement: one vector column (madnb_pl.models.vector)
-# ---------------------------------------------------------------------------
-
-
-def _vector_training(plpy: Plpy, m: CatalogModel) -> vector.VectorTraining:
-    """The model's vector training as :func:`madnb_pl.models.vector.function_statements` builds functions from,
-    typed for the export (base types, pg_catalog-qualified), from the catalog only (the source is not read)."""
-    (f,) = m.features
-    vb = _export_type(plpy, m, f["type"], f'feature "{f["name"]}"')
-    type_sql, oid = vb.sql, vb.oid
-    elem_sql, elem_oid = None, None
-    if oid != vector.TSVECTOR:
-        rows = plpy.execute(
-            plpy.prepare(
-                "SELECT e.oid::pg_catalog.int8 AS oid, e.typname::pg_catalog.text AS name FROM pg_catalog.pg_type AS t "
-                "JOIN pg_catalog.pg_type AS e ON e.oid OPERATOR(pg_catalog.=) t.typelem WHERE t.oid OPERATOR(pg_catalog.=) $1",
-                ["pg_catalog.oid"],
-            ),
-            [oid],
-        )
-        if not rows or int(rows[0]["oid"]) not in vector.ELEMENT_TYPES:
-            raise MadnbError(
-                "42804", f'feature "{f["name"]}" of model "{m.name.key}" is of type {f["type"]}, not a vector of counts',
-                hint="re-train the model (replace => true)",
-            )
-        elem_oid, elem_sql = int(rows[0]["oid"]), "pg_catalog." + str(rows[0]["name"])
-        type_sql = elem_sql + "[]"
-    vec = Column(f["name"], type_sql, oid, elem_sql, elem_oid)
-    lb = _export_type(plpy, m, m.label_type, f'the label "{m.label}"')
-    params = vector.parameters(plpy, m.kind, m.parameters or {})  # training kept every parameter, checked
-    form = vector.SPARSE if oid == vector.TSVECTOR else vector.DENSE
-    return vector.VectorTraining(
-        Relation("", m.source), Column(m.label, lb.sql, lb.oid, None, None), vec, form, m.kind, params, lb.builtin,
-    )
-
-
-def _vector_tables(m: CatalogModel) -> tuple[NewName, NewName]:
-    return m.name.object("_class_priors"), m.name.object("_feature_probs")
-
-
-def _vector_read(plpy: Plpy, m: CatalogModel, t: vector.VectorTraining) -> vector.VectorModel:
-    """The model's numbers as its prediction functions hold them (class names: the catalog's, as there)."""
-    cp, fp = _vector_tables(m)
-    _check_readable(plpy, m, [cp, fp])
-    numbers = vector.read_model(plpy, t, cp, fp)
-    _check_classes(m, len(numbers.classes), cp)
-    return dataclasses.replace(numbers, classes=m.classes)
-
-
-def _vector_script(plpy: Plpy, m: CatalogModel, target: Target, said: str) -> Exported:
-    t = _vector_training(plpy, m)
-    numbers = _vector_read(plpy, m, t)
-    helpers = helper_copies(plpy, target, said)
-    best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = [target.name(s) for s in generated.SUFFIXES]
-    order = f"the classes {numbers.classes_text}"
-    statements = vector.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
-    functions = [(n, "pg_catalog.anyelement") for n in names] + [(n, t.vector.type_sql) for n in names]
-    return Exported(helpers.functions + functions, helpers.statements + statements)
-
-
-def _vector_numbers(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
-    t = _vector_training(plpy, m)
-    numbers = _vector_read(plpy, m, t)
-    cp, fp = _vector_tables(m)
-    counts = plpy.execute(f"SELECT pg_catalog.array_agg(c.class_count ORDER BY c.class) AS n FROM {cp.sql} AS c")[0]["n"]
-    feature_count = [
-        [float(x) for x in r["n"]]
-        for r in plpy.execute(
-            f"SELECT pg_catalog.array_agg(f.count ORDER BY f.feature) AS n FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class"
-        )
-    ]
-    return {
-        "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type, "classes": m.classes,
-        "class_count": [float(n) for n in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
-        "parameters": t.params.as_json(m.kind), "log_prior": numbers.log_prior,
-        "vector": {"name": t.vector.name, "type": m.features[0]["type"], "form": t.form, "terms": numbers.terms},
-        "feature_count": feature_count, "log_prob": numbers.log_prob,
-    }
-
-
-KINDS: dict[str, KindExport] = {
-    "naive_bayes": KindExport(_naive_bayes_script, _naive_bayes_numbers),
-    # scikit-learn's GaussianNB and CategoricalNB: the same functions, with the kind's numbers (kinds.model_numbers)
-    "gaussian": KindExport(_naive_bayes_script, _naive_bayes_numbers),
-    "categorical": KindExport(_naive_bayes_script, _naive_bayes_numbers),
-    # scikit-learn's MultinomialNB, BernoulliNB and ComplementNB: vector.function_statements with the script's helpers
-    **{k: KindExport(_vector_script, _vector_numbers) for k in vector.KINDS},
-}
 
 
 # ---------------------------------------------------------------------------
@@ -440,7 +267,7 @@ def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -
     where = target(name, function_name)
     shown = quote_ident(name.base) if name.in_models_schema else name.key
     marker = f"export of madnb model {shown}"
-    exported = kind_export(m).script(plpy, m, where, marker)
+    exported = _script(plpy, m, kind_of(m), where, marker)
     version = plpy.execute("SELECT madnb.version() AS v")[0]["v"]
     listing = ",".join(f"\n--   {_comment_line(f'{n.sql}({types})')}" for n, types in exported.functions)
     header = f"""-- Model {_comment_line(shown)} (kind {_comment_line(m.kind)}), exported by madnb {version} (madnb.model_sql).
@@ -458,8 +285,8 @@ def model_numbers(plpy: Plpy, model: str | None) -> str:
     """Model ``model``'s numbers as JSON text (non-finite numbers as -Infinity), for ``madnb.to_sklearn``;
     ``class_priors`` is its class priors table as [schema, name]."""
     m = require(plpy, model_name(model))
-    cp = m.name.object("_class_priors")  # named here, so that the client never spells a model's objects
-    return json.dumps({**kind_export(m).numbers(plpy, m), "class_priors": [cp.schema, cp.name]})
+    cp = ModelObjects.of(m.name).class_priors  # named here, so that the client never spells a model's objects
+    return json.dumps({**_numbers(plpy, m, kind_of(m)), "class_priors": [cp.schema, cp.name]})
 
 
-__all__ = ["KINDS", "Exported", "KindExport", "Target", "helper_copies", "model_numbers", "model_sql", "target"]
+__all__ = ["Exported", "helper_copies", "kind_of", "model_numbers", "model_sql", "target"]

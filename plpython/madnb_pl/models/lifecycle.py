@@ -1,20 +1,23 @@
 """Named models: madnb.train and madnb.drop_model, and the catalog they keep.
 
 A model name is one identifier (PostgreSQL's rules: unquoted folds to lower
-case), unique in the database.  Training a model is the same pipeline as every
-other training, from columns:
+case), unique in the database.  Training a model is the same pipeline for every
+kind (:data:`madnb_pl.models.kinds.KINDS`, the interface :class:`madnb_pl.models.kinds.base.Kind`):
 
-    columns     source, label and features -> a validated ColumnTraining
-    columns     the one statistics pass -> a statistics table (madnb_statistics, value type text)
-    derive      that one part -> MADlib's model tables in schema madnb_models
-    kinds       'gaussian' / 'categorical': scikit-learn's numbers in those tables, and the priors
-    predict     the model's numbers -> generated prediction functions in madnb_models
-    catalog     one row of madnb._models (read through the view madnb.models)
+    here        the name, its lock, the kind, the options' keys, the common checks
+    kind        resolve: parameters checked, source / label / features resolved
+                (:func:`madnb_pl.inputs.columns.resolve_inputs`, every kind's)
+    here        replacing an older model of the name (its functions kept where they can be)
+    kind        statistics: the one pass -> a statistics table (madnb_statistics)
+    kind        derive: that table -> the model tables, commented and readable
+    kind        read_numbers and function_statements: the model's numbers -> the
+                prediction functions, bodies shared by every kind (:mod:`madnb_pl.predict.generated`)
+    here        the catalog row of madnb._models (read through the view madnb.models)
 
-Objects of model ``m`` (schema madnb_models): tables ``m_class_priors``,
-``m_feature_probs``, ``m_numeric_stats`` (with Gaussian features), functions
-``m_predict``, ``m_predict_proba``, ``m_predict_proba_array`` (see
-:mod:`madnb_pl.predict.generated`); its statistics table is named in the catalog.  A call
+The model's objects are named in one place (:class:`madnb_pl.models.catalog.ModelObjects`):
+in schema madnb_models, for model ``m``, tables ``m_class_priors``, ``m_feature_probs``,
+``m_numeric_stats`` (with Gaussian features), functions ``m_predict``, ``m_predict_proba``,
+``m_predict_proba_array``; its statistics table is named in the catalog.  A call
 either completes or leaves nothing behind.
 """
 
@@ -25,20 +28,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import MODELS_SCHEMA, ModelName, NewName, created
+from ..core.names import MODELS_SCHEMA, ModelName, NewName
 from ..core.sql import Plpy, quote_ident
-from ..derive import model_tables
-from ..derive.model_tables import ModelTables
-from ..inputs import arrays, columns
+from ..inputs import arrays
 from ..predict import generated
-from ..privacy import column_release, private_release
-from ..release import column_pass, statistics_table
-from . import catalog, export, kinds, vector
-from .catalog import HELPER_SUFFIXES, CatalogModel, model_name
+from ..release import statistics_table
+from . import catalog, export
+from .catalog import CatalogModel, ModelObjects, model_name
+from .kinds import KINDS, Kind
+from .kinds.base import N, T, TrainRequest
+from .kinds.table import NAIVE_BAYES
 
-KIND = "naive_bayes"
-KIND_OPTIONS: dict[str, frozenset[str]] = {KIND: frozenset(), **kinds.KIND_OPTIONS, **vector.OPTIONS}
-"""The keys of madnb.train's ``options`` each kind accepts (scikit-learn's parameter names)."""
+KIND = NAIVE_BAYES
+"""madnb.train's default kind."""
 
 
 MODEL_LOCK = 1835101548
@@ -115,11 +117,14 @@ def _check_may_drop(plpy: Plpy, name: ModelName, owner: str) -> None:
         raise MadnbError("42501", f'must be owner of model "{name.key}"', detail=f'its owner is role "{owner}"')
 
 
-def _check_kind(kind: str | None) -> None:
+def kind_named(kind: str | None) -> Kind[Any, Any]:
+    """The kind of this name (:data:`madnb_pl.models.kinds.KINDS`); 22004 for NULL, 22023 for an unknown name."""
     if kind is None:
         raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{KIND}' (the default)")
-    if kind not in KIND_OPTIONS:
-        raise MadnbError("22023", f"unknown kind '{kind}'", hint="kind is one of " + ", ".join(repr(k) for k in KIND_OPTIONS))
+    k = KINDS.get(kind)
+    if k is None:
+        raise MadnbError("22023", f"unknown kind '{kind}'", hint="kind is one of " + ", ".join(repr(n) for n in KINDS))
+    return k
 
 
 def parse_options(kind: str, options: Any) -> dict[str, Any]:
@@ -135,7 +140,7 @@ def parse_options(kind: str, options: Any) -> dict[str, Any]:
         raise MadnbError("22023", "options must be a JSON object", detail=str(e)) from None
     if not isinstance(value, dict):
         raise MadnbError("22023", "options must be a JSON object", hint='e.g. options => \'{"alpha": 0.5}\'')
-    allowed = KIND_OPTIONS.get(kind, frozenset())
+    allowed = KINDS[kind].options
     for key in value:
         if key not in allowed:
             said = ", ".join(sorted(allowed)) if allowed else "none"
@@ -231,7 +236,7 @@ def _function_bodies(plpy: Plpy, name: ModelName) -> dict[str, str]:
             "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
-        [name.schema, [name.base + s for s in generated.SUFFIXES + HELPER_SUFFIXES]],
+        [name.schema, ModelObjects.of(name).function_names],
     )
     return {r["f"]: r["h"] for r in rows}
 
@@ -242,7 +247,7 @@ def _helpers(plpy: Plpy, name: ModelName) -> generated.Helpers:
     predicting with it needs nothing but what its owner grants (USAGE on that schema)."""
     if name.in_models_schema:
         return generated.MADNB_HELPERS
-    copies = export.helper_copies(plpy, export.Target(name.schema, name.base), f"madnb model {name.key}")
+    copies = export.helper_copies(plpy, ModelObjects.of(name), f"madnb model {name.key}")
     for statement in copies.statements:
         plpy.execute(statement)
     best, proba, proba_jsonb = (n.sql for n, _ in copies.functions)
@@ -283,40 +288,53 @@ def train(
     name = model_name(model)
     _check_may_train(plpy, name)
     _lock_name(plpy, name)
-    _check_kind(kind)
-    assert kind is not None
-    parameters = parse_options(kind, options)
-    s_factor = arrays.parse_smoothing(smoothing)
-    kp = kinds.parameters(kind, parameters, s_factor) if kind in kinds.KIND_OPTIONS else None
-    if kp is not None and kp.kind == kinds.CATEGORICAL:
-        s_factor = kp.alpha  # CategoricalNB's alpha is the Laplace smoothing
+    k = kind_named(kind)
+    parameters = parse_options(k.name, options)
+    request = TrainRequest(
+        source, label, features, exclude, categorical, arrays.parse_smoothing(smoothing), parameters, options is not None,
+        epsilon, bounds, domain, delta,
+    )
     if replace is None:
         raise MadnbError("22004", "replace must not be NULL")
-    if kind != KIND and epsilon is not None:
+    if epsilon is not None and not k.private:
         raise MadnbError(
-            "0A000", f"a differentially private model of kind '{kind}' is not supported",
+            "0A000", f"a differentially private model of kind '{k.name}' is not supported",
             detail="private training from columns derives MADlib's kind of model from the noisy statistics",
-            hint=f"train a private model with kind => '{KIND}' (the default), or an exact one of kind '{kind}'",
+            hint=f"train a private model with kind => '{KIND}' (the default), or an exact one of kind '{k.name}'",
         )
-    vt: vector.VectorTraining | None = None
-    if kind in vector.KINDS:
-        if s_factor != 1.0:
-            raise MadnbError("22023", f"kind '{kind}' takes alpha in options, not smoothing",
-                             hint=f"e.g. options => '{{\"alpha\": {s_factor!r}}}'")
-        if bounds is not None or domain is not None or delta is not None:
-            raise MadnbError(
-                "22023", "bounds, domain and delta are used only for a differentially private model",
-                hint="leave bounds, domain and delta out",
-            )
-        vt = vector.training(plpy, kind, vector.parameters(plpy, kind, parameters), source, label, features, exclude, categorical)
-        arrays.check_label_type(plpy, vt.label)
-        label_type, signature = vt.label.type_sql, _signature([(vt.vector.name, vt.vector.type_sql)])
-        private_spec = None
-    else:
-        t = columns.training(plpy, source, label, features, exclude, categorical, role=None if kp is None else kp.kind)
-        arrays.check_label_type(plpy, t.label)
-        private_spec = column_release.privacy(plpy, t, epsilon, bounds, domain, delta)
-        label_type, signature = t.label.type_sql, _signature([(f.name, f.column.type_sql) for f in t.features])
+    _train(plpy, name, k, k.resolve(plpy, request), request, replace)
+
+
+def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], t: T, request: TrainRequest, replace: bool) -> None:
+    """The pipeline of every kind, around what the kind supplies: replace, release, derive, predict, catalog."""
+    label = kind.label(t)
+    entry = kind.catalog_entry(t, request)
+    signature = _signature([(f["name"], f["type"]) for f in entry.features])
+    kept_functions = _clear_old_version(plpy, name, replace, label.type_sql, signature)
+    made = _Made(_function_bodies(plpy, name), kept_functions)
+    # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
+    kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
+    released = kind.statistics(plpy, t, name, kept)
+    # derive: the model tables
+    derived = kind.derive(plpy, t, name, kept, released)
+    # predict: the generated functions
+    objects = ModelObjects.of(name)
+    numbers = kind.read_numbers(plpy, t, objects)
+    _write_functions(plpy, kind.function_statements(
+        objects.predict_functions, kind.comment_prefix(name), t, numbers, _helpers(plpy, name), plpy.quote_literal,
+    ))
+    _insert_catalog_row(
+        plpy, name, [kind.name, kind.source(t).display, label.name, label.type_sql, json.dumps(entry.features),
+                     numbers.classes, derived.rows, entry.smoothing,
+                     None if released.privacy is None else json.dumps(released.privacy), kept.sql,
+                     None if entry.parameters is None else json.dumps(entry.parameters)],
+        made.functions(plpy, name), derived.tables,
+    )
+
+
+def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: str, signature: str) -> list[str]:
+    """Make room for model ``name``: 42710 if it exists and not ``replace``; else drop what the old version made but
+    the prediction functions the new one rewrites in place, and its catalog row; return those kept functions."""
     old = catalog.read(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -339,87 +357,13 @@ def train(
                 kept_functions.append(fn)
         _drop_objects(plpy, old, functions=False)
         catalog.delete(plpy, name)
-    made = _Made(_function_bodies(plpy, name), kept_functions)
-    # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
-    kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
-    if vt is not None:
-        _train_vector(plpy, name, vt, kept, made)
-        return
-    tables = ModelTables(
-        name.object("_feature_probs"), name.object("_class_priors"), name.object("_numeric_stats") if t.numeric else None,
-    )
-    privacy: dict[str, Any] | None = None
-    if private_spec is None:
-        header, rows = column_pass.write_statistics(plpy, t, kept)
-        arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
-    else:
-        outputs = {"model": name.key, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
-        if tables.numeric_stats is not None:
-            outputs["numericFeatureStats"] = tables.numeric_stats.display
-        p = private_spec.privacy
-        header = private_release.write_private(
-            plpy, private_spec.shape, p, kept, outputs, {"smoothing": s_factor, **private_spec.ledger(t)},
-        )
-        private_spec.drop_copy(plpy)
-        privacy = {
-            "epsilon": json.loads(p.epsilon_text), "delta": p.delta, "release_id": header.release_id,
-            "guarantee": p.guarantee, "domain": p.domain_text, "bounds": private_spec.bounds,
-        }
-    # derive: MADlib's model tables in madnb_models
-    model_tables.merge_and_derive(plpy, [(created(plpy, kept), header)], tables, s_factor, shape=t.shape())
-    if privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
-        rows = int(plpy.execute(
-            f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"
-        )[0]["n"])
-    var_epsilon = None if kp is None else kinds.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
-    for table in tables.all():
-        said = plpy.execute(
-            plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),
-            [table.sql],
-        )[0]["c"]
-        if var_epsilon is not None and table == tables.numeric_stats:
-            said = said.replace(
-                "(mean, sample variance, non-NULL count)",
-                f"(mean, population variance + epsilon {var_epsilon!r} (scikit-learn's GaussianNB), non-NULL count)",
-            )
-        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name.key}: {said}')}")
-        # whoever may predict reads the model's numbers anyway (they are the functions' bodies); readable
-        # tables let madnb.model_sql export them for those roles too (USAGE on madnb_models: grant_usage)
-        plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
-    # predict: the generated functions
-    numbers = kinds.model_numbers(
-        plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor,
-    )
-    generated.create_functions(plpy, name, t, numbers, _helpers(plpy, name))
-    feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.features]
-    _insert_catalog_row(
-        plpy, name, [kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), numbers.classes, rows,
-               s_factor, None if privacy is None else json.dumps(privacy), kept.sql,
-               json.dumps(parameters) if options is not None else None],
-        made.functions(plpy, name), list(tables.all()),
-    )
+    return kept_functions
 
 
-def _train_vector(plpy: Plpy, name: ModelName, t: vector.VectorTraining, kept: NewName, made: _Made) -> None:
-    """The rest of madnb.train for the vector kinds (see :mod:`madnb_pl.models.vector`): statistics, model, functions, catalog."""
-    header, rows = vector.write_statistics(plpy, t, kept)
-    arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
-    cp, fp = name.object("_class_priors"), name.object("_feature_probs")
-    vector.derive(plpy, t, created(plpy, kept), header, cp, fp)
-    for table, said in (
-        (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
-        (fp, "per class and feature the summed statistic and its weight (scikit-learn's feature_count_, feature_log_prob_)"),
-    ):
-        plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(f'madnb model {name.key} ({t.kind}): {said}')}")
-        plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")  # as every model's (see train)
-    m = vector.read_model(plpy, t, cp, fp)
-    vector.create_functions(plpy, name, t, m, _helpers(plpy, name))
-    feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
-    _insert_catalog_row(
-        plpy, name, [t.kind, t.source.display, t.label.name, t.label.type_sql, json.dumps(feats), m.classes, rows,
-               t.params.alpha, None, kept.sql, json.dumps(t.params.as_json(t.kind))],
-        made.functions(plpy, name), [cp, fp],
-    )
+def _write_functions(plpy: Plpy, statements: list[str]) -> None:
+    """Create (or replace) a model's prediction functions and comment them."""
+    for statement in statements:
+        plpy.execute(statement)
 
 
 def _insert_catalog_row(plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName]) -> None:
@@ -460,4 +404,4 @@ def drop_model(plpy: Plpy, model: str | None, cascade: bool | None = False) -> N
     catalog.delete(plpy, name)
 
 
-__all__ = ["KIND", "KIND_OPTIONS", "drop_model", "model_name", "parse_options", "train"]
+__all__ = ["KIND", "drop_model", "kind_named", "model_name", "parse_options", "train"]

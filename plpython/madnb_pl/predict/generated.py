@@ -33,7 +33,7 @@ from the model tables and written into the body (float8 values exactly, by
 ``repr``), and every term is the views' term: categorical ln(cnt + s) - ln(n_ca
 + s * attr_cnt) looked up by the value's text in a jsonb dictionary (unseen or
 missing values add 0); Gaussian a - (r (x - mu))^2 with the views' variance
-floor (none for kind 'gaussian', see :mod:`madnb_pl.models.kinds`) and clipping window
+floor (none for kind 'gaussian', see :mod:`madnb_pl.models.kinds.table`) and clipping window
 (NULL and NaN add 0); the arg-max returns the first
 class within 1e-12 (relative) of the best, as the classify view's first class;
 probabilities by log-sum-exp as the probs view.
@@ -57,7 +57,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.names import MODELS_SCHEMA, ModelName, NewName
+from ..core.names import MODELS_SCHEMA, NewName
 from ..core.sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
 from ..inputs.columns import ColumnTraining, Feature, column_value_sql, gaussian_value_sql, label_text_sql, value_text_sql
 from ..scoring.model import model_parts
@@ -65,7 +65,6 @@ from ..scoring.plan import ScoringPlan
 
 SCHEMA = MODELS_SCHEMA
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
-SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
 _IMMUTABLE_TEXT = TEXT_TYPES | {NAME, BOOL, UUID, INT2, INT4, INT8, NUMERIC}
 
 
@@ -210,11 +209,6 @@ def volatility(t: ColumnTraining) -> str:
     return "IMMUTABLE"
 
 
-def function_names(model: ModelName) -> list[NewName]:
-    """The model's three prediction functions (:data:`SUFFIXES` order)."""
-    return [model.object(s) for s in SUFFIXES]
-
-
 @dataclass(frozen=True)
 class Helpers:
     """The per-row helpers a generated body calls with the K scores: madnb's own, or the copies of an
@@ -228,29 +222,70 @@ class Helpers:
 MADNB_HELPERS = Helpers("madnb._nb_best", "madnb._nb_proba", "madnb._nb_proba_jsonb")
 
 
-def _result_types(t: ColumnTraining) -> list[str]:
-    """The result types of predict, predict_proba and predict_proba_array."""
-    return [t.label.type_sql, "pg_catalog.jsonb", f"{F8}[]"]
+def result_types(label_type: str) -> list[str]:
+    """The result types of predict, predict_proba and predict_proba_array for a label of type ``label_type``."""
+    return [label_type, "pg_catalog.jsonb", f"{F8}[]"]
 
 
-def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
-    """(result type, body expression) of predict, predict_proba and predict_proba_array."""
-    if not m.classes:  # no class (an empty private release): no prediction, no probability
-        return [(t.label.type_sql, f"NULL::{t.label.type_sql}"), ("pg_catalog.jsonb", "'{}'::pg_catalog.jsonb"), (f"{F8}[]", f"'{{}}'::{F8}[]")]
-    scores = "ARRAY[\n " + ",\n ".join(scores_sql(t, m, value)) + "\n]"
-    classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
-    texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
+def bodies(label_type: str, classes_text: str, classes: list[str], scores: str, helpers: Helpers) -> list[tuple[str, str]]:
+    """(result type, body expression) of predict, predict_proba and predict_proba_array, for every kind.
+
+    ``scores`` is the SQL of the K class scores (a float8[], the kind's score
+    expression), ``classes_text`` the classes' array in its text form and
+    ``classes`` each class's text, in class order.  The arg-max, the
+    probabilities and the jsonb are madnb's helpers (or an export's copies).
+    """
+    if not classes:  # no class (an empty private release): no prediction, no probability
+        return [(label_type, f"NULL::{label_type}"), ("pg_catalog.jsonb", "'{}'::pg_catalog.jsonb"), (f"{F8}[]", f"'{{}}'::{F8}[]")]
+    classes_sql = f"{plpy_literal(classes_text)}::{label_type}[]"
+    texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in classes) + "}")
     return [
-        (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
+        (label_type, f"({classes_sql})[{helpers.best}({scores})]"),
         ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
         (f"{F8}[]", f"{helpers.proba}({scores})"),
     ]
 
 
-def create_functions(plpy: Plpy, model: ModelName, t: ColumnTraining, m: ModelNumbers, helpers: Helpers = MADNB_HELPERS) -> None:
-    """Create (or replace) the model's prediction functions, both forms, and comment them."""
-    for statement in function_statements(function_names(model), f"madnb model {model.key}", t, m, helpers, plpy.quote_literal):
-        plpy.execute(statement)
+def calls(names: list[NewName], label_type: str, arguments: str) -> list[tuple[str, str]]:
+    """(result type, body) of a form that calls the model's other form with ``arguments`` (``name => value, ...``)."""
+    return [(rtype, f"{name.sql}({arguments})") for name, rtype in zip(names, result_types(label_type), strict=True)]
+
+
+@dataclass(frozen=True)
+class Form:
+    """One form of a model's three prediction functions: its parameters, its signature (for COMMENT ON),
+    what its comment says it takes, and the three (result type, body) pairs."""
+
+    parameters: str
+    signature: str
+    takes: str
+    bodies: list[tuple[str, str]]
+
+
+def form_statements(
+    names: list[NewName], said: str, what: list[str], volatility: str, forms: list[Form], quote: Callable[[str], str],
+) -> list[str]:
+    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of the three functions ``names`` in each of ``forms``.
+
+    The one writer of every kind's prediction functions: SQL functions the planner
+    inlines, ``volatility``, PARALLEL SAFE, SECURITY INVOKER; each comment is
+    ``said: what[i] of form.takes`` (``quote`` writes it as a string constant).
+    """
+    out: list[str] = []
+    for form in forms:
+        for name, (rtype, body), text in zip(names, form.bodies, what, strict=True):
+            out.append(
+                f"CREATE OR REPLACE FUNCTION {name.sql}({form.parameters}) RETURNS {rtype} LANGUAGE sql {volatility} PARALLEL SAFE "
+                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+            )
+            out.append(f"COMMENT ON FUNCTION {name.sql}({form.signature}) IS " + quote(f"{said}: {text} of {form.takes}"))
+    return out
+
+
+def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
+    """(result type, body expression) of predict, predict_proba and predict_proba_array."""
+    scores = "ARRAY[\n " + ",\n ".join(scores_sql(t, m, value)) + "\n]" if m.classes else ""
+    return bodies(t.label.type_sql, m.classes_text, m.classes, scores, helpers)
 
 
 def function_statements(
@@ -259,46 +294,33 @@ def function_statements(
 ) -> list[str]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
-    ``names`` are the three functions' names (:data:`SUFFIXES` order), ``said``
-    starts each comment, ``quote`` writes a comment as a string constant and
-    ``class_order`` names what gives the probability array's order.
+    ``names`` are the three functions' names (predict, predict_proba, predict_proba_array:
+    :class:`madnb_pl.models.catalog.ModelObjects`), ``said`` starts each comment, ``quote``
+    writes a comment as a string constant and ``class_order`` names what gives the
+    probability array's order.
     """
-    vol = volatility(t)
     what = [
         "the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view's first class)",
         "jsonb {class: probability}",
         f"float8[] of class probabilities in the order of {class_order}",
     ]
     row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in t.features]
-    out: list[str] = []
+    forms: list[Form] = []
     if t.num_attrs <= MAX_ARGS:
         col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
         params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in t.features)
-        types = column_signature(t)
-        for name, (rtype, body), text in zip(names, _bodies(t, m, col_values, helpers), what, strict=True):
-            out.append(
-                f"CREATE OR REPLACE FUNCTION {name.sql}({params}) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
-                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
-            )
-            out.append(
-                f"COMMENT ON FUNCTION {name.sql}({types}) IS "
-                + quote(f"{said}: {text} of the feature values (each NULL, a missing value, unless given)")
-            )
+        forms.append(Form(params, column_signature(t), "the feature values (each NULL, a missing value, unless given)",
+                          _bodies(t, m, col_values, helpers)))
     # the row form: a call of the column form (its body names only the row's fields, so a row without a
     # feature column fails with a short error naming the column and the function, not with the whole model),
     # or the model itself when there is no column form
     if _row_form_calls_column_form(t):
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(t.features, row_values, strict=True))
-        row_bodies = [(rtype, f"{name.sql}({call})") for name, rtype in zip(names, _result_types(t), strict=True)]
+        row_bodies = calls(names, t.label.type_sql, call)
     else:
         row_bodies = _bodies(t, m, row_values, helpers)
-    for name, (rtype, body), text in zip(names, row_bodies, what, strict=True):
-        out.append(
-            f"CREATE OR REPLACE FUNCTION {name.sql}(r anyelement) RETURNS {rtype} LANGUAGE sql {vol} PARALLEL SAFE "
-            f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
-        )
-        out.append(f"COMMENT ON FUNCTION {name.sql}(anyelement) IS " + quote(f"{said}: {text} of a row holding the feature columns"))
-    return out
+    forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", row_bodies))
+    return form_statements(names, said, what, volatility(t), forms, quote)
 
 
 def _row_form_calls_column_form(t: ColumnTraining) -> bool:
@@ -313,7 +335,7 @@ def column_signature(t: ColumnTraining) -> str:
 
 
 __all__ = [
-    "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "SUFFIXES", "Helpers", "ModelNumbers", "column_signature", "create_functions",
-    "function_statements", "read_numbers", "volatility",
+    "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "Form", "Helpers", "ModelNumbers", "bodies", "calls", "column_signature",
+    "form_statements", "function_statements", "result_types", "read_numbers", "volatility",
 ]
 

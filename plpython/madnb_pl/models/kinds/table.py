@@ -1,8 +1,12 @@
-"""The kinds of madnb.train that follow scikit-learn: 'gaussian' (GaussianNB) and 'categorical' (CategoricalNB).
+"""The kinds of the statistics table: 'naive_bayes' (MADlib's numbers, the kind that can be private) and
+those that follow scikit-learn, 'gaussian' (GaussianNB) and 'categorical' (CategoricalNB).
 
-They are the same sufficient statistics as kind 'naive_bayes' (the same
-statistics pass, the same statistics table, the same derivation into MADlib's
-three tables); they differ only in a few numbers, set here after the
+Each is a :class:`TableKind` (the :class:`~madnb_pl.models.kinds.base.Kind` of ordinary
+columns: :func:`madnb_pl.inputs.columns.training`, the statistics pass of
+:mod:`madnb_pl.release.column_pass`, MADlib's model tables, the functions of
+:mod:`madnb_pl.predict.generated`).  'gaussian' and 'categorical' are the same
+sufficient statistics as kind 'naive_bayes' (the same statistics pass, the same
+statistics table, the same derivation into MADlib's three tables); they differ only in a few numbers, set here after the
 derivation and before the prediction functions are generated:
 
 * 'gaussian' (every feature numeric): the variance of class c and feature i is
@@ -27,17 +31,26 @@ every bad value is 22023 naming the option.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import MadnbError
-from ..core.names import NewName
-from ..core.sql import F8, Plpy
-from ..inputs.arrays import MAX_SMOOTHING, finite_number
-from ..inputs.columns import ColumnTraining, label_text_sql
-from ..merge import part_sums
-from ..predict import generated
+from ...core.errors import MadnbError
+from ...core.names import Column, ModelName, NewName, Relation, created
+from ...core.sql import F8, Plpy
+from ...derive import model_tables
+from ...inputs import arrays, columns
+from ...inputs.arrays import MAX_SMOOTHING, finite_number
+from ...inputs.columns import ColumnTraining, Feature, label_text_sql
+from ...merge import part_sums
+from ...predict import generated
+from ...predict.generated import Helpers
+from ...privacy import column_release, private_release
+from ...release import column_pass
+from ..catalog import CatalogModel, ModelObjects
+from .base import CatalogEntry, Derived, Kind, Released, TrainRequest, catalog_type, publish_table
 
 GAUSSIAN = "gaussian"
 CATEGORICAL = "categorical"
@@ -250,4 +263,172 @@ def log_priors(p: Parameters, classes: list[str], fitted: list[float]) -> list[f
     return [math.log(v) if v > 0 else -math.inf for v in values]
 
 
-__all__ = ["CATEGORICAL", "GAUSSIAN", "KIND_OPTIONS", "Parameters", "derive_kind", "log_priors", "min_categories", "parameters"]
+
+
+# ---------------------------------------------------------------------------
+# The kinds of the statistics table: 'naive_bayes', 'gaussian', 'categorical'
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableTraining:
+    """A training of a statistics-table kind: its columns, its parameters (None: 'naive_bayes'), the Laplace
+    smoothing (for 'categorical' its alpha), its private release (None: exact) and, for an export, each
+    feature's base type name."""
+
+    columns: ColumnTraining
+    params: Parameters | None
+    smoothing: float
+    privacy: column_release.ColumnPrivacy | None = None
+    bases: tuple[str, ...] = ()
+
+
+class TableKind(Kind[TableTraining, generated.ModelNumbers]):
+    """'naive_bayes' (MADlib's numbers; the private kind), 'gaussian' and 'categorical' (scikit-learn's): the
+    statistics pass of ordinary columns, MADlib's model tables, then the kind's numbers (:func:`derive_kind`)."""
+
+    def __init__(self, name: str, options: frozenset[str], private: bool = False) -> None:
+        self.name = name
+        self.options = options
+        self.private = private
+
+    def resolve(self, plpy: Plpy, request: TrainRequest) -> TableTraining:
+        p = parameters(self.name, request.options, request.smoothing) if self.name in KIND_OPTIONS else None
+        smoothing = p.alpha if p is not None and p.kind == CATEGORICAL else request.smoothing  # CategoricalNB's alpha
+        t = columns.training(
+            plpy, request.source, request.label, request.features, request.exclude, request.categorical,
+            role=None if p is None else p.kind,
+        )
+        arrays.check_label_type(plpy, t.label)
+        spec = column_release.privacy(plpy, t, request.epsilon, request.bounds, request.domain, request.delta)
+        return TableTraining(t, p, smoothing, spec)
+
+    def source(self, t: TableTraining) -> Relation:
+        return t.columns.source
+
+    def label(self, t: TableTraining) -> Column:
+        return t.columns.label
+
+    def catalog_entry(self, t: TableTraining, request: TrainRequest) -> CatalogEntry:
+        feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.columns.features]
+        return CatalogEntry(feats, t.smoothing, request.options if request.options_given else None)
+
+    def statistics(self, plpy: Plpy, t: TableTraining, model: ModelName, kept: NewName) -> Released:
+        spec = t.privacy
+        if spec is None:
+            header, rows = column_pass.write_statistics(plpy, t.columns, kept)
+            arrays.warn_suspect_classes(plpy, kept.sql, t.columns.label, t.columns.source)
+            return Released(header, rows)
+        tables = ModelObjects.of(model).tables(bool(t.columns.numeric))
+        outputs = {"model": model.key, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
+        if tables.numeric_stats is not None:
+            outputs["numericFeatureStats"] = tables.numeric_stats.display
+        p = spec.privacy
+        header = private_release.write_private(
+            plpy, spec.shape, p, kept, outputs, {"smoothing": t.smoothing, **spec.ledger(t.columns)},
+        )
+        spec.drop_copy(plpy)
+        privacy = {
+            "epsilon": json.loads(p.epsilon_text), "delta": p.delta, "release_id": header.release_id,
+            "guarantee": p.guarantee, "domain": p.domain_text, "bounds": spec.bounds,
+        }
+        return Released(header, 0, privacy)  # the rows: the released class counts (derive)
+
+    def derive(self, plpy: Plpy, t: TableTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
+        tables = ModelObjects.of(model).tables(bool(t.columns.numeric))
+        model_tables.merge_and_derive(plpy, [(created(plpy, kept), released.header)], tables, t.smoothing, shape=t.columns.shape())
+        rows = released.rows
+        if released.privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
+            rows = int(plpy.execute(
+                f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"
+            )[0]["n"])
+        var_epsilon = None if t.params is None else derive_kind(
+            plpy, t.params, t.columns, kept.sql, tables.feature_probs, tables.numeric_stats,
+        )
+        for table in tables.all():
+            said = plpy.execute(
+                plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),
+                [table.sql],
+            )[0]["c"]
+            if var_epsilon is not None and table == tables.numeric_stats:
+                said = said.replace(
+                    "(mean, sample variance, non-NULL count)",
+                    f"(mean, population variance + epsilon {var_epsilon!r} (scikit-learn's GaussianNB), non-NULL count)",
+                )
+            publish_table(plpy, table, f"{self.comment_prefix(model)}: {said}")
+        return Derived(list(tables.all()), rows)
+
+    def read_numbers(self, plpy: Plpy, t: TableTraining, objects: ModelObjects) -> generated.ModelNumbers:
+        tables = objects.tables(bool(t.columns.numeric))
+        return model_numbers(
+            plpy, t.params, t.columns, tables.class_priors, tables.feature_probs, tables.numeric_stats, t.smoothing,
+        )
+
+    def function_statements(
+        self, names: list[NewName], said: str, t: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
+        quote: Callable[[str], str], class_order: str = "madnb.model_classes",
+    ) -> list[str]:
+        return generated.function_statements(names, said, t.columns, n, helpers, quote, class_order)
+
+    def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
+        """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from.
+
+        Only the catalog's names, roles and types.  An enum feature stays one: the
+        row form reads its label with the target database's enum's output function.
+        """
+        features, bases = [], []
+        for f in m.features:
+            b = catalog_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+            features.append(Feature(Column(f["name"], b.sql, b.oid, None, None), b.oid, f["role"], b.sql, b.enum))
+            bases.append(b.name)
+        b = catalog_type(plpy, m, m.label_type, f'the label "{m.label}"')
+        label = Column(m.label, b.sql, b.oid, None, None)
+        # label_builtin: how the model tables' classes (of the catalog's type) are read as text
+        t = ColumnTraining(Relation("", m.source), label, tuple(features), b.builtin)
+        return TableTraining(t, stored(m.kind, m.parameters, m.smoothing), m.smoothing, None, tuple(bases))
+
+    def tables(self, objects: ModelObjects, t: TableTraining) -> list[NewName]:
+        tables = objects.tables(bool(t.columns.numeric))
+        return [tables.class_priors, tables.feature_probs] + ([] if tables.numeric_stats is None else [tables.numeric_stats])
+
+    def with_classes(self, n: generated.ModelNumbers, classes: list[str]) -> generated.ModelNumbers:
+        return dataclasses.replace(n, classes=classes)
+
+    def column_signature(self, t: TableTraining) -> str | None:
+        return generated.column_signature(t.columns) if t.columns.num_attrs <= generated.MAX_ARGS else None
+
+    def export_numbers(self, plpy: Plpy, m: CatalogModel, t: TableTraining, n: generated.ModelNumbers) -> dict[str, Any]:
+        features: list[dict[str, Any]] = []
+        for j, (f, base) in enumerate(zip(m.features, t.bases, strict=True), start=1):
+            out: dict[str, Any] = {"name": f["name"], "role": f["role"], "type": f["type"], "base_type": base}
+            if f["role"] == columns.GAUSSIAN:
+                lo, hi, per = n.gauss.get(j, (0.0, 0.0, [None] * len(m.classes)))
+                out.update(window=[lo, hi], terms=[None if p is None else list(p) for p in per])
+            else:
+                js, lps = n.dicts.get(j, ("{}", [[] for _ in m.classes]))
+                ranks = json.loads(js)
+                out.update(values=sorted(ranks, key=ranks.__getitem__), log_prob=lps)
+            features.append(out)
+        counts = plpy.execute(
+            f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
+            f"FROM {ModelObjects.of(m.name).class_priors.sql} AS m"
+        )[0]["n"]
+        return {
+            "class_count": [float(c) for c in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
+            "log_prior": n.prior, "features": features,
+        }
+
+
+NAIVE_BAYES = "naive_bayes"
+TABLE_KINDS = (
+    TableKind(NAIVE_BAYES, frozenset(), private=True),  # MADlib's numbers
+    TableKind(GAUSSIAN, KIND_OPTIONS[GAUSSIAN]),  # scikit-learn's GaussianNB
+    TableKind(CATEGORICAL, KIND_OPTIONS[CATEGORICAL]),  # scikit-learn's CategoricalNB
+)
+"""The kinds of the statistics table, registered in :data:`madnb_pl.models.kinds.KINDS`."""
+
+
+__all__ = [
+    "CATEGORICAL", "GAUSSIAN", "KIND_OPTIONS", "NAIVE_BAYES", "TABLE_KINDS", "Parameters", "TableKind", "TableTraining",
+    "derive_kind", "log_priors", "min_categories", "parameters",
+]

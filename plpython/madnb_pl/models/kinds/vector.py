@@ -1,4 +1,5 @@
-"""The vector kinds of madnb.train: multinomial, Bernoulli and complement naive Bayes.
+"""The vector kinds of madnb.train: multinomial, Bernoulli and complement naive Bayes
+(:class:`VectorKind`, one :class:`~madnb_pl.models.kinds.base.Kind` per estimator).
 
 ``madnb.train(model, source, label, kind => 'multinomial' | 'bernoulli' | 'complement',
 options => '{"alpha": ..., ...}')`` trains on ONE feature column holding a vector
@@ -24,7 +25,8 @@ latter).  The pipeline is the one of every model, with kind-specific statistics:
                 ``<m>_feature_probs`` (class, feature, term, count, log_prob:
                 feature_log_prob_; feature numbers 1.. in the vocabulary's order, terms
                 sorted by their bytes as CountVectorizer sorts them).
-    predict     :func:`create_functions` -- the usual madnb_models.<m>_predict,
+    predict     :func:`function_statements` -- the score expression (:func:`scores_sql`) in the
+                bodies every kind shares: the usual madnb_models.<m>_predict,
                 _predict_proba, _predict_proba_array (row form and column form).
 
 Formulas (scikit-learn 1.x; fc = per-class feature sums, cc = class rows, a = alpha):
@@ -44,6 +46,7 @@ its logarithm -inf); alpha < 0 is an error.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import uuid
@@ -51,16 +54,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import MadnbError
-from ..core.names import Column, ModelName, NewName, Relation, parse_name, resolve_column, resolve_relation
-from ..core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
-from ..inputs.arrays import finite_number
-from ..inputs.columns import resolve_label
-from ..predict.generated import MADNB_HELPERS, Helpers, function_names, plpy_literal
-from ..release import statistics_table
+from ...core.errors import MadnbError
+from ...core.names import Column, ModelName, NewName, Relation, created, resolve_column
+from ...core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
+from ...inputs import arrays
+from ...inputs.arrays import finite_number
+from ...inputs.columns import resolve_inputs
+from ...predict import generated
+from ...predict.generated import Helpers, plpy_literal
+from ...release import statistics_table
+from ..catalog import CatalogModel, ModelObjects
+from .base import CatalogEntry, Derived, Kind, Released, TrainRequest, catalog_type, publish_table
 
 MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
-KINDS = (MULTINOMIAL, BERNOULLI, COMPLEMENT)
 OPTIONS: dict[str, frozenset[str]] = {
     MULTINOMIAL: frozenset({"alpha", "fit_prior", "class_prior"}),
     BERNOULLI: frozenset({"alpha", "fit_prior", "class_prior", "binarize"}),
@@ -157,49 +163,24 @@ class VectorTraining:
         return "binary" if self.kind == BERNOULLI else "counts"
 
 
-def _names(values: list[str | None] | None, what: str) -> list[str]:
-    out: list[str] = []
-    for i, v in enumerate(values or [], start=1):
-        if v is None:
-            raise MadnbError("22004", f"{what}[{i}] must not be NULL", hint=f"{what} lists column names")
-        out.append(parse_name(v, f"{what}[{i}]", max_parts=1)[0])
-    return out
-
-
 def training(
     plpy: Plpy, kind: str, params: Parameters, source: str | None, label: str | None,
     features: list[str | None] | None, exclude: list[str | None] | None, categorical: list[str | None] | None,
 ) -> VectorTraining:
-    """The validated :class:`VectorTraining` (names resolved on the caller's search_path)."""
-    rel = resolve_relation(plpy, source, "source")
-    lab, label_builtin = resolve_label(plpy, rel, label)  # as columns.training
+    """The validated :class:`VectorTraining`: the inputs of every kind (:func:`madnb_pl.inputs.columns.resolve_inputs`),
+    whose one feature is the vector column."""
+    inputs = resolve_inputs(plpy, source, label, features, exclude)
+    rel, lab, names = inputs.source, inputs.label, inputs.features
     if categorical:
         raise MadnbError("22023", f"kind '{kind}' takes no categorical columns",
                          hint="categorical is for kind 'naive_bayes'; the features of this kind are one vector column")
-    excluded = _names(exclude, "exclude")
-    if features is None:
-        cols = [str(r["name"]) for r in plpy.execute(plpy.prepare(
-            "SELECT a.attname::pg_catalog.text AS name FROM pg_catalog.pg_attribute AS a "
-            "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
-            "ORDER BY a.attnum", ["pg_catalog.oid"]), [rel.oid])]
-        for n in excluded:
-            if n not in cols:
-                raise MadnbError("42703", f'column "{n}" does not exist in {rel.display}', detail="it is listed in exclude")
-        names = [n for n in cols if n != lab.name and n not in excluded]
-    else:
-        if excluded:
-            raise MadnbError("22023", "features and exclude are given together",
-                             hint="list the features, or exclude columns from all of them, not both")
-        names = _names(features, "features")
     if len(names) != 1:
         raise MadnbError(
             "22023", f"kind '{kind}' trains on one vector column, not {len(names)} feature columns",
-            detail=f"features: {', '.join(names) if names else 'none'}",
+            detail=f"features: {', '.join(names)}",
             hint="name the one column of counts (an integer or float array, or a tsvector) in features, "
             "or exclude the others; to mix vectors with other columns, train separate models",
         )
-    if names[0] == lab.name:
-        raise MadnbError("22023", f'the label "{lab.name}" is also listed as a feature', hint="leave the label out of features")
     col = resolve_column(plpy, rel, quote_ident(names[0]), "features")
     if col.type_oid == TSVECTOR:
         form = SPARSE
@@ -210,7 +191,7 @@ def training(
             "42804", f'feature "{col.name}" is of type {col.type_sql}, not a vector of counts',
             hint=f"kind '{kind}' trains on an array of integers or floats (one element per feature) or a tsvector (text)",
         )
-    return VectorTraining(rel, lab, col, form, kind, params, label_builtin)
+    return VectorTraining(rel, lab, col, form, kind, params, inputs.label_builtin)
 
 
 # ---------------------------------------------------------------------------
@@ -555,69 +536,178 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
     return f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END"
 
 
-def create_functions(plpy: Plpy, model: ModelName, t: VectorTraining, m: VectorModel, helpers: Helpers = MADNB_HELPERS) -> None:
-    """Create (or replace) the model's prediction functions (row form and column form) and comment them."""
-    names = function_names(model)
-    for statement in function_statements(names, f"madnb model {model.key} ({t.kind})", t, m, helpers, plpy.quote_literal):
-        plpy.execute(statement)
-
-
 def function_statements(
     names: list[NewName], said: str, t: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
 ) -> list[str]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
-    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in :data:`SUFFIXES`
-    order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
+    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in predict,
+    predict_proba, predict_proba_array order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
     names (madnb's, or an exported script's copies), ``quote`` writes a comment
     as a string constant, ``class_order`` names what orders the probability array.
     """
-    classes = f"{plpy_literal(m.classes_text)}::{t.label.type_sql}[]"
-    texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in m.classes) + "}")
     what = [
         "the predicted class (the first class within 1e-12 of the best score)",
         "jsonb {class: probability}",
         f"float8[] of class probabilities in the order of {class_order}",
     ]
-    out: list[str] = []
-    # the column form first: the row form calls it (as predict.function_statements: a row without the vector
+    label_type = t.label.type_sql
+    column_form = generated.Form(
+        f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector",
+        generated.bodies(label_type, m.classes_text, m.classes, scores_sql(t, m, "$1"), helpers),
+    )
+    # the row form calls the column form (as predict.function_statements: a row without the vector
     # column fails with a short error), unless the vector is named r, the row form's parameter
-    wrap = t.vector.name != "r"
-    result_types = [t.label.type_sql, "pg_catalog.jsonb", f"{F8}[]"]
-    for x, args, types, of, call in (
-        ("$1", f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector", False),
-        (f"($1).{t.vector.sql}", "r anyelement", "anyelement", "a row holding the vector column", wrap),
-    ):
-        if call:
-            bodies = [(rtype, f"{name.sql}({t.vector.sql} => {x})") for name, rtype in zip(names, result_types, strict=True)]
-        else:
-            scores = scores_sql(t, m, x)
-            bodies = [
-                (t.label.type_sql, f"({classes})[{helpers.best}({scores})]"),
-                ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores}, {texts}::pg_catalog.text[])"),
-                (f"{F8}[]", f"{helpers.proba}({scores})"),
-            ]
-        for name, (rtype, body), text in zip(names, bodies, what, strict=True):
-            out.append(
-                f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {rtype} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
-                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+    x = f"($1).{t.vector.sql}"
+    if t.vector.name != "r":
+        row_bodies = generated.calls(names, label_type, f"{t.vector.sql} => {x}")
+    else:
+        row_bodies = generated.bodies(label_type, m.classes_text, m.classes, scores_sql(t, m, x), helpers)
+    row_form = generated.Form("r anyelement", "anyelement", "a row holding the vector column", row_bodies)
+    return generated.form_statements(names, said, what, "IMMUTABLE", [column_form, row_form], quote)
+
+
+
+
+# ---------------------------------------------------------------------------
+# the kinds
+# ---------------------------------------------------------------------------
+
+
+class VectorKind(Kind[VectorTraining, VectorModel]):
+    """'multinomial', 'bernoulli' and 'complement': one vector column, scikit-learn's numbers (see the module docstring)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.options = OPTIONS[name]
+
+    def resolve(self, plpy: Plpy, request: TrainRequest) -> VectorTraining:
+        if request.smoothing != 1.0:
+            raise MadnbError("22023", f"kind '{self.name}' takes alpha in options, not smoothing",
+                             hint=f"e.g. options => '{{\"alpha\": {request.smoothing!r}}}'")
+        if request.bounds is not None or request.domain is not None or request.delta is not None:
+            raise MadnbError(
+                "22023", "bounds, domain and delta are used only for a differentially private model",
+                hint="leave bounds, domain and delta out",
             )
-            out.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS " + quote(f"{said}: {text} of {of}"))
-    return out
+        t = training(
+            plpy, self.name, parameters(plpy, self.name, request.options), request.source, request.label,
+            request.features, request.exclude, request.categorical,
+        )
+        arrays.check_label_type(plpy, t.label)
+        return t
+
+    def source(self, t: VectorTraining) -> Relation:
+        return t.source
+
+    def label(self, t: VectorTraining) -> Column:
+        return t.label
+
+    def catalog_entry(self, t: VectorTraining, request: TrainRequest) -> CatalogEntry:
+        feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
+        return CatalogEntry(feats, t.params.alpha, t.params.as_json(t.kind))
+
+    def statistics(self, plpy: Plpy, t: VectorTraining, model: ModelName, kept: NewName) -> Released:
+        header, rows = write_statistics(plpy, t, kept)
+        arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
+        return Released(header, rows)
+
+    def derive(self, plpy: Plpy, t: VectorTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
+        objects = ModelObjects.of(model)
+        cp, fp = objects.class_priors, objects.feature_probs
+        derive(plpy, t, created(plpy, kept), released.header, cp, fp)
+        for table, said in (
+            (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
+            (fp, "per class and feature the summed statistic and its weight (scikit-learn's feature_count_, feature_log_prob_)"),
+        ):
+            publish_table(plpy, table, f"{self.comment_prefix(model)}: {said}")
+        return Derived([cp, fp], released.rows)
+
+    def read_numbers(self, plpy: Plpy, t: VectorTraining, objects: ModelObjects) -> VectorModel:
+        return read_model(plpy, t, objects.class_priors, objects.feature_probs)
+
+    def function_statements(
+        self, names: list[NewName], said: str, t: VectorTraining, n: VectorModel, helpers: Helpers,
+        quote: Callable[[str], str], class_order: str = "madnb.model_classes",
+    ) -> list[str]:
+        return function_statements(names, said, t, n, helpers, quote, class_order)
+
+    def comment_prefix(self, model: ModelName) -> str:
+        return f"madnb model {model.key} ({self.name})"
+
+    def from_catalog(self, plpy: Plpy, m: CatalogModel) -> VectorTraining:
+        """The model's vector training, typed for the export (base types, pg_catalog-qualified)."""
+        (f,) = m.features
+        vb = catalog_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+        type_sql, oid = vb.sql, vb.oid
+        elem_sql, elem_oid = None, None
+        if oid != TSVECTOR:
+            rows = plpy.execute(
+                plpy.prepare(
+                    "SELECT e.oid::pg_catalog.int8 AS oid, e.typname::pg_catalog.text AS name FROM pg_catalog.pg_type AS t "
+                    "JOIN pg_catalog.pg_type AS e ON e.oid OPERATOR(pg_catalog.=) t.typelem WHERE t.oid OPERATOR(pg_catalog.=) $1",
+                    ["pg_catalog.oid"],
+                ),
+                [oid],
+            )
+            if not rows or int(rows[0]["oid"]) not in ELEMENT_TYPES:
+                raise MadnbError(
+                    "42804", f'feature "{f["name"]}" of model "{m.name.key}" is of type {f["type"]}, not a vector of counts',
+                    hint="re-train the model (replace => true)",
+                )
+            elem_oid, elem_sql = int(rows[0]["oid"]), "pg_catalog." + str(rows[0]["name"])
+            type_sql = elem_sql + "[]"
+        vec = Column(f["name"], type_sql, oid, elem_sql, elem_oid)
+        lb = catalog_type(plpy, m, m.label_type, f'the label "{m.label}"')
+        params = parameters(plpy, m.kind, m.parameters or {})  # training kept every parameter, checked
+        form = SPARSE if oid == TSVECTOR else DENSE
+        return VectorTraining(Relation("", m.source), Column(m.label, lb.sql, lb.oid, None, None), vec, form, m.kind, params, lb.builtin)
+
+    def tables(self, objects: ModelObjects, t: VectorTraining) -> list[NewName]:
+        return [objects.class_priors, objects.feature_probs]
+
+    def with_classes(self, n: VectorModel, classes: list[str]) -> VectorModel:
+        return dataclasses.replace(n, classes=classes)
+
+    def column_signature(self, t: VectorTraining) -> str | None:
+        return t.vector.type_sql
+
+    def export_numbers(self, plpy: Plpy, m: CatalogModel, t: VectorTraining, n: VectorModel) -> dict[str, Any]:
+        objects = ModelObjects.of(m.name)
+        counts = plpy.execute(
+            f"SELECT pg_catalog.array_agg(c.class_count ORDER BY c.class) AS n FROM {objects.class_priors.sql} AS c"
+        )[0]["n"]
+        feature_count = [
+            [float(x) for x in r["n"]]
+            for r in plpy.execute(
+                f"SELECT pg_catalog.array_agg(f.count ORDER BY f.feature) AS n FROM {objects.feature_probs.sql} AS f "
+                "GROUP BY f.class ORDER BY f.class"
+            )
+        ]
+        return {
+            "class_count": [float(c) for c in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
+            "parameters": t.params.as_json(m.kind), "log_prior": n.log_prior,
+            "vector": {"name": t.vector.name, "type": m.features[0]["type"], "form": t.form, "terms": n.terms},
+            "feature_count": feature_count, "log_prob": n.log_prob,
+        }
+
+
+VECTOR_KINDS = tuple(VectorKind(k) for k in (MULTINOMIAL, BERNOULLI, COMPLEMENT))
+"""scikit-learn's MultinomialNB, BernoulliNB and ComplementNB, registered in :data:`madnb_pl.models.kinds.KINDS`."""
 
 
 __all__ = [
     "BERNOULLI",
     "COMPLEMENT",
     "MULTINOMIAL",
-    "KINDS",
     "OPTIONS",
+    "VECTOR_KINDS",
     "Parameters",
+    "VectorKind",
     "VectorModel",
     "VectorTraining",
     "class_log_prior",
-    "create_functions",
     "derive",
     "function_statements",
     "parameters",

@@ -1,0 +1,215 @@
+"""The kind interface: what one kind of model supplies, and the little every kind shares.
+
+A kind (scikit-learn's estimators as :class:`Kind` subclasses, as ``_BaseNB`` and
+``_BaseDiscreteNB`` share ``predict`` over ``_joint_log_likelihood``) supplies four
+things and nothing else:
+
+    resolve     madnb.train's arguments -> the kind's training: its parameters checked,
+                its inputs resolved (the source, label and feature names through the one
+                resolution of every kind, :func:`madnb_pl.inputs.columns.resolve_inputs`)
+    statistics  the one pass over the source -> a statistics table (its header, the rows)
+    derive      the statistics -> the model tables (created, commented, readable)
+    score       the model tables -> the kind's numbers (:meth:`Kind.read_numbers`) -> the
+                statements of its prediction functions, whose bodies are the shared ones
+                (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression
+
+and, to be exported, its training from a catalog row alone and its numbers as JSON.
+Everything around it -- the model's name and lock, options' keys, replacing a model,
+the catalog row, the prediction functions' helpers, evaluate, export -- is written
+once, in :mod:`madnb_pl.models.lifecycle`, :mod:`madnb_pl.models.export` and
+:mod:`madnb_pl.models.evaluate`.  Adding a kind is one module with a subclass of
+:class:`Kind` and one line in :data:`madnb_pl.models.kinds.KINDS`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from ...core.errors import MadnbError
+from ...core.names import Column, ModelName, NewName, Relation
+from ...core.sql import TEXT, Plpy, base_type
+from ...inputs.columns import parameter_type
+from ...predict.generated import Helpers
+from ...release import statistics_table
+from ..catalog import CatalogModel, ModelObjects
+
+
+class Numbers(Protocol):
+    """What every kind's numbers hold: the classes (their array's text, each class's text), in class order."""
+
+    @property
+    def classes_text(self) -> str: ...
+
+    @property
+    def classes(self) -> list[str]: ...
+
+
+T = TypeVar("T")  # the kind's training: its resolved inputs and checked parameters
+N = TypeVar("N", bound=Numbers)  # the kind's numbers: what its prediction functions hold
+
+
+@dataclass(frozen=True)
+class TrainRequest:
+    """madnb.train's arguments as every kind receives them (the model's name and the common checks done)."""
+
+    source: str | None
+    label: str | None
+    features: list[str | None] | None
+    exclude: list[str | None] | None
+    categorical: list[str | None] | None
+    smoothing: float  # madnb.train's smoothing, parsed (arrays.parse_smoothing)
+    options: dict[str, Any]  # madnb.train's options, their keys checked
+    options_given: bool  # options was not NULL
+    epsilon: float | None
+    bounds: Any
+    domain: str | None
+    delta: float | None
+
+
+@dataclass(frozen=True)
+class Released:
+    """A training's statistics: the header of its statistics table, the rows trained on, what a private release says."""
+
+    header: statistics_table.Header
+    rows: int
+    privacy: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Derived:
+    """The model tables a derivation made (as the catalog lists them) and the training rows the catalog shows."""
+
+    tables: list[NewName]
+    rows: int
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """What a kind puts in its model's catalog row beyond what every kind does: the features
+    (``[{name, role, type}]`` in order), the smoothing shown and the parameters kept (jsonb, or None)."""
+
+    features: list[dict[str, str]]
+    smoothing: float
+    parameters: dict[str, Any] | None
+
+
+class Kind(ABC, Generic[T, N]):
+    """One kind of model of madnb.train (see the module docstring)."""
+
+    name: str
+    options: frozenset[str]  # the keys of madnb.train's options it takes (scikit-learn's parameter names)
+    private = False  # it trains differentially private models (epsilon)
+
+    # -- training ---------------------------------------------------------
+
+    @abstractmethod
+    def resolve(self, plpy: Plpy, request: TrainRequest) -> T:
+        """The kind's training from madnb.train's arguments: parameters checked, inputs resolved."""
+
+    @abstractmethod
+    def source(self, t: T) -> Relation: ...
+
+    @abstractmethod
+    def label(self, t: T) -> Column:
+        """The label column (its type is the classes' type and predict's result type)."""
+
+    @abstractmethod
+    def catalog_entry(self, t: T, request: TrainRequest) -> CatalogEntry: ...
+
+    @abstractmethod
+    def statistics(self, plpy: Plpy, t: T, model: ModelName, kept: NewName) -> Released:
+        """The statistics pass into the new statistics table ``kept``."""
+
+    @abstractmethod
+    def derive(self, plpy: Plpy, t: T, model: ModelName, kept: NewName, released: Released) -> Derived:
+        """The statistics table ``kept`` -> the model tables (:class:`ModelObjects` of ``model``), commented
+        (:func:`publish_table`)."""
+
+    @abstractmethod
+    def read_numbers(self, plpy: Plpy, t: T, objects: ModelObjects) -> N:
+        """The model's numbers, read from its tables."""
+
+    @abstractmethod
+    def function_statements(
+        self, names: list[NewName], said: str, t: T, n: N, helpers: Helpers, quote: Callable[[str], str],
+        class_order: str = "madnb.model_classes",
+    ) -> list[str]:
+        """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the prediction functions ``names`` (both forms): the
+        kind's score expression inside :func:`madnb_pl.predict.generated.form_statements`."""
+
+    def comment_prefix(self, model: ModelName) -> str:
+        """What the comments of the model's objects start with."""
+        return f"madnb model {model.key}"
+
+    # -- export -----------------------------------------------------------
+
+    @abstractmethod
+    def from_catalog(self, plpy: Plpy, m: CatalogModel) -> T:
+        """The kind's training as its functions are built from, from the catalog row alone (the source is not
+        read), typed for an export (:func:`catalog_type`)."""
+
+    @abstractmethod
+    def tables(self, objects: ModelObjects, t: T) -> list[NewName]:
+        """The model tables its numbers are read from."""
+
+    @abstractmethod
+    def with_classes(self, n: N, classes: list[str]) -> N:
+        """``n`` with each class's text as ``classes`` (the catalog's)."""
+
+    @abstractmethod
+    def column_signature(self, t: T) -> str | None:
+        """The argument types of the column form of its functions (None: it has none)."""
+
+    @abstractmethod
+    def export_numbers(self, plpy: Plpy, m: CatalogModel, t: T, n: N) -> dict[str, Any]:
+        """The kind's part of madnb.model_numbers' JSON (after format, model, ..., classes: see madnb.to_sklearn)."""
+
+
+def publish_table(plpy: Plpy, table: NewName, comment: str) -> None:
+    """Comment a model table and let every role read it.
+
+    Whoever may predict reads the model's numbers anyway (they are the functions'
+    bodies); readable tables let madnb.model_sql export them for those roles too
+    (USAGE on madnb_models: grant_usage).
+    """
+    plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(comment)}")
+    plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
+
+
+@dataclass(frozen=True)
+class CatalogType:
+    """A catalog type as an export writes it (:func:`catalog_type`)."""
+
+    sql: str
+    oid: int
+    name: str
+    enum: bool  # an enum, written as text
+    builtin: bool  # PostgreSQL's own (else written as text)
+
+
+def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> CatalogType:
+    """A catalog type as an export writes it.
+
+    A domain becomes its base type (:func:`madnb_pl.core.sql.base_type`), written as the
+    model's own column form takes it (:func:`madnb_pl.inputs.columns.parameter_type`:
+    pg_catalog-qualified; any other, an enum, as text, its values' labels).
+    """
+    b = base_type(plpy, type_text)
+    if b is None:
+        raise MadnbError(
+            "42704", f'type {type_text} of {what} of model "{m.name.key}" does not exist any more',
+            hint="re-train the model from a table whose columns have existing types",
+        )
+    sql = parameter_type(b.name, b.builtin)
+    if not b.builtin:
+        return CatalogType(sql, TEXT, "text", b.typtype == "e", False)
+    return CatalogType(sql, b.oid, b.name, False, True)
+
+
+__all__ = [
+    "CatalogEntry", "CatalogType", "Derived", "Kind", "N", "Numbers", "Released", "T", "TrainRequest", "catalog_type",
+    "publish_table",
+]
