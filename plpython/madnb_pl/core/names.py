@@ -141,7 +141,8 @@ class ModelName:
 
     ``madnb.train('churn', ...)`` is ``ModelName('madnb_models', 'churn')``;
     ``madnb.train('analytics.churn', ...)`` is ``ModelName('analytics', 'churn')``,
-    whose objects are ``analytics.churn_predict``, ``analytics.churn_class_priors``, ...
+    whose objects are ``analytics.churn_predict``, ``analytics.churn_class_priors``, ... (spelled in one
+    place: :class:`madnb_pl.models.catalog.ModelObjects`).
     The catalog is keyed by both parts; :attr:`key` is how users write the name.
     """
 
