@@ -44,7 +44,7 @@ from typing import Any
 from . import scoring
 from .core.errors import MadnbError, entry_point
 from .core.names import NewName, Relation, created, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
-from .core.sql import Plpy, quote_ident, with_clause
+from .core.sql import Plpy, Sql, quote_ident, with_clause
 from .derive import model_tables, update
 from .derive.model_tables import ModelTables
 from .inputs import arrays, privacy_parameters
@@ -159,7 +159,7 @@ def create_nb_statistics(
         private_release.write_private(plpy, training, privacy, dest, {"statistics": dest.display})
     else:
         part_sources.write_exact_here_or_on_shards(plpy, training, dest)
-    plpy.execute(f"ANALYZE {dest.sql}")
+    plpy.execute(Sql(f"ANALYZE {dest.sql}"))
 
 
 @entry_point
@@ -224,10 +224,10 @@ def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, numeric_stats: Relation |
     """
     union = f"SELECT f.attr FROM {fp.sql} AS f" + (f" UNION ALL SELECT x.attr FROM {numeric_stats.sql} AS x" if numeric_stats is not None else "")
     row = plpy.execute(
-        f"SELECT pg_catalog.max(a.attr)::pg_catalog.int8 AS hi, pg_catalog.min(a.attr)::pg_catalog.int8 AS lo FROM ({union}) AS a"
+        Sql(f"SELECT pg_catalog.max(a.attr)::pg_catalog.int8 AS hi, pg_catalog.min(a.attr)::pg_catalog.int8 AS lo FROM ({union}) AS a")
     )[0]
     comment = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["oid"]), [fp.oid]
+        plpy.prepare(Sql("SELECT pg_catalog.obj_description($1, 'pg_class') AS c"), ["oid"]), [fp.oid]
     )[0]["c"]
     found = _NUM_ATTRS_RECORD.search(comment or "")
     recorded = int(found.group(1)) if found else None
@@ -255,8 +255,8 @@ def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, numeric_stats: Relation |
 def _has_columns(plpy: Plpy, rel: Relation, names: list[str]) -> bool:
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute "
-            "WHERE attrelid = $1 AND attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) AND attnum > 0 AND NOT attisdropped",
+            Sql("SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute "
+            "WHERE attrelid = $1 AND attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) AND attnum > 0 AND NOT attisdropped"),
             ["oid", "text[]"],
         ),
         [rel.oid, names],
@@ -284,7 +284,7 @@ def _check_not_swapped(plpy: Plpy, fp: Relation, cp: Relation) -> None:
 
 
 def _class_count(plpy: Plpy, rel_sql: str, argument: str) -> int:
-    k = int(plpy.execute(f"SELECT pg_catalog.count(*)::int8 AS k FROM {rel_sql} AS m")[0]["k"])
+    k = int(plpy.execute(Sql(f"SELECT pg_catalog.count(*)::int8 AS k FROM {rel_sql} AS m"))[0]["k"])
     if k == 0:
         raise MadnbError("22023", f"the model has no classes: {argument} is empty", hint="train the model first")
     if k > scoring.MAX_CLASSES:
@@ -333,7 +333,7 @@ def create_view(
     out = resolve_new_name(plpy, dest, "destName")
     k = _class_count(plpy, cp.sql, f"classPriorsSource {cp.display}")
     value = resolve_column(plpy, fp, quote_ident("value"), "featureProbsSource")
-    has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
+    has_cat = bool(plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e"))[0]["e"])
     plan = scoring.choose_plan(
         plpy, fp_sql=fp.sql, value_type_oid=value.type_oid, has_cat=has_cat, num_attrs=n, k=k,
         source_elem_oid=attrs.elem_oid, collated=((fp, value), (src, attrs)),
@@ -343,12 +343,12 @@ def create_view(
         plan, kind=kind, prefix=[], cp=cp.sql, fp=fp.sql, numeric_stats=None if numeric_stats is None else numeric_stats.sql,
         source=src.sql, key=key.sql, attrs=attrs.sql,
     )
-    plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
+    plpy.execute(Sql(f"CREATE VIEW {out.sql} AS {body}"))
     output = "classification" if kind == "classify" else "class probabilities"
     plpy.execute(
-        f"COMMENT ON VIEW {out.sql} IS "
+        Sql(f"COMMENT ON VIEW {out.sql} IS "
         + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display} by the model in {cp.display}, {fp.display}"
-                             + (f", {numeric_stats.display}" if numeric_stats is not None else ""))
+                             + (f", {numeric_stats.display}" if numeric_stats is not None else "")))
     )
 
 
@@ -391,18 +391,18 @@ def create_adhoc_view(
         source_elem_oid=attrs.elem_oid, collated=((training.source, training.attrs), (src, attrs)),
         numeric_attrs=list(training.numeric), check_numeric=False, prefix=with_clause(model_tables.model_ctes(s, training)),
     )
-    plpy.execute(f"DROP TABLE {s}")
+    plpy.execute(Sql(f"DROP TABLE {s}"))
     # the view itself trains on every query (the unnest pass: it must accept any array shape)
     prefix = [("stats", array_pass.stats_select(training, by_subscript=False))] + model_tables.model_ctes("stats", training)
     body = scoring.view_sql(
         plan, kind=kind, prefix=prefix, cp="cp", fp="fp", numeric_stats="np" if training.numeric else None,
         source=src.sql, key=key.sql, attrs=attrs.sql,
     )
-    plpy.execute(f"CREATE VIEW {out.sql} AS {body}")
+    plpy.execute(Sql(f"CREATE VIEW {out.sql} AS {body}"))
     output = "classification" if kind == "classify" else "class probabilities"
     plpy.execute(
-        f"COMMENT ON VIEW {out.sql} IS "
-        + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display}, trained ad hoc from {training.source.display} on every query")
+        Sql(f"COMMENT ON VIEW {out.sql} IS "
+        + plpy.quote_literal(f"madnb naive Bayes {output} of {src.display}, trained ad hoc from {training.source.display} on every query"))
     )
 
 
@@ -451,4 +451,4 @@ def create_nb_federated_tables(
         plpy, list(parts), model, smoothing_factor, subject="remote statistics", keep=statistics_table.kept_name(plpy, model.feature_probs),
     )
     for part, _ in parts:
-        plpy.execute(f"DROP TABLE {part.sql}")
+        plpy.execute(Sql(f"DROP TABLE {part.sql}"))

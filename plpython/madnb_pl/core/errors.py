@@ -37,6 +37,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
+from .spi import Plpy, Sql
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 PINNED_SEARCH_PATH = "pg_catalog, pg_temp"
@@ -57,22 +59,22 @@ class MadnbError(Exception):
         self.hint = hint
 
 
-def set_search_path(plpy: Any, value: str) -> None:  # plpy: madnb_pl.core.sql.Plpy (sql imports errors)
+def set_search_path(plpy: Plpy, value: str) -> None:
     """``search_path = value`` until the end of the transaction (or of an aborted savepoint).
 
     Safe under any search_path: a schema-qualified function, a parameter of a
     schema-qualified type and no operator.
     """
-    plan = plpy.prepare("SELECT pg_catalog.set_config('search_path', $1, true)", ["pg_catalog.text"])
+    plan = plpy.prepare(Sql("SELECT pg_catalog.set_config('search_path', $1, true)"), ["pg_catalog.text"])
     plpy.execute(plan, [value])
 
 
-def _set(plpy: Any, name: str, value: str) -> None:
-    plan = plpy.prepare("SELECT pg_catalog.set_config($1, $2, true)", ["pg_catalog.text", "pg_catalog.text"])
+def _set(plpy: Plpy, name: str, value: str) -> None:
+    plan = plpy.prepare(Sql("SELECT pg_catalog.set_config($1, $2, true)"), ["pg_catalog.text", "pg_catalog.text"])
     plpy.execute(plan, [name, value])
 
 
-def _pin_output(plpy: Any, float_digits: str, datestyle: str) -> list[tuple[str, str]]:
+def _pin_output(plpy: Plpy, float_digits: str, datestyle: str) -> list[tuple[str, str]]:
     """Exact float text and ISO date output (see the module docstring); the settings to set back."""
     restore: list[tuple[str, str]] = []
     if int(float_digits) < 1:
@@ -118,15 +120,15 @@ def entry_point(func: Any = None, *, pin_search_path: bool = True) -> Any:
 
 def _wrap(func: F, pin_search_path: bool) -> F:
     @functools.wraps(func)
-    def wrapper(plpy: Any, *args: Any, **kwargs: Any) -> Any:  # PL/Python's plpy module
+    def wrapper(plpy: Plpy, *args: Any, **kwargs: Any) -> Any:  # PL/Python's plpy module
         pinned = False
         restore: list[tuple[str, str]] = []
         try:
             if pin_search_path:
                 # pg_catalog's current_setting with a literal: nothing on the caller's path can intervene
                 now = plpy.execute(
-                    "SELECT pg_catalog.current_setting('search_path') AS p, "
-                    "pg_catalog.current_setting('extra_float_digits') AS f, pg_catalog.current_setting('DateStyle') AS d"
+                    Sql("SELECT pg_catalog.current_setting('search_path') AS p, "
+                    "pg_catalog.current_setting('extra_float_digits') AS f, pg_catalog.current_setting('DateStyle') AS d")
                 )[0]
                 caller = now["p"]
                 set_search_path(plpy, PINNED_SEARCH_PATH)

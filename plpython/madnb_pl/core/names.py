@@ -220,16 +220,16 @@ def resolve_relation(plpy: Plpy, text: str | None, argument: str) -> Relation:
     with _on_callers_search_path(plpy):
         found = plpy.execute(
             plpy.prepare(
-                "SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid", ["pg_catalog.text"]
+                Sql("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS oid"), ["pg_catalog.text"]
             ),
             [_qualified_text(parts)],
         )[0]["oid"]
     rows = [] if found is None else plpy.execute(
         plpy.prepare(
-            "SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, "
+            Sql("SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, "
             "c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind "
             "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace "
-            "WHERE c.oid OPERATOR(pg_catalog.=) $1",
+            "WHERE c.oid OPERATOR(pg_catalog.=) $1"),
             ["pg_catalog.oid"],
         ),
         [found],
@@ -255,9 +255,9 @@ def refuse_nondeterministic_collation(plpy: Plpy, rel: Relation, col: Column, ar
     private release would count one row in several cells of one query.
     """
     plan = plpy.prepare(
-        "SELECT c.collname::pg_catalog.text AS coll FROM pg_catalog.pg_attribute a "
+        Sql("SELECT c.collname::pg_catalog.text AS coll FROM pg_catalog.pg_attribute a "
         "JOIN pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) a.attcollation "
-        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND NOT c.collisdeterministic",
+        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND NOT c.collisdeterministic"),
         ["pg_catalog.oid", "pg_catalog.name"],
     )
     rows = plpy.execute(plan, [rel.oid, col.name])
@@ -280,7 +280,7 @@ def resolve_column(plpy: Plpy, rel: Relation, text: str | None, argument: str, c
     # under the pinned search_path (as in an entry point), format_type qualifies every
     # type outside pg_catalog, so the text means the same type in the SQL built from it
     plan = plpy.prepare(
-        "SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
+        Sql("SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
         "a.atttypid::pg_catalog.int8 AS typoid, "
         "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
         "     THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, "
@@ -288,7 +288,7 @@ def resolve_column(plpy: Plpy, rel: Relation, text: str | None, argument: str, c
         "     THEN t.typelem::pg_catalog.int8 END AS elemoid "
         "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid "
         "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 "
-        "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
+        "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"),
         ["pg_catalog.oid", "pg_catalog.name"],
     )
     rows = plpy.execute(plan, [rel.oid, name])
@@ -318,14 +318,14 @@ def _check_compared_type(plpy: Plpy, col: Column, argument: str) -> None:
     typ, oid = (col.elem_sql, col.elem_oid) if col.elem_oid is not None else (col.type_sql, col.type_oid)
     rows = plpy.execute(
         plpy.prepare(
-            "WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t "
+            Sql("WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t "
             "JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
             "SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c "
             "JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod "
             "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace "
             "WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) "
             "AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) "
-            "AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1",
+            "AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1"),
             ["pg_catalog.oid"],
         ),
         [oid],
@@ -350,7 +350,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, argument: str) -> NewName:
         schema = parts[0]
         rows = plpy.execute(
             plpy.prepare(
-                "SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1", ["pg_catalog.name"]
+                Sql("SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname OPERATOR(pg_catalog.=) $1"), ["pg_catalog.name"]
             ),
             [schema],
         )
@@ -358,7 +358,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, argument: str) -> NewName:
             raise MadnbError("3F000", f'schema "{schema}" does not exist', detail=f"{argument} is {text!r}")
     else:
         with _on_callers_search_path(plpy):
-            schema = plpy.execute("SELECT pg_catalog.current_schema()::pg_catalog.text AS s")[0]["s"]
+            schema = plpy.execute(Sql("SELECT pg_catalog.current_schema()::pg_catalog.text AS s"))[0]["s"]
         if schema is None:
             raise MadnbError(
                 "3F000",
@@ -368,7 +368,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, argument: str) -> NewName:
             )
     new = NewName(schema, parts[-1])
     rows = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken", ["pg_catalog.text"]),
+        plpy.prepare(Sql("SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken"), ["pg_catalog.text"]),
         [_qualified_text([new.schema, new.name])],
     )
     if rows[0]["taken"]:
@@ -384,7 +384,7 @@ def resolve_new_name(plpy: Plpy, text: str | None, argument: str) -> NewName:
 def created(plpy: Plpy, name: NewName) -> Relation:
     """The relation just created under ``name`` (its OID looked up once)."""
     oid = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        plpy.prepare(Sql("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o"), ["pg_catalog.text"]),
         [name.sql],
     )[0]["o"]
     return Relation(name.schema, name.name, int(oid))

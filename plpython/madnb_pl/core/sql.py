@@ -1,10 +1,10 @@
 """The SQL-building layer: what every stage uses to talk to PostgreSQL and to write SQL.
 
-* :class:`Plpy`: the part of PL/Python's ``plpy`` module madnb uses, as a type
-  (every function that runs SQL takes one);
-* :class:`Sql`: a fragment of SQL text built here from identifiers quoted by
+* :class:`Plpy`, :class:`Sql` and :class:`Plan` (defined in :mod:`madnb_pl.core.spi`, which
+  errors.py uses too): the part of PL/Python's ``plpy`` module madnb uses, and the
+  only text it runs -- a fragment built from identifiers quoted by
   :mod:`madnb_pl.core.names`, integers and floats madnb computed itself, and
-  ``pg_catalog``-qualified names -- never from user text;
+  ``pg_catalog``-qualified names, never from user text;
 * named ``pg_type`` OIDs (PostgreSQL's fixed OIDs of the built-in types) and the
   type groups madnb decides by;
 * the few builders every stage shares: :func:`int_array`, :func:`float8_literal`,
@@ -20,39 +20,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NewType, Protocol
+from typing import Any
 
 from .errors import MadnbError
-
-Sql = NewType("Sql", str)
-"""SQL text madnb built itself (identifiers quoted, values it computed)."""
-
-
-class Plpy(Protocol):
-    """The ``plpy`` module of PL/Python, as far as madnb uses it.
-
-    Results of :meth:`execute` are sequences of rows (``dict``-like); statements
-    from :meth:`prepare` take their values as parameters.
-    """
-
-    spiexceptions: Any
-    SPIError: type[Exception]
-    Error: type[Exception]
-
-    def execute(self, query: Any, args: Sequence[Any] | None = ..., limit: int = ...) -> Any: ...
-
-    def prepare(self, query: str, types: Sequence[str] = ...) -> Any: ...
-
-    def quote_literal(self, value: str) -> str: ...
-
-    def debug(self, *args: Any, **kwargs: Any) -> None: ...
-
-    def notice(self, *args: Any, **kwargs: Any) -> None: ...
-
-    def warning(self, *args: Any, **kwargs: Any) -> None: ...
-
-    def error(self, *args: Any, **kwargs: Any) -> None: ...
-
+from .spi import Plpy, Sql
 
 # ---------------------------------------------------------------------------
 # pg_type OIDs of built-in types (fixed by PostgreSQL: src/include/catalog/pg_type.dat)
@@ -177,8 +148,8 @@ class BaseType:
     builtin: bool  # PostgreSQL's own (:data:`BUILTIN_SQL`)
 
 
-def _base_type_sql(start: str) -> str:
-    return (
+def _base_type_sql(start: str) -> Sql:
+    return Sql(
         f"WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) {start} "
         "UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) "
         "SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, "

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ..core.names import NewName, Relation, created
-from ..core.sql import F8, Plpy, float8_literal, with_clause
+from ..core.sql import F8, Plpy, Sql, float8_literal, with_clause
 from ..inputs import privacy_parameters
 from ..inputs.arrays import Training
 from ..merge.part_sums import SOURCES_SHOWN, check_compatible, check_parts, statistics_shape, write_sum
@@ -115,11 +115,11 @@ def derive_from_sum(
         create_empty_tables(plpy, training, model)
     else:
         for name in model.all():
-            plpy.execute(f"DELETE FROM {name}")
+            plpy.execute(Sql(f"DELETE FROM {name}"))
     insert_model_rows(plpy, ctes, model, smoothing)
     _comment_model(plpy, kept, header, model)
     for name in model.all():
-        plpy.execute(f"ANALYZE {name}")
+        plpy.execute(Sql(f"ANALYZE {name}"))
 
 
 STATISTICS_RECORD = re.compile(r'; derived from statistics ("(?:[^"]|"")+"\."(?:[^"]|"")+") \(id ([0-9a-f-]{36})\)$')
@@ -157,7 +157,7 @@ def _comment_model(plpy: Plpy, kept: Relation, h: Header, model: ModelSql) -> No
         if numeric_stats is not None:
             texts[numeric_stats] = f"madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from {src}"
     for name, text in texts.items():
-        plpy.execute(f"COMMENT ON TABLE {name} IS {plpy.quote_literal(text + '; ' + derived)}")
+        plpy.execute(Sql(f"COMMENT ON TABLE {name} IS {plpy.quote_literal(text + '; ' + derived)}"))
 
 
 def model_ctes(cells: str, training: Training, class_rows: str = array_pass.CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
@@ -285,31 +285,31 @@ def dp_model_ctes(noisy: str, training: Training, nb: privacy_parameters.Numeric
 def create_empty_tables(plpy: Plpy, training: Training, model: ModelSql) -> None:
     """Create MADlib's tables (plus madnb's ``smoothing`` column), empty."""
     ctype, etype = training.cls.type_sql, training.attrs.elem_sql
-    plpy.execute(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)")
+    plpy.execute(Sql(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)"))
     plpy.execute(
-        f"CREATE TABLE {model.feature_probs} (class {ctype}, attr pg_catalog.int4, value {etype}, "
-        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)"
+        Sql(f"CREATE TABLE {model.feature_probs} (class {ctype}, attr pg_catalog.int4, value {etype}, "
+        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)")
     )
     if model.numeric_stats is not None:
         plpy.execute(
-            f"CREATE TABLE {model.numeric_stats} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
-            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)"
+            Sql(f"CREATE TABLE {model.numeric_stats} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
+            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)")
         )
 
 
 def insert_model_rows(plpy: Plpy, ctes: str, model: ModelSql, smoothing: float) -> None:
     """Fill MADlib's tables from the ``cp``, ``fp`` and ``np`` CTEs of ``ctes`` (exact or noisy statistics alike)."""
     cp, fp, numeric_stats = model.class_priors, model.feature_probs, model.numeric_stats
-    plpy.execute(f"{ctes} INSERT INTO {cp} (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class")
+    plpy.execute(Sql(f"{ctes} INSERT INTO {cp} (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class"))
     plpy.execute(
-        f"{ctes} INSERT INTO {fp} (class, attr, value, cnt, attr_cnt, smoothing) "
+        Sql(f"{ctes} INSERT INTO {fp} (class, attr, value, cnt, attr_cnt, smoothing) "
         f"SELECT class, attr, value, cnt, attr_cnt, {float(smoothing)!r}::pg_catalog.float8 "
-        "FROM fp ORDER BY attr, value, class"
+        "FROM fp ORDER BY attr, value, class")
     )
     if numeric_stats is not None:
         plpy.execute(
-            f"{ctes} INSERT INTO {numeric_stats} (class, attr, attr_mean, attr_var, value_cnt) "
-            "SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr"
+            Sql(f"{ctes} INSERT INTO {numeric_stats} (class, attr, attr_mean, attr_var, value_cnt) "
+            "SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr")
         )
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..core.errors import MadnbError
 from ..core.names import MODELS_SCHEMA, Relation, parse_name, resolve_relation
-from ..core.sql import Plpy, quote_ident
+from ..core.sql import Plpy, Sql, quote_ident
 from ..merge import part_sources, part_sums
 from ..release.statistics_table import KEPT_SCHEMA, Header
 from . import model_tables
@@ -63,9 +63,9 @@ def update_model(
         )
     # One update of a model at a time (views may read it meanwhile): a concurrent
     # update waits here and then adds its part to the sum this one leaves.
-    plpy.execute(f"LOCK TABLE {', '.join(r.sql for r in tables)} IN SHARE ROW EXCLUSIVE MODE")
+    plpy.execute(Sql(f"LOCK TABLE {', '.join(r.sql for r in tables)} IN SHARE ROW EXCLUSIVE MODE"))
     kept = model_statistics(plpy, fp, cp, numeric_table)
-    plpy.execute(f"LOCK TABLE {kept.sql} IN SHARE ROW EXCLUSIVE MODE")
+    plpy.execute(Sql(f"LOCK TABLE {kept.sql} IN SHARE ROW EXCLUSIVE MODE"))
     model_header = part_sources.read_header(plpy, kept, "kept statistics")
     _check_recorded_id(plpy, fp, kept, model_header)
     _check_numeric_table(model_header, numeric_table)
@@ -111,7 +111,7 @@ def _refuse_named_model(tables: list[Relation]) -> None:
 def _record(plpy: Plpy, rel: Relation) -> tuple[str, str] | None:
     """(quoted name, id) of the statistics a model table's comment says the model keeps, or None."""
     comment = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.obj_description($1, 'pg_class') AS c", ["pg_catalog.oid"]), [rel.oid]
+        plpy.prepare(Sql("SELECT pg_catalog.obj_description($1, 'pg_class') AS c"), ["pg_catalog.oid"]), [rel.oid]
     )[0]["c"]
     found = model_tables.STATISTICS_RECORD.search(comment or "")
     return (found.group(1), found.group(2)) if found else None
@@ -143,7 +143,7 @@ def model_statistics(plpy: Plpy, fp: Relation, cp: Relation, numeric_stats: Rela
             )
     schema, name = parse_name(record[0], "kept statistics")
     oid = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o", ["pg_catalog.text"]),
+        plpy.prepare(Sql("SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o"), ["pg_catalog.text"]),
         [f"{quote_ident(schema)}.{quote_ident(name)}"],
     )[0]["o"]
     if oid is None:
@@ -170,8 +170,8 @@ def _check_same_owner(plpy: Plpy, kept: Relation, fp: Relation, cp: Relation, nu
     rels = [kept, fp, cp] + ([numeric_stats] if numeric_stats is not None else [])
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT c.oid::pg_catalog.int8 AS oid, c.relowner::pg_catalog.regrole::pg_catalog.text AS owner "
-            "FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) ANY ($1)",
+            Sql("SELECT c.oid::pg_catalog.int8 AS oid, c.relowner::pg_catalog.regrole::pg_catalog.text AS owner "
+            "FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) ANY ($1)"),
             ["pg_catalog.oid[]"],
         ),
         [[r.oid for r in rels]],
@@ -232,7 +232,7 @@ def _check_new(rel: Relation, part: Header, fp: Relation, model: Header) -> None
 
 def _smoothing(plpy: Plpy, fp: Relation) -> float:
     """The model's own smoothing factor, as its feature table records it (1 when it holds no rows)."""
-    rows = plpy.execute(f"SELECT DISTINCT f.smoothing FROM {fp.sql} AS f WHERE f.smoothing IS NOT NULL LIMIT 2")
+    rows = plpy.execute(Sql(f"SELECT DISTINCT f.smoothing FROM {fp.sql} AS f WHERE f.smoothing IS NOT NULL LIMIT 2"))
     if len(rows) > 1:
         raise MadnbError(
             "22023",
@@ -244,7 +244,7 @@ def _smoothing(plpy: Plpy, fp: Relation) -> float:
 
 
 def _classes(plpy: Plpy, cp: Relation) -> int:
-    return int(plpy.execute(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS c")[0]["k"])
+    return int(plpy.execute(Sql(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS c"))[0]["k"])
 
 
 __all__ = ["RETRAIN_HINT", "model_statistics", "update_model"]

@@ -245,10 +245,10 @@ def warn_suspect_classes(plpy: Plpy, statistics: str, label: Column, source: Rel
     private release says nothing that depends on the data outside its noisy numbers.
     """
     r = plpy.execute(
-        "SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, "
+        Sql("SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, "
         # format's %s is the type's own output function (no cast another role could define)
         "pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one "
-        f"FROM {statistics} AS s WHERE s.attr OPERATOR(pg_catalog.=) 0"
+        f"FROM {statistics} AS s WHERE s.attr OPERATOR(pg_catalog.=) 0")
     )[0]
     k, n = int(r["k"]), int(r["n"])
     if k == 1:
@@ -280,9 +280,9 @@ def is_sharded(plpy: Plpy, source: Relation) -> bool:
     return bool(
         plpy.execute(
             plpy.prepare(
-                "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 "
+                Sql("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 "
                 "AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p "
-                "JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s",
+                "JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s"),
                 ["pg_catalog.oid"],
             ),
             [source.oid],

@@ -228,7 +228,7 @@ def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
     an enum and whether it is PostgreSQL's own (:data:`BUILTIN_SQL`)."""
     return list(plpy.execute(
         plpy.prepare(
-            "WITH RECURSIVE d(top, oid, depth) AS (SELECT a.atttypid, a.atttypid, 0 FROM pg_catalog.pg_attribute AS a "
+            Sql("WITH RECURSIVE d(top, oid, depth) AS (SELECT a.atttypid, a.atttypid, 0 FROM pg_catalog.pg_attribute AS a "
             "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
             "UNION SELECT d.top, t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t "
             "ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
@@ -240,7 +240,7 @@ def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
             "ORDER BY d.depth DESC LIMIT 1) AS bo ON true "
             "JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) bo.oid "
             "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
-            "ORDER BY a.attnum",
+            "ORDER BY a.attnum"),
             ["pg_catalog.oid"],
         ),
         [rel.oid],

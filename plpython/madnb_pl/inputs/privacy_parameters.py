@@ -52,7 +52,7 @@ from typing import Any
 
 from ..core.errors import MadnbError
 from ..core.names import Relation, refuse_nondeterministic_collation, resolve_column, resolve_relation
-from ..core.sql import F8, INTEGER_TYPES, Plpy, float8_literal
+from ..core.sql import F8, INTEGER_TYPES, Plpy, Sql, float8_literal
 from .arrays import Training
 
 FIXED_POINT_BITS = 20
@@ -107,13 +107,13 @@ class NumericBounds:
         out["hi_n"] = self._array(hi, length, "numeric")
         return out
 
-    def values_sql(self) -> str:
+    def values_sql(self) -> Sql:
         """``(VALUES (attr, lo, hi, mid, half), ...)`` for post-processing."""
         rows = ", ".join(
             f"({int(a)}, {float8_literal(x)}::{F8}, {float8_literal(y)}::{F8}, {float8_literal(self.mid(x, y))}::{F8}, {float8_literal(self.half(x, y))}::{F8})"
             for a, x, y in self.bounds
         )
-        return f"(VALUES {rows})"
+        return Sql(f"(VALUES {rows})")
 
 
 COUNT_CAP = 1 << 50

@@ -57,9 +57,9 @@ _PIN_REMOTE = Sql("SET search_path = pg_catalog, pg_temp; SET datestyle = ISO; S
 def dblink_schema(plpy: Plpy) -> Sql:
     """The quoted schema of the dblink extension (0A000 when it is not installed)."""
     rows = plpy.execute(
-        "SELECT n.nspname::pg_catalog.text AS s FROM pg_catalog.pg_extension AS e "
+        Sql("SELECT n.nspname::pg_catalog.text AS s FROM pg_catalog.pg_extension AS e "
         "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace "
-        "WHERE e.extname OPERATOR(pg_catalog.=) 'dblink'"
+        "WHERE e.extname OPERATOR(pg_catalog.=) 'dblink'")
     )
     if not rows:
         raise MadnbError(
@@ -272,14 +272,14 @@ def foreign_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None
     """
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT s.srvname::pg_catalog.text AS server, w.fdwname::pg_catalog.text AS wrapper, "
+            Sql("SELECT s.srvname::pg_catalog.text AS server, w.fdwname::pg_catalog.text AS wrapper, "
             "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(ft.ftoptions) AS o "
             " WHERE o.option_name OPERATOR(pg_catalog.=) 'schema_name') AS schema_name, "
             "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(ft.ftoptions) AS o "
             " WHERE o.option_name OPERATOR(pg_catalog.=) 'table_name') AS table_name "
             "FROM pg_catalog.pg_foreign_table AS ft JOIN pg_catalog.pg_foreign_server AS s ON s.oid OPERATOR(pg_catalog.=) ft.ftserver "
             "JOIN pg_catalog.pg_foreign_data_wrapper AS w ON w.oid OPERATOR(pg_catalog.=) s.srvfdw "
-            "WHERE ft.ftrelid OPERATOR(pg_catalog.=) $1",
+            "WHERE ft.ftrelid OPERATOR(pg_catalog.=) $1"),
             ["pg_catalog.oid"],
         ),
         [rel.oid],
@@ -298,11 +298,11 @@ def foreign_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None
         str(c["name"]): (str(c["remote"]), str(c["typ"]))
         for c in plpy.execute(
             plpy.prepare(
-                "SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
+                Sql("SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
                 "COALESCE((SELECT o.option_value FROM pg_catalog.pg_options_to_table(a.attfdwoptions) AS o "
                 "WHERE o.option_name OPERATOR(pg_catalog.=) 'column_name'), a.attname::pg_catalog.text) AS remote "
                 "FROM pg_catalog.pg_attribute AS a WHERE a.attrelid OPERATOR(pg_catalog.=) $1 "
-                "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
+                "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"),
                 ["pg_catalog.oid"],
             ),
             [rel.oid],
@@ -370,9 +370,9 @@ def server_names(plpy: Plpy, servers: list[str | None] | None) -> list[str]:
     if len(servers) == 0:
         raise MadnbError("22023", "servers is empty", hint="pass at least one foreign server, e.g. ARRAY['owner1', 'owner2']")
     plan = plpy.prepare(
-        "SELECT w.fdwname::pg_catalog.text AS wrapper FROM pg_catalog.pg_foreign_server AS s "
+        Sql("SELECT w.fdwname::pg_catalog.text AS wrapper FROM pg_catalog.pg_foreign_server AS s "
         "JOIN pg_catalog.pg_foreign_data_wrapper AS w ON w.oid OPERATOR(pg_catalog.=) s.srvfdw "
-        "WHERE s.srvname OPERATOR(pg_catalog.=) $1",
+        "WHERE s.srvname OPERATOR(pg_catalog.=) $1"),
         ["pg_catalog.name"],
     )
     out = []
@@ -398,9 +398,9 @@ def _local_type(plpy: Plpy, col: RemoteColumn) -> str | None:
     """This database's name for the type of a remote column (None when there is no such type here)."""
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT pg_catalog.format_type(t.oid, $3) AS typ FROM pg_catalog.pg_type AS t "
+            Sql("SELECT pg_catalog.format_type(t.oid, $3) AS typ FROM pg_catalog.pg_type AS t "
             "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) t.typnamespace "
-            "WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND t.typname OPERATOR(pg_catalog.=) $2",
+            "WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND t.typname OPERATOR(pg_catalog.=) $2"),
             ["pg_catalog.name", "pg_catalog.name", "pg_catalog.int4"],
         ),
         [col.type_schema, col.type_name, col.typmod],
@@ -429,7 +429,7 @@ def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPar
             )
         types[col] = want  # = here: this database's spelling of the type
     name = "madnb_part_" + secrets.token_hex(6)
-    plpy.execute(f"CREATE TEMPORARY TABLE {quote_ident(name)} {columns_ddl(types['cls'], types['value'])} ON COMMIT DROP")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {quote_ident(name)} {columns_ddl(types['cls'], types['value'])} ON COMMIT DROP"))
     oid = created(plpy, NewName("pg_temp", name)).oid
     # types as this database's format_type spells them (the fixed ones are SQL keywords: pg_catalog's)
     columns = Sql(", ".join(f"{c} {types[c]}" for c in COLUMNS))

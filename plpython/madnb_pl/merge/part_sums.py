@@ -251,7 +251,7 @@ def write_sum(plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, t
     """The sum of compatible ``parts`` into a new statistics table ``dest`` (the cells as one release
     would hold them, raw noisy sums for private parts); return its header (:func:`sum_header`)."""
     create_table(plpy, dest, training)
-    plpy.execute(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, training)}")
+    plpy.execute(Sql(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, training)}"))
     header = sum_header(plpy, [h for _, h in parts])
     write_header(plpy, dest.sql, header)
     return header
@@ -261,13 +261,13 @@ def replace_sum(plpy: Plpy, kept: Relation, parts: list[tuple[Relation, Header]]
     """Replace the cells of statistics table ``kept`` (the first of ``parts``) by the sum of ``parts``, in
     place; return its new header.  Costs the size of the parts, not the number of earlier updates."""
     merged = temp_name("madnb_merged_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_select(parts, training)}")
-    plpy.execute(f"DELETE FROM {kept.sql}")
-    plpy.execute(f"INSERT INTO {kept.sql} {_CELLS} SELECT * FROM {merged}")
-    plpy.execute(f"DROP TABLE {merged}")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {merged} ON COMMIT DROP AS {merged_select(parts, training)}"))
+    plpy.execute(Sql(f"DELETE FROM {kept.sql}"))
+    plpy.execute(Sql(f"INSERT INTO {kept.sql} {_CELLS} SELECT * FROM {merged}"))
+    plpy.execute(Sql(f"DROP TABLE {merged}"))
     header = sum_header(plpy, [h for _, h in parts])
     write_header(plpy, kept.sql, header)
-    plpy.execute(f"ANALYZE {kept.sql}")
+    plpy.execute(Sql(f"ANALYZE {kept.sql}"))
     return header
 
 

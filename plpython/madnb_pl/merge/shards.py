@@ -73,7 +73,7 @@ def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
     """The leaf partitions of ``t.source`` (postgres_fdw foreign tables and local tables)."""
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, "
+            Sql("SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, "
             "c.relkind::pg_catalog.text AS kind, s.srvname::pg_catalog.text AS server, w.fdwname::pg_catalog.text AS fdw, "
             "(SELECT o.option_value FROM pg_catalog.pg_options_to_table(f.ftoptions) o "
             " WHERE o.option_name OPERATOR(pg_catalog.=) 'schema_name') AS remote_schema, "
@@ -86,16 +86,16 @@ def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
             "LEFT JOIN pg_catalog.pg_foreign_server s ON s.oid OPERATOR(pg_catalog.=) f.ftserver "
             "LEFT JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid OPERATOR(pg_catalog.=) s.srvfdw "
             "WHERE p.isleaf AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,f}'::pg_catalog.\"char\"[]) "
-            "ORDER BY n.nspname COLLATE \"C\", c.relname COLLATE \"C\"",
+            "ORDER BY n.nspname COLLATE \"C\", c.relname COLLATE \"C\""),
             ["pg_catalog.regclass"],
         ),
         [t.source.oid],
     )
     column_names = plpy.prepare(
-        "SELECT a.attname::pg_catalog.text AS local, o.option_value AS remote FROM pg_catalog.pg_attribute a "
+        Sql("SELECT a.attname::pg_catalog.text AS local, o.option_value AS remote FROM pg_catalog.pg_attribute a "
         "CROSS JOIN LATERAL pg_catalog.pg_options_to_table(a.attfdwoptions) o "
         "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
-        "AND o.option_name OPERATOR(pg_catalog.=) 'column_name'",
+        "AND o.option_name OPERATOR(pg_catalog.=) 'column_name'"),
         ["pg_catalog.oid"],
     )
     out = []
@@ -256,7 +256,7 @@ def _create_tables(plpy: Plpy, t: Training) -> _Tables:
     }
     tables = _Tables({role: temp_name(f"madnb_{role}_") for role in columns}, columns)
     for role, cols in columns.items():
-        plpy.execute(f"CREATE TEMPORARY TABLE {tables.names[role]} (shard {I4}, {cols}) ON COMMIT DROP")
+        plpy.execute(Sql(f"CREATE TEMPORARY TABLE {tables.names[role]} (shard {I4}, {cols}) ON COMMIT DROP"))
     return tables
 
 
@@ -272,10 +272,10 @@ class _ShardRows:
         return f"(SELECT x.* FROM {self.tables.names[role]} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(self.i)})"
 
     def add(self, role: str, select: Sql) -> None:
-        self.plpy.execute(f"INSERT INTO {self.tables.names[role]} SELECT {int(self.i)}, r.* FROM ({select}) AS r")
+        self.plpy.execute(Sql(f"INSERT INTO {self.tables.names[role]} SELECT {int(self.i)}, r.* FROM ({select}) AS r"))
 
     def clear(self, role: str) -> None:
-        self.plpy.execute(f"DELETE FROM {self.tables.names[role]} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(self.i)}")
+        self.plpy.execute(Sql(f"DELETE FROM {self.tables.names[role]} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(self.i)}"))
 
 
 def _shard_steps(plpy: Plpy, t: Training, shard: Shard, rels: _ShardRows, part: str) -> Generator[array_pass.Scan, None, None]:
@@ -296,9 +296,9 @@ def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, 
     lt = replace(t, source=shard.partition)
     s = array_pass.materialise(plpy, t, lt, shard.display)
     plpy.execute(
-        f"INSERT INTO {tables.names[array_pass.PASS]} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s"
+        Sql(f"INSERT INTO {tables.names[array_pass.PASS]} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s")
     )
-    plpy.execute(f"DROP TABLE {s}")
+    plpy.execute(Sql(f"DROP TABLE {s}"))
     statistics_table.insert_cells(plpy, t, tables.pass_of(i), part)
     statistics_table.refine_far_from_zero(plpy, statistics_table.refinement(lt), part)
 
@@ -355,13 +355,13 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
     statistics_table.create_table(plpy, dest, t)
     merged = part_sums.merged_exact_select(parts, t)
     plpy.execute(
-        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, mean_lo) "
-        f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var, m.mean_lo FROM ({merged}) AS m"
+        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, mean_lo) "
+        f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var, m.mean_lo FROM ({merged}) AS m")
     )
     for rel, _ in parts:
-        plpy.execute(f"DROP TABLE {rel.sql}")
+        plpy.execute(Sql(f"DROP TABLE {rel.sql}"))
     for table in tables.names.values():
-        plpy.execute(f"DROP TABLE {table}")
+        plpy.execute(Sql(f"DROP TABLE {table}"))
     return True
 
 
@@ -369,8 +369,8 @@ def _check_readable(plpy: Plpy, t: Training) -> None:
     """What a scan of the source would check: SELECT on both columns, and no row-level security in force."""
     r = plpy.execute(
         plpy.prepare(
-            "SELECT pg_catalog.has_column_privilege($1, $2, 'SELECT') AND pg_catalog.has_column_privilege($1, $3, 'SELECT') AS ok, "
-            "pg_catalog.row_security_active($1) AS rls",
+            Sql("SELECT pg_catalog.has_column_privilege($1, $2, 'SELECT') AND pg_catalog.has_column_privilege($1, $3, 'SELECT') AS ok, "
+            "pg_catalog.row_security_active($1) AS rls"),
             ["pg_catalog.oid", "pg_catalog.text", "pg_catalog.text"],
         ),
         [t.source.oid, t.cls.name, t.attrs.name],

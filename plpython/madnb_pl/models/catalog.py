@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.errors import MadnbError
 from ..core.names import ModelName, NewName, model_name_parts
-from ..core.sql import Plpy
+from ..core.sql import Plpy, Sql
 from ..derive.model_tables import ModelTables
 
 PREDICT_SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
@@ -112,7 +112,7 @@ class CatalogModel:
     owner: str
 
 
-_SELECT = (
+_SELECT = Sql(
     "SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, "
     "m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, "
     "m.owner::pg_catalog.text AS owner FROM madnb._models AS m "
@@ -145,7 +145,7 @@ def delete(plpy: Plpy, name: ModelName) -> None:
     """Remove model ``name``'s row (row level security: only its owner's members may)."""
     plpy.execute(
         plpy.prepare(
-            "DELETE FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2",
+            Sql("DELETE FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2"),
             ["pg_catalog.name", "pg_catalog.text"],
         ),
         [name.schema, name.base],

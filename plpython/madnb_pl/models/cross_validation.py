@@ -109,11 +109,11 @@ def leave_one_out(plpy: Plpy, t: ColumnTraining, key: Sql, tag: str) -> Sql:
     """
     keys = _temp(tag, "keys")
     plpy.execute(
-        f"CREATE TEMPORARY TABLE {keys.sql} ON COMMIT DROP AS SELECT pg_catalog.array_agg(x.k ORDER BY x.k COLLATE \"C\") "
+        Sql(f"CREATE TEMPORARY TABLE {keys.sql} ON COMMIT DROP AS SELECT pg_catalog.array_agg(x.k ORDER BY x.k COLLATE \"C\") "
         "AS ks, pg_catalog.count(x.k) AS n, pg_catalog.count(DISTINCT x.k) AS d "
-        f"FROM (SELECT {key} AS k FROM {t.source.sql} AS t WHERE t.{t.label.sql} IS NOT NULL) AS x"
+        f"FROM (SELECT {key} AS k FROM {t.source.sql} AS t WHERE t.{t.label.sql} IS NOT NULL) AS x")
     )
-    r = plpy.execute(f"SELECT k.n, k.d FROM {keys.sql} AS k")[0]
+    r = plpy.execute(Sql(f"SELECT k.n, k.d FROM {keys.sql} AS k"))[0]
     if r["d"] != r["n"]:
         raise MadnbError(
             "22023", f"leave-one-out needs a distinct key for every labelled row of {t.source.display}",
@@ -123,7 +123,7 @@ def leave_one_out(plpy: Plpy, t: ColumnTraining, key: Sql, tag: str) -> Sql:
     return Sql(f"pg_catalog.array_position((SELECT k.ks FROM {keys.sql} AS k), {key})")
 
 
-def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[str]) -> str:
+def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[str]) -> Sql:
     """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates.
 
     The inner select names the columns it needs (c1, c2, ...: no clash with the
@@ -136,12 +136,12 @@ def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[s
     y = f"t.{t.label.sql}" if t.label_builtin else columns.label_text_sql(f"t.{t.label.sql}", t)
     case = " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1))
     return (
-        f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
+        Sql(f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
         "madnb._nb_proba(q.sc) AS pr "
         f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
         f"SELECT x.g, {y} AS y, {cols} FROM {t.source.sql} AS t "
         f"CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(g) "
-        f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q"
+        f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q")
     )
 
 
@@ -153,8 +153,8 @@ def setting(plpy: Plpy, name: str, value: str) -> Iterator[None]:
     expression, and compiling it with JIT costs seconds (see
     madnb_pl.scoring.common on UNROLL_MAX_TERMS), more than it saves.
     """
-    old = plpy.execute(plpy.prepare("SELECT pg_catalog.current_setting($1) AS v", ["pg_catalog.text"]), [name])[0]["v"]
-    set_it = plpy.prepare("SELECT pg_catalog.set_config($1, $2, true)", ["pg_catalog.text", "pg_catalog.text"])
+    old = plpy.execute(plpy.prepare(Sql("SELECT pg_catalog.current_setting($1) AS v"), ["pg_catalog.text"]), [name])[0]["v"]
+    set_it = plpy.prepare(Sql("SELECT pg_catalog.set_config($1, $2, true)"), ["pg_catalog.text", "pg_catalog.text"])
     plpy.execute(set_it, [name, value])
     try:
         yield
@@ -241,7 +241,7 @@ def cross_validate(
     tag = secrets.token_hex(6)
     made: list[NewName] = []
     if labelled == k:  # leave-one-out: the pass again, each labelled row its own fold
-        plpy.execute(f"DROP TABLE {s}")
+        plpy.execute(Sql(f"DROP TABLE {s}"))
         fold = leave_one_out(plpy, t, key_expr, tag)
         made.append(_temp(tag, "keys"))
         with setting(plpy, "client_min_messages", "warning"):  # the first pass gave its NOTICE (rows without a label)
@@ -249,8 +249,8 @@ def cross_validate(
     sizes = {
         r["f"]: int(r["n"])
         for r in plpy.execute(
-            f"SELECT s.f, pg_catalog.sum(s.n)::pg_catalog.int8 AS n FROM {s} AS s "
-            "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.f"
+            Sql(f"SELECT s.f, pg_catalog.sum(s.n)::pg_catalog.int8 AS n FROM {s} AS s "
+            "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.f")
         )
     }
     if None in sizes:
@@ -266,8 +266,8 @@ def cross_validate(
             hint="use fewer folds, or another seed",
         )
     classes: list[str] = list(plpy.execute(
-        f"SELECT ARRAY(SELECT {columns.label_text_sql('d.c', t)} FROM (SELECT DISTINCT s.cls AS c FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL) AS d ORDER BY d.c) AS c"
+        Sql(f"SELECT ARRAY(SELECT {columns.label_text_sql('d.c', t)} FROM (SELECT DISTINCT s.cls AS c FROM {s} AS s "
+        "WHERE s.cls IS NOT NULL) AS d ORDER BY d.c) AS c")
     )[0]["c"])
     parts = []
     for f in range(1, k + 1):
@@ -275,7 +275,7 @@ def cross_validate(
         column_pass.insert_cells(plpy, t, s, name, fold=f)
         made.append(name)
         parts.append((created(plpy, name), column_pass.exact_header(plpy, t)))
-    plpy.execute(f"DROP TABLE {s}")
+    plpy.execute(Sql(f"DROP TABLE {s}"))
     values = [f"p.c{j}" for j in range(1, t.num_attrs + 1)]
     branches = []
     for f in range(1, k + 1):
@@ -298,7 +298,7 @@ def cross_validate(
     with setting(plpy, "jit", "off"):
         result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
     for name in made:
-        plpy.execute(f"DROP TABLE {name.sql}")
+        plpy.execute(Sql(f"DROP TABLE {name.sql}"))
     per_fold = evaluate.read_metrics(classes, result)
     rows = [{"fold": str(f), "metrics": json.dumps(per_fold[f])} for f in range(1, k + 1)]
     rows.append({"fold": MEAN, "metrics": json.dumps(mean_metrics([per_fold[f] for f in range(1, k + 1)]))})

@@ -53,7 +53,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, NewName, parse_name
-from ..core.sql import Plpy, quote_ident
+from ..core.sql import Plpy, Sql, quote_ident
 from ..inputs.columns import plain_name
 from ..predict import generated
 from ..predict.generated import Helpers, plpy_literal
@@ -69,7 +69,7 @@ class Exported:
     """An exporter's statements and the functions they create, as (name, argument types)."""
 
     functions: list[tuple[NewName, str]]
-    statements: list[str]
+    statements: list[Sql]
 
 
 # ---------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
     for table in tables:
         ok = plpy.execute(
             plpy.prepare(
-                "SELECT pg_catalog.has_table_privilege(pg_catalog.to_regclass($1), 'SELECT') AS ok", ["pg_catalog.text"]
+                Sql("SELECT pg_catalog.has_table_privilege(pg_catalog.to_regclass($1), 'SELECT') AS ok"), ["pg_catalog.text"]
             ),
             [table.sql],
         )
@@ -162,10 +162,10 @@ def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
     ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT p.proname::pg_catalog.text AS name, p.prosrc, l.lanname::pg_catalog.text AS lang, p.provolatile::pg_catalog.text AS vol, "
+            Sql("SELECT p.proname::pg_catalog.text AS name, p.prosrc, l.lanname::pg_catalog.text AS lang, p.provolatile::pg_catalog.text AS vol, "
             "p.proisstrict AS strict, p.proparallel::pg_catalog.text AS par, p.procost::pg_catalog.float8 AS cost "
             "FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_language AS l ON l.oid OPERATOR(pg_catalog.=) p.prolang "
-            "WHERE p.pronamespace OPERATOR(pg_catalog.=) 'madnb'::pg_catalog.regnamespace AND p.proname OPERATOR(pg_catalog.=) ANY ($1)",
+            "WHERE p.pronamespace OPERATOR(pg_catalog.=) 'madnb'::pg_catalog.regnamespace AND p.proname OPERATOR(pg_catalog.=) ANY ($1)"),
             ["pg_catalog.name[]"],
         ),
         [list(ours)],
@@ -184,7 +184,8 @@ def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
         "_nb_proba": "helper: class probabilities from log-likelihoods by log-sum-exp",
         "_nb_proba_jsonb": "helper: class probabilities from log-likelihoods as jsonb {class: probability}",
     }
-    functions, statements = [], []
+    functions: list[tuple[NewName, str]] = []
+    statements: list[Sql] = []
     for helper, name in ours.items():
         r = installed.get(helper)
         if r is None:  # pragma: no cover - every install has them
@@ -197,12 +198,12 @@ def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
         par = {"s": "SAFE", "r": "RESTRICTED", "u": "UNSAFE"}[r["par"]]
         strict = " STRICT" if r["strict"] else ""
         cost = float(r["cost"])
-        statements.append(
+        statements.append(Sql(
             f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {result}\n"
             f"LANGUAGE {plain_name(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
             f"AS {_dollar_quote(body)}"
-        )
-        statements.append(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{said}: {what[helper]}')}")
+        ))
+        statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{said}: {what[helper]}')}"))
         functions.append((name, types))
     return Exported(functions, statements)
 
@@ -268,7 +269,7 @@ def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -
     shown = quote_ident(name.base) if name.in_models_schema else name.key
     marker = f"export of madnb model {shown}"
     exported = _script(plpy, m, kind_of(m), where, marker)
-    version = plpy.execute("SELECT madnb.version() AS v")[0]["v"]
+    version = plpy.execute(Sql("SELECT madnb.version() AS v"))[0]["v"]
     listing = ",".join(f"\n--   {_comment_line(f'{n.sql}({types})')}" for n, types in exported.functions)
     header = f"""-- Model {_comment_line(shown)} (kind {_comment_line(m.kind)}), exported by madnb {version} (madnb.model_sql).
 -- Trained on {_comment_line(m.source)} ({m.training_rows} rows), label {_comment_line(quote_ident(m.label))}, \

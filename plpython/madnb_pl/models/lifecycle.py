@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import MODELS_SCHEMA, ModelName, NewName
-from ..core.sql import Plpy, quote_ident
+from ..core.sql import Plpy, Sql, quote_ident
 from ..inputs import arrays
 from ..predict import generated
 from ..release import statistics_table
@@ -57,7 +57,7 @@ def _lock_name(plpy: Plpy, name: ModelName) -> None:
     """
     plpy.execute(
         plpy.prepare(
-            f"SELECT pg_catalog.pg_advisory_xact_lock({MODEL_LOCK}, pg_catalog.hashtext($1))", ["pg_catalog.text"]
+            Sql(f"SELECT pg_catalog.pg_advisory_xact_lock({MODEL_LOCK}, pg_catalog.hashtext($1))"), ["pg_catalog.text"]
         ),
         [f"{quote_ident(name.schema)}.{quote_ident(name.base)}"],
     )
@@ -75,11 +75,11 @@ def _check_may_train(plpy: Plpy, name: ModelName) -> None:
     """
     row = plpy.execute(
         plpy.prepare(
-            "SELECT n.oid IS NOT NULL AS found, pg_catalog.has_schema_privilege(n.oid, 'CREATE') AS ok, "
+            Sql("SELECT n.oid IS NOT NULL AS found, pg_catalog.has_schema_privilege(n.oid, 'CREATE') AS ok, "
             "(SELECT r.rolname::pg_catalog.text FROM pg_catalog.pg_roles AS r WHERE NOT r.rolsuper "
             "AND r.rolname OPERATOR(pg_catalog.<>) CURRENT_USER AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE') "
             "ORDER BY r.rolname LIMIT 1) AS other, pg_catalog.has_schema_privilege('public', n.oid, 'CREATE') AS everyone "
-            "FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_namespace AS n ON n.nspname OPERATOR(pg_catalog.=) $1",
+            "FROM (SELECT 1) AS one LEFT JOIN pg_catalog.pg_namespace AS n ON n.nspname OPERATOR(pg_catalog.=) $1"),
             ["pg_catalog.name"],
         ),
         [name.schema],
@@ -111,7 +111,7 @@ def _check_may_train(plpy: Plpy, name: ModelName) -> None:
 def _check_may_drop(plpy: Plpy, name: ModelName, owner: str) -> None:
     """Only the model's owner (or a member of that role, a superuser) drops or replaces it (42501)."""
     ok = plpy.execute(
-        plpy.prepare("SELECT pg_catalog.pg_has_role($1, 'MEMBER') AS ok", ["pg_catalog.name"]), [owner]
+        plpy.prepare(Sql("SELECT pg_catalog.pg_has_role($1, 'MEMBER') AS ok"), ["pg_catalog.name"]), [owner]
     )[0]["ok"]
     if not ok:
         raise MadnbError("42501", f'must be owner of model "{name.key}"', detail=f'its owner is role "{owner}"')
@@ -162,28 +162,28 @@ def _drop_objects(plpy: Plpy, old: CatalogModel, functions: bool, cascade: bool 
     how = " CASCADE" if cascade else ""
     if functions:
         for fn in _existing(plpy, old, "functions"):
-            plpy.execute(f"DROP FUNCTION {fn}{how}")
+            plpy.execute(Sql(f"DROP FUNCTION {fn}{how}"))
     for table in _existing(plpy, old, "tables"):
-        plpy.execute(f"DROP TABLE {table}{how}")
+        plpy.execute(Sql(f"DROP TABLE {table}{how}"))
     statistics = old.statistics
     if statistics is not None:
         # the catalog's text is only compared: what is dropped is a table of madnb_statistics whose
         # quoted name (as train wrote it) is that text
         rows = plpy.execute(
             plpy.prepare(
-                "SELECT c.oid::pg_catalog.regclass::pg_catalog.text AS r FROM pg_catalog.pg_class AS c "
+                Sql("SELECT c.oid::pg_catalog.regclass::pg_catalog.text AS r FROM pg_catalog.pg_class AS c "
                 "WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
                 "AND $1 OPERATOR(pg_catalog.=) ('\"' OPERATOR(pg_catalog.||) pg_catalog.replace($2, '\"', '\"\"') "
                 "OPERATOR(pg_catalog.||) '\".\"' OPERATOR(pg_catalog.||) "
                 "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"') "
                 # the model's owner's table: a row the owner edited cannot make a superuser's drop take another's
-                "AND c.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))",
+                "AND c.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
                 ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text"],
             ),
             [statistics, statistics_table.KEPT_SCHEMA, old.owner],
         )
         if rows:
-            plpy.execute(f"DROP TABLE {rows[0]['r']}{how}")
+            plpy.execute(Sql(f"DROP TABLE {rows[0]['r']}{how}"))
 
 
 _CATALOGS = {
@@ -203,8 +203,8 @@ def _existing(plpy: Plpy, old: CatalogModel, what: str) -> list[str]:
     reg, join = _CATALOGS[what]
     rows = plpy.execute(
         plpy.prepare(
-            f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) "
-            f"JOIN {join} ORDER BY u.i",
+            Sql(f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) "
+            f"JOIN {join} ORDER BY u.i"),
             ["pg_catalog.text[]", "pg_catalog.text", "pg_catalog.text"],
         ),
         [old.functions if what == "functions" else old.tables, old.name.schema, old.owner],
@@ -231,9 +231,9 @@ def _function_bodies(plpy: Plpy, name: ModelName) -> dict[str, str]:
     """The functions of schema madnb_models with the model's function names: regprocedure text -> md5 of the body."""
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p "
+            Sql("SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p "
             "WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) "
-            "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)",
+            "AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)"),
             ["pg_catalog.text", "pg_catalog.text[]"],
         ),
         [name.schema, ModelObjects.of(name).function_names],
@@ -352,7 +352,7 @@ def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: s
         keep_all = old.label_type == label_type
         for fn in _existing(plpy, old, "functions"):
             if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
-                plpy.execute(f"DROP FUNCTION {fn}")
+                plpy.execute(Sql(f"DROP FUNCTION {fn}"))
             else:
                 kept_functions.append(fn)
         _drop_objects(plpy, old, functions=False)
@@ -360,7 +360,7 @@ def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: s
     return kept_functions
 
 
-def _write_functions(plpy: Plpy, statements: list[str]) -> None:
+def _write_functions(plpy: Plpy, statements: list[Sql]) -> None:
     """Create (or replace) a model's prediction functions and comment them."""
     for statement in statements:
         plpy.execute(statement)
@@ -373,10 +373,10 @@ def _insert_catalog_row(plpy: Plpy, name: ModelName, values: list[Any], function
     drop_model drops."""
     plpy.execute(
         plpy.prepare(
-            "INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
+            Sql("INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
             "smoothing, privacy, statistics, parameters, functions, tables, schema_name) "
             "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, "
-            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)",
+            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)"),
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.name"],

@@ -87,10 +87,10 @@ def read_numbers(
 
     ``var_floor``: the views' variance floor (kind 'gaussian': none, its variances hold scikit-learn's epsilon).
     """
-    k = int(plpy.execute(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS m")[0]["k"])
+    k = int(plpy.execute(Sql(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS m"))[0]["k"])
     if k == 0:  # a private release whose domain => 'private' kept no class: a model with no classes
         return ModelNumbers("{}", [], [], {}, {})
-    has_cat = bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e")[0]["e"])
+    has_cat = bool(plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e"))[0]["e"])
     n = t.num_attrs
     plan = ScoringPlan(
         strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=t.numeric,
@@ -113,7 +113,7 @@ def read_numbers(
         g = len(parts) - 3  # grids, window, isnum: the last three parts
         cols += [f"m{g}.{w}{i}" for i in range(1, k + 1) for w in ("a", "r", "mu")] + [f"m{g + 1}.nlo", f"m{g + 1}.nhi"]
     joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
-    row: dict[str, Any] = plpy.execute(f"SELECT {', '.join(cols)} FROM {joined}")[0]
+    row: dict[str, Any] = plpy.execute(Sql(f"SELECT {', '.join(cols)} FROM {joined}"))[0]
     dicts: dict[int, tuple[str, list[list[float]]]] = {}
     if has_cat:
         for j in cat:
@@ -196,9 +196,9 @@ def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: in
     return f"({f8_array_const(lps[i])})[{idx}]"
 
 
-def plpy_literal(text: str) -> str:
+def plpy_literal(text: str) -> Sql:
     """A string constant read the same whatever standard_conforming_strings says: E'...', backslashes and quotes doubled."""
-    return "E'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+    return Sql("E'" + text.replace("\\", "\\\\").replace("'", "''") + "'")
 
 
 def volatility(t: ColumnTraining) -> str:
@@ -264,21 +264,21 @@ class Form:
 
 def form_statements(
     names: list[NewName], said: str, what: list[str], volatility: str, forms: list[Form], quote: Callable[[str], str],
-) -> list[str]:
+) -> list[Sql]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of the three functions ``names`` in each of ``forms``.
 
     The one writer of every kind's prediction functions: SQL functions the planner
     inlines, ``volatility``, PARALLEL SAFE, SECURITY INVOKER; each comment is
     ``said: what[i] of form.takes`` (``quote`` writes it as a string constant).
     """
-    out: list[str] = []
+    out: list[Sql] = []
     for form in forms:
         for name, (rtype, body), text in zip(names, form.bodies, what, strict=True):
-            out.append(
+            out.append(Sql(
                 f"CREATE OR REPLACE FUNCTION {name.sql}({form.parameters}) RETURNS {rtype} LANGUAGE sql {volatility} PARALLEL SAFE "
                 f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
-            )
-            out.append(f"COMMENT ON FUNCTION {name.sql}({form.signature}) IS " + quote(f"{said}: {text} of {form.takes}"))
+            ))
+            out.append(Sql(f"COMMENT ON FUNCTION {name.sql}({form.signature}) IS " + quote(f"{said}: {text} of {form.takes}")))
     return out
 
 
@@ -291,7 +291,7 @@ def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpe
 def function_statements(
     names: list[NewName], said: str, t: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
-) -> list[str]:
+) -> list[Sql]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
     ``names`` are the three functions' names (predict, predict_proba, predict_proba_array:

@@ -55,7 +55,7 @@ class ColumnPrivacy:
     def drop_copy(self, plpy: Plpy) -> None:
         """Drop the temporary domain copy once the release has read it (ON COMMIT DROP is too late in a transaction)."""
         if self.copy is not None:
-            plpy.execute(f"DROP TABLE IF EXISTS {self.copy.sql}")
+            plpy.execute(Sql(f"DROP TABLE IF EXISTS {self.copy.sql}"))
 
 
 def privacy(
@@ -163,7 +163,7 @@ def _domain_table(plpy: Plpy, training: ColumnTraining, domain: str) -> tuple[Ne
         rel = resolve_relation(plpy, domain, "domain")
         resolve_column(plpy, rel, "attr", "domain")
         resolve_column(plpy, rel, "value", "domain")
-        got = plpy.execute(f"SELECT d.attr::pg_catalog.text AS a, d.value::pg_catalog.text AS v FROM {rel.sql} AS d")
+        got = plpy.execute(Sql(f"SELECT d.attr::pg_catalog.text AS a, d.value::pg_catalog.text AS v FROM {rel.sql} AS d"))
         if any(r["a"] is None or r["v"] is None for r in got):
             raise MadnbError("22023", f"the domain table {rel.display} has NULL in attr or value", hint=DOMAIN_HINT)
         rows = [(r["a"], r["v"]) for r in got]
@@ -188,16 +188,16 @@ def _domain_table(plpy: Plpy, training: ColumnTraining, domain: str) -> tuple[Ne
             raise MadnbError("22023", f'the domain lists no values for {column} "{name}"', hint=DOMAIN_HINT)
     table = NewName("pg_temp", "madnb_column_domain_" + secrets.token_hex(6))
     dom = table.sql
-    plpy.execute(f"CREATE TEMPORARY TABLE {dom} (attr pg_catalog.int4, value pg_catalog.text) ON COMMIT DROP")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {dom} (attr pg_catalog.int4, value pg_catalog.text) ON COMMIT DROP"))
     cases = " ".join(
         f"WHEN {i} THEN {value_text_sql(f'(r.v)::{f.param_type}', f)}"
         for i, f in enumerate(training.features, start=1) if not f.gaussian
     )
     insert = plpy.prepare(
-        f"INSERT INTO {dom} (attr, value) SELECT DISTINCT m.o, CASE m.o WHEN 0 THEN r.v {cases} END "
+        Sql(f"INSERT INTO {dom} (attr, value) SELECT DISTINCT m.o, CASE m.o WHEN 0 THEN r.v {cases} END "
         "FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) AS r(a, v) "
         "JOIN ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.int4[])) AS m(a, o) "
-        "ON m.a OPERATOR(pg_catalog.=) r.a",
+        "ON m.a OPERATOR(pg_catalog.=) r.a"),
         ["pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.int4[]"],
     )
     try:

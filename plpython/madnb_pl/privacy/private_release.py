@@ -100,7 +100,7 @@ def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relatio
     if p.selection is not None:
         select_private_domain(plpy, training, p, dom)
     nb = p.bounds
-    plpy.execute(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {dp_release_select(training, nb, dom, p.per_query)}")
+    plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {dp_release_select(training, nb, dom, p.per_query)}"))
     order = {a: i for i, a in enumerate(training.numeric_given)}
     header = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=training.num_attrs, numeric=list(training.numeric_given),
@@ -110,7 +110,7 @@ def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relatio
         domain_fingerprint=domain_fingerprint(plpy, dom), epsilon=p.epsilon_text, epsilon_per_query=p.per_query,
         delta=p.delta, release_id=release, guarantee=p.guarantee,
     )
-    plpy.execute(f"DROP TABLE {dom}")
+    plpy.execute(Sql(f"DROP TABLE {dom}"))
     write_header(plpy, dest.sql, header)
     return header
 
@@ -144,19 +144,19 @@ def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
         else:  # the cells number attribute i as i + 1: shift them back
             values = f"(SELECT u.val, u.o OPERATOR(pg_catalog.-) 1 FROM {training.cells}) AS u(val, o)"
         plpy.execute(
-            f"INSERT INTO {dom} (o, cls, v) "
+            Sql(f"INSERT INTO {dom} (o, cls, v) "
             f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "
             f"UNION ALL SELECT DISTINCT u.o::pg_catalog.int4, NULL::{ctype}, u.val FROM {src} AS t "
             f"CROSS JOIN LATERAL {values} "
-            f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})"
+            f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})")
         )
     else:
         d = p.domain.sql
         bad = plpy.execute(
-            f"SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) FILTER (WHERE d.attr < 0 OR d.attr > {n} "
+            Sql(f"SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) FILTER (WHERE d.attr < 0 OR d.attr > {n} "
             f"OR NOT (d.attr = 0 OR d.attr = ANY ({cat_sql}))) AS bad, "
             "pg_catalog.count(*) FILTER (WHERE d.attr IS NULL OR d.value IS NULL) AS nulls "
-            f"FROM {d} AS d"
+            f"FROM {d} AS d")
         )[0]
         if bad["nulls"]:
             raise MadnbError("22023", f"the domain table {p.domain.display} has NULL in attr or value", hint=privacy_parameters.DOMAIN_HINT)
@@ -173,29 +173,29 @@ def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
         text = text_sql("d.value", builtin=False)
         if type_is_builtin(plpy, ctype) and type_is_builtin(plpy, str(etype)):
             plpy.execute(
-                f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
+                Sql(f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
                 f"CASE WHEN d.attr = 0 THEN ({text})::{ctype} END, "
-                f"CASE WHEN d.attr > 0 THEN ({text})::{etype} END FROM {d} AS d"
+                f"CASE WHEN d.attr > 0 THEN ({text})::{etype} END FROM {d} AS d")
             )
         else:
             # a cast from text to a type from outside pg_catalog (an enum) may be its owner's: the labels and
             # values reach it as parameters of that type, read by the type's own input function
-            rows = plpy.execute(f"SELECT DISTINCT d.attr::pg_catalog.int4 AS o, {text} AS v FROM {d} AS d")
+            rows = plpy.execute(Sql(f"SELECT DISTINCT d.attr::pg_catalog.int4 AS o, {text} AS v FROM {d} AS d"))
             labels = [str(r["v"]) for r in rows if r["o"] == 0]
             cells = [(int(r["o"]), str(r["v"])) for r in rows if r["o"] != 0]
             plpy.execute(
                 plpy.prepare(
-                    f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT x.o, x.cls, x.v FROM ("
+                    Sql(f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT x.o, x.cls, x.v FROM ("
                     "SELECT 0::pg_catalog.int4 AS o, c.cls, NULL AS v FROM pg_catalog.unnest($1) AS c(cls) "
                     "UNION ALL SELECT e.o, NULL, e.v FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3)) "
-                    "AS e(o, v)) AS x",
+                    "AS e(o, v)) AS x"),
                     [f"{ctype}[]", "pg_catalog.int4[]", f"{etype}[]"],
                 ),
                 [labels, [o for o, _ in cells], [v for _, v in cells]],
             )
     r = plpy.execute(
-        f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "
-        f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d"
+        Sql(f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "
+        f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d")
     )[0]
     if r["classes"] == 0:
         raise MadnbError("22023", f"the domain {p.domain_text} has no class labels (attr 0)", hint=privacy_parameters.DOMAIN_HINT)
@@ -219,7 +219,7 @@ def select_private_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) 
     """
     assert p.selection is not None
     plpy.execute(
-        f"INSERT INTO {dom} (o, cls, v) {dp_selection_select(training, p.per_query, p.selection.threshold)}"
+        Sql(f"INSERT INTO {dom} (o, cls, v) {dp_selection_select(training, p.per_query, p.selection.threshold)}")
     )
 
 
@@ -236,8 +236,8 @@ def charge(plpy: Plpy, source: Relation, p: Privacy, parameters: dict[str, Any])
     return int(
         plpy.execute(
             plpy.prepare(
-                "SELECT madnb.record_private_release($1::pg_catalog.oid::pg_catalog.regclass, "
-                "$2::pg_catalog.numeric, $3::pg_catalog.jsonb) AS release_id",
+                Sql("SELECT madnb.record_private_release($1::pg_catalog.oid::pg_catalog.regclass, "
+                "$2::pg_catalog.numeric, $3::pg_catalog.jsonb) AS release_id"),
                 ["oid", "text", "text"],
             ),
             [source.oid, p.epsilon_text, json.dumps(parameters, sort_keys=True)],

@@ -136,7 +136,7 @@ def _categorical_stats_by_slices(t: Training) -> Sql:
 
 def odd_arrays(plpy: Plpy, stats: str) -> bool:
     """Whether the subscript pass met arrays that are not one-dimensional and 1-based."""
-    return bool(plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {stats} AS s WHERE s.o = -1) AS odd")[0]["odd"])
+    return bool(plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {stats} AS s WHERE s.o = -1) AS odd"))[0]["odd"])
 
 
 # ---------------------------------------------------------------------------
@@ -346,7 +346,7 @@ def steps(plpy: Plpy, p: Pass, rels: Relations) -> Generator[Scan, None, None]:
     if p.shape is not None and p.packed is not None:
         yield p.shape
         shape = rels.read(SHAPE)
-        odd = plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd")[0]["odd"]
+        odd = plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd"))[0]["odd"]
         if not odd:
             yield p.packed
             rels.add(PASS, packed_code_rest_select(t, rels.read(PASS), shape))
@@ -386,7 +386,7 @@ class TempTables:
     def fill(self, scan: Scan) -> None:
         """Run ``scan`` into its temporary table."""
         name = self.names.setdefault(scan.into, temp_name(self.prefixes[scan.into]))
-        create = f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {scan.select}"
+        create = Sql(f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS {scan.select}")
         try:
             if scan.gather_factor is None:
                 self.plpy.execute(create)
@@ -399,10 +399,10 @@ class TempTables:
             raise scan.overflow from e
 
     def add(self, role: str, select: Sql) -> None:
-        self.plpy.execute(f"INSERT INTO {self.names[role]} {select}")
+        self.plpy.execute(Sql(f"INSERT INTO {self.names[role]} {select}"))
 
     def clear(self, role: str) -> None:
-        self.plpy.execute(f"DROP TABLE {self.names[role]}")  # a Scan into it again creates it again, of the same name
+        self.plpy.execute(Sql(f"DROP TABLE {self.names[role]}"))  # a Scan into it again creates it again, of the same name
 
     def run(self, scans: Iterable[Scan]) -> None:
         """Run the statements of a pass here, each as it is asked for."""
@@ -455,11 +455,11 @@ def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | No
     f8 = "pg_catalog.float8"
     # the class's text for a message: its type's output function (an enum's owner may plant a cast to text)
     rows = plpy.execute(
-        f"SELECT s.o, {text_sql('s.cls', builtin=False)} AS cls, s.mean, s.var FROM "
+        Sql(f"SELECT s.o, {text_sql('s.cls', builtin=False)} AS cls, s.mean, s.var FROM "
         f"{stats} AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND ("
         f"s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
         f"OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) "
-        "ORDER BY s.o LIMIT 1"
+        "ORDER BY s.o LIMIT 1")
     )
     return rows[0] if rows else None
 
@@ -467,8 +467,8 @@ def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | No
 @contextlib.contextmanager
 def gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
     """parallel_tuple_cost times factor for the statements inside, then the caller's setting again."""
-    old = plpy.execute("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v")[0]["v"]
-    set_it = plpy.prepare("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)", ["text"])
+    old = plpy.execute(Sql("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v"))[0]["v"]
+    set_it = plpy.prepare(Sql("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)"), ["text"])
     plpy.execute(set_it, [repr(float(old) * factor)])
     try:
         yield
@@ -537,14 +537,14 @@ def check_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, int]:
     Returns counts, and emits a NOTICE for rows with a NULL class.
     """
     r = plpy.execute(
-        "SELECT "
+        Sql("SELECT "
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows,"
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows,"
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs,"
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = {t.num_attrs}), 0)::int8 AS full_length,"
         f" COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len,"
         f" pg_catalog.count(DISTINCT cls)::int8 AS classes"
-        f" FROM {stats} AS s"
+        f" FROM {stats} AS s")
     )[0]
     if r["null_class_rows"]:
         plpy.notice(

@@ -114,7 +114,7 @@ def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[stat
     """
     s, labelled = statistics_pass(plpy, t)
     insert_cells(plpy, t, s, dest)
-    plpy.execute(f"DROP TABLE {s}")
+    plpy.execute(Sql(f"DROP TABLE {s}"))
     # the shifted pass read once, inside the UPDATE that stores it
     statistics_table.refine_far_from_zero(plpy, refinement(t), dest.sql, array_pass.Inline())
     header = exact_header(plpy, t)
@@ -144,9 +144,9 @@ def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> t
     rels.fill(array_pass.Scan(array_pass.PASS, stats_select(t, fold), max(1.0, len(packed(t)) / 2), overflow))
     s = rels.read(array_pass.PASS)
     r = plpy.execute(
-        "SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
+        Sql("SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
         "COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled "
-        f"FROM {s} AS s"
+        f"FROM {s} AS s")
     )[0]
     if r["unlabelled"]:
         plpy.notice(
@@ -160,9 +160,9 @@ def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> t
     f8 = F8
     for j in t.numeric:
         bad = plpy.execute(
-            f"SELECT {label_text_sql('s.cls', t)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+            Sql(f"SELECT {label_text_sql('s.cls', t)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
             f"AND (s.m{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
-            f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1"
+            f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1")
         )
         if bad:
             raise MadnbError(
@@ -184,12 +184,12 @@ def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int
         for j in t.numeric
     )
     plpy.execute(
-        f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
         f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
         f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
         f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
         f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
-        + numeric_cells
+        + numeric_cells)
     )
 
 

@@ -172,31 +172,31 @@ def create_with_types(plpy: Plpy, dest: QualifiedName, class_type: str, element_
     """
     ddl = columns_ddl(class_type, element_type)
     if dest.schema != KEPT_SCHEMA:
-        plpy.execute(f"CREATE TABLE {dest.sql} {ddl}")
+        plpy.execute(Sql(f"CREATE TABLE {dest.sql} {ddl}"))
         return
     template = temp_name("madnb_kept_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {template} {ddl}")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {template} {ddl}"))
     plpy.execute(
         plpy.prepare(
-            "SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)",
+            Sql("SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)"),
             ["pg_catalog.text", "pg_catalog.text"],
         ),
         [dest.name, str(template)],
     )
-    plpy.execute(f"DROP TABLE {template}")
+    plpy.execute(Sql(f"DROP TABLE {template}"))
 
 
 def now(plpy: Plpy) -> str:
     return str(
         plpy.execute(
-            "SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', "
-            "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS t"
+            Sql("SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', "
+            "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') AS t")
         )[0]["t"]
     )
 
 
 def write_header(plpy: Plpy, name_sql: str, header: Header) -> None:
-    plpy.execute(f"COMMENT ON TABLE {name_sql} IS {plpy.quote_literal(header.text())}")
+    plpy.execute(Sql(f"COMMENT ON TABLE {name_sql} IS {plpy.quote_literal(header.text())}"))
 
 
 def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
@@ -213,7 +213,7 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     array_pass.check_stats(plpy, s, t)
     create_table(plpy, dest, t)
     insert_cells(plpy, t, s, dest.sql)
-    plpy.execute(f"DROP TABLE {s}")
+    plpy.execute(Sql(f"DROP TABLE {s}"))
     refine_far_from_zero(plpy, refinement(t), dest.sql)
     return write_exact_header(plpy, t, dest)
 
@@ -244,13 +244,13 @@ def insert_cells(plpy: Plpy, t: Training, s: str, dest: str) -> None:
     f8, i8 = F8, "pg_catalog.int8"
     # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
     plpy.execute(
-        f"{cc} INSERT INTO {dest} (cls, attr, value, n, nv, mean, var) "
+        Sql(f"{cc} INSERT INTO {dest} (cls, attr, value, n, nv, mean, var) "
         f"SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM cc "
         f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
         "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
         f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
         f"UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM {s} AS s "
-        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})"
+        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})")
     )
 
 
@@ -321,13 +321,13 @@ def refine_steps(plpy: Plpy, r: Refinement, dest: str, rels: array_pass.Relation
         return
     yield array_pass.Scan(array_pass.REFINED, _refined_select(r, cells))
     refined = rels.read(array_pass.REFINED)
-    if r.odd is None or not plpy.execute(f"SELECT EXISTS (SELECT 1 FROM {refined} AS y WHERE y.odd > 0) AS odd")[0]["odd"]:
+    if r.odd is None or not plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {refined} AS y WHERE y.odd > 0) AS odd"))[0]["odd"]:
         op = r.op
         plpy.execute(
-            f"UPDATE {dest} AS s SET mean = {op('y.c', '+', 'y.r')}, "
+            Sql(f"UPDATE {dest} AS s SET mean = {op('y.c', '+', 'y.r')}, "
             f"mean_lo = {op('(' + op('y.c', '-', '(' + op('y.c', '+', 'y.r') + ')') + ')', '+', 'y.r')}, var = y.v "
             f"FROM {refined} AS y WHERE {op('s.cls', '=', 'y.cls')} AND {op('s.attr', '=', 'y.o')} AND y.r IS NOT NULL "
-            f"AND {r.far()}"
+            f"AND {r.far()}")
         )
     rels.clear(array_pass.REFINED)
 
@@ -343,8 +343,8 @@ def _far_cells(plpy: Plpy, r: Refinement, dest: str) -> list[tuple[int, float]]:
     if not r.numeric:
         return []
     rows = plpy.execute(
-        f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
-        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({int_array(r.numeric)}) AND {r.far()} ORDER BY s.attr, s.nv DESC"
+        Sql(f"SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM {dest} AS s "
+        f"WHERE s.attr OPERATOR(pg_catalog.=) ANY ({int_array(r.numeric)}) AND {r.far()} ORDER BY s.attr, s.nv DESC")
     )
     return [(int(row["o"]), float(row["c"])) for row in rows]
 
@@ -565,8 +565,8 @@ def comment_and_kind(plpy: Plpy, rel: Relation) -> tuple[str | None, str]:
     """The comment of relation ``rel`` and its pg_class.relkind ('f': a foreign table, whose header is on its server)."""
     row = plpy.execute(
         plpy.prepare(
-            "SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind "
-            "FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1",
+            Sql("SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind "
+            "FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1"),
             ["pg_catalog.oid"],
         ),
         [rel.oid],
@@ -602,8 +602,8 @@ def kept_name(plpy: Plpy, fp: NewName) -> NewName:
     """
     base = f"{fp.schema}.{fp.name}".encode()[:50].decode("utf-8", "ignore")
     taken = plpy.prepare(
-        "SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' "
-        "OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t",
+        Sql("SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' "
+        "OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t"),
         ["pg_catalog.text", "pg_catalog.text"],
     )
     for i in range(1, 100):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.names import Relation
-from ..core.sql import Plpy, quote_ident
+from ..core.sql import Plpy, Sql, quote_ident
 from .common import DICT_TYPES, INTEGER_TYPES, INTEGRAL_CHECK_TYPES, MAX_CODE_SLOTS, TEXT_TYPES, UNROLL_MAX_ATTRS, UNROLL_MAX_TERMS
 
 
@@ -81,7 +81,7 @@ def choose_plan(
     det = deterministic(plpy, *collated)
     strategy, rectangle = _strategy(plpy, fp_sql, value_type_oid, has_cat, n, k, prefix, source_elem_oid, det)
     if np_sql is not None:
-        numeric_attrs = [int(r["attr"]) for r in plpy.execute(f"SELECT DISTINCT x.attr FROM {np_sql} AS x WHERE x.attr IS NOT NULL")]
+        numeric_attrs = [int(r["attr"]) for r in plpy.execute(Sql(f"SELECT DISTINCT x.attr FROM {np_sql} AS x WHERE x.attr IS NOT NULL"))]
     return ScoringPlan(
         strategy=strategy,
         unroll=unroll_ok(strategy, rectangle, n, k),
@@ -120,8 +120,8 @@ def smoothing_sql(plpy: Plpy, fp_oid: int) -> float | str:
     """
     rows = plpy.execute(
         plpy.prepare(
-            "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname = 'smoothing' "
-            "AND attnum > 0 AND NOT attisdropped",
+            Sql("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = $1 AND attname = 'smoothing' "
+            "AND attnum > 0 AND NOT attisdropped"),
             ["oid"],
         ),
         [fp_oid],
@@ -136,9 +136,9 @@ def deterministic(plpy: Plpy, *columns: tuple[Relation, Any]) -> bool:
     for rel, col in columns:
         rows = plpy.execute(
             plpy.prepare(
-                "SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a "
+                Sql("SELECT COALESCE(c.collisdeterministic, true) AS det FROM pg_catalog.pg_attribute AS a "
                 "LEFT JOIN pg_catalog.pg_collation AS c ON c.oid = a.attcollation "
-                "WHERE a.attrelid = $1 AND a.attname = $2",
+                "WHERE a.attrelid = $1 AND a.attname = $2"),
                 ["oid", "name"],
             ),
             [rel.oid, col.name],
@@ -164,7 +164,7 @@ def code_layout(plpy: Plpy, fp: str, value_type_oid: int | None, num_attrs: int,
     whole = "true" if value_type_oid in INTEGER_TYPES else "pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))"
     num = "pg_catalog.numeric"
     row = plpy.execute(
-        f"{prefix}SELECT COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 "
+        Sql(f"{prefix}SELECT COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 "
         f"AND q.slots <= 4 * q.n + 1024 AND q.slots <= {MAX_CODE_SLOTS}, false) AS codes, "
         f"COALESCE(q.whole AND q.lo >= -2147483647 AND q.hi <= 2147483646 "
         f"AND q.width * {int(num_attrs)} <= 4 * q.n + 4096 "
@@ -173,7 +173,7 @@ def code_layout(plpy: Plpy, fp: str, value_type_oid: int | None, num_attrs: int,
         "pg_catalog.min(r.lo) AS lo, pg_catalog.max(r.hi) AS hi, pg_catalog.max(r.hi) - pg_catalog.min(r.lo) + 1 AS width FROM ("
         f"SELECT pg_catalog.min(f.value)::{num} AS lo, pg_catalog.max(f.value)::{num} AS hi, "
         f"pg_catalog.max(f.value)::{num} - pg_catalog.min(f.value)::{num} + 1 AS span, pg_catalog.count(*) AS n, "
-        f"{whole} AS whole FROM {fp} AS f GROUP BY f.attr) AS r) AS q"
+        f"{whole} AS whole FROM {fp} AS f GROUP BY f.attr) AS r) AS q")
     )[0]
     return bool(row["codes"]), bool(row["codes"] and row["rectangle"])
 
@@ -184,8 +184,8 @@ def dict_layout_ok(plpy: Plpy, fp: str, num_attrs: int, n_classes: int, prefix: 
     Each attribute's values get ranks 1..W_a; the table is num_attrs x max W_a.
     """
     row = plpy.execute(
-        f"{prefix}SELECT pg_catalog.max(r.w) AS width, COALESCE(pg_catalog.sum(r.w), 0) AS pairs FROM ("
-        f"SELECT pg_catalog.count(DISTINCT f.value) AS w FROM {fp} AS f GROUP BY f.attr) AS r"
+        Sql(f"{prefix}SELECT pg_catalog.max(r.w) AS width, COALESCE(pg_catalog.sum(r.w), 0) AS pairs FROM ("
+        f"SELECT pg_catalog.count(DISTINCT f.value) AS w FROM {fp} AS f GROUP BY f.attr) AS r")
     )[0]
     if row["width"] is None:
         return False

@@ -30,7 +30,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation
-from ...core.sql import TEXT, Plpy, base_type
+from ...core.sql import TEXT, Plpy, Sql, base_type
 from ...inputs.columns import parameter_type
 from ...predict.generated import Helpers
 from ...release import statistics_table
@@ -136,7 +136,7 @@ class Kind(ABC, Generic[T, N]):
     def function_statements(
         self, names: list[NewName], said: str, t: T, n: N, helpers: Helpers, quote: Callable[[str], str],
         class_order: str = "madnb.model_classes",
-    ) -> list[str]:
+    ) -> list[Sql]:
         """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the prediction functions ``names`` (both forms): the
         kind's score expression inside :func:`madnb_pl.predict.generated.form_statements`."""
 
@@ -175,8 +175,8 @@ def publish_table(plpy: Plpy, table: NewName, comment: str) -> None:
     bodies); readable tables let madnb.model_sql export them for those roles too
     (USAGE on madnb_models: grant_usage).
     """
-    plpy.execute(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(comment)}")
-    plpy.execute(f"GRANT SELECT ON {table.sql} TO PUBLIC")
+    plpy.execute(Sql(f"COMMENT ON TABLE {table.sql} IS {plpy.quote_literal(comment)}"))
+    plpy.execute(Sql(f"GRANT SELECT ON {table.sql} TO PUBLIC"))
 
 
 @dataclass(frozen=True)

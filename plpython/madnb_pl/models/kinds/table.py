@@ -39,7 +39,7 @@ from typing import Any
 
 from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation, created
-from ...core.sql import F8, Plpy
+from ...core.sql import F8, Plpy, Sql
 from ...derive import model_tables
 from ...inputs import arrays, columns
 from ...inputs.arrays import MAX_SMOOTHING, finite_number
@@ -169,15 +169,15 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
         if mc is not None:
             arr = "'{" + ",".join(str(x) for x in mc) + "}'::pg_catalog.int8[]"
             plpy.execute(
-                f"UPDATE {fp.sql} AS f SET attr_cnt = GREATEST(f.attr_cnt, ({arr})[f.attr])"
+                Sql(f"UPDATE {fp.sql} AS f SET attr_cnt = GREATEST(f.attr_cnt, ({arr})[f.attr])")
             )
         return None
     assert np is not None
     pooled = part_sums.pooled_numeric_select(kept, t.shape())
     # np.var(X, axis=0).max(): ddof 0, so the sample variance times (N - 1) / N (0 for one value)
     r = plpy.execute(
-        f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
-        f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g"
+        Sql(f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
+        f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g")
     )[0]["v"]
     epsilon = p.var_smoothing * float(r or 0.0)
     if not math.isfinite(epsilon):
@@ -186,13 +186,13 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
             hint="use a smaller var_smoothing (scikit-learn's default is 1e-9)",
         )
     plpy.execute(
-        f"UPDATE {np.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
+        Sql(f"UPDATE {np.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
         f"OPERATOR(pg_catalog./) x.value_cnt::{F8}, '0'::{F8}) OPERATOR(pg_catalog.+) {epsilon!r}::{F8} "
-        "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0"
+        "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0")
     )
     zero = plpy.execute(
-        f"SELECT x.attr, {label_text_sql('x.class', t)} AS cls FROM {np.sql} AS x "
-        f"WHERE x.value_cnt OPERATOR(pg_catalog.>) 0 AND NOT x.attr_var OPERATOR(pg_catalog.>) '0'::{F8} LIMIT 1"
+        Sql(f"SELECT x.attr, {label_text_sql('x.class', t)} AS cls FROM {np.sql} AS x "
+        f"WHERE x.value_cnt OPERATOR(pg_catalog.>) 0 AND NOT x.attr_var OPERATOR(pg_catalog.>) '0'::{F8} LIMIT 1")
     )
     if zero:
         raise MadnbError(
@@ -340,14 +340,14 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         rows = released.rows
         if released.privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
             rows = int(plpy.execute(
-                f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c"
+                Sql(f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c")
             )[0]["n"])
         var_epsilon = None if t.params is None else derive_kind(
             plpy, t.params, t.columns, kept.sql, tables.feature_probs, tables.numeric_stats,
         )
         for table in tables.all():
             said = plpy.execute(
-                plpy.prepare("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c", ["pg_catalog.text"]),
+                plpy.prepare(Sql("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c"), ["pg_catalog.text"]),
                 [table.sql],
             )[0]["c"]
             if var_epsilon is not None and table == tables.numeric_stats:
@@ -367,7 +367,7 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
     def function_statements(
         self, names: list[NewName], said: str, t: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
-    ) -> list[str]:
+    ) -> list[Sql]:
         return generated.function_statements(names, said, t.columns, n, helpers, quote, class_order)
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
@@ -410,8 +410,8 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
                 out.update(values=sorted(ranks, key=ranks.__getitem__), log_prob=lps)
             features.append(out)
         counts = plpy.execute(
-            f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
-            f"FROM {ModelObjects.of(m.name).class_priors.sql} AS m"
+            Sql(f"SELECT pg_catalog.array_agg(m.class_cnt::{F8} ORDER BY m.class) AS n "
+            f"FROM {ModelObjects.of(m.name).class_priors.sql} AS m")
         )[0]["n"]
         return {
             "class_count": [float(c) for c in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,

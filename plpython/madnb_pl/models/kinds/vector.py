@@ -269,16 +269,16 @@ def stats_select(t: VectorTraining) -> Sql:
 def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
     """The statistics pass into a new statistics table ``dest``; return its header and the rows trained on."""
     s = temp_name("madnb_vecstats_")
-    plpy.execute(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}"))
     where = f"{t.source.display}, column \"{t.vector.name}\""
-    nulls = plpy.execute(f"SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) -1")[0]["n"]
+    nulls = plpy.execute(Sql(f"SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) -1"))[0]["n"]
     if nulls:
         plpy.notice(f"{nulls} row(s) of {t.source.display} with a NULL vector were ignored", detail=f'column "{t.vector.name}"')
     r = plpy.execute(
-        "SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS rows, "
+        Sql("SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS rows, "
         "COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS bad, pg_catalog.min(pg_catalog.split_part(s.v, ':', 1)::pg_catalog.int8) AS lo, "
         "pg_catalog.max(pg_catalog.split_part(s.v, ':', 2)::pg_catalog.int8) AS hi "
-        f"FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL"
+        f"FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
     )[0]
     if not r["rows"]:
         raise MadnbError("22023", f"source {t.source.display} has no rows with a non-NULL label and vector",
@@ -294,7 +294,7 @@ def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[stat
             raise MadnbError("22023", f"the vectors of {where} have different lengths ({r['lo']} to {r['hi']})",
                              hint="every vector holds one element per feature: give them all the same length")
         length = int(r["lo"])
-        bad = plpy.execute(f"SELECT COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS b FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.>) 0")[0]["b"]
+        bad = plpy.execute(Sql(f"SELECT COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS b FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.>) 0"))[0]["b"]
         if bad:
             if t.kind == BERNOULLI:
                 raise MadnbError("22023", f"{bad} element(s) of the vectors of {where} are NaN or infinite",
@@ -311,11 +311,11 @@ def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[stat
     )
     statistics_table.create_with_types(plpy, dest, t.label.type_sql, "pg_catalog.text")
     plpy.execute(
-        f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, "
+        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, "
         f"CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0"
+        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0")
     )
-    plpy.execute(f"DROP TABLE {s}")
+    plpy.execute(Sql(f"DROP TABLE {s}"))
     statistics_table.write_header(plpy, dest.sql, header)
     return header, int(r["rows"])
 
@@ -354,25 +354,25 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
     """The statistics table ``stats`` -> tables ``cp`` (class priors) and ``fp`` (feature log-probabilities)."""
     ltype = t.label.type_sql
     rows = plpy.execute(
-        f"SELECT {text_sql('s.cls', t.label_builtin)} AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
-        "WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls"
+        Sql(f"SELECT {text_sql('s.cls', t.label_builtin)} AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
+        "WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls")
     )
     counts = [float(r["n"]) for r in rows]
     priors = class_log_prior(t.kind, t.params, counts)
-    plpy.execute(f"CREATE TABLE {cp.sql} (class {ltype} PRIMARY KEY, class_count {F8} NOT NULL, log_prior {F8} NOT NULL)")
+    plpy.execute(Sql(f"CREATE TABLE {cp.sql} (class {ltype} PRIMARY KEY, class_count {F8} NOT NULL, log_prior {F8} NOT NULL)"))
     plpy.execute(
         plpy.prepare(
-            f"INSERT INTO {cp.sql} (class, class_count, log_prior) SELECT s.cls, s.n, p.lp FROM "
+            Sql(f"INSERT INTO {cp.sql} (class, class_count, log_prior) SELECT s.cls, s.n, p.lp FROM "
             f"(SELECT s.cls, pg_catalog.sum(s.n)::{F8} AS n, pg_catalog.row_number() OVER (ORDER BY s.cls) AS i "
             f"FROM {stats.sql} AS s WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls) AS s "
-            f"JOIN pg_catalog.unnest($1::{F8}[]) WITH ORDINALITY AS p(lp, i) ON p.i OPERATOR(pg_catalog.=) s.i",
+            f"JOIN pg_catalog.unnest($1::{F8}[]) WITH ORDINALITY AS p(lp, i) ON p.i OPERATOR(pg_catalog.=) s.i"),
             [f"{F8}[]"],
         ),
         [priors],
     )
     # fresh tables: without statistics the planner joins the class x feature grid with the cells by a nested loop
-    plpy.execute(f"ANALYZE {stats.sql}")
-    plpy.execute(f"ANALYZE {cp.sql}")
+    plpy.execute(Sql(f"ANALYZE {stats.sql}"))
+    plpy.execute(Sql(f"ANALYZE {cp.sql}"))
     a = f"'{t.params.alpha!r}'::{F8}"
     if t.form == DENSE:
         vocab = f"SELECT g.j::pg_catalog.int4 AS feature, NULL::pg_catalog.text AS term FROM pg_catalog.generate_series(1, {header.num_attrs}) AS g(j)"
@@ -406,11 +406,11 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
         )
         lp = f"{comp}"  # the complement count; normalised below
     plpy.execute(
-        f"CREATE TABLE {fp.sql} (class {ltype} NOT NULL, feature pg_catalog.int4 NOT NULL, term pg_catalog.text, "
-        f"count {F8} NOT NULL, log_prob {F8} NOT NULL, PRIMARY KEY (class, feature))"
+        Sql(f"CREATE TABLE {fp.sql} (class {ltype} NOT NULL, feature pg_catalog.int4 NOT NULL, term pg_catalog.text, "
+        f"count {F8} NOT NULL, log_prob {F8} NOT NULL, PRIMARY KEY (class, feature))")
     )
     if t.kind != COMPLEMENT:
-        plpy.execute(f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}) SELECT f.class, f.feature, f.term, f.count, {lp} FROM f")
+        plpy.execute(Sql(f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}) SELECT f.class, f.feature, f.term, f.count, {lp} FROM f"))
     else:
         logged = "pg_catalog.ln(g.comp OPERATOR(pg_catalog./) pg_catalog.sum(g.comp) OVER (PARTITION BY g.class))"
         w = (
@@ -418,22 +418,22 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
             if t.params.norm else "OPERATOR(pg_catalog.-) h.logged"
         )
         plpy.execute(
-            f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}), "
+            Sql(f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}), "
             f"g AS (SELECT f.class, f.feature, f.term, f.count, {lp} AS comp FROM f), "
             f"h AS (SELECT g.class, g.feature, g.term, g.count, {logged} AS logged FROM g) "
-            f"SELECT h.class, h.feature, h.term, h.count, {w} FROM h"
+            f"SELECT h.class, h.feature, h.term, h.count, {w} FROM h")
         )
 
 
 def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> VectorModel:
     """The model's numbers from its tables, in class order and feature order."""
     c = plpy.execute(
-        f"SELECT pg_catalog.textin(pg_catalog.array_out(pg_catalog.array_agg(c.class ORDER BY c.class))) AS t, "
+        Sql(f"SELECT pg_catalog.textin(pg_catalog.array_out(pg_catalog.array_agg(c.class ORDER BY c.class))) AS t, "
         f"pg_catalog.array_agg({text_sql('c.class', t.label_builtin)} ORDER BY c.class) AS a, "
-        f"pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM {cp.sql} AS c"
+        f"pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM {cp.sql} AS c")
     )[0]
     rows = plpy.execute(
-        f"SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class"
+        Sql(f"SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class")
     )
     if not rows or not rows[0]["lp"]:
         raise MadnbError("22023", f"the vectors of {t.source.display}, column \"{t.vector.name}\" hold no lexeme",
@@ -441,8 +441,8 @@ def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> Vecto
     terms = None
     if t.form == SPARSE:
         terms = [str(r["term"]) for r in plpy.execute(
-            f"SELECT f.term FROM {fp.sql} AS f WHERE f.class OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(c.class) FROM {cp.sql} AS c) "
-            "ORDER BY f.feature")]
+            Sql(f"SELECT f.term FROM {fp.sql} AS f WHERE f.class OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(c.class) FROM {cp.sql} AS c) "
+            "ORDER BY f.feature"))]
     return VectorModel(str(c["t"]), [str(x) for x in c["a"]], [float(p) for p in c["p"]], terms,
                        [[float(x) for x in r["lp"]] for r in rows])
 
@@ -487,7 +487,7 @@ def _dense_ok(t: VectorTraining, x: str, n: int) -> str:
     return guard
 
 
-def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
+def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> Sql:
     """The K scores (a float8[]) of vector ``x``: NULL for a NULL vector or a dense one of another length."""
     consts, ws = weights(t, m)
     n = len(ws[0])
@@ -512,7 +512,7 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
             f"{f8_const(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))
             for i in range(len(ws))
         )
-        return f"CASE WHEN {_dense_ok(t, x, n)} THEN ARRAY[\n {scores}\n] END"
+        return Sql(f"CASE WHEN {_dense_ok(t, x, n)} THEN ARRAY[\n {scores}\n] END")
     sums = ", ".join(
         f"{f8_const(consts[i])} OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ({f8_array_const(ws[i])})[u.j]), '0'::{F8})"
         for i in range(len(ws))
@@ -533,13 +533,13 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> str:
         )
         cond = f"{x} IS NOT NULL"
     # elements whose statistic is 0 add nothing: skipping them halves the work on typical counts
-    return f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END"
+    return Sql(f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END")
 
 
 def function_statements(
     names: list[NewName], said: str, t: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
-) -> list[str]:
+) -> list[Sql]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
     As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in predict,
@@ -630,7 +630,7 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
     def function_statements(
         self, names: list[NewName], said: str, t: VectorTraining, n: VectorModel, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
-    ) -> list[str]:
+    ) -> list[Sql]:
         return function_statements(names, said, t, n, helpers, quote, class_order)
 
     def comment_prefix(self, model: ModelName) -> str:
@@ -645,8 +645,8 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         if oid != TSVECTOR:
             rows = plpy.execute(
                 plpy.prepare(
-                    "SELECT e.oid::pg_catalog.int8 AS oid, e.typname::pg_catalog.text AS name FROM pg_catalog.pg_type AS t "
-                    "JOIN pg_catalog.pg_type AS e ON e.oid OPERATOR(pg_catalog.=) t.typelem WHERE t.oid OPERATOR(pg_catalog.=) $1",
+                    Sql("SELECT e.oid::pg_catalog.int8 AS oid, e.typname::pg_catalog.text AS name FROM pg_catalog.pg_type AS t "
+                    "JOIN pg_catalog.pg_type AS e ON e.oid OPERATOR(pg_catalog.=) t.typelem WHERE t.oid OPERATOR(pg_catalog.=) $1"),
                     ["pg_catalog.oid"],
                 ),
                 [oid],
@@ -676,13 +676,13 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
     def export_numbers(self, plpy: Plpy, m: CatalogModel, t: VectorTraining, n: VectorModel) -> dict[str, Any]:
         objects = ModelObjects.of(m.name)
         counts = plpy.execute(
-            f"SELECT pg_catalog.array_agg(c.class_count ORDER BY c.class) AS n FROM {objects.class_priors.sql} AS c"
+            Sql(f"SELECT pg_catalog.array_agg(c.class_count ORDER BY c.class) AS n FROM {objects.class_priors.sql} AS c")
         )[0]["n"]
         feature_count = [
             [float(x) for x in r["n"]]
             for r in plpy.execute(
-                f"SELECT pg_catalog.array_agg(f.count ORDER BY f.feature) AS n FROM {objects.feature_probs.sql} AS f "
-                "GROUP BY f.class ORDER BY f.class"
+                Sql(f"SELECT pg_catalog.array_agg(f.count ORDER BY f.feature) AS n FROM {objects.feature_probs.sql} AS f "
+                "GROUP BY f.class ORDER BY f.class")
             )
         ]
         return {
