@@ -146,9 +146,9 @@ def column_value_sql(expr: str, f: Feature) -> Sql:
     return text_sql(expr, builtin=False) if f.enum else Sql(expr)
 
 
-def label_text_sql(expr: str, t: ColumnTraining) -> Sql:
+def label_text_sql(expr: str, training: ColumnTraining) -> Sql:
     """A class's text (the keys of predict_proba's jsonb, madnb.model_classes): :func:`text_sql` of the label."""
-    return text_sql(expr, t.label_builtin)
+    return text_sql(expr, training.label_builtin)
 
 
 def value_text_sql(expr: str, f: Feature) -> Sql:
@@ -247,13 +247,13 @@ def _columns(plpy: Plpy, rel: Relation) -> list[dict[str, Any]]:
     ))
 
 
-def column_names(values: list[str | None] | None, what: str) -> list[str]:
+def column_names(values: list[str | None] | None, argument: str) -> list[str]:
     """An array of column names, each parsed as one identifier (NULL elements refused)."""
     out: list[str] = []
     for i, v in enumerate(values or [], start=1):
         if v is None:
-            raise MadnbError("22004", f"{what}[{i}] must not be NULL", hint=f"{what} lists column names")
-        (name,) = parse_name(v, f"{what}[{i}]", max_parts=1)
+            raise MadnbError("22004", f"{argument}[{i}] must not be NULL", hint=f"{argument} lists column names")
+        (name,) = parse_name(v, f"{argument}[{i}]", max_parts=1)
         out.append(name)
     return out
 

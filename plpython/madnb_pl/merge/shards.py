@@ -69,7 +69,7 @@ class Shard:
         return f"partition {self.partition.display} on server {self.server}"
 
 
-def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
+def shards_of(plpy: Plpy, training: Training) -> list[Shard]:
     """The leaf partitions of ``t.source`` (postgres_fdw foreign tables and local tables)."""
     rows = plpy.execute(
         plpy.prepare(
@@ -89,7 +89,7 @@ def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
             "ORDER BY n.nspname COLLATE \"C\", c.relname COLLATE \"C\""),
             ["pg_catalog.regclass"],
         ),
-        [t.source.oid],
+        [training.source.oid],
     )
     column_names = plpy.prepare(
         Sql("SELECT a.attname::pg_catalog.text AS local, o.option_value AS remote FROM pg_catalog.pg_attribute a "
@@ -107,7 +107,7 @@ def shards_of(plpy: Plpy, t: Training) -> list[Shard]:
         if r["fdw"] != "postgres_fdw":
             raise MadnbError(
                 "0A000",
-                f"partition {rel.display} of {t.source.display} is a foreign table of server {r['server']}, "
+                f"partition {rel.display} of {training.source.display} is a foreign table of server {r['server']}, "
                 f"whose wrapper {r['fdw']} is not postgres_fdw",
                 detail="sharded training computes each foreign partition's statistics on its server, "
                 "which only a PostgreSQL server (postgres_fdw) can do",
@@ -194,7 +194,7 @@ def _links(plpy: Plpy, shards: list[Shard]) -> Iterator[dict[int, _ShardLink]]:
         yield links
 
 
-def _check_remote_types(t: Training, shard: Shard, link: _ShardLink) -> None:
+def _check_remote_types(training: Training, shard: Shard, link: _ShardLink) -> None:
     """The remote table's class and attribute columns must have the types the foreign partition declares (42804).
 
     The shard computes on its own types: a remote real[] declared float8[] here would
@@ -204,7 +204,7 @@ def _check_remote_types(t: Training, shard: Shard, link: _ShardLink) -> None:
     assert shard.remote is not None
     names = dict(shard.columns)
     table = federation.remote_table(link, shard.remote.sql, "its table")
-    for col in (t.cls, t.attrs):
+    for col in (training.cls, training.attrs):
         name = names.get(col.name, col.name)
         there = table.columns.get(name)
         if there is not None and there.formatted != col.type_sql:
@@ -221,15 +221,15 @@ def _check_remote_types(t: Training, shard: Shard, link: _ShardLink) -> None:
 # The statistics pass of one shard, step by step
 # ---------------------------------------------------------------------------
 
-def _remote_training(t: Training, shard: Shard) -> Training:
+def _remote_training(training: Training, shard: Shard) -> Training:
     """``t`` with the remote table and column names of ``shard`` (the SQL of a pass sent there)."""
     assert shard.remote is not None
     names = dict(shard.columns)
     return replace(
-        t,
+        training,
         source=Relation(shard.remote.schema, shard.remote.name, 0),
-        cls=replace(t.cls, name=names.get(t.cls.name, t.cls.name)),
-        attrs=replace(t.attrs, name=names.get(t.attrs.name, t.attrs.name)),
+        cls=replace(training.cls, name=names.get(training.cls.name, training.cls.name)),
+        attrs=replace(training.attrs, name=names.get(training.attrs.name, training.attrs.name)),
     )
 
 
@@ -247,8 +247,8 @@ class _Tables:
         )
 
 
-def _create_tables(plpy: Plpy, t: Training) -> _Tables:
-    cls, elem = t.cls.type_sql, t.attrs.elem_sql
+def _create_tables(plpy: Plpy, training: Training) -> _Tables:
+    cls, elem = training.cls.type_sql, training.attrs.elem_sql
     columns = {
         array_pass.PASS: f"cls {cls}, o {I4}, v {elem}, n {I8}, nv {I8}, mean {F8}, var {F8}",
         array_pass.SHAPE: f"cls {cls}, n_rows {I8}, n_empty {I8}, n_other {I8}",
@@ -278,28 +278,28 @@ class _ShardRows:
         self.plpy.execute(Sql(f"DELETE FROM {self.tables.names[role]} AS x WHERE x.shard OPERATOR(pg_catalog.=) {int(self.i)}"))
 
 
-def _shard_steps(plpy: Plpy, t: Training, shard: Shard, rels: _ShardRows, part: str) -> Generator[array_pass.Scan, None, None]:
+def _shard_steps(plpy: Plpy, training: Training, shard: Shard, rels: _ShardRows, part: str) -> Generator[array_pass.Scan, None, None]:
     """The statistics pass of one foreign partition: the local pass's statements and decisions
     (:func:`madnb_pl.release.array_pass.steps`) over the remote table, then its statistics part ``part``
     refined where its values sit far from zero (:func:`madnb_pl.release.statistics_table.refine_steps`).
 
     Yields the statements to run on the shard; their rows arrive in ``rels`` before the generator resumes.
     """
-    remote = _remote_training(t, shard)
-    yield from array_pass.steps(plpy, array_pass.plan(t, remote, shard.display), rels)
-    statistics_table.insert_cells(plpy, t, rels.read(array_pass.PASS), part)
+    remote = _remote_training(training, shard)
+    yield from array_pass.steps(plpy, array_pass.plan(training, remote, shard.display), rels)
+    statistics_table.insert_cells(plpy, training, rels.read(array_pass.PASS), part)
     yield from statistics_table.refine_steps(plpy, statistics_table.refinement(remote), part, rels)
 
 
-def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, part: str) -> None:
+def _local_part(plpy: Plpy, training: Training, i: int, shard: Shard, tables: _Tables, part: str) -> None:
     """The ordinary pass over a local partition, tagged as shard ``i``, and its statistics part."""
-    lt = replace(t, source=shard.partition)
-    s = array_pass.materialise(plpy, t, lt, shard.display)
+    lt = replace(training, source=shard.partition)
+    s = array_pass.materialise(plpy, training, lt, shard.display)
     plpy.execute(
         Sql(f"INSERT INTO {tables.names[array_pass.PASS]} SELECT {int(i)}, s.cls, s.o, s.v, s.n, s.nv, s.mean, s.var FROM {s} AS s")
     )
     plpy.execute(Sql(f"DROP TABLE {s}"))
-    statistics_table.insert_cells(plpy, t, tables.pass_of(i), part)
+    statistics_table.insert_cells(plpy, training, tables.pass_of(i), part)
     statistics_table.refine_far_from_zero(plpy, statistics_table.refinement(lt), part)
 
 
@@ -308,36 +308,36 @@ def _local_part(plpy: Plpy, t: Training, i: int, shard: Shard, tables: _Tables, 
 # ---------------------------------------------------------------------------
 
 
-def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
+def write_cells(plpy: Plpy, training: Training, dest: NewName | Relation) -> bool:
     """Create statistics table ``dest`` with the statistics of a sharded ``t.source``; False if it is not sharded.
 
     See the module docstring.  Nothing but statistics crosses the network; an
     error on a shard names it, and the calling statement fails whole.
     """
-    if not is_sharded(plpy, t.source):
+    if not is_sharded(plpy, training.source):
         return False
-    shards = shards_of(plpy, t)
-    _check_readable(plpy, t)
-    tables = _create_tables(plpy, t)
+    shards = shards_of(plpy, training)
+    _check_readable(plpy, training)
+    tables = _create_tables(plpy, training)
     parts: list[tuple[Relation, statistics_table.Header]] = []
     for i, shard in enumerate(shards, start=1):
         name = f"madnb_part_{secrets.token_hex(6)}_{i}"
-        statistics_table.create_table(plpy, NewName("pg_temp", name), t)
-        parts.append((Relation("pg_temp", name, 0), statistics_table.exact_header(t, "", id=f"{i}", source=shard.partition.display)))
+        statistics_table.create_table(plpy, NewName("pg_temp", name), training)
+        parts.append((Relation("pg_temp", name, 0), statistics_table.exact_header(training, "", id=f"{i}", source=shard.partition.display)))
     with _links(plpy, shards) as links:
         for i, link in links.items():
-            _check_remote_types(t, shards[i - 1], link)
+            _check_remote_types(training, shards[i - 1], link)
         steps: dict[int, tuple[Generator[array_pass.Scan, None, None], array_pass.Scan]] = {}
         # every shard gets its first statement before anything is awaited ...
         for i, link in links.items():
-            gen = _shard_steps(plpy, t, shards[i - 1], _ShardRows(plpy, tables, i), parts[i - 1][0].sql)
+            gen = _shard_steps(plpy, training, shards[i - 1], _ShardRows(plpy, tables, i), parts[i - 1][0].sql)
             scan = next(gen)
             link.start(scan)
             steps[i] = (gen, scan)
         # ... then the local partitions run here while the shards work
         for i, shard in enumerate(shards, start=1):
             if shard.server is None:
-                _local_part(plpy, t, i, shard, tables, parts[i - 1][0].sql)
+                _local_part(plpy, training, i, shard, tables, parts[i - 1][0].sql)
         while steps:
             for i in list(steps):
                 gen, scan = steps.pop(i)
@@ -349,11 +349,11 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
         for i, link in links.items():
             plpy.debug(f"madnb: {shards[i - 1].display}: {link.rows} rows, {link.bytes} bytes of statistics received")
     passes = tables.names[array_pass.PASS]
-    array_pass.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {passes} AS x)", t)
+    array_pass.check_stats(plpy, f"(SELECT x.cls, x.o, x.v, x.n, x.nv, x.mean, x.var FROM {passes} AS x)", training)
     for (rel, h), shard in zip(parts, shards, strict=True):  # what every merge checks of its parts
         statistics_table.check_cells(plpy, rel.sql, h, f"the statistics of {shard.display}")
-    statistics_table.create_table(plpy, dest, t)
-    merged = part_sums.merged_exact_select(parts, t)
+    statistics_table.create_table(plpy, dest, training)
+    merged = part_sums.merged_exact_select(parts, training)
     plpy.execute(
         Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, mean_lo) "
         f"SELECT m.cls, m.o, m.v, m.n, m.nv, m.mean, m.var, m.mean_lo FROM ({merged}) AS m")
@@ -365,7 +365,7 @@ def write_cells(plpy: Plpy, t: Training, dest: NewName | Relation) -> bool:
     return True
 
 
-def _check_readable(plpy: Plpy, t: Training) -> None:
+def _check_readable(plpy: Plpy, training: Training) -> None:
     """What a scan of the source would check: SELECT on both columns, and no row-level security in force."""
     r = plpy.execute(
         plpy.prepare(
@@ -373,14 +373,14 @@ def _check_readable(plpy: Plpy, t: Training) -> None:
             "pg_catalog.row_security_active($1) AS rls"),
             ["pg_catalog.oid", "pg_catalog.text", "pg_catalog.text"],
         ),
-        [t.source.oid, t.cls.name, t.attrs.name],
+        [training.source.oid, training.cls.name, training.attrs.name],
     )[0]
     if not r["ok"]:
-        raise MadnbError("42501", f"permission denied for table {t.source.display}", detail=f'columns "{t.cls.name}" and "{t.attrs.name}"')
+        raise MadnbError("42501", f"permission denied for table {training.source.display}", detail=f'columns "{training.cls.name}" and "{training.attrs.name}"')
     if r["rls"]:
         raise MadnbError(
             "0A000",
-            f"row-level security is in force on {t.source.display}, which has partitions on other servers",
+            f"row-level security is in force on {training.source.display}, which has partitions on other servers",
             detail="the shards would compute statistics of rows your policies hide",
             hint="train from a view or table holding the rows you may see, or as a role the policies do not apply to",
         )

@@ -73,13 +73,13 @@ def fold_sql(key: str, folds: int, seed: int) -> Sql:
     return Sql(f"madnb.fold({key}, {int(folds)}, {int(seed)})")
 
 
-def key_sql(plpy: Plpy, t: ColumnTraining, key: str | None) -> Sql:
+def key_sql(plpy: Plpy, training: ColumnTraining, key: str | None) -> Sql:
     """The SQL of the fold key over row ``t``: the key column's text, or the whole row's text form."""
     if key is None:
         # t.*: a column named t would win over the row t; record_out, not a cast: the row type is the table
         # owner's, who may plant a cast to text
         return Sql("pg_catalog.textin(pg_catalog.record_out(t.*))")
-    col = resolve_column(plpy, t.source, key, "key")
+    col = resolve_column(plpy, training.source, key, "key")
     return text_sql(f"t.{col.sql}", type_is_builtin(plpy, col.type_sql))
 
 
@@ -100,7 +100,7 @@ def _temp(prefix: str, tag: str) -> NewName:
     return NewName("pg_temp", f"madnb_cv_{tag}_{prefix}")
 
 
-def leave_one_out(plpy: Plpy, t: ColumnTraining, key: Sql, tag: str) -> Sql:
+def leave_one_out(plpy: Plpy, training: ColumnTraining, key: Sql, tag: str) -> Sql:
     """The fold of a row for leave-one-out: the position of its key among the labelled rows' keys in byte order.
 
     The sorted keys are kept in a one-row temporary table (read once per query
@@ -111,19 +111,19 @@ def leave_one_out(plpy: Plpy, t: ColumnTraining, key: Sql, tag: str) -> Sql:
     plpy.execute(
         Sql(f"CREATE TEMPORARY TABLE {keys.sql} ON COMMIT DROP AS SELECT pg_catalog.array_agg(x.k ORDER BY x.k COLLATE \"C\") "
         "AS ks, pg_catalog.count(x.k) AS n, pg_catalog.count(DISTINCT x.k) AS d "
-        f"FROM (SELECT {key} AS k FROM {t.source.sql} AS t WHERE t.{t.label.sql} IS NOT NULL) AS x")
+        f"FROM (SELECT {key} AS k FROM {training.source.sql} AS t WHERE t.{training.label.sql} IS NOT NULL) AS x")
     )
     r = plpy.execute(Sql(f"SELECT k.n, k.d FROM {keys.sql} AS k"))[0]
     if r["d"] != r["n"]:
         raise MadnbError(
-            "22023", f"leave-one-out needs a distinct key for every labelled row of {t.source.display}",
+            "22023", f"leave-one-out needs a distinct key for every labelled row of {training.source.display}",
             detail=f"folds equal the {r['n']} labelled rows (leave-one-out), but only {r['d']} of their keys are distinct",
             hint="name a key column whose values are unique (a primary key), or use fewer folds",
         )
     return Sql(f"pg_catalog.array_position((SELECT k.ks FROM {keys.sql} AS k), {key})")
 
 
-def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[str]) -> Sql:
+def scoring_sql(training: ColumnTraining, fold: Sql, classes_sql: str, branches: list[str]) -> Sql:
     """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates.
 
     The inner select names the columns it needs (c1, c2, ...: no clash with the
@@ -132,16 +132,16 @@ def scoring_sql(t: ColumnTraining, fold: Sql, classes_sql: str, branches: list[s
     so only one complement model is evaluated per row; OFFSET 0 keeps the scores
     computed once for both the arg-max and the probabilities.
     """
-    cols = ", ".join(f"{columns.column_value_sql(f't.{f.column.sql}', f)} AS c{j}" for j, f in enumerate(t.features, start=1))
-    y = f"t.{t.label.sql}" if t.label_builtin else columns.label_text_sql(f"t.{t.label.sql}", t)
+    cols = ", ".join(f"{columns.column_value_sql(f't.{f.column.sql}', f)} AS c{j}" for j, f in enumerate(training.features, start=1))
+    y = f"t.{training.label.sql}" if training.label_builtin else columns.label_text_sql(f"t.{training.label.sql}", training)
     case = " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1))
     return (
         Sql(f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
         "madnb._nb_proba(q.sc) AS pr "
         f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
-        f"SELECT x.g, {y} AS y, {cols} FROM {t.source.sql} AS t "
+        f"SELECT x.g, {y} AS y, {cols} FROM {training.source.sql} AS t "
         f"CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(g) "
-        f"WHERE t.{t.label.sql} IS NOT NULL) AS p OFFSET 0) AS q")
+        f"WHERE t.{training.label.sql} IS NOT NULL) AS p OFFSET 0) AS q")
     )
 
 
@@ -218,34 +218,34 @@ def cross_validate(
     """
     k = _folds(folds, seed)
     sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
-    s_factor = arrays.parse_smoothing(smoothing)
+    smoothing_factor = arrays.parse_smoothing(smoothing)
     if kind is not None and kind not in KINDS:
         raise MadnbError("22023", f"kind '{kind}' cannot be cross-validated", hint=_CROSS_VALIDATED_HINT)
     model_kind = lifecycle.kind_named(kind)
     if not isinstance(model_kind, TableKind):
         raise MadnbError("0A000", f"kind '{model_kind.name}' cannot be cross-validated", hint=_CROSS_VALIDATED_HINT)
     request = TrainRequest(
-        source, label, features, exclude, categorical, s_factor, lifecycle.parse_options(model_kind.name, options),
+        source, label, features, exclude, categorical, smoothing_factor, lifecycle.parse_options(model_kind.name, options),
         options is not None, None, None, None, None,
     )
     training = model_kind.resolve(plpy, request)
-    t, kp, s_factor = training.columns, training.params, training.smoothing
-    key_expr = key_sql(plpy, t, key)
+    column_training, kind_parameters, smoothing_factor = training.columns, training.params, training.smoothing
+    key_expr = key_sql(plpy, column_training, key)
     fold = fold_sql(key_expr, k, sd)
-    s, labelled = column_pass.statistics_pass(plpy, t, fold)
+    s, labelled = column_pass.statistics_pass(plpy, column_training, fold)
     if labelled < k:
         raise MadnbError(
-            "22023", f"folds ({k}) are more than the labelled rows of {t.source.display} ({labelled})",
+            "22023", f"folds ({k}) are more than the labelled rows of {column_training.source.display} ({labelled})",
             hint="use at most as many folds as labelled rows (as many is leave-one-out)",
         )
     tag = secrets.token_hex(6)
     made: list[NewName] = []
     if labelled == k:  # leave-one-out: the pass again, each labelled row its own fold
         plpy.execute(Sql(f"DROP TABLE {s}"))
-        fold = leave_one_out(plpy, t, key_expr, tag)
+        fold = leave_one_out(plpy, column_training, key_expr, tag)
         made.append(_temp(tag, "keys"))
         with setting(plpy, "client_min_messages", "warning"):  # the first pass gave its NOTICE (rows without a label)
-            s, labelled = column_pass.statistics_pass(plpy, t, fold)
+            s, labelled = column_pass.statistics_pass(plpy, column_training, fold)
     sizes = {
         r["f"]: int(r["n"])
         for r in plpy.execute(
@@ -255,46 +255,46 @@ def cross_validate(
     }
     if None in sizes:
         raise MadnbError(
-            "22004", f"the key of {sizes[None]} labelled row(s) of {t.source.display} is NULL",
+            "22004", f"the key of {sizes[None]} labelled row(s) of {column_training.source.display} is NULL",
             detail=f'the key column is "{key}"' if key is not None else None, hint="a row's fold is computed from its key: use a key column without NULLs",
         )
     empty = [f for f in range(1, k + 1) if f not in sizes]
     if empty:
         raise MadnbError(
-            "22023", f"fold {empty[0]} of {k} has no labelled rows of {t.source.display}",
+            "22023", f"fold {empty[0]} of {k} has no labelled rows of {column_training.source.display}",
             detail=f"{labelled} labelled rows; folds are assigned by a hash of the key, so their sizes vary",
             hint="use fewer folds, or another seed",
         )
     classes: list[str] = list(plpy.execute(
-        Sql(f"SELECT ARRAY(SELECT {columns.label_text_sql('d.c', t)} FROM (SELECT DISTINCT s.cls AS c FROM {s} AS s "
+        Sql(f"SELECT ARRAY(SELECT {columns.label_text_sql('d.c', column_training)} FROM (SELECT DISTINCT s.cls AS c FROM {s} AS s "
         "WHERE s.cls IS NOT NULL) AS d ORDER BY d.c) AS c")
     )[0]["c"])
     parts = []
     for f in range(1, k + 1):
         name = _temp(tag, f"fold{f}")
-        column_pass.insert_cells(plpy, t, s, name, fold=f)
+        column_pass.insert_cells(plpy, column_training, s, name, fold=f)
         made.append(name)
-        parts.append((created(plpy, name), column_pass.exact_header(plpy, t)))
+        parts.append((created(plpy, name), column_pass.exact_header(plpy, column_training)))
     plpy.execute(Sql(f"DROP TABLE {s}"))
-    values = [f"p.c{j}" for j in range(1, t.num_attrs + 1)]
+    values = [f"p.c{j}" for j in range(1, column_training.num_attrs + 1)]
     branches = []
     for f in range(1, k + 1):
         # the fold-complement model: the other folds' statistics summed and derived, as any merge
         tables = ModelTables(
-            _temp(tag, f"fp{f}"), _temp(tag, f"cp{f}"), _temp(tag, f"np{f}") if t.numeric else None,
+            _temp(tag, f"fp{f}"), _temp(tag, f"cp{f}"), _temp(tag, f"np{f}") if column_training.numeric else None,
         )
         kept = _temp(tag, f"sum{f}")
         others = [p for i, p in enumerate(parts, start=1) if i != f]
-        model_tables.merge_and_derive(plpy, others, tables, s_factor, shape=t.shape(), keep=kept)  # parts it just wrote
+        model_tables.merge_and_derive(plpy, others, tables, smoothing_factor, shape=column_training.shape(), keep=kept)  # parts it just wrote
         made += [kept, *tables.all()]
-        if kp is not None:
-            table.derive_kind(plpy, kp, t, kept.sql, tables.feature_probs, tables.numeric_stats)
-        numbers = table.model_numbers(plpy, kp, t, tables.class_priors, tables.feature_probs, tables.numeric_stats, s_factor)
-        scores = dict(zip(numbers.classes, generated.scores_sql(t, numbers, values), strict=True))
+        if kind_parameters is not None:
+            table.derive_kind(plpy, kind_parameters, column_training, kept.sql, tables.feature_probs, tables.numeric_stats)
+        numbers = table.model_numbers(plpy, kind_parameters, column_training, tables.class_priors, tables.feature_probs, tables.numeric_stats, smoothing_factor)
+        scores = dict(zip(numbers.classes, generated.scores_sql(column_training, numbers, values), strict=True))
         branches.append("ARRAY[" + ", ".join(scores.get(c, Sql(f"'-Infinity'::{F8}")) for c in classes) + "]")
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
-    classes_sql = f"$1::pg_catalog.text[]::{t.label.type_sql}[]" if t.label_builtin else "$1::pg_catalog.text[]"
-    query = evaluate.aggregate_sql(scoring_sql(t, fold, classes_sql, branches), len(classes) == 2)
+    classes_sql = f"$1::pg_catalog.text[]::{column_training.label.type_sql}[]" if column_training.label_builtin else "$1::pg_catalog.text[]"
+    query = evaluate.aggregate_sql(scoring_sql(column_training, fold, classes_sql, branches), len(classes) == 2)
     with setting(plpy, "jit", "off"):
         result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
     for name in made:

@@ -135,12 +135,12 @@ def _check_readable(plpy: Plpy, m: CatalogModel, tables: list[NewName]) -> None:
             )
 
 
-def _read(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], t: T) -> N:
+def _read(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], training: T) -> N:
     """The model's numbers as its prediction functions hold them (class texts: the catalog's, as there)."""
     objects = ModelObjects.of(m.name)
-    tables = kind.tables(objects, t)
+    tables = kind.tables(objects, training)
     _check_readable(plpy, m, tables)
-    numbers = kind.read_numbers(plpy, t, objects)
+    numbers = kind.read_numbers(plpy, training, objects)
     _check_classes(m, len(numbers.classes), objects.class_priors)
     return kind.with_classes(numbers, m.classes)
 
@@ -155,7 +155,7 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
         )
 
 
-def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
+def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Exported:
     """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
     script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
     names = target.helpers
@@ -179,7 +179,7 @@ def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
             "scores pg_catalog.float8[], classes pg_catalog.text[]", "pg_catalog.float8[], pg_catalog.text[]", "pg_catalog.jsonb",
         ),
     }
-    what = {
+    descriptions = {
         "_nb_best": "helper: position of the first score within 1e-12 (relative) of the largest",
         "_nb_proba": "helper: class probabilities from log-likelihoods by log-sum-exp",
         "_nb_proba_jsonb": "helper: class probabilities from log-likelihoods as jsonb {class: probability}",
@@ -203,22 +203,22 @@ def helper_copies(plpy: Plpy, target: ModelObjects, said: str) -> Exported:
             f"LANGUAGE {plain_name(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
             f"AS {_dollar_quote(body)}"
         ))
-        statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{said}: {what[helper]}')}"))
+        statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{comment_prefix}: {descriptions[helper]}')}"))
         functions.append((name, types))
     return Exported(functions, statements)
 
 
-def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, said: str) -> Exported:
+def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, comment_prefix: str) -> Exported:
     """The script's helpers and the model's functions under ``target``'s names, both forms."""
-    t = kind.from_catalog(plpy, m)
-    numbers = _read(plpy, m, kind, t)
-    helpers = helper_copies(plpy, target, said)
+    training = kind.from_catalog(plpy, m)
+    numbers = _read(plpy, m, kind, training)
+    helpers = helper_copies(plpy, target, comment_prefix)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
     names = target.predict_functions
     order = f"the classes {numbers.classes_text}"
-    statements = kind.function_statements(names, said, t, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
+    statements = kind.function_statements(names, comment_prefix, training, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
     functions = [(n, "pg_catalog.anyelement") for n in names]
-    signature = kind.column_signature(t)
+    signature = kind.column_signature(training)
     if signature is not None:
         functions += [(n, signature) for n in names]
     return Exported(helpers.functions + functions, helpers.statements + statements)
@@ -226,11 +226,11 @@ def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects,
 
 def _numbers(plpy: Plpy, m: CatalogModel, kind: Kind[T, N]) -> dict[str, Any]:
     """Model ``m``'s numbers as madnb.to_sklearn reads them: the catalog's, then the kind's."""
-    t = kind.from_catalog(plpy, m)
-    numbers = _read(plpy, m, kind, t)
+    training = kind.from_catalog(plpy, m)
+    numbers = _read(plpy, m, kind, training)
     return {
         "format": 1, "model": m.name.base, "schema": m.name.schema, "kind": m.kind, "label": m.label, "label_type": m.label_type,
-        "classes": m.classes, **kind.export_numbers(plpy, m, t, numbers),
+        "classes": m.classes, **kind.export_numbers(plpy, m, training, numbers),
     }
 
 

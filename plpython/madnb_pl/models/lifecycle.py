@@ -143,10 +143,10 @@ def parse_options(kind: str, options: Any) -> dict[str, Any]:
     allowed = KINDS[kind].options
     for key in value:
         if key not in allowed:
-            said = ", ".join(sorted(allowed)) if allowed else "none"
+            accepted = ", ".join(sorted(allowed)) if allowed else "none"
             raise MadnbError(
                 "22023", f'option "{key}" is not a parameter of kind \'{kind}\'',
-                hint=f"kind '{kind}' takes: {said}",
+                hint=f"kind '{kind}' takes: {accepted}",
             )
     out: dict[str, Any] = value
     return out
@@ -196,18 +196,18 @@ _CATALOGS = {
 }
 
 
-def _existing(plpy: Plpy, old: CatalogModel, what: str) -> list[str]:
-    """The ``what`` (functions or tables) the catalog row ``old`` records that still exist, in the
+def _existing(plpy: Plpy, old: CatalogModel, objects: str) -> list[str]:
+    """The ``objects`` (functions or tables) the catalog row ``old`` records that still exist, in the
     model's schema and owned by the model's owner, as regprocedure / regclass text; those dropped by
     hand are skipped, and a catalog row naming anything else drops nothing there."""
-    reg, join = _CATALOGS[what]
+    reg, join = _CATALOGS[objects]
     rows = plpy.execute(
         plpy.prepare(
             Sql(f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) "
             f"JOIN {join} ORDER BY u.i"),
             ["pg_catalog.text[]", "pg_catalog.text", "pg_catalog.text"],
         ),
-        [old.functions if what == "functions" else old.tables, old.name.schema, old.owner],
+        [old.functions if objects == "functions" else old.tables, old.name.schema, old.owner],
     )
     return [r["o"] for r in rows]
 
@@ -305,26 +305,26 @@ def train(
     _train(plpy, name, k, k.resolve(plpy, request), request, replace)
 
 
-def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], t: T, request: TrainRequest, replace: bool) -> None:
+def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: TrainRequest, replace: bool) -> None:
     """The pipeline of every kind, around what the kind supplies: replace, release, derive, predict, catalog."""
-    label = kind.label(t)
-    entry = kind.catalog_entry(t, request)
+    label = kind.label(training)
+    entry = kind.catalog_entry(training, request)
     signature = _signature([(f["name"], f["type"]) for f in entry.features])
     kept_functions = _clear_old_version(plpy, name, replace, label.type_sql, signature)
     made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
     kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
-    released = kind.statistics(plpy, t, name, kept)
+    released = kind.statistics(plpy, training, name, kept)
     # derive: the model tables
-    derived = kind.derive(plpy, t, name, kept, released)
+    derived = kind.derive(plpy, training, name, kept, released)
     # predict: the generated functions
     objects = ModelObjects.of(name)
-    numbers = kind.read_numbers(plpy, t, objects)
+    numbers = kind.read_numbers(plpy, training, objects)
     _write_functions(plpy, kind.function_statements(
-        objects.predict_functions, kind.comment_prefix(name), t, numbers, _helpers(plpy, name), plpy.quote_literal,
+        objects.predict_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ))
     _insert_catalog_row(
-        plpy, name, [kind.name, kind.source(t).display, label.name, label.type_sql, json.dumps(entry.features),
+        plpy, name, [kind.name, kind.source(training).display, label.name, label.type_sql, json.dumps(entry.features),
                      numbers.classes, derived.rows, entry.smoothing,
                      None if released.privacy is None else json.dumps(released.privacy), kept.sql,
                      None if entry.parameters is None else json.dumps(entry.parameters)],

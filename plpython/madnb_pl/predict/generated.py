@@ -81,7 +81,7 @@ class ModelNumbers:
 
 
 def read_numbers(
-    plpy: Plpy, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float, var_floor: bool = True,
+    plpy: Plpy, training: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float, var_floor: bool = True,
 ) -> ModelNumbers:
     """Compute the views' one-row model from the model tables (:func:`madnb_pl.scoring.model.model_parts`).
 
@@ -91,17 +91,17 @@ def read_numbers(
     if k == 0:  # a private release whose domain => 'private' kept no class: a model with no classes
         return ModelNumbers("{}", [], [], {}, {})
     has_cat = bool(plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e"))[0]["e"])
-    n = t.num_attrs
+    n = training.num_attrs
     plan = ScoringPlan(
-        strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=t.numeric,
+        strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=training.numeric,
         value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False, var_floor=var_floor,
     )
     parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql)
-    cat = [j for j in range(1, n + 1) if j not in set(t.numeric)]
+    cat = [j for j in range(1, n + 1) if j not in set(training.numeric)]
     # the classes' texts from their type's output function (an enum's owner may plant a cast to text)
     cols = [
         "pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text",
-        f"ARRAY(SELECT {label_text_sql('u.c', t)} FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) "
+        f"ARRAY(SELECT {label_text_sql('u.c', training)} FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) "
         "ORDER BY u.i) AS class_texts",
         "m0.prior",
     ]
@@ -124,7 +124,7 @@ def read_numbers(
             dicts[j] = (js, [[float(x) for x in row[f"lut{i}"][j - 1][:width]] for i in range(1, k + 1)])
     gauss: dict[int, tuple[float, float, list[tuple[float, float, float] | None]]] = {}
     if np is not None:
-        for j in t.numeric:
+        for j in training.numeric:
             per: list[tuple[float, float, float] | None] = []
             for i in range(1, k + 1):
                 a, r, mu = (float(row[f"{w}{i}"][j - 1]) for w in ("a", "r", "mu"))
@@ -133,7 +133,7 @@ def read_numbers(
     return ModelNumbers(row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss)
 
 
-def scores_sql(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[Sql]:
+def scores_sql(training: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[Sql]:
     """Per class, its log-likelihood: the log prior plus a term per feature (in feature order, as the views add them).
 
     ``value[j - 1]`` is the SQL of feature j's value (a column-form argument or a
@@ -142,7 +142,7 @@ def scores_sql(t: ColumnTraining, m: ModelNumbers, value: list[str]) -> list[Sql
     out = []
     for i in range(len(m.classes)):
         s: str = f8_const(m.prior[i])
-        for j, f in enumerate(t.features, start=1):
+        for j, f in enumerate(training.features, start=1):
             term: str | None = None
             if j in m.dicts:
                 term = _categorical_term(f, value[j - 1], *m.dicts[j], i)
@@ -201,9 +201,9 @@ def plpy_literal(text: str) -> Sql:
     return Sql("E'" + text.replace("\\", "\\\\").replace("'", "''") + "'")
 
 
-def volatility(t: ColumnTraining) -> str:
+def volatility(training: ColumnTraining) -> str:
     """IMMUTABLE unless a categorical feature's text form depends on a setting (DateStyle, an enum's labels)."""
-    for f in t.features:
+    for f in training.features:
         if not f.gaussian and (f.enum or f.base_oid not in _IMMUTABLE_TEXT):
             return "STABLE"
     return "IMMUTABLE"
@@ -263,75 +263,75 @@ class Form:
 
 
 def form_statements(
-    names: list[NewName], said: str, what: list[str], volatility: str, forms: list[Form], quote: Callable[[str], str],
+    names: list[NewName], comment_prefix: str, descriptions: list[str], volatility: str, forms: list[Form], quote: Callable[[str], str],
 ) -> list[Sql]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of the three functions ``names`` in each of ``forms``.
 
     The one writer of every kind's prediction functions: SQL functions the planner
     inlines, ``volatility``, PARALLEL SAFE, SECURITY INVOKER; each comment is
-    ``said: what[i] of form.takes`` (``quote`` writes it as a string constant).
+    ``comment_prefix: what[i] of form.takes`` (``quote`` writes it as a string constant).
     """
     out: list[Sql] = []
     for form in forms:
-        for name, (rtype, body), text in zip(names, form.bodies, what, strict=True):
+        for name, (rtype, body), text in zip(names, form.bodies, descriptions, strict=True):
             out.append(Sql(
                 f"CREATE OR REPLACE FUNCTION {name.sql}({form.parameters}) RETURNS {rtype} LANGUAGE sql {volatility} PARALLEL SAFE "
                 f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
             ))
-            out.append(Sql(f"COMMENT ON FUNCTION {name.sql}({form.signature}) IS " + quote(f"{said}: {text} of {form.takes}")))
+            out.append(Sql(f"COMMENT ON FUNCTION {name.sql}({form.signature}) IS " + quote(f"{comment_prefix}: {text} of {form.takes}")))
     return out
 
 
-def _bodies(t: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
+def _bodies(training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
     """(result type, body expression) of predict, predict_proba and predict_proba_array."""
-    scores = "ARRAY[\n " + ",\n ".join(scores_sql(t, m, value)) + "\n]" if m.classes else ""
-    return bodies(t.label.type_sql, m.classes_text, m.classes, scores, helpers)
+    scores = "ARRAY[\n " + ",\n ".join(scores_sql(training, m, value)) + "\n]" if m.classes else ""
+    return bodies(training.label.type_sql, m.classes_text, m.classes, scores, helpers)
 
 
 def function_statements(
-    names: list[NewName], said: str, t: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
+    names: list[NewName], comment_prefix: str, training: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
 ) -> list[Sql]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
     ``names`` are the three functions' names (predict, predict_proba, predict_proba_array:
-    :class:`madnb_pl.models.catalog.ModelObjects`), ``said`` starts each comment, ``quote``
+    :class:`madnb_pl.models.catalog.ModelObjects`), ``comment_prefix`` starts each comment, ``quote``
     writes a comment as a string constant and ``class_order`` names what gives the
     probability array's order.
     """
-    what = [
+    descriptions = [
         "the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view's first class)",
         "jsonb {class: probability}",
         f"float8[] of class probabilities in the order of {class_order}",
     ]
-    row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in t.features]
+    row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
     forms: list[Form] = []
-    if t.num_attrs <= MAX_ARGS:
-        col_values = [f"${j}" for j in range(1, t.num_attrs + 1)]
-        params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in t.features)
-        forms.append(Form(params, column_signature(t), "the feature values (each NULL, a missing value, unless given)",
-                          _bodies(t, m, col_values, helpers)))
+    if training.num_attrs <= MAX_ARGS:
+        col_values = [f"${j}" for j in range(1, training.num_attrs + 1)]
+        params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in training.features)
+        forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
+                          _bodies(training, m, col_values, helpers)))
     # the row form: a call of the column form (its body names only the row's fields, so a row without a
     # feature column fails with a short error naming the column and the function, not with the whole model),
     # or the model itself when there is no column form
-    if _row_form_calls_column_form(t):
-        call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(t.features, row_values, strict=True))
-        row_bodies = calls(names, t.label.type_sql, call)
+    if _row_form_calls_column_form(training):
+        call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
+        row_bodies = calls(names, training.label.type_sql, call)
     else:
-        row_bodies = _bodies(t, m, row_values, helpers)
+        row_bodies = _bodies(training, m, row_values, helpers)
     forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", row_bodies))
-    return form_statements(names, said, what, volatility(t), forms, quote)
+    return form_statements(names, comment_prefix, descriptions, volatility(training), forms, quote)
 
 
-def _row_form_calls_column_form(t: ColumnTraining) -> bool:
+def _row_form_calls_column_form(training: ColumnTraining) -> bool:
     """Whether the row form is a call of the column form: when there is one (at most :data:`MAX_ARGS` features),
     unless the one feature is named r (the call ``f(r => ...)`` would name the row form's parameter too)."""
-    return t.num_attrs <= MAX_ARGS and not (t.num_attrs == 1 and t.features[0].name == "r")
+    return training.num_attrs <= MAX_ARGS and not (training.num_attrs == 1 and training.features[0].name == "r")
 
 
-def column_signature(t: ColumnTraining) -> str:
+def column_signature(training: ColumnTraining) -> str:
     """The column form's argument types (:attr:`madnb_pl.inputs.columns.Feature.param_type`)."""
-    return ", ".join(f.param_type for f in t.features)
+    return ", ".join(f.param_type for f in training.features)
 
 
 __all__ = [

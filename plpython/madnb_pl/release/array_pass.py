@@ -41,20 +41,20 @@ from ..core.sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name, t
 from ..inputs.arrays import Training
 
 
-def numeric_value_sql(t: Training, x: str, nan_missing: bool) -> Sql:
+def numeric_value_sql(training: Training, x: str, nan_missing: bool) -> Sql:
     """A numeric attribute value as float8; with ``nan_missing`` NaN reads NULL (missing).
 
     Integer arrays hold no NaN.  Training runs its fast pass without the test and
     repeats it with the test only when a statistic came out NaN (see
     :func:`materialise`), so tables without NaN pay nothing for it.
     """
-    if nan_missing and t.attrs.elem_oid in NAN_TYPES:
-        nan = f"'NaN'::pg_catalog.{NAN_TYPES[t.attrs.elem_oid]}"
+    if nan_missing and training.attrs.elem_oid in NAN_TYPES:
+        nan = f"'NaN'::pg_catalog.{NAN_TYPES[training.attrs.elem_oid]}"
         return Sql(f"(CASE WHEN {x} OPERATOR(pg_catalog.<>) {nan} THEN {x} END)::pg_catalog.float8")
     return Sql(f"{x}::pg_catalog.float8")
 
 
-def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> Sql:
+def _numeric_stats_by_subscript(training: Training, nan_missing: bool = False) -> Sql:
     """Numeric statistics by subscript: one GROUP BY class, no unnest.
 
     Yields the rows of the unnest pass for the numeric attributes of
@@ -64,7 +64,7 @@ def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> Sql:
     With categorical attributes too, :func:`_categorical_stats_by_slices` adds
     theirs.
     """
-    src, cls, a, n = t.source.sql, t.cls.sql, f"t.{t.attrs.sql}", t.num_attrs
+    src, cls, a, n = training.source.sql, training.cls.sql, f"t.{training.attrs.sql}", training.num_attrs
     card = f"pg_catalog.cardinality({a})"
     aggs = [
         f"pg_catalog.count(*) FILTER (WHERE COALESCE({card}, 0) = 0) AS n_empty",
@@ -79,15 +79,15 @@ def _numeric_stats_by_subscript(t: Training, nan_missing: bool = False) -> Sql:
         "(g.max_len, g.n_long, NULL, NULL, NULL)",
         "(-1, g.n_odd, NULL, NULL, NULL)",
     ]
-    for j in t.numeric:
-        x = numeric_value_sql(t, f"{a}[{j}]", nan_missing)
+    for j in training.numeric:
+        x = numeric_value_sql(training, f"{a}[{j}]", nan_missing)
         counted = x if nan_missing else f"{a}[{j}]"
         aggs.append(f"pg_catalog.count({counted}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}")
         # rows with at least j elements: exact whenever every array has numAttrs
         # elements, which check_stats demands (it reports the others from o = 1 and o = numAttrs)
         rows.append(f"({j}, g.{'n_any' if j == 1 else 'n_full'}, g.c{j}, g.m{j}, g.v{j})")
     return Sql(
-        f"SELECT g.cls, x.o, NULL::{t.attrs.elem_sql} AS v, x.n, x.nv, x.mean, x.var FROM "
+        f"SELECT g.cls, x.o, NULL::{training.attrs.elem_sql} AS v, x.n, x.nv, x.mean, x.var FROM "
         f"(SELECT t.{cls} AS cls, {', '.join(aggs)} FROM {src} AS t GROUP BY t.{cls}) AS g "
         f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) AS x(o, n, nv, mean, var) "
         f"WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND {n} OR x.o = g.max_len OR x.o = -1)"
@@ -98,11 +98,11 @@ MAX_SUBSCRIPT_ATTRS = 500  # numeric attributes by subscript: 3 aggregates each,
 MAX_SLICES = 16  # beyond, concatenating the slices of each row costs more than unnesting it whole
 
 
-def _categorical_runs(t: Training) -> list[tuple[int, int]]:
+def _categorical_runs(training: Training) -> list[tuple[int, int]]:
     """The categorical positions as runs [p, q] of consecutive positions."""
     runs: list[list[int]] = []
-    numeric = set(t.numeric)
-    for j in range(1, t.num_attrs + 1):
+    numeric = set(training.numeric)
+    for j in range(1, training.num_attrs + 1):
         if j in numeric:
             continue
         if runs and runs[-1][1] == j - 1:
@@ -112,7 +112,7 @@ def _categorical_runs(t: Training) -> list[tuple[int, int]]:
     return [(p, q) for p, q in runs]
 
 
-def _categorical_stats_by_slices(t: Training) -> Sql:
+def _categorical_stats_by_slices(training: Training) -> Sql:
     """The unnest pass over the categorical attributes of a mixed table only.
 
     The categorical positions are cut out of each array as slices (one per run
@@ -122,14 +122,14 @@ def _categorical_stats_by_slices(t: Training) -> Sql:
     the unnest pass.  An empty or NULL array yields no row here: the subscript
     pass counts it.
     """
-    a = f"t.{t.attrs.sql}"
-    runs = _categorical_runs(t)
+    a = f"t.{training.attrs.sql}"
+    runs = _categorical_runs(training)
     pieces = " || ".join(f"{a}[{p}:{q}]" for p, q in runs)
     where = int_array(j for p, q in runs for j in range(p, q + 1))
     return Sql(
-        f"SELECT t.{t.cls.sql} AS cls, ({where})[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, "
+        f"SELECT t.{training.cls.sql} AS cls, ({where})[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
-        f"FROM {t.source.sql} AS t CROSS JOIN LATERAL pg_catalog.unnest({pieces}) WITH ORDINALITY AS u(val, r) "
+        f"FROM {training.source.sql} AS t CROSS JOIN LATERAL pg_catalog.unnest({pieces}) WITH ORDINALITY AS u(val, r) "
         "GROUP BY 1, 2, 3"
     )
 
@@ -162,24 +162,24 @@ PACKED_MAX_ATTRS = 10_000  # the positions are written as an array literal
 _PACK = 1 << 27
 
 
-def packs_codes(t: Training) -> bool:
+def packs_codes(training: Training) -> bool:
     """Whether :func:`packed_code_stats_select` applies to this training."""
-    return t.categorical_only and t.attrs.elem_oid in PACKED_CODE_TYPES and t.num_attrs <= PACKED_MAX_ATTRS
+    return training.categorical_only and training.attrs.elem_oid in PACKED_CODE_TYPES and training.num_attrs <= PACKED_MAX_ATTRS
 
 
-def code_shape_select(t: Training) -> Sql:
+def code_shape_select(training: Training) -> Sql:
     """Per class: rows, rows with a NULL or empty array, rows with another number of elements."""
-    a, n = f"t.{t.attrs.sql}", t.num_attrs
+    a, n = f"t.{training.attrs.sql}", training.num_attrs
     card = f"pg_catalog.cardinality({a})"
     return Sql(
-        f"SELECT t.{t.cls.sql} AS cls, pg_catalog.count(*) AS n_rows, "
+        f"SELECT t.{training.cls.sql} AS cls, pg_catalog.count(*) AS n_rows, "
         f"pg_catalog.count(*) FILTER (WHERE COALESCE({card}, 0) = 0) AS n_empty, "
         f"pg_catalog.count(*) FILTER (WHERE {card} > 0 AND {card} <> {n}) AS n_other "
-        f"FROM {t.source.sql} AS t GROUP BY 1"
+        f"FROM {training.source.sql} AS t GROUP BY 1"
     )
 
 
-def packed_code_stats_select(t: Training) -> Sql:
+def packed_code_stats_select(training: Training) -> Sql:
     """The non-NULL (class, o, v) counts of the classed rows, shaped like :func:`stats_select`.
 
     Meant for a table whose arrays all have numAttrs elements (or none): the
@@ -192,18 +192,18 @@ def packed_code_stats_select(t: Training) -> Sql:
     (OFFSET 0 keeps ``k IS NOT NULL`` after the aggregate: pushed below it, the
     test would run once per element.)
     """
-    positions = int_array(range(1, t.num_attrs + 1), "int8")
-    key = f"pg_catalog.unnest(t.{t.attrs.sql})::pg_catalog.int8 * {_PACK} + pg_catalog.unnest({positions})"
+    positions = int_array(range(1, training.num_attrs + 1), "int8")
+    key = f"pg_catalog.unnest(t.{training.attrs.sql})::pg_catalog.int8 * {_PACK} + pg_catalog.unnest({positions})"
     return Sql(
-        f"SELECT g.cls, (g.k & {_PACK - 1})::pg_catalog.int4 AS o, (g.k >> 27)::{t.attrs.elem_sql} AS v, g.n, "
+        f"SELECT g.cls, (g.k & {_PACK - 1})::pg_catalog.int4 AS o, (g.k >> 27)::{training.attrs.elem_sql} AS v, g.n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
-        f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t.{t.cls.sql} AS cls, {key} AS k "
-        f"FROM {t.source.sql} AS t WHERE t.{t.cls.sql} IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g "
+        f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t.{training.cls.sql} AS cls, {key} AS k "
+        f"FROM {training.source.sql} AS t WHERE t.{training.cls.sql} IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g "
         "WHERE g.k IS NOT NULL"
     )
 
 
-def packed_code_rest_select(t: Training, stats: str, shape: str) -> Sql:
+def packed_code_rest_select(training: Training, stats: str, shape: str) -> Sql:
     """The rows :func:`packed_code_stats_select` leaves out, from the class shapes.
 
     Per class: (cls, o, NULL) with the NULL elements at o (full-length rows
@@ -213,8 +213,8 @@ def packed_code_rest_select(t: Training, stats: str, shape: str) -> Sql:
     """
     rest = "NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8"
     return Sql(
-        f"SELECT h.cls, g.o::pg_catalog.int4, NULL::{t.attrs.elem_sql}, (h.n_rows - h.n_empty - COALESCE(x.n, 0))::pg_catalog.int8, {rest} "
-        f"FROM {shape} AS h CROSS JOIN pg_catalog.generate_series(1, {t.num_attrs}) AS g(o) "
+        f"SELECT h.cls, g.o::pg_catalog.int4, NULL::{training.attrs.elem_sql}, (h.n_rows - h.n_empty - COALESCE(x.n, 0))::pg_catalog.int8, {rest} "
+        f"FROM {shape} AS h CROSS JOIN pg_catalog.generate_series(1, {training.num_attrs}) AS g(o) "
         f"LEFT JOIN (SELECT s.cls, s.o, pg_catalog.sum(s.n) AS n FROM {stats} AS s GROUP BY 1, 2) AS x "
         "ON x.cls = h.cls AND x.o = g.o "
         "WHERE h.cls IS NOT NULL AND h.n_rows - h.n_empty - COALESCE(x.n, 0) > 0 "
@@ -285,11 +285,11 @@ class Pass:
 
     def infinite(self, bad: dict[str, Any]) -> MadnbError:
         """The error for an infinite numeric value (the pass with NaN as missing still gave a non-finite statistic)."""
-        t = self.training
+        training = self.training
         return MadnbError(
             "22003",
-            f"numeric attribute {bad['o']} of {t.source.display} has an infinite value",
-            detail=_at(f'column "{t.attrs.name}", class {bad["cls"]}', self.where),
+            f"numeric attribute {bad['o']} of {training.source.display} has an infinite value",
+            detail=_at(f'column "{training.attrs.name}", class {bad["cls"]}', self.where),
             hint="Gaussian attributes need finite values: replace an infinity by NULL (a missing value) or clip it",
         )
 
@@ -299,7 +299,7 @@ def _at(detail: str, where: str | None) -> str:
     return detail if where is None else f"{detail}, {where}"
 
 
-def plan(t: Training, scanned: Training | None = None, where: str | None = None) -> Pass:
+def plan(training: Training, scanned: Training | None = None, where: str | None = None) -> Pass:
     """The statistics pass of ``t``: packed integer codes, numeric attributes by subscript (with categorical
     slices), or the general unnest pass, to which the first two fall back for arrays of another shape.
 
@@ -308,32 +308,32 @@ def plan(t: Training, scanned: Training | None = None, where: str | None = None)
     large for float8's sum of squares (beyond about 1e154) makes PostgreSQL's ``var_samp`` overflow: that is
     22003 naming the training source, with a hint.
     """
-    s = scanned or t
+    s = scanned or training
     overflow = None
-    if t.numeric:
+    if training.numeric:
         overflow = MadnbError(
             "22003",
-            f"a numeric attribute of {t.source.display} holds values too large for its mean and variance in float8",
-            detail=_at(f'column "{t.attrs.name}", numeric attributes {list(t.numeric_given)}', where),
+            f"a numeric attribute of {training.source.display} holds values too large for its mean and variance in float8",
+            detail=_at(f'column "{training.attrs.name}", numeric attributes {list(training.numeric_given)}', where),
             hint="Gaussian attributes need values whose squares fit a float8 (about within +-1e154): "
             "rescale the column in a view, or make the attribute categorical",
         )
     shape = packed = None
-    if packs_codes(t):
+    if packs_codes(training):
         shape = Scan(SHAPE, code_shape_select(s))
         # PostgreSQL costs a Gather of every element by the table's rows, not the
         # numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
         # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
         # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
         # few partial groups so much that a 10,000 x 500 table was planned serially.
-        packed = Scan(PASS, packed_code_stats_select(s), gather_factor=max(1.0, t.num_attrs / 2))
+        packed = Scan(PASS, packed_code_stats_select(s), gather_factor=max(1.0, training.num_attrs / 2))
     reruns = None
-    if t.numeric:
+    if training.numeric:
         reruns = (
             Scan(PASS, stats_select(s, by_subscript=True, nan_missing=True), overflow=overflow),
             Scan(PASS, stats_select(s, by_subscript=False, nan_missing=True), overflow=overflow),
         )
-    return Pass(t, where, shape, packed, Scan(PASS, stats_select(s), overflow=overflow), reruns)
+    return Pass(training, where, shape, packed, Scan(PASS, stats_select(s), overflow=overflow), reruns)
 
 
 def steps(plpy: Plpy, p: Pass, rels: Relations) -> Generator[Scan, None, None]:
@@ -342,14 +342,14 @@ def steps(plpy: Plpy, p: Pass, rels: Relations) -> Generator[Scan, None, None]:
 
     The pass relation ``rels.read(PASS)`` then holds the statistics (see :func:`stats_select`).
     """
-    t = p.training
+    training = p.training
     if p.shape is not None and p.packed is not None:
         yield p.shape
         shape = rels.read(SHAPE)
         odd = plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {shape} AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd"))[0]["odd"]
         if not odd:
             yield p.packed
-            rels.add(PASS, packed_code_rest_select(t, rels.read(PASS), shape))
+            rels.add(PASS, packed_code_rest_select(training, rels.read(PASS), shape))
         rels.clear(SHAPE)
         if not odd:
             return
@@ -357,13 +357,13 @@ def steps(plpy: Plpy, p: Pass, rels: Relations) -> Generator[Scan, None, None]:
     if p.reruns is None:
         return
     by_subscript = not odd_arrays(plpy, rels.read(PASS))
-    if by_subscript and _nonfinite_stats(plpy, rels.read(PASS), t) is None:
+    if by_subscript and _nonfinite_stats(plpy, rels.read(PASS), training) is None:
         return
     # NaN counts as a missing value.  The fast pass does not test for it: a NaN (or
     # infinite) statistic says there is one, and the pass runs again with the test.
     rels.clear(PASS)
     yield p.reruns[0 if by_subscript else 1]
-    bad = _nonfinite_stats(plpy, rels.read(PASS), t)
+    bad = _nonfinite_stats(plpy, rels.read(PASS), training)
     if bad is not None:
         raise p.infinite(bad)
 
@@ -437,15 +437,15 @@ class Inline:
             self.fill(scan)
 
 
-def materialise(plpy: Plpy, t: Training, scanned: Training | None = None, where: str | None = None) -> str:
+def materialise(plpy: Plpy, training: Training, scanned: Training | None = None, where: str | None = None) -> str:
     """Run the statistics pass of ``t`` (:func:`plan`, :func:`steps`) into a temporary relation (dropped at
     commit); return its name.  ``scanned``, ``where``: see :func:`plan`."""
     rels = TempTables(plpy)
-    rels.run(steps(plpy, plan(t, scanned, where), rels))
+    rels.run(steps(plpy, plan(training, scanned, where), rels))
     return rels.read(PASS)
 
 
-def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | None:
+def _nonfinite_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, Any] | None:
     """The first numeric statistic that is NaN or infinite, if any (from the statistics only).
 
     Before NaN is treated as missing, such a statistic means a NaN or an
@@ -456,7 +456,7 @@ def _nonfinite_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, Any] | No
     # the class's text for a message: its type's output function (an enum's owner may plant a cast to text)
     rows = plpy.execute(
         Sql(f"SELECT s.o, {text_sql('s.cls', builtin=False)} AS cls, s.mean, s.var FROM "
-        f"{stats} AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ({t.numeric_array_sql}) AND ("
+        f"{stats} AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ({training.numeric_array_sql}) AND ("
         f"s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
         f"OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) "
         "ORDER BY s.o LIMIT 1")
@@ -476,27 +476,27 @@ def gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
         plpy.execute(set_it, [old])
 
 
-def stats_select(t: Training, by_subscript: bool = True, nan_missing: bool = False) -> Sql:
+def stats_select(training: Training, by_subscript: bool = True, nan_missing: bool = False) -> Sql:
     """The one aggregation pass over the training table (see the module docstring).
 
     ``nan_missing``: a NaN numeric value is a missing value.  The unnest pass
     (ad hoc views train with it on every query) always tests for NaN.
     """
-    src, cls, attrs = t.source.sql, t.cls.sql, t.attrs.sql
-    elem = t.attrs.elem_sql
+    src, cls, attrs = training.source.sql, training.cls.sql, training.attrs.sql
+    elem = training.attrs.elem_sql
     # three aggregates per numeric attribute in one select list, which holds at most 1664
-    by_subscript = by_subscript and len(t.numeric) <= MAX_SUBSCRIPT_ATTRS
-    if t.numeric_only and by_subscript:
-        return Sql(_numeric_stats_by_subscript(t, nan_missing))
-    if t.numeric and by_subscript and len(_categorical_runs(t)) <= MAX_SLICES:
-        return Sql(f"{_categorical_stats_by_slices(t)} UNION ALL {_numeric_stats_by_subscript(t, nan_missing)}")
-    x = numeric_value_sql(t, "u.val", True)
-    if t.categorical_only:
+    by_subscript = by_subscript and len(training.numeric) <= MAX_SUBSCRIPT_ATTRS
+    if training.numeric_only and by_subscript:
+        return Sql(_numeric_stats_by_subscript(training, nan_missing))
+    if training.numeric and by_subscript and len(_categorical_runs(training)) <= MAX_SLICES:
+        return Sql(f"{_categorical_stats_by_slices(training)} UNION ALL {_numeric_stats_by_subscript(training, nan_missing)}")
+    x = numeric_value_sql(training, "u.val", True)
+    if training.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
     else:
-        isnum = f"u.o = ANY ({t.numeric_array_sql})"
-        v = f"NULL::{elem}" if t.numeric_only else f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
-        only_numeric = "" if t.numeric_only else f" FILTER (WHERE {isnum})"
+        isnum = f"u.o = ANY ({training.numeric_array_sql})"
+        v = f"NULL::{elem}" if training.numeric_only else f"CASE WHEN {isnum} THEN NULL ELSE u.val END"
+        only_numeric = "" if training.numeric_only else f" FILTER (WHERE {isnum})"
         nv, mean, var = (f"pg_catalog.{agg}({x}){only_numeric}" for agg in ("count", "avg", "var_samp"))
     return Sql(
         f"SELECT t.{cls} AS cls, u.o::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
@@ -529,7 +529,7 @@ def class_counts_cte(cells: str, class_rows: str = CLASS_ROWS_OF_PASS) -> tuple[
     )
 
 
-def check_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, int]:
+def check_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, int]:
     """Validate the training data from the statistics alone (no second pass).
 
     Every row must have exactly numAttrs attributes (NULL elements allowed); a
@@ -541,34 +541,34 @@ def check_stats(plpy: Plpy, stats: str, t: Training) -> dict[str, int]:
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows,"
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows,"
         f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs,"
-        f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = {t.num_attrs}), 0)::int8 AS full_length,"
+        f" COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = {training.num_attrs}), 0)::int8 AS full_length,"
         f" COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len,"
         f" pg_catalog.count(DISTINCT cls)::int8 AS classes"
         f" FROM {stats} AS s")
     )[0]
     if r["null_class_rows"]:
         plpy.notice(
-            f"{r['null_class_rows']} row(s) of {t.source.display} with a NULL class were ignored",
-            detail=f'class column "{t.cls.name}"',
+            f"{r['null_class_rows']} row(s) of {training.source.display} with a NULL class were ignored",
+            detail=f'class column "{training.cls.name}"',
         )
     if r["rows"] == 0:
         raise MadnbError(
             "22023",
-            f"training source {t.source.display} has no rows with a non-NULL class",
+            f"training source {training.source.display} has no rows with a non-NULL class",
             hint="train on a table with at least one labelled row",
         )
-    if r["max_len"] > t.num_attrs:
+    if r["max_len"] > training.num_attrs:
         raise MadnbError(
             "2202E",
-            f"attribute arrays have up to {r['max_len']} elements but numAttrs is {t.num_attrs}",
-            detail=f'column "{t.attrs.name}" of {t.source.display}',
+            f"attribute arrays have up to {r['max_len']} elements but numAttrs is {training.num_attrs}",
+            detail=f'column "{training.attrs.name}" of {training.source.display}',
             hint="set numAttrs to the length of the attribute arrays",
         )
     if r["full_length"] != r["with_attrs"]:
         raise MadnbError(
             "2202E",
-            f"{r['with_attrs'] - r['full_length']} attribute array(s) have fewer than numAttrs = {t.num_attrs} elements",
-            detail=f'column "{t.attrs.name}" of {t.source.display}',
+            f"{r['with_attrs'] - r['full_length']} attribute array(s) have fewer than numAttrs = {training.num_attrs} elements",
+            detail=f'column "{training.attrs.name}" of {training.source.display}',
             hint="every row needs exactly numAttrs attributes; use NULL elements for missing values",
         )
     return {k: int(v) for k, v in r.items()}

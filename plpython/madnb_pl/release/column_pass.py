@@ -28,12 +28,12 @@ PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
 MAX_GAUSSIAN = 300  # nv, mean, var (24 bytes) each in one row of the pass's table, which holds at most 8160 bytes
 
 
-def packed(t: ColumnTraining) -> list[int]:
+def packed(training: ColumnTraining) -> list[int]:
     """The categorical features counted from a packed int8 key (integer columns of at most 32 bits)."""
-    return [i for i, f in enumerate(t.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
+    return [i for i, f in enumerate(training.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
 
 
-def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
+def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
     """The statistics pass: rows (cls, o, v, n, c{j}, m{j}, v{j}), one SELECT of up to three parts.
 
     * o = 0, one row per class: its row count n and, per Gaussian feature j,
@@ -49,14 +49,14 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
     row ``t``; every row then also carries it as a first column ``f`` and is
     grouped by it too (cross-validation's per-fold statistics, in the same pass).
     """
-    gauss = list(t.numeric)
+    gauss = list(training.numeric)
     if len(gauss) > MAX_GAUSSIAN:
         raise MadnbError(
             "54000", f"{len(gauss)} Gaussian features are more than madnb.train supports ({MAX_GAUSSIAN})",
             hint="train from a view with fewer numeric columns, or name some of them in categorical",
         )
-    lab = f"t.{t.label.sql}"
-    src = f"{t.source.sql} AS t"
+    lab = f"t.{training.label.sql}"
+    src = f"{training.source.sql} AS t"
     by, g_by, e_by, n_by = "", "", "", 0
     if fold is not None:
         # the fold, first column of every part, computed once per row in a LATERAL sub-select that
@@ -68,17 +68,17 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
     aggs = "".join(
         f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
         for j in gauss
-        for x in [gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1])]
+        for x in [gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1])]
     )
     parts = [
         f"SELECT {by}{lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
         f"FROM {src} GROUP BY {_group_by(1 + n_by)}"
     ]
-    ints = packed(t)
+    ints = packed(training)
     if ints:
         mask = (1 << PACK_BITS) - 1
         keys = ", ".join(
-            f"(t.{t.features[i - 1].column.sql})::pg_catalog.int8 OPERATOR(pg_catalog.*) {1 << PACK_BITS} "
+            f"(t.{training.features[i - 1].column.sql})::pg_catalog.int8 OPERATOR(pg_catalog.*) {1 << PACK_BITS} "
             f"OPERATOR(pg_catalog.+) {i}"
             for i in ints
         )
@@ -90,9 +90,9 @@ def stats_select(t: ColumnTraining, fold: str | None = None) -> Sql:
             f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}) AS e GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
             "WHERE g.k IS NOT NULL"
         )
-    others = [i for i, f in enumerate(t.features, start=1) if not f.gaussian and i not in ints]
+    others = [i for i, f in enumerate(training.features, start=1) if not f.gaussian and i not in ints]
     if others:
-        rows = ", ".join(f"({i}, {column_text_sql(f't.{t.features[i - 1].column.sql}', t.features[i - 1])})" for i in others)
+        rows = ", ".join(f"({i}, {column_text_sql(f't.{training.features[i - 1].column.sql}', training.features[i - 1])})" for i in others)
         parts.append(
             f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
             f"FROM {src} CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
@@ -106,42 +106,42 @@ def _group_by(n: int) -> str:
     return ", ".join(str(i) for i in range(1, n + 1))
 
 
-def write_statistics(plpy: Plpy, t: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
+def write_statistics(plpy: Plpy, training: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
     """The statistics pass of ``t`` into a new statistics table ``dest``; return its header and the training rows.
 
     The table has the format of :mod:`madnb_pl.release.statistics_table` (value type
     text), so that it merges and derives as any other.
     """
-    s, labelled = statistics_pass(plpy, t)
-    insert_cells(plpy, t, s, dest)
+    s, labelled = statistics_pass(plpy, training)
+    insert_cells(plpy, training, s, dest)
     plpy.execute(Sql(f"DROP TABLE {s}"))
     # the shifted pass read once, inside the UPDATE that stores it
-    statistics_table.refine_far_from_zero(plpy, refinement(t), dest.sql, array_pass.Inline())
-    header = exact_header(plpy, t)
+    statistics_table.refine_far_from_zero(plpy, refinement(training), dest.sql, array_pass.Inline())
+    header = exact_header(plpy, training)
     statistics_table.write_header(plpy, dest.sql, header)
     return header, labelled
 
 
-def exact_header(plpy: Plpy, t: ColumnTraining) -> statistics_table.Header:
+def exact_header(plpy: Plpy, training: ColumnTraining) -> statistics_table.Header:
     """The header of a fresh exact statistics table of ``t`` (a new id): :func:`madnb_pl.release.statistics_table.exact_header`
     of its shape."""
-    return statistics_table.exact_header(t.shape(), statistics_table.now(plpy))
+    return statistics_table.exact_header(training.shape(), statistics_table.now(plpy))
 
 
-def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> tuple[str, int]:
+def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = None) -> tuple[str, int]:
     """Run :func:`stats_select` into a temporary table and check it; return its name and the labelled rows.
 
     A NOTICE counts the rows with a NULL label; no labelled row, or an infinite
     Gaussian value, is an error.
     """
     overflow = MadnbError(
-        "22003", f"a numeric feature of {t.source.display} holds values too large for its mean and variance in float8",
+        "22003", f"a numeric feature of {training.source.display} holds values too large for its mean and variance in float8",
         hint="Gaussian features need values whose squares fit a float8 (about within +-1e154): "
         "rescale the column in a view, or make the feature categorical",
     )
     rels = array_pass.TempTables(plpy, {array_pass.PASS: "madnb_colstats_"})
     # a Gather of the packed keys is costed per row, not per element (see madnb_pl.release.array_pass.gather_cost)
-    rels.fill(array_pass.Scan(array_pass.PASS, stats_select(t, fold), max(1.0, len(packed(t)) / 2), overflow))
+    rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold), max(1.0, len(packed(training)) / 2), overflow))
     s = rels.read(array_pass.PASS)
     r = plpy.execute(
         Sql("SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
@@ -150,38 +150,38 @@ def statistics_pass(plpy: Plpy, t: ColumnTraining, fold: str | None = None) -> t
     )[0]
     if r["unlabelled"]:
         plpy.notice(
-            f"{r['unlabelled']} row(s) of {t.source.display} with a NULL label were ignored", detail=f'label "{t.label.name}"',
+            f"{r['unlabelled']} row(s) of {training.source.display} with a NULL label were ignored", detail=f'label "{training.label.name}"',
         )
     if r["labelled"] == 0:
         raise MadnbError(
-            "22023", f"source {t.source.display} has no rows with a non-NULL label",
-            detail=f'label "{t.label.name}"', hint="train on a table with at least one labelled row",
+            "22023", f"source {training.source.display} has no rows with a non-NULL label",
+            detail=f'label "{training.label.name}"', hint="train on a table with at least one labelled row",
         )
     f8 = F8
-    for j in t.numeric:
+    for j in training.numeric:
         bad = plpy.execute(
-            Sql(f"SELECT {label_text_sql('s.cls', t)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+            Sql(f"SELECT {label_text_sql('s.cls', training)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
             f"AND (s.m{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
             f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1")
         )
         if bad:
             raise MadnbError(
-                "22003", f'feature "{t.features[j - 1].name}" of {t.source.display} has an infinite value',
+                "22003", f'feature "{training.features[j - 1].name}" of {training.source.display} has an infinite value',
                 detail=f"label {bad[0]['cls']}",
                 hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
             )
     return s, int(r["labelled"])
 
 
-def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:
+def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:
     """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (of fold ``fold``)."""
     f8, i8 = F8, "pg_catalog.int8"
     labelled = "s.cls IS NOT NULL" + ("" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}")
-    statistics_table.create_table(plpy, dest, t.shape())
+    statistics_table.create_table(plpy, dest, training.shape())
     numeric_cells = "".join(
         f" UNION ALL SELECT s.cls, {j}, NULL, NULL, s.c{j}, s.m{j}, s.v{j} FROM {s} AS s "
         f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
-        for j in t.numeric
+        for j in training.numeric
     )
     plpy.execute(
         Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
@@ -193,11 +193,11 @@ def insert_cells(plpy: Plpy, t: ColumnTraining, s: str, dest: NewName, fold: int
     )
 
 
-def refinement(t: ColumnTraining) -> statistics_table.Refinement:
+def refinement(training: ColumnTraining) -> statistics_table.Refinement:
     """The refinement of the Gaussian cells of ``t`` far from zero (:func:`madnb_pl.release.statistics_table.refine_steps`),
     reading the feature columns of ``t.source``."""
     return statistics_table.Refinement(
-        source=t.source.sql, cls=t.label.sql, numeric=t.numeric,
-        value=lambda j: gaussian_value_sql(f"t.{t.features[j - 1].column.sql}", t.features[j - 1]),
+        source=training.source.sql, cls=training.label.sql, numeric=training.numeric,
+        value=lambda j: gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1]),
         odd=None, pinned=True,
     )

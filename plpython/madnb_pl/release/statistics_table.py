@@ -156,9 +156,9 @@ def columns_ddl(class_type: str, element_type: str) -> Sql:
     )
 
 
-def create_table(plpy: Plpy, dest: QualifiedName, t: Training) -> None:
+def create_table(plpy: Plpy, dest: QualifiedName, training: Training) -> None:
     """Create the statistics table ``dest`` of training ``t`` (see the module docstring for its columns)."""
-    create_with_types(plpy, dest, t.cls.type_sql, str(t.attrs.elem_sql))
+    create_with_types(plpy, dest, training.cls.type_sql, str(training.attrs.elem_sql))
 
 
 def create_with_types(plpy: Plpy, dest: QualifiedName, class_type: str, element_type: str) -> None:
@@ -199,7 +199,7 @@ def write_header(plpy: Plpy, name_sql: str, header: Header) -> None:
     plpy.execute(Sql(f"COMMENT ON TABLE {name_sql} IS {plpy.quote_literal(header.text())}"))
 
 
-def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
+def write_exact(plpy: Plpy, training: Training, dest: NewName | Relation) -> Header:
     """The exact statistics pass of ``t`` into a new statistics table ``dest``; return its header.
 
     Runs :func:`madnb_pl.release.array_pass.materialise` (the same fast passes as ever) and
@@ -209,38 +209,38 @@ def write_exact(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
     from zero (:func:`refine_far_from_zero`).  A partitioned source with foreign partitions is computed on its
     shards instead (:func:`madnb_pl.merge.part_sources.write_exact_here_or_on_shards` chooses), by the same pass.
     """
-    s = array_pass.materialise(plpy, t)
-    array_pass.check_stats(plpy, s, t)
-    create_table(plpy, dest, t)
-    insert_cells(plpy, t, s, dest.sql)
+    s = array_pass.materialise(plpy, training)
+    array_pass.check_stats(plpy, s, training)
+    create_table(plpy, dest, training)
+    insert_cells(plpy, training, s, dest.sql)
     plpy.execute(Sql(f"DROP TABLE {s}"))
-    refine_far_from_zero(plpy, refinement(t), dest.sql)
-    return write_exact_header(plpy, t, dest)
+    refine_far_from_zero(plpy, refinement(training), dest.sql)
+    return write_exact_header(plpy, training, dest)
 
 
-def exact_header(t: Training, created_at: str, id: str | None = None, source: str | None = None) -> Header:
+def exact_header(training: Training, created_at: str, id: str | None = None, source: str | None = None) -> Header:
     """The header of exact statistics of ``t``: the one place it is built (MADlib arrays, columns, shards' parts).
 
     ``id``: a fresh UUID unless given; ``source``: ``t.source``'s name unless given.
     """
     return Header(
-        format=FORMAT, id=str(uuid.uuid4()) if id is None else id, mode=EXACT, num_attrs=t.num_attrs,
-        numeric=list(t.numeric_given), class_type=t.cls.type_sql, element_type=str(t.attrs.elem_sql),
-        source=t.source.display if source is None else source, created_at=created_at,
+        format=FORMAT, id=str(uuid.uuid4()) if id is None else id, mode=EXACT, num_attrs=training.num_attrs,
+        numeric=list(training.numeric_given), class_type=training.cls.type_sql, element_type=str(training.attrs.elem_sql),
+        source=training.source.display if source is None else source, created_at=created_at,
     )
 
 
-def write_exact_header(plpy: Plpy, t: Training, dest: NewName | Relation) -> Header:
+def write_exact_header(plpy: Plpy, training: Training, dest: NewName | Relation) -> Header:
     """Write the header of the exact statistics of ``t`` just written into ``dest``; return it."""
-    header = exact_header(t, now(plpy))
+    header = exact_header(training, now(plpy))
     write_header(plpy, dest.sql, header)
     return header
 
 
-def insert_cells(plpy: Plpy, t: Training, s: str, dest: str) -> None:
+def insert_cells(plpy: Plpy, training: Training, s: str, dest: str) -> None:
     """Insert the cells of statistics pass relation ``s`` (checked by :func:`stats.check_stats`) into table ``dest``."""
     cc = with_clause([array_pass.class_counts_cte(s)])
-    num = t.numeric_array_sql
+    num = training.numeric_array_sql
     f8, i8 = F8, "pg_catalog.int8"
     # class rows, then categorical cells (non-NULL values), then numeric cells, in one statement
     plpy.execute(
@@ -248,7 +248,7 @@ def insert_cells(plpy: Plpy, t: Training, s: str, dest: str) -> None:
         f"SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM cc "
         f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
         "WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 "
-        f"AND s.o OPERATOR(pg_catalog.<=) {t.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
+        f"AND s.o OPERATOR(pg_catalog.<=) {training.num_attrs} AND NOT s.o OPERATOR(pg_catalog.=) ANY ({num}) "
         f"UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM {s} AS s "
         f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ({num})")
     )
@@ -286,12 +286,12 @@ class Refinement:
         return f"{self.op('s.nv', '>', '1')} AND {self.op('pg_catalog.abs(s.mean)', '>', f'({sd})' if self.pinned else sd)}"
 
 
-def refinement(t: Training) -> Refinement:
+def refinement(training: Training) -> Refinement:
     """The refinement of the statistics of ``t`` (attribute arrays), reading ``t.source``."""
-    a = f"t.{t.attrs.sql}"
+    a = f"t.{training.attrs.sql}"
     return Refinement(
-        source=t.source.sql, cls=t.cls.sql, numeric=t.numeric,
-        value=lambda j: array_pass.numeric_value_sql(t, f"{a}[{j}]", True),
+        source=training.source.sql, cls=training.cls.sql, numeric=training.numeric,
+        value=lambda j: array_pass.numeric_value_sql(training, f"{a}[{j}]", True),
         odd=Sql(f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({a}) > 1 OR pg_catalog.array_lower({a}, 1) <> 1)"),
         pinned=False,
     )
@@ -574,22 +574,22 @@ def comment_and_kind(plpy: Plpy, rel: Relation) -> tuple[str | None, str]:
     return row["c"], str(row["kind"])
 
 
-def parse_header(comment: str | None, what: str, display: str) -> Header:
+def parse_header(comment: str | None, subject: str, display: str) -> Header:
     """The header in a statistics table's comment (22023 when there is none, or it is unreadable)."""
     hint = "statistics tables are made by madnb.create_nb_statistics (or kept by training); their comment is their header"
     if not comment or not comment.startswith(COMMENT_PREFIX):
-        raise MadnbError("22023", f"{what} {display} is not a madnb statistics table", detail="its comment holds no madnb statistics header", hint=hint)
+        raise MadnbError("22023", f"{subject} {display} is not a madnb statistics table", detail="its comment holds no madnb statistics header", hint=hint)
     try:
         fields = json.loads(comment[len(COMMENT_PREFIX):])
         header = Header(**fields)
     except (ValueError, TypeError) as e:
-        raise MadnbError("22023", f"{what} {display} has an unreadable statistics header", detail=str(e), hint=hint) from None
+        raise MadnbError("22023", f"{subject} {display} has an unreadable statistics header", detail=str(e), hint=hint) from None
     if header.format != FORMAT:
         raise MadnbError(
-            "22023", f"{what} {display} has statistics format {header.format}, not {FORMAT}", hint="release the statistics again with this madnb",
+            "22023", f"{subject} {display} has statistics format {header.format}, not {FORMAT}", hint="release the statistics again with this madnb",
         )
     if header.mode not in (EXACT, PRIVATE_MODE):
-        raise MadnbError("22023", f"{what} {display} has an unknown mode {header.mode!r}", hint=hint)
+        raise MadnbError("22023", f"{subject} {display} has an unknown mode {header.mode!r}", hint=hint)
     return header
 
 

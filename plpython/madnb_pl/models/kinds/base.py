@@ -110,31 +110,31 @@ class Kind(ABC, Generic[T, N]):
         """The kind's training from madnb.train's arguments: parameters checked, inputs resolved."""
 
     @abstractmethod
-    def source(self, t: T) -> Relation: ...
+    def source(self, training: T) -> Relation: ...
 
     @abstractmethod
-    def label(self, t: T) -> Column:
+    def label(self, training: T) -> Column:
         """The label column (its type is the classes' type and predict's result type)."""
 
     @abstractmethod
-    def catalog_entry(self, t: T, request: TrainRequest) -> CatalogEntry: ...
+    def catalog_entry(self, training: T, request: TrainRequest) -> CatalogEntry: ...
 
     @abstractmethod
-    def statistics(self, plpy: Plpy, t: T, model: ModelName, kept: NewName) -> Released:
+    def statistics(self, plpy: Plpy, training: T, model: ModelName, kept: NewName) -> Released:
         """The statistics pass into the new statistics table ``kept``."""
 
     @abstractmethod
-    def derive(self, plpy: Plpy, t: T, model: ModelName, kept: NewName, released: Released) -> Derived:
+    def derive(self, plpy: Plpy, training: T, model: ModelName, kept: NewName, released: Released) -> Derived:
         """The statistics table ``kept`` -> the model tables (:class:`ModelObjects` of ``model``), commented
         (:func:`publish_table`)."""
 
     @abstractmethod
-    def read_numbers(self, plpy: Plpy, t: T, objects: ModelObjects) -> N:
+    def read_numbers(self, plpy: Plpy, training: T, objects: ModelObjects) -> N:
         """The model's numbers, read from its tables."""
 
     @abstractmethod
     def function_statements(
-        self, names: list[NewName], said: str, t: T, n: N, helpers: Helpers, quote: Callable[[str], str],
+        self, names: list[NewName], comment_prefix: str, training: T, n: N, helpers: Helpers, quote: Callable[[str], str],
         class_order: str = "madnb.model_classes",
     ) -> list[Sql]:
         """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the prediction functions ``names`` (both forms): the
@@ -152,7 +152,7 @@ class Kind(ABC, Generic[T, N]):
         read), typed for an export (:func:`catalog_type`)."""
 
     @abstractmethod
-    def tables(self, objects: ModelObjects, t: T) -> list[NewName]:
+    def tables(self, objects: ModelObjects, training: T) -> list[NewName]:
         """The model tables its numbers are read from."""
 
     @abstractmethod
@@ -160,11 +160,11 @@ class Kind(ABC, Generic[T, N]):
         """``n`` with each class's text as ``classes`` (the catalog's)."""
 
     @abstractmethod
-    def column_signature(self, t: T) -> str | None:
+    def column_signature(self, training: T) -> str | None:
         """The argument types of the column form of its functions (None: it has none)."""
 
     @abstractmethod
-    def export_numbers(self, plpy: Plpy, m: CatalogModel, t: T, n: N) -> dict[str, Any]:
+    def export_numbers(self, plpy: Plpy, m: CatalogModel, training: T, n: N) -> dict[str, Any]:
         """The kind's part of madnb.model_numbers' JSON (after format, model, ..., classes: see madnb.to_sklearn)."""
 
 
@@ -190,7 +190,7 @@ class CatalogType:
     builtin: bool  # PostgreSQL's own (else written as text)
 
 
-def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> CatalogType:
+def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, subject: str) -> CatalogType:
     """A catalog type as an export writes it.
 
     A domain becomes its base type (:func:`madnb_pl.core.sql.base_type`), written as the
@@ -200,7 +200,7 @@ def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, what: str) -> Cata
     b = base_type(plpy, type_text)
     if b is None:
         raise MadnbError(
-            "42704", f'type {type_text} of {what} of model "{m.name.key}" does not exist any more',
+            "42704", f'type {type_text} of {subject} of model "{m.name.key}" does not exist any more',
             hint="re-train the model from a table whose columns have existing types",
         )
     sql = parameter_type(b.name, b.builtin)

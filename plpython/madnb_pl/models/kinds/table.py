@@ -80,8 +80,8 @@ class Parameters:
         return "priors" if self.kind == GAUSSIAN else "class_prior"
 
 
-def _bad(key: str, what: str, got: Any, hint: str | None = None) -> MadnbError:
-    return MadnbError("22023", f'option "{key}" must be {what}', detail=f"got {got!r}", hint=hint)
+def _bad(key: str, expected: str, got: Any, hint: str | None = None) -> MadnbError:
+    return MadnbError("22023", f'option "{key}" must be {expected}', detail=f"got {got!r}", hint=hint)
 
 
 def _number(options: dict[str, Any], key: str, default: float, top: float = math.inf) -> float:
@@ -141,14 +141,14 @@ def _priors_shape(key: str, v: Any) -> Any:
     return v
 
 
-def min_categories(p: Parameters, t: ColumnTraining) -> list[int] | None:
+def min_categories(p: Parameters, training: ColumnTraining) -> list[int] | None:
     """min_categories per feature (in feature order), or None."""
     mc = p.min_categories
     if mc is None:
         return None
     if isinstance(mc, int):
-        return [mc] * t.num_attrs
-    names = [f.name for f in t.features]
+        return [mc] * training.num_attrs
+    names = [f.name for f in training.features]
     if isinstance(mc, list):
         if len(mc) != len(names):
             raise MadnbError(
@@ -162,18 +162,18 @@ def min_categories(p: Parameters, t: ColumnTraining) -> list[int] | None:
     return [int(mc.get(n, 1)) for n in names]
 
 
-def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: NewName, np: NewName | None) -> float | None:
+def derive_kind(plpy: Plpy, p: Parameters, training: ColumnTraining, kept: str, fp: NewName, numeric_stats: NewName | None) -> float | None:
     """Set the kind's numbers in the model tables derived from statistics ``kept``; return 'gaussian''s epsilon."""
     if p.kind == CATEGORICAL:
-        mc = min_categories(p, t)
+        mc = min_categories(p, training)
         if mc is not None:
             arr = "'{" + ",".join(str(x) for x in mc) + "}'::pg_catalog.int8[]"
             plpy.execute(
                 Sql(f"UPDATE {fp.sql} AS f SET attr_cnt = GREATEST(f.attr_cnt, ({arr})[f.attr])")
             )
         return None
-    assert np is not None
-    pooled = part_sums.pooled_numeric_select(kept, t.shape())
+    assert numeric_stats is not None
+    pooled = part_sums.pooled_numeric_select(kept, training.shape())
     # np.var(X, axis=0).max(): ddof 0, so the sample variance times (N - 1) / N (0 for one value)
     r = plpy.execute(
         Sql(f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
@@ -186,17 +186,17 @@ def derive_kind(plpy: Plpy, p: Parameters, t: ColumnTraining, kept: str, fp: New
             hint="use a smaller var_smoothing (scikit-learn's default is 1e-9)",
         )
     plpy.execute(
-        Sql(f"UPDATE {np.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
+        Sql(f"UPDATE {numeric_stats.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
         f"OPERATOR(pg_catalog./) x.value_cnt::{F8}, '0'::{F8}) OPERATOR(pg_catalog.+) {epsilon!r}::{F8} "
         "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0")
     )
     zero = plpy.execute(
-        Sql(f"SELECT x.attr, {label_text_sql('x.class', t)} AS cls FROM {np.sql} AS x "
+        Sql(f"SELECT x.attr, {label_text_sql('x.class', training)} AS cls FROM {numeric_stats.sql} AS x "
         f"WHERE x.value_cnt OPERATOR(pg_catalog.>) 0 AND NOT x.attr_var OPERATOR(pg_catalog.>) '0'::{F8} LIMIT 1")
     )
     if zero:
         raise MadnbError(
-            "22023", f'feature "{t.features[int(zero[0]["attr"]) - 1].name}" has variance 0 in class {zero[0]["cls"]}',
+            "22023", f'feature "{training.features[int(zero[0]["attr"]) - 1].name}" has variance 0 in class {zero[0]["cls"]}',
             detail=f"var_smoothing {p.var_smoothing!r} adds epsilon = {epsilon!r}: a Gaussian with variance 0 has no density",
             hint="give var_smoothing > 0 (scikit-learn's default is 1e-9), or leave the constant feature out",
         )
@@ -216,14 +216,14 @@ def stored(kind: str, options: dict[str, Any] | None, smoothing: float) -> Param
 
 
 def model_numbers(
-    plpy: Plpy, p: Parameters | None, t: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothing: float,
+    plpy: Plpy, p: Parameters | None, training: ColumnTraining, cp: NewName, fp: NewName, numeric_stats: NewName | None, smoothing: float,
 ) -> generated.ModelNumbers:
     """The numbers of a model's prediction functions, read from its tables: the kind's priors, no floor for 'gaussian'.
 
     ``p`` None is kind 'naive_bayes' (MADlib's numbers).  madnb.train writes
     the functions from these numbers and madnb.model_sql / to_sklearn export them.
     """
-    numbers = generated.read_numbers(plpy, t, cp, fp, np, smoothing, var_floor=p is None)
+    numbers = generated.read_numbers(plpy, training, cp, fp, numeric_stats, smoothing, var_floor=p is None)
     if p is None:
         return numbers
     return dataclasses.replace(numbers, prior=log_priors(p, numbers.classes, numbers.prior))
@@ -295,37 +295,37 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
     def resolve(self, plpy: Plpy, request: TrainRequest) -> TableTraining:
         p = parameters(self.name, request.options, request.smoothing) if self.name in KIND_OPTIONS else None
         smoothing = p.alpha if p is not None and p.kind == CATEGORICAL else request.smoothing  # CategoricalNB's alpha
-        t = columns.training(
+        training = columns.training(
             plpy, request.source, request.label, request.features, request.exclude, request.categorical,
             role=None if p is None else p.kind,
         )
-        arrays.check_label_type(plpy, t.label)
-        spec = column_release.privacy(plpy, t, request.epsilon, request.bounds, request.domain, request.delta)
-        return TableTraining(t, p, smoothing, spec)
+        arrays.check_label_type(plpy, training.label)
+        spec = column_release.privacy(plpy, training, request.epsilon, request.bounds, request.domain, request.delta)
+        return TableTraining(training, p, smoothing, spec)
 
-    def source(self, t: TableTraining) -> Relation:
-        return t.columns.source
+    def source(self, training: TableTraining) -> Relation:
+        return training.columns.source
 
-    def label(self, t: TableTraining) -> Column:
-        return t.columns.label
+    def label(self, training: TableTraining) -> Column:
+        return training.columns.label
 
-    def catalog_entry(self, t: TableTraining, request: TrainRequest) -> CatalogEntry:
-        feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in t.columns.features]
-        return CatalogEntry(feats, t.smoothing, request.options if request.options_given else None)
+    def catalog_entry(self, training: TableTraining, request: TrainRequest) -> CatalogEntry:
+        feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in training.columns.features]
+        return CatalogEntry(feats, training.smoothing, request.options if request.options_given else None)
 
-    def statistics(self, plpy: Plpy, t: TableTraining, model: ModelName, kept: NewName) -> Released:
-        spec = t.privacy
+    def statistics(self, plpy: Plpy, training: TableTraining, model: ModelName, kept: NewName) -> Released:
+        spec = training.privacy
         if spec is None:
-            header, rows = column_pass.write_statistics(plpy, t.columns, kept)
-            arrays.warn_suspect_classes(plpy, kept.sql, t.columns.label, t.columns.source)
+            header, rows = column_pass.write_statistics(plpy, training.columns, kept)
+            arrays.warn_suspect_classes(plpy, kept.sql, training.columns.label, training.columns.source)
             return Released(header, rows)
-        tables = ModelObjects.of(model).tables(bool(t.columns.numeric))
+        tables = ModelObjects.of(model).tables(bool(training.columns.numeric))
         outputs = {"model": model.key, "featureProbs": tables.feature_probs.display, "classPriors": tables.class_priors.display}
         if tables.numeric_stats is not None:
             outputs["numericFeatureStats"] = tables.numeric_stats.display
         p = spec.privacy
         header = private_release.write_private(
-            plpy, spec.shape, p, kept, outputs, {"smoothing": t.smoothing, **spec.ledger(t.columns)},
+            plpy, spec.shape, p, kept, outputs, {"smoothing": training.smoothing, **spec.ledger(training.columns)},
         )
         spec.drop_copy(plpy)
         privacy = {
@@ -334,41 +334,41 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         }
         return Released(header, 0, privacy)  # the rows: the released class counts (derive)
 
-    def derive(self, plpy: Plpy, t: TableTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
-        tables = ModelObjects.of(model).tables(bool(t.columns.numeric))
-        model_tables.merge_and_derive(plpy, [(created(plpy, kept), released.header)], tables, t.smoothing, shape=t.columns.shape())
+    def derive(self, plpy: Plpy, training: TableTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
+        tables = ModelObjects.of(model).tables(bool(training.columns.numeric))
+        model_tables.merge_and_derive(plpy, [(created(plpy, kept), released.header)], tables, training.smoothing, shape=training.columns.shape())
         rows = released.rows
         if released.privacy is not None:  # the released (noisy) class counts: the exact number of rows is not disclosed
             rows = int(plpy.execute(
                 Sql(f"SELECT COALESCE(pg_catalog.sum(c.class_cnt), 0)::pg_catalog.int8 AS n FROM {tables.class_priors.sql} AS c")
             )[0]["n"])
-        var_epsilon = None if t.params is None else derive_kind(
-            plpy, t.params, t.columns, kept.sql, tables.feature_probs, tables.numeric_stats,
+        var_epsilon = None if training.params is None else derive_kind(
+            plpy, training.params, training.columns, kept.sql, tables.feature_probs, tables.numeric_stats,
         )
         for table in tables.all():
-            said = plpy.execute(
+            comment = plpy.execute(
                 plpy.prepare(Sql("SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c"), ["pg_catalog.text"]),
                 [table.sql],
             )[0]["c"]
             if var_epsilon is not None and table == tables.numeric_stats:
-                said = said.replace(
+                comment = comment.replace(
                     "(mean, sample variance, non-NULL count)",
                     f"(mean, population variance + epsilon {var_epsilon!r} (scikit-learn's GaussianNB), non-NULL count)",
                 )
-            publish_table(plpy, table, f"{self.comment_prefix(model)}: {said}")
+            publish_table(plpy, table, f"{self.comment_prefix(model)}: {comment}")
         return Derived(list(tables.all()), rows)
 
-    def read_numbers(self, plpy: Plpy, t: TableTraining, objects: ModelObjects) -> generated.ModelNumbers:
-        tables = objects.tables(bool(t.columns.numeric))
+    def read_numbers(self, plpy: Plpy, training: TableTraining, objects: ModelObjects) -> generated.ModelNumbers:
+        tables = objects.tables(bool(training.columns.numeric))
         return model_numbers(
-            plpy, t.params, t.columns, tables.class_priors, tables.feature_probs, tables.numeric_stats, t.smoothing,
+            plpy, training.params, training.columns, tables.class_priors, tables.feature_probs, tables.numeric_stats, training.smoothing,
         )
 
     def function_statements(
-        self, names: list[NewName], said: str, t: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
+        self, names: list[NewName], comment_prefix: str, training: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
     ) -> list[Sql]:
-        return generated.function_statements(names, said, t.columns, n, helpers, quote, class_order)
+        return generated.function_statements(names, comment_prefix, training.columns, n, helpers, quote, class_order)
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
         """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from.
@@ -384,22 +384,22 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         b = catalog_type(plpy, m, m.label_type, f'the label "{m.label}"')
         label = Column(m.label, b.sql, b.oid, None, None)
         # label_builtin: how the model tables' classes (of the catalog's type) are read as text
-        t = ColumnTraining(Relation("", m.source), label, tuple(features), b.builtin)
-        return TableTraining(t, stored(m.kind, m.parameters, m.smoothing), m.smoothing, None, tuple(bases))
+        training = ColumnTraining(Relation("", m.source), label, tuple(features), b.builtin)
+        return TableTraining(training, stored(m.kind, m.parameters, m.smoothing), m.smoothing, None, tuple(bases))
 
-    def tables(self, objects: ModelObjects, t: TableTraining) -> list[NewName]:
-        tables = objects.tables(bool(t.columns.numeric))
+    def tables(self, objects: ModelObjects, training: TableTraining) -> list[NewName]:
+        tables = objects.tables(bool(training.columns.numeric))
         return [tables.class_priors, tables.feature_probs] + ([] if tables.numeric_stats is None else [tables.numeric_stats])
 
     def with_classes(self, n: generated.ModelNumbers, classes: list[str]) -> generated.ModelNumbers:
         return dataclasses.replace(n, classes=classes)
 
-    def column_signature(self, t: TableTraining) -> str | None:
-        return generated.column_signature(t.columns) if t.columns.num_attrs <= generated.MAX_ARGS else None
+    def column_signature(self, training: TableTraining) -> str | None:
+        return generated.column_signature(training.columns) if training.columns.num_attrs <= generated.MAX_ARGS else None
 
-    def export_numbers(self, plpy: Plpy, m: CatalogModel, t: TableTraining, n: generated.ModelNumbers) -> dict[str, Any]:
+    def export_numbers(self, plpy: Plpy, m: CatalogModel, training: TableTraining, n: generated.ModelNumbers) -> dict[str, Any]:
         features: list[dict[str, Any]] = []
-        for j, (f, base) in enumerate(zip(m.features, t.bases, strict=True), start=1):
+        for j, (f, base) in enumerate(zip(m.features, training.bases, strict=True), start=1):
             out: dict[str, Any] = {"name": f["name"], "role": f["role"], "type": f["type"], "base_type": base}
             if f["role"] == columns.GAUSSIAN:
                 lo, hi, per = n.gauss.get(j, (0.0, 0.0, [None] * len(m.classes)))

@@ -199,15 +199,15 @@ def training(
 # ---------------------------------------------------------------------------
 
 
-def _stat(t: VectorTraining, x: str) -> str:
+def _stat(training: VectorTraining, x: str) -> str:
     """The per-feature statistic of value ``x`` (float8): itself, or 1/0 for x > binarize."""
-    b = t.params.binarize
+    b = training.params.binarize
     if b is None:
         return x
     return f"(({x}) OPERATOR(pg_catalog.>) {f8_const(b)})::pg_catalog.int4::{F8}"
 
 
-def stats_select(t: VectorTraining) -> Sql:
+def stats_select(training: VectorTraining) -> Sql:
     """The statistics pass: rows (cls, o, v, n, bad) -- one SELECT of two parts, each one scan.
 
     * o = 0, per class: its rows with a vector (n), and in ``bad`` the number of
@@ -218,8 +218,8 @@ def stats_select(t: VectorTraining) -> Sql:
       ``bad`` the count of negative, NaN or infinite elements);
     * tsvector: per class and lexeme, o = 1, v = the lexeme.
     """
-    lab, x, src = f"t.{t.label.sql}", f"t.{t.vector.sql}", t.source.sql
-    if t.form == DENSE:
+    lab, x, src = f"t.{training.label.sql}", f"t.{training.vector.sql}", training.source.sql
+    if training.form == DENSE:
         lengths = (
             f"pg_catalog.min(pg_catalog.cardinality({x}))::pg_catalog.text OPERATOR(pg_catalog.||) ':' "
             f"OPERATOR(pg_catalog.||) pg_catalog.max(pg_catalog.cardinality({x}))::pg_catalog.text"
@@ -230,21 +230,21 @@ def stats_select(t: VectorTraining) -> Sql:
         )
         head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, {bad_vec} AS bad"
         xf = f"u.x::{F8}"
-        if t.vector.elem_oid in (FLOAT4, FLOAT8):
-            total = f"pg_catalog.sum({_stat(t, xf)})::pg_catalog.text::pg_catalog.numeric"
-        elif t.params.binarize is None:
+        if training.vector.elem_oid in (FLOAT4, FLOAT8):
+            total = f"pg_catalog.sum({_stat(training, xf)})::pg_catalog.text::pg_catalog.numeric"
+        elif training.params.binarize is None:
             total = "pg_catalog.sum(u.x)::pg_catalog.numeric"
         else:
-            total = f"pg_catalog.sum({_stat(t, xf)})::pg_catalog.numeric"
+            total = f"pg_catalog.sum({_stat(training, xf)})::pg_catalog.numeric"
         # scikit-learn refuses NaN and infinities, and negative counts (not Bernoulli's values);
         # integers are compared as they are (no cast per element: this is the pass's inner loop)
-        integer = t.vector.elem_oid in (INT2, INT4, INT8)
-        checks = [] if t.kind == BERNOULLI else ["u.x OPERATOR(pg_catalog.<) 0" if integer else f"{xf} OPERATOR(pg_catalog.<) '0'::{F8}"]
+        integer = training.vector.elem_oid in (INT2, INT4, INT8)
+        checks = [] if training.kind == BERNOULLI else ["u.x OPERATOR(pg_catalog.<) 0" if integer else f"{xf} OPERATOR(pg_catalog.<) '0'::{F8}"]
         if not integer:
             checks.append(f"{xf} OPERATOR(pg_catalog.=) ANY ('{{NaN,Infinity,-Infinity}}'::{F8}[])")
         bad_elem = f"pg_catalog.count(*) FILTER (WHERE {' OR '.join(checks)})" if checks else "0::pg_catalog.int8"
-        if integer and t.params.binarize is not None:
-            total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) {f8_const(t.params.binarize)})::pg_catalog.numeric"
+        if integer and training.params.binarize is not None:
+            total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) {f8_const(training.params.binarize)})::pg_catalog.numeric"
         body = (
             f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem} "
             f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
@@ -254,7 +254,7 @@ def stats_select(t: VectorTraining) -> Sql:
         head = f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, 0::pg_catalog.int8 AS bad"
         c = f"COALESCE(pg_catalog.cardinality(u.positions), 1)::{F8}"
         body = (
-            f"SELECT {lab}, 1, u.lexeme, pg_catalog.sum({_stat(t, c)})::pg_catalog.numeric, 0::pg_catalog.int8 "
+            f"SELECT {lab}, 1, u.lexeme, pg_catalog.sum({_stat(training, c)})::pg_catalog.numeric, 0::pg_catalog.int8 "
             f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) AS u "
             f"WHERE {lab} IS NOT NULL GROUP BY 1, 3"
         )
@@ -266,14 +266,14 @@ def stats_select(t: VectorTraining) -> Sql:
     return Sql(f"{head} UNION ALL {nulls} UNION ALL {body}")
 
 
-def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
+def write_statistics(plpy: Plpy, training: VectorTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
     """The statistics pass into a new statistics table ``dest``; return its header and the rows trained on."""
     s = temp_name("madnb_vecstats_")
-    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(t)}"))
-    where = f"{t.source.display}, column \"{t.vector.name}\""
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(training)}"))
+    where = f"{training.source.display}, column \"{training.vector.name}\""
     nulls = plpy.execute(Sql(f"SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) -1"))[0]["n"]
     if nulls:
-        plpy.notice(f"{nulls} row(s) of {t.source.display} with a NULL vector were ignored", detail=f'column "{t.vector.name}"')
+        plpy.notice(f"{nulls} row(s) of {training.source.display} with a NULL vector were ignored", detail=f'column "{training.vector.name}"')
     r = plpy.execute(
         Sql("SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS rows, "
         "COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS bad, pg_catalog.min(pg_catalog.split_part(s.v, ':', 1)::pg_catalog.int8) AS lo, "
@@ -281,10 +281,10 @@ def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[stat
         f"FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
     )[0]
     if not r["rows"]:
-        raise MadnbError("22023", f"source {t.source.display} has no rows with a non-NULL label and vector",
-                         detail=f'label "{t.label.name}", vector "{t.vector.name}"', hint="train on a table with at least one such row")
+        raise MadnbError("22023", f"source {training.source.display} has no rows with a non-NULL label and vector",
+                         detail=f'label "{training.label.name}", vector "{training.vector.name}"', hint="train on a table with at least one such row")
     length = 1
-    if t.form == DENSE:
+    if training.form == DENSE:
         if r["bad"]:
             raise MadnbError("22023", f"{r['bad']} vector(s) of {where} are not one-dimensional or hold a NULL element",
                              hint="give every row a one-dimensional array of numbers (a NULL vector is skipped)")
@@ -296,20 +296,20 @@ def write_statistics(plpy: Plpy, t: VectorTraining, dest: NewName) -> tuple[stat
         length = int(r["lo"])
         bad = plpy.execute(Sql(f"SELECT COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS b FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.>) 0"))[0]["b"]
         if bad:
-            if t.kind == BERNOULLI:
+            if training.kind == BERNOULLI:
                 raise MadnbError("22023", f"{bad} element(s) of the vectors of {where} are NaN or infinite",
                                  hint="the values are finite numbers (scikit-learn refuses NaN and infinities too)")
             raise MadnbError(
                 "22023", f"{bad} element(s) of the vectors of {where} are negative, NaN or infinite",
-                detail=f"kind '{t.kind}' counts occurrences (scikit-learn refuses such input too)",
+                detail=f"kind '{training.kind}' counts occurrences (scikit-learn refuses such input too)",
                 hint="counts are finite numbers >= 0",
             )
     header = statistics_table.Header(
         format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=length, numeric=[],
-        class_type=t.label.type_sql, element_type="text", source=t.source.display, created_at=statistics_table.now(plpy),
-        vector=t.form, binarize=t.params.binarize,
+        class_type=training.label.type_sql, element_type="text", source=training.source.display, created_at=statistics_table.now(plpy),
+        vector=training.form, binarize=training.params.binarize,
     )
-    statistics_table.create_with_types(plpy, dest, t.label.type_sql, "pg_catalog.text")
+    statistics_table.create_with_types(plpy, dest, training.label.type_sql, "pg_catalog.text")
     plpy.execute(
         Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, "
         f"CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM {s} AS s "
@@ -350,15 +350,15 @@ def class_log_prior(kind: str, p: Parameters, counts: list[float]) -> list[float
     return [-math.log(k)] * k
 
 
-def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_table.Header, cp: NewName, fp: NewName) -> None:
+def derive(plpy: Plpy, training: VectorTraining, stats: Relation, header: statistics_table.Header, cp: NewName, fp: NewName) -> None:
     """The statistics table ``stats`` -> tables ``cp`` (class priors) and ``fp`` (feature log-probabilities)."""
-    ltype = t.label.type_sql
+    ltype = training.label.type_sql
     rows = plpy.execute(
-        Sql(f"SELECT {text_sql('s.cls', t.label_builtin)} AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
+        Sql(f"SELECT {text_sql('s.cls', training.label_builtin)} AS c, pg_catalog.sum(s.n)::{F8} AS n FROM {stats.sql} AS s "
         "WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls")
     )
     counts = [float(r["n"]) for r in rows]
-    priors = class_log_prior(t.kind, t.params, counts)
+    priors = class_log_prior(training.kind, training.params, counts)
     plpy.execute(Sql(f"CREATE TABLE {cp.sql} (class {ltype} PRIMARY KEY, class_count {F8} NOT NULL, log_prior {F8} NOT NULL)"))
     plpy.execute(
         plpy.prepare(
@@ -373,8 +373,8 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
     # fresh tables: without statistics the planner joins the class x feature grid with the cells by a nested loop
     plpy.execute(Sql(f"ANALYZE {stats.sql}"))
     plpy.execute(Sql(f"ANALYZE {cp.sql}"))
-    a = f"'{t.params.alpha!r}'::{F8}"
-    if t.form == DENSE:
+    a = f"'{training.params.alpha!r}'::{F8}"
+    if training.form == DENSE:
         vocab = f"SELECT g.j::pg_catalog.int4 AS feature, NULL::pg_catalog.text AS term FROM pg_catalog.generate_series(1, {header.num_attrs}) AS g(j)"
         cell = "s.attr OPERATOR(pg_catalog.=) v.feature"
     else:
@@ -390,12 +390,12 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
         f"FROM {stats.sql} AS s WHERE s.attr OPERATOR(pg_catalog.>) 0 GROUP BY 1, 2, 3) AS s "
         f"ON s.cls OPERATOR(pg_catalog.=) c.class AND {cell}"
     )
-    if t.kind == MULTINOMIAL:
+    if training.kind == MULTINOMIAL:
         lp = (
             f"pg_catalog.ln(f.count OPERATOR(pg_catalog.+) {a}) OPERATOR(pg_catalog.-) pg_catalog.ln(pg_catalog.sum(f.count "
             f"OPERATOR(pg_catalog.+) {a}) OVER (PARTITION BY f.class))"
         )
-    elif t.kind == BERNOULLI:
+    elif training.kind == BERNOULLI:
         lp = (
             f"pg_catalog.ln(f.count OPERATOR(pg_catalog.+) {a}) OPERATOR(pg_catalog.-) pg_catalog.ln(f.cc OPERATOR(pg_catalog.+) "
             f"('2'::{F8} OPERATOR(pg_catalog.*) {a}))"
@@ -409,13 +409,13 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
         Sql(f"CREATE TABLE {fp.sql} (class {ltype} NOT NULL, feature pg_catalog.int4 NOT NULL, term pg_catalog.text, "
         f"count {F8} NOT NULL, log_prob {F8} NOT NULL, PRIMARY KEY (class, feature))")
     )
-    if t.kind != COMPLEMENT:
+    if training.kind != COMPLEMENT:
         plpy.execute(Sql(f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}) SELECT f.class, f.feature, f.term, f.count, {lp} FROM f"))
     else:
         logged = "pg_catalog.ln(g.comp OPERATOR(pg_catalog./) pg_catalog.sum(g.comp) OVER (PARTITION BY g.class))"
         w = (
             "h.logged OPERATOR(pg_catalog./) pg_catalog.sum(h.logged) OVER (PARTITION BY h.class)"
-            if t.params.norm else "OPERATOR(pg_catalog.-) h.logged"
+            if training.params.norm else "OPERATOR(pg_catalog.-) h.logged"
         )
         plpy.execute(
             Sql(f"INSERT INTO {fp.sql} WITH v AS ({vocab}), f AS ({fc}), "
@@ -425,21 +425,21 @@ def derive(plpy: Plpy, t: VectorTraining, stats: Relation, header: statistics_ta
         )
 
 
-def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> VectorModel:
+def read_model(plpy: Plpy, training: VectorTraining, cp: NewName, fp: NewName) -> VectorModel:
     """The model's numbers from its tables, in class order and feature order."""
     c = plpy.execute(
         Sql(f"SELECT pg_catalog.textin(pg_catalog.array_out(pg_catalog.array_agg(c.class ORDER BY c.class))) AS t, "
-        f"pg_catalog.array_agg({text_sql('c.class', t.label_builtin)} ORDER BY c.class) AS a, "
+        f"pg_catalog.array_agg({text_sql('c.class', training.label_builtin)} ORDER BY c.class) AS a, "
         f"pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM {cp.sql} AS c")
     )[0]
     rows = plpy.execute(
         Sql(f"SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM {fp.sql} AS f GROUP BY f.class ORDER BY f.class")
     )
     if not rows or not rows[0]["lp"]:
-        raise MadnbError("22023", f"the vectors of {t.source.display}, column \"{t.vector.name}\" hold no lexeme",
+        raise MadnbError("22023", f"the vectors of {training.source.display}, column \"{training.vector.name}\" hold no lexeme",
                          hint="train on documents with at least one lexeme (an empty tsvector adds nothing)")
     terms = None
-    if t.form == SPARSE:
+    if training.form == SPARSE:
         terms = [str(r["term"]) for r in plpy.execute(
             Sql(f"SELECT f.term FROM {fp.sql} AS f WHERE f.class OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(c.class) FROM {cp.sql} AS c) "
             "ORDER BY f.feature"))]
@@ -452,12 +452,12 @@ def read_model(plpy: Plpy, t: VectorTraining, cp: NewName, fp: NewName) -> Vecto
 # ---------------------------------------------------------------------------
 
 
-def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[float]]]:
+def weights(training: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[float]]]:
     """Per class the score's constant and the weight of each feature: score = c + x . w (x binarised for Bernoulli)."""
     k = len(m.classes)
-    if t.kind == MULTINOMIAL:
+    if training.kind == MULTINOMIAL:
         return list(m.log_prior), m.log_prob
-    if t.kind == BERNOULLI:
+    if training.kind == BERNOULLI:
         consts, ws = [], []
         for i in range(k):
             neg = [math.log(d) if d > 0 else -math.inf for d in (1 - math.exp(lp) for lp in m.log_prob[i])]
@@ -467,7 +467,7 @@ def weights(t: VectorTraining, m: VectorModel) -> tuple[list[float], list[list[f
     return ([m.log_prior[0]] if k == 1 else [0.0] * k), m.log_prob
 
 
-def _dense_ok(t: VectorTraining, x: str, n: int) -> str:
+def _dense_ok(training: VectorTraining, x: str, n: int) -> str:
     """What a dense vector must be to predict (else NULL), as training requires it.
 
     One-dimensional, ``n`` elements, none NULL, its first index 1 (element j is
@@ -479,7 +479,7 @@ def _dense_ok(t: VectorTraining, x: str, n: int) -> str:
         f"pg_catalog.cardinality({x}) OPERATOR(pg_catalog.=) {n} AND pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.=) 1 "
         f"AND pg_catalog.array_position({x}, NULL) IS NULL AND pg_catalog.array_lower({x}, 1) OPERATOR(pg_catalog.=) 1"
     )
-    if t.vector.elem_oid not in (INT2, INT4, INT8):
+    if training.vector.elem_oid not in (INT2, INT4, INT8):
         guard += (
             f" AND NOT (({x})::{F8}[] OPERATOR(pg_catalog.&&) "
             f"'{{NaN,Infinity,-Infinity}}'::{F8}[])"
@@ -487,13 +487,13 @@ def _dense_ok(t: VectorTraining, x: str, n: int) -> str:
     return guard
 
 
-def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> Sql:
+def scores_sql(training: VectorTraining, m: VectorModel, x: str) -> Sql:
     """The K scores (a float8[]) of vector ``x``: NULL for a NULL vector or a dense one of another length."""
-    consts, ws = weights(t, m)
+    consts, ws = weights(training, m)
     n = len(ws[0])
-    if t.form == DENSE and n * len(ws) <= MAX_INLINE_TERMS:
+    if training.form == DENSE and n * len(ws) <= MAX_INLINE_TERMS:
         # one expression: the planner inlines the function, and PostgreSQL runs it in the caller's scan
-        b = t.params.binarize
+        b = training.params.binarize
 
         def term(j: int, w: float) -> str:
             if b is not None:
@@ -503,7 +503,7 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> Sql:
                 return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {f8_const(w)} ELSE '0'::{F8} END"
             return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {f8_const(w)})"  # OPERATOR() binds left to right
 
-        integer = t.vector.elem_oid in (INT2, INT4, INT8)
+        integer = training.vector.elem_oid in (INT2, INT4, INT8)
         bound = ""
         if b is not None:
             bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else f8_const(b)
@@ -512,22 +512,22 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> Sql:
             f"{f8_const(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))
             for i in range(len(ws))
         )
-        return Sql(f"CASE WHEN {_dense_ok(t, x, n)} THEN ARRAY[\n {scores}\n] END")
+        return Sql(f"CASE WHEN {_dense_ok(training, x, n)} THEN ARRAY[\n {scores}\n] END")
     sums = ", ".join(
         f"{f8_const(consts[i])} OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ({f8_array_const(ws[i])})[u.j]), '0'::{F8})"
         for i in range(len(ws))
     )
-    if t.form == DENSE:
+    if training.form == DENSE:
         inner = (
-            f"SELECT {_stat(t, f'e.x::{F8}')} AS x, e.j::pg_catalog.int4 AS j "
+            f"SELECT {_stat(training, f'e.x::{F8}')} AS x, e.j::pg_catalog.int4 AS j "
             f"FROM pg_catalog.unnest({x}) WITH ORDINALITY AS e(x, j)"
         )
-        cond = _dense_ok(t, x, n)
+        cond = _dense_ok(training, x, n)
     else:
         assert m.terms is not None
         vocab = json.dumps({term: j for j, term in enumerate(m.terms, start=1)}, ensure_ascii=False)
         inner = (
-            f"SELECT {_stat(t, f'COALESCE(pg_catalog.cardinality(e.positions), 1)::{F8}')} AS x, "
+            f"SELECT {_stat(training, f'COALESCE(pg_catalog.cardinality(e.positions), 1)::{F8}')} AS x, "
             f"({plpy_literal(vocab)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j "
             f"FROM pg_catalog.unnest({x}) AS e"
         )
@@ -537,35 +537,35 @@ def scores_sql(t: VectorTraining, m: VectorModel, x: str) -> Sql:
 
 
 def function_statements(
-    names: list[NewName], said: str, t: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
+    names: list[NewName], comment_prefix: str, training: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
 ) -> list[Sql]:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
     As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in predict,
-    predict_proba, predict_proba_array order, ``said`` starts each comment, ``helpers`` are the per-row helpers'
+    predict_proba, predict_proba_array order, ``comment_prefix`` starts each comment, ``helpers`` are the per-row helpers'
     names (madnb's, or an exported script's copies), ``quote`` writes a comment
     as a string constant, ``class_order`` names what orders the probability array.
     """
-    what = [
+    descriptions = [
         "the predicted class (the first class within 1e-12 of the best score)",
         "jsonb {class: probability}",
         f"float8[] of class probabilities in the order of {class_order}",
     ]
-    label_type = t.label.type_sql
+    label_type = training.label.type_sql
     column_form = generated.Form(
-        f"{t.vector.sql} {t.vector.type_sql}", t.vector.type_sql, "the vector",
-        generated.bodies(label_type, m.classes_text, m.classes, scores_sql(t, m, "$1"), helpers),
+        f"{training.vector.sql} {training.vector.type_sql}", training.vector.type_sql, "the vector",
+        generated.bodies(label_type, m.classes_text, m.classes, scores_sql(training, m, "$1"), helpers),
     )
     # the row form calls the column form (as predict.function_statements: a row without the vector
     # column fails with a short error), unless the vector is named r, the row form's parameter
-    x = f"($1).{t.vector.sql}"
-    if t.vector.name != "r":
-        row_bodies = generated.calls(names, label_type, f"{t.vector.sql} => {x}")
+    x = f"($1).{training.vector.sql}"
+    if training.vector.name != "r":
+        row_bodies = generated.calls(names, label_type, f"{training.vector.sql} => {x}")
     else:
-        row_bodies = generated.bodies(label_type, m.classes_text, m.classes, scores_sql(t, m, x), helpers)
+        row_bodies = generated.bodies(label_type, m.classes_text, m.classes, scores_sql(training, m, x), helpers)
     row_form = generated.Form("r anyelement", "anyelement", "a row holding the vector column", row_bodies)
-    return generated.form_statements(names, said, what, "IMMUTABLE", [column_form, row_form], quote)
+    return generated.form_statements(names, comment_prefix, descriptions, "IMMUTABLE", [column_form, row_form], quote)
 
 
 
@@ -591,47 +591,47 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
                 "22023", "bounds, domain and delta are used only for a differentially private model",
                 hint="leave bounds, domain and delta out",
             )
-        t = training(
+        vector_training = training(
             plpy, self.name, parameters(plpy, self.name, request.options), request.source, request.label,
             request.features, request.exclude, request.categorical,
         )
-        arrays.check_label_type(plpy, t.label)
-        return t
+        arrays.check_label_type(plpy, vector_training.label)
+        return vector_training
 
-    def source(self, t: VectorTraining) -> Relation:
-        return t.source
+    def source(self, training: VectorTraining) -> Relation:
+        return training.source
 
-    def label(self, t: VectorTraining) -> Column:
-        return t.label
+    def label(self, training: VectorTraining) -> Column:
+        return training.label
 
-    def catalog_entry(self, t: VectorTraining, request: TrainRequest) -> CatalogEntry:
-        feats = [{"name": t.vector.name, "role": t.role, "type": t.vector.type_sql}]
-        return CatalogEntry(feats, t.params.alpha, t.params.as_json(t.kind))
+    def catalog_entry(self, training: VectorTraining, request: TrainRequest) -> CatalogEntry:
+        feats = [{"name": training.vector.name, "role": training.role, "type": training.vector.type_sql}]
+        return CatalogEntry(feats, training.params.alpha, training.params.as_json(training.kind))
 
-    def statistics(self, plpy: Plpy, t: VectorTraining, model: ModelName, kept: NewName) -> Released:
-        header, rows = write_statistics(plpy, t, kept)
-        arrays.warn_suspect_classes(plpy, kept.sql, t.label, t.source)
+    def statistics(self, plpy: Plpy, training: VectorTraining, model: ModelName, kept: NewName) -> Released:
+        header, rows = write_statistics(plpy, training, kept)
+        arrays.warn_suspect_classes(plpy, kept.sql, training.label, training.source)
         return Released(header, rows)
 
-    def derive(self, plpy: Plpy, t: VectorTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
+    def derive(self, plpy: Plpy, training: VectorTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
         objects = ModelObjects.of(model)
         cp, fp = objects.class_priors, objects.feature_probs
-        derive(plpy, t, created(plpy, kept), released.header, cp, fp)
-        for table, said in (
+        derive(plpy, training, created(plpy, kept), released.header, cp, fp)
+        for table, comment in (
             (cp, "per class its training rows and log prior (scikit-learn's class_count_, class_log_prior_)"),
             (fp, "per class and feature the summed statistic and its weight (scikit-learn's feature_count_, feature_log_prob_)"),
         ):
-            publish_table(plpy, table, f"{self.comment_prefix(model)}: {said}")
+            publish_table(plpy, table, f"{self.comment_prefix(model)}: {comment}")
         return Derived([cp, fp], released.rows)
 
-    def read_numbers(self, plpy: Plpy, t: VectorTraining, objects: ModelObjects) -> VectorModel:
-        return read_model(plpy, t, objects.class_priors, objects.feature_probs)
+    def read_numbers(self, plpy: Plpy, training: VectorTraining, objects: ModelObjects) -> VectorModel:
+        return read_model(plpy, training, objects.class_priors, objects.feature_probs)
 
     def function_statements(
-        self, names: list[NewName], said: str, t: VectorTraining, n: VectorModel, helpers: Helpers,
+        self, names: list[NewName], comment_prefix: str, training: VectorTraining, n: VectorModel, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
     ) -> list[Sql]:
-        return function_statements(names, said, t, n, helpers, quote, class_order)
+        return function_statements(names, comment_prefix, training, n, helpers, quote, class_order)
 
     def comment_prefix(self, model: ModelName) -> str:
         return f"madnb model {model.key} ({self.name})"
@@ -664,16 +664,16 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         form = SPARSE if oid == TSVECTOR else DENSE
         return VectorTraining(Relation("", m.source), Column(m.label, lb.sql, lb.oid, None, None), vec, form, m.kind, params, lb.builtin)
 
-    def tables(self, objects: ModelObjects, t: VectorTraining) -> list[NewName]:
+    def tables(self, objects: ModelObjects, training: VectorTraining) -> list[NewName]:
         return [objects.class_priors, objects.feature_probs]
 
     def with_classes(self, n: VectorModel, classes: list[str]) -> VectorModel:
         return dataclasses.replace(n, classes=classes)
 
-    def column_signature(self, t: VectorTraining) -> str | None:
-        return t.vector.type_sql
+    def column_signature(self, training: VectorTraining) -> str | None:
+        return training.vector.type_sql
 
-    def export_numbers(self, plpy: Plpy, m: CatalogModel, t: VectorTraining, n: VectorModel) -> dict[str, Any]:
+    def export_numbers(self, plpy: Plpy, m: CatalogModel, training: VectorTraining, n: VectorModel) -> dict[str, Any]:
         objects = ModelObjects.of(m.name)
         counts = plpy.execute(
             Sql(f"SELECT pg_catalog.array_agg(c.class_count ORDER BY c.class) AS n FROM {objects.class_priors.sql} AS c")
@@ -687,8 +687,8 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         ]
         return {
             "class_count": [float(c) for c in counts], "smoothing": m.smoothing, "training_rows": m.training_rows,
-            "parameters": t.params.as_json(m.kind), "log_prior": n.log_prior,
-            "vector": {"name": t.vector.name, "type": m.features[0]["type"], "form": t.form, "terms": n.terms},
+            "parameters": training.params.as_json(m.kind), "log_prior": n.log_prior,
+            "vector": {"name": training.vector.name, "type": m.features[0]["type"], "form": training.form, "terms": n.terms},
             "feature_count": feature_count, "log_prob": n.log_prob,
         }
 
