@@ -123,11 +123,7 @@ def _privacy(
     """
     if epsilon is not None:
         return privacy_parameters.privacy_spec(plpy, training, epsilon, bounds, domain, list(training.numeric_given), delta)
-    if bounds is not None or domain is not None or delta is not None:
-        raise MadnbError(
-            "22023", "bounds, domain and delta are used only for a differentially private model",
-            hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
-        )
+    privacy_parameters.refuse_private_arguments(bounds, domain, delta)
     return None
 
 

@@ -723,3 +723,24 @@ def stats_column(name: str, typ: str, oid: int, elem: str | None = None, elem_oi
     return Column(name, typ, oid, elem, elem_oid)
 
 
+
+
+@pytest.mark.parametrize(
+    ("call", "hint"),
+    [
+        ("SELECT madnb.train('m', 'pets', 'kind', features => ARRAY['colour'], bounds => '{}'::jsonb)", "set epsilon"),
+        ("SELECT madnb.train('m', 'pets', 'kind', features => ARRAY['colour'], delta => 1e-6)", "set epsilon"),
+        ("SELECT madnb.train('m', 'pets', 'kind', features => ARRAY['counts'], kind => 'multinomial', domain => 'observed')",
+         "leave bounds, domain and delta out"),
+        ("SELECT madnb.create_nb_statistics('pets', 'kind', 'codes', 2, 'st', domain => 'observed')", "set epsilon"),
+    ],
+)
+def test_privacy_arguments_without_epsilon_are_refused_on_every_face(db, call, hint):
+    # bounds, a domain or delta mean a private release: a call naming them never releases exact statistics instead
+    db.execute("CREATE TABLE pets (kind text, colour text, codes int[], counts int[])")
+    db.execute("INSERT INTO pets VALUES ('cat', 'black', ARRAY[1, 2], ARRAY[3, 0]), ('dog', 'brown', ARRAY[2, 1], ARRAY[0, 2])")
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as exc:
+        db.execute(call)
+    assert exc.value.diag.message_primary == "bounds, domain and delta are used only for a differentially private model"
+    assert hint in exc.value.diag.message_hint
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0

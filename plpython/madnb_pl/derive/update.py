@@ -70,15 +70,9 @@ def update_model(
     _check_recorded_id(plpy, fp, kept, model_header)
     _check_numeric_table(model_header, numeric_table)
     _check_new(part_rel, part, fp, model_header)
-    diff = part_sums.difference(part, model_header)
-    if diff is not None:
-        field, part_value, model_value = diff
-        raise MadnbError(
-            "22023",
-            f"statistics {part_rel.display} are not compatible with the model {fp.display}",
-            detail=f"its {field} is {part_value!r}, the model's is {model_value!r}",
-            hint=part_sums.COMPATIBLE_HINT,
-        )
+    part_sums.refuse_difference(
+        part, model_header, f"statistics {part_rel.display} are not compatible with the model {fp.display}", "the model's",
+    )
     training = part_sums.statistics_shape(plpy, kept, model_header, "kept statistics")
     part_sums.statistics_shape(plpy, part_rel, part, "statistics")
     # the kept sum is a sum of parts checked when they were added (or of training's own release)

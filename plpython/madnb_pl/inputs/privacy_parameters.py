@@ -150,6 +150,16 @@ _DELTA_HINT = (
 )
 
 
+def refuse_private_arguments(
+    bounds: Any, domain: Any, delta: Any,
+    hint: str = "set epsilon to train with differential privacy, or leave bounds, domain and delta out",
+) -> None:
+    """22023 when a call without epsilon is given bounds, a domain or delta: they mean a private release,
+    and a call that names them never silently releases exact statistics instead."""
+    if bounds is not None or domain is not None or delta is not None:
+        raise MadnbError("22023", "bounds, domain and delta are used only for a differentially private model", hint=hint)
+
+
 def parse_epsilon(epsilon: float | None) -> Fraction:
     """The total epsilon as the exact decimal it prints as (``0.1`` is 1/10)."""
     if epsilon is None:

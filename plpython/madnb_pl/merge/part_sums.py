@@ -68,6 +68,15 @@ def difference(h: Header, first: Header) -> tuple[str, object, object] | None:
     return None
 
 
+def refuse_difference(h: Header, first: Header, message: str, firsts: str) -> None:
+    """22023 ``message`` when ``h`` and ``first`` differ in what the sum depends on; DETAIL names the
+    field and both values (``firsts``: whose the second value is, e.g. "part 1's")."""
+    diff = difference(h, first)
+    if diff is not None:
+        field, value, first_value = diff
+        raise MadnbError("22023", message, detail=f"its {field} is {value!r}, {firsts} is {first_value!r}", hint=COMPATIBLE_HINT)
+
+
 def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
     """Every part must agree with the first on everything the sum depends on (22023 naming the first that differs).
 
@@ -97,15 +106,9 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
             seen[p] = (i, rel, h)
         for r in rids:
             releases[r] = (i, rel, h)
-        diff = difference(h, first)
-        if diff is not None:
-            field, part_value, first_value = diff
-            raise MadnbError(
-                "22023",
-                f"statistics part {i} ({rel.display}) is not compatible with part 1 ({first_rel.display})",
-                detail=f"its {field} is {part_value!r}, part 1's is {first_value!r}",
-                hint=COMPATIBLE_HINT,
-            )
+        refuse_difference(
+            h, first, f"statistics part {i} ({rel.display}) is not compatible with part 1 ({first_rel.display})", "part 1's",
+        )
 
 
 def check_parts(plpy: Plpy, parts: list[tuple[Relation, Header]], label: str = "statistics part {i} ({display})") -> None:

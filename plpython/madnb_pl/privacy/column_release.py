@@ -71,11 +71,7 @@ def privacy(
     create_nb_prepared_data_tables would be).
     """
     if epsilon is None:
-        if bounds is not None or domain is not None or delta is not None:
-            raise MadnbError(
-                "22023", "bounds, domain and delta are used only for a differentially private model",
-                hint="set epsilon to train with differential privacy, or leave bounds, domain and delta out",
-            )
+        privacy_parameters.refuse_private_arguments(bounds, domain, delta)
         return None
     by_name = _bounds(training, bounds)
     pairs = [by_name[training.features[j - 1].name] for j in training.numeric]

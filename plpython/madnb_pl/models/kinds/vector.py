@@ -57,7 +57,7 @@ from typing import Any
 from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation, created, resolve_column
 from ...core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
-from ...inputs import arrays
+from ...inputs import arrays, privacy_parameters
 from ...inputs.arrays import finite_number
 from ...inputs.columns import resolve_inputs
 from ...predict import generated
@@ -586,11 +586,9 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         if request.smoothing != 1.0:
             raise MadnbError("22023", f"kind '{self.name}' takes alpha in options, not smoothing",
                              hint=f"e.g. options => '{{\"alpha\": {request.smoothing!r}}}'")
-        if request.bounds is not None or request.domain is not None or request.delta is not None:
-            raise MadnbError(
-                "22023", "bounds, domain and delta are used only for a differentially private model",
-                hint="leave bounds, domain and delta out",
-            )
+        privacy_parameters.refuse_private_arguments(
+            request.bounds, request.domain, request.delta, hint="leave bounds, domain and delta out",
+        )
         vector_training = training(
             plpy, self.name, parameters(plpy, self.name, request.options), request.source, request.label,
             request.features, request.exclude, request.categorical,
