@@ -10,6 +10,7 @@ madnb.evaluate on each fold complement and fold, as tables).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -18,7 +19,8 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
-from sklearn.naive_bayes import CategoricalNB
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, MultinomialNB
 from sklearn.preprocessing import OrdinalEncoder
 from test_evaluate import assert_close, expected, load_mushroom
 
@@ -472,13 +474,177 @@ def test_the_categorical_kind_cross_validates_as_train_and_evaluate_on_each_fold
         assert_close(got[str(f)], want)
 
 
-def test_kinds_that_cross_validate_do_and_the_others_say_so(db):
-    db.execute("CREATE TABLE v (id int, y text, w int[])")
-    db.execute("INSERT INTO v SELECT i, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END, ARRAY[i % 3, i % 5] FROM generate_series(1, 40) i")
-    for kind, state in (("multinomial", "0A000"), ("magic", "22023")):
-        with pytest.raises(psycopg.Error) as e:
-            db.execute(f"SELECT * FROM madnb.cross_validate('v', 'y', ARRAY['w'], kind => '{kind}')")
-        assert e.value.sqlstate == state
+def test_every_kind_cross_validates_and_an_unknown_kind_is_refused(db):
+    db.execute("CREATE TABLE v (id int, y text, w int[], x float8, c text)")
+    db.execute("INSERT INTO v SELECT i, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END, ARRAY[i % 3, i % 5], i % 7, "
+               "(ARRAY['p','q'])[1 + i % 3 % 2] FROM generate_series(1, 40) i")
+    features = {"multinomial": ["w"], "bernoulli": ["w"], "complement": ["w"], "gaussian": ["x"], "categorical": ["c"]}
+    for kind in ("naive_bayes", "gaussian", "categorical", "multinomial", "bernoulli", "complement"):
+        got = cross_validate(db, "v", "y", features.get(kind, ["x", "c"]), folds=4, key="id", kind=kind)
+        assert list(got) == ["1", "2", "3", "4", "mean"] and got["mean"]["rows"] == 40, kind
     with pytest.raises(psycopg.Error) as e:
-        db.execute("""SELECT * FROM madnb.cross_validate('v', 'y', ARRAY['id'], options => '{"alpha": 1}')""")
+        db.execute("SELECT * FROM madnb.cross_validate('v', 'y', ARRAY['w'], kind => 'magic')")
+    assert e.value.sqlstate == "22023"
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("""SELECT * FROM madnb.cross_validate('v', 'y', ARRAY['x'], options => '{"alpha": 1}')""")
     assert (e.value.sqlstate, e.value.diag.message_primary) == ("22023", 'option "alpha" is not a parameter of kind \'naive_bayes\'')
+
+
+# ---------------------------------------------------------------------------
+# the vector kinds, against scikit-learn's MultinomialNB / BernoulliNB / ComplementNB on the same folds
+# ---------------------------------------------------------------------------
+
+
+def sklearn_fold_metrics(
+    est: Any, x: Any, y: list[str], folds: list[int], f: int, classes: list[str],
+) -> dict[str, Any]:
+    """scikit-learn's metrics of fold ``f``: ``est`` fitted on the other folds, scoring fold f; a class the
+    other folds lack has probability 0 (its column added to predict_proba's)."""
+    train = [i for i, g in enumerate(folds) if g != f]
+    test = [i for i, g in enumerate(folds) if g == f]
+    nb = est.fit(x[train], np.array(y)[train])
+    proba = np.zeros((len(test), len(classes)))
+    proba[:, [classes.index(c) for c in nb.classes_]] = nb.predict_proba(x[test])
+    return expected(classes, [y[i] for i in test], list(nb.predict(x[test])), proba)
+
+
+def assert_within(got: Any, want: Any, path: str = "") -> None:
+    """assert_close within 1e-9 (ComplementNB's weights go through a log of a normalised sum)."""
+    if isinstance(want, dict):
+        assert set(got) == set(want), path
+        for k in want:
+            assert_within(got[k], want[k], f"{path}.{k}")
+    elif isinstance(want, list):
+        assert len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            assert_within(g, w, f"{path}[{i}]")
+    elif isinstance(want, (float, np.floating)):
+        assert got == pytest.approx(float(want), abs=1e-9, rel=0), path
+    else:
+        assert got == want, path
+
+
+@pytest.fixture
+def counts(db):
+    """300 rows of 8 Poisson counts (int4[]), three classes with their own rates."""
+    rng = np.random.default_rng(18)
+    rates = np.array([[4, 1, 1, 3, 0.5, 2, 1, 1], [1, 3, 1, 1, 2, 0.5, 4, 1], [2, 2, 3, 0.5, 1, 1, 1, 3]])
+    y = [("ham", "spam", "eggs")[i % 3] for i in range(300)]
+    x = np.stack([rng.poisson(rates[i % 3]) for i in range(300)])
+    db.execute("CREATE TABLE docs (id int PRIMARY KEY, w int4[], y text)")
+    with db.cursor().copy("COPY docs FROM STDIN") as copy:
+        for i in range(300):
+            copy.write_row((i, [int(v) for v in x[i]], y[i]))
+    return db, x, y
+
+
+@pytest.mark.parametrize(
+    "kind, options, est",
+    [
+        ("multinomial", {}, MultinomialNB()),
+        ("multinomial", {"alpha": 0.25, "fit_prior": False}, MultinomialNB(alpha=0.25, fit_prior=False)),
+        ("multinomial", {"class_prior": [0.5, 0.2, 0.3]}, MultinomialNB(class_prior=[0.5, 0.2, 0.3])),
+        ("bernoulli", {}, BernoulliNB()),
+        ("bernoulli", {"alpha": 0.5, "binarize": 2}, BernoulliNB(alpha=0.5, binarize=2)),
+        ("complement", {}, ComplementNB()),
+        ("complement", {"alpha": 0.3, "norm": True}, ComplementNB(alpha=0.3, norm=True)),
+    ],
+)
+def test_a_vector_kind_cross_validates_as_scikit_learns_estimator_fitted_on_each_fold_complement(counts, kind, options, est):
+    db, x, y = counts
+    got = cross_validate(db, "docs", "y", ["w"], folds=5, seed=9, key="id", kind=kind, options=json.dumps(options))
+    folds = [f for (f,) in db.execute("SELECT madnb.fold(id, 5, 9) FROM docs ORDER BY id")]
+    classes = sorted(set(y))
+    assert list(got) == ["1", "2", "3", "4", "5", "mean"]
+    for f in range(1, 6):
+        assert_within(got[str(f)], sklearn_fold_metrics(est, x, y, folds, f, classes), f"fold {f}")
+
+
+def test_a_vector_kinds_options_reach_every_fold(counts):
+    db, _x, _y = counts
+    for kind, options in (("multinomial", {"alpha": 5}), ("bernoulli", {"binarize": 3}), ("complement", {"norm": True})):
+        plain = cross_validate(db, "docs", "y", ["w"], key="id", kind=kind)
+        given = cross_validate(db, "docs", "y", ["w"], key="id", kind=kind, options=json.dumps(options))
+        assert all(plain[str(f)]["log_loss"] != given[str(f)]["log_loss"] for f in range(1, 6)), kind
+    with pytest.raises(psycopg.Error) as e:
+        cross_validate(db, "docs", "y", ["w"], key="id", kind="multinomial", options='{"norm": true}')
+    assert e.value.diag.sqlstate == "22023"
+
+
+def test_tsvectors_cross_validate_as_a_count_vectorizer_and_multinomial_nb_on_each_fold_complement(db):
+    """Sparse vectors: the vocabulary is each complement's (a lexeme only the scored fold holds adds nothing, as
+    DictVectorizer drops it); 'rare' has one row, so one fold's complement has no such class."""
+    rng = np.random.default_rng(3)
+    words = [f"w{j}" for j in range(30)]
+    docs, y = [], []
+    for i in range(200):
+        label = "rare" if i == 17 else ("pos", "neg")[i % 2]
+        lo = 0 if label == "pos" else 10
+        docs.append({w: int(c) for w, c in zip(words[lo:lo + 20], rng.poisson(0.6, 20), strict=True) if c})
+        y.append(label)
+
+    def tsvector(d: dict[str, int]) -> str:
+        out, pos = [], 1
+        for w, c in d.items():
+            out.append(f"{w}:" + ",".join(str(p) for p in range(pos, pos + c)))
+            pos += c
+        return " ".join(out)
+
+    db.execute("CREATE TABLE reviews (id int PRIMARY KEY, doc tsvector, y text)")
+    with db.cursor().copy("COPY reviews (id, doc, y) FROM STDIN") as copy:
+        for i, (d, label) in enumerate(zip(docs, y, strict=True)):
+            copy.write_row((i, tsvector(d), label))
+    got = cross_validate(db, "reviews", "y", ["doc"], folds=4, key="id", kind="multinomial", options='{"alpha": 0.5}')
+    folds = [f for (f,) in db.execute("SELECT madnb.fold(id, 4, 0) FROM reviews ORDER BY id")]
+    classes = sorted(set(y))
+    rare = folds[17]
+    for f in range(1, 5):
+        train = [i for i, g in enumerate(folds) if g != f]
+        test = [i for i, g in enumerate(folds) if g == f]
+        vec = DictVectorizer().fit([docs[i] for i in train])
+        nb = MultinomialNB(alpha=0.5).fit(vec.transform([docs[i] for i in train]), np.array(y)[train])
+        assert ("rare" in nb.classes_) == (f != rare)
+        proba = np.zeros((len(test), len(classes)))
+        xt = vec.transform([docs[i] for i in test])
+        proba[:, [classes.index(c) for c in nb.classes_]] = nb.predict_proba(xt)
+        assert_within(got[str(f)], expected(classes, [y[i] for i in test], list(nb.predict(xt)), proba), f"fold {f}")
+    assert got[str(rare)]["confusion_matrix"][classes.index("rare")][classes.index("rare")] == 0
+
+
+def test_rows_with_a_null_vector_are_in_no_fold_and_leave_one_out_counts_only_the_others(db):
+    db.execute("CREATE TABLE few (id int, w int2[], y text)")
+    db.execute("INSERT INTO few SELECT i, CASE WHEN i % 5 = 0 THEN NULL ELSE ARRAY[i % 3, (i + 1) % 4, i % 2]::int2[] END, "
+               "CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END FROM generate_series(1, 15) i")
+    kfold = cross_validate(db, "few", "y", ["w"], folds=3, key="id", kind="bernoulli")
+    assert kfold["mean"]["rows"] == 12
+    rows = db.execute("SELECT id, w, y FROM few WHERE w IS NOT NULL ORDER BY id::text COLLATE \"C\"").fetchall()
+    loo = cross_validate(db, "few", "y", ["w"], folds=12, key="id", kind="bernoulli")
+    assert list(loo) == [str(f) for f in range(1, 13)] + ["mean"]
+    x, y = np.array([r[1] for r in rows]), [r[2] for r in rows]
+    classes = sorted(set(y))
+    for f in range(1, 13):  # fold i: the row of the i-th key in byte order, scored by BernoulliNB fitted on the others
+        others = [i for i in range(12) if i != f - 1]
+        nb = BernoulliNB().fit(x[others], np.array(y)[others])
+        proba = nb.predict_proba(x[[f - 1]])[0]
+        t, h = classes.index(y[f - 1]), classes.index(nb.predict(x[[f - 1]])[0])
+        m = loo[str(f)]
+        assert m["confusion_matrix"] == [[int((i, j) == (t, h)) for j in range(2)] for i in range(2)], f"fold {f}"
+        assert m["log_loss"] == pytest.approx(-np.log(proba[t]), abs=1e-9, rel=0), f"fold {f}"
+
+
+def test_a_vector_cross_validation_reads_the_source_once_for_statistics_and_once_to_score(counts):
+    db, _x, _y = counts
+    db.execute("SET max_parallel_workers_per_gather = 0")
+
+    def scans(call: str) -> int:
+        with db.transaction():
+            before = db.execute("SELECT pg_stat_get_xact_numscans('docs'::regclass)").fetchone()[0]
+            db.execute(call)
+            return db.execute("SELECT pg_stat_get_xact_numscans('docs'::regclass)").fetchone()[0] - before
+
+    train_scans = scans("SELECT madnb.train('docs_nb', 'docs', 'y', ARRAY['w'], kind => 'multinomial')")
+    cv_scans = scans("SELECT * FROM madnb.cross_validate('docs', 'y', ARRAY['w'], key => 'id', kind => 'multinomial')")
+    assert cv_scans == train_scans + 1
+    before = relations(db)
+    db.execute("SELECT * FROM madnb.cross_validate('docs', 'y', ARRAY['w'], key => 'id', kind => 'complement')")
+    assert relations(db) == before

@@ -13,11 +13,15 @@ things and nothing else:
                 statements of its prediction functions, whose bodies are the shared ones
                 (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression
 
-and, to be exported, its training from a catalog row alone and its numbers as JSON.
-Everything around it -- the model's name and lock, options' keys, replacing a model,
-the catalog row, the prediction functions' helpers, evaluate, export -- is written
-once, in :mod:`madnb_pl.models.lifecycle`, :mod:`madnb_pl.models.export` and
-:mod:`madnb_pl.models.evaluate`.  Adding a kind is one module with a subclass of
+and, to be exported, its training from a catalog row alone and its numbers as JSON; to be
+cross-validated, the same four steps with the folds inside them (:meth:`Kind.fold_pass`: the
+one pass grouped by fold; :meth:`Kind.fold_parts`: each fold's statistics;
+:meth:`Kind.complement_scores`: the score expression of the model derived from the sum of
+the other folds' statistics).  Everything around it -- the model's name and lock, options'
+keys, replacing a model, the catalog row, the prediction functions' helpers, evaluate,
+cross-validate (folds, leave-one-out, the scoring query, the metrics), export -- is written
+once, in :mod:`madnb_pl.models.lifecycle`, :mod:`madnb_pl.models.export`,
+:mod:`madnb_pl.models.evaluate` and :mod:`madnb_pl.models.cross_validation`.  Adding a kind is one module with a subclass of
 :class:`Kind` and one line in :data:`madnb_pl.models.kinds.KINDS`.
 """
 
@@ -30,7 +34,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation
-from ...core.sql import TEXT, Plpy, Sql, base_type
+from ...core.sql import F8, TEXT, Plpy, Sql, base_type
 from ...inputs.columns import parameter_type
 from ...predict.generated import Helpers
 from ...release import statistics_table
@@ -96,6 +100,37 @@ class CatalogEntry:
     parameters: dict[str, Any] | None
 
 
+Part = tuple[Relation, statistics_table.Header]
+"""One fold's statistics: a statistics table and its header."""
+
+TempName = Callable[[str], NewName]
+"""Names a temporary table of a cross-validation (``what``: a short word); the caller drops it at the end."""
+
+
+@dataclass(frozen=True)
+class FoldPass:
+    """The one statistics pass of a cross-validation, grouped by fold too: a temporary table and the rows trained on.
+
+    Whatever else it holds, its rows (f, cls, o, n) with o = 0 are, per fold f and
+    class cls (NULL: no label), the rows trained on (n): the folds' sizes and the
+    classes are read from those (:mod:`madnb_pl.models.cross_validation`).
+    """
+
+    table: str
+    labelled: int
+
+
+NO_SCORE = Sql(f"'-Infinity'::{F8}")
+"""The score of a class a fold-complement model does not hold: probability 0, never predicted."""
+
+
+def scores_in_order(classes: list[str], model_classes: list[str], score: Callable[[int], str]) -> Sql:
+    """``ARRAY[...]`` of a model's scores in the order of ``classes``: ``score(i)`` for the model's i-th class
+    (0-based, in ``model_classes``), :data:`NO_SCORE` for a class it does not hold."""
+    at = {c: i for i, c in enumerate(model_classes)}
+    return Sql("ARRAY[" + ", ".join(score(at[c]) if c in at else NO_SCORE for c in classes) + "]")
+
+
 class Kind(ABC, Generic[T, N]):
     """One kind of model of madnb.train (see the module docstring)."""
 
@@ -143,6 +178,36 @@ class Kind(ABC, Generic[T, N]):
     def comment_prefix(self, model: ModelName) -> str:
         """What the comments of the model's objects start with."""
         return f"madnb model {model.key}"
+
+    # -- cross-validation (madnb_pl.models.cross_validation) ---------------
+
+    @abstractmethod
+    def label_builtin(self, training: T) -> bool:
+        """The label's type is PostgreSQL's own (:func:`madnb_pl.core.sql.text_sql`)."""
+
+    @abstractmethod
+    def trained_rows(self, training: T) -> Sql:
+        """The condition on row ``t`` of the source that it is trained on (so it is in a fold, and scored)."""
+
+    @abstractmethod
+    def fold_pass(self, plpy: Plpy, training: T, fold: Sql) -> FoldPass:
+        """The kind's statistics pass grouped by ``fold`` too (an expression over row ``t``), checked as training
+        checks it, into a temporary table."""
+
+    @abstractmethod
+    def fold_parts(self, plpy: Plpy, training: T, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Part]:
+        """Each fold's statistics (folds 1 to ``folds``, in order) from the pass's table, which is then dropped."""
+
+    @abstractmethod
+    def score_values(self, training: T) -> list[Sql]:
+        """The values over row ``t`` the kind's score expression reads, in its functions' argument order."""
+
+    @abstractmethod
+    def complement_scores(
+        self, plpy: Plpy, training: T, parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+    ) -> Sql:
+        """The scores (float8[] in the order of ``classes``, :func:`scores_in_order`) of the values ``values`` (SQL,
+        as :meth:`score_values` lists them) under the model derived from the sum of ``parts``."""
 
     # -- export -----------------------------------------------------------
 
@@ -210,6 +275,6 @@ def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, subject: str) -> C
 
 
 __all__ = [
-    "CatalogEntry", "CatalogType", "Derived", "Kind", "N", "Numbers", "Released", "T", "TrainRequest", "catalog_type",
-    "publish_table",
+    "NO_SCORE", "CatalogEntry", "CatalogType", "Derived", "FoldPass", "Kind", "N", "Numbers", "Part", "Released", "T",
+    "TempName", "TrainRequest", "catalog_type", "publish_table", "scores_in_order",
 ]

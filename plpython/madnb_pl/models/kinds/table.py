@@ -41,6 +41,7 @@ from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation, created
 from ...core.sql import F8, Plpy, Sql
 from ...derive import model_tables
+from ...derive.model_tables import ModelTables
 from ...inputs import arrays, columns
 from ...inputs.arrays import MAX_SMOOTHING, finite_number
 from ...inputs.columns import ColumnTraining, Feature, label_text_sql
@@ -50,7 +51,19 @@ from ...predict.generated import Helpers
 from ...privacy import column_release, private_release
 from ...release import column_pass
 from ..catalog import CatalogModel, ModelObjects
-from .base import CatalogEntry, Derived, Kind, Released, TrainRequest, catalog_type, publish_table
+from .base import (
+    CatalogEntry,
+    Derived,
+    FoldPass,
+    Kind,
+    Part,
+    Released,
+    TempName,
+    TrainRequest,
+    catalog_type,
+    publish_table,
+    scores_in_order,
+)
 
 GAUSSIAN = "gaussian"
 CATEGORICAL = "categorical"
@@ -369,6 +382,46 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
     ) -> list[Sql]:
         return generated.function_statements(names, comment_prefix, training.columns, n, helpers, quote, class_order)
+
+    def label_builtin(self, training: TableTraining) -> bool:
+        return training.columns.label_builtin
+
+    def trained_rows(self, training: TableTraining) -> Sql:
+        return Sql(f"t.{training.columns.label.sql} IS NOT NULL")
+
+    def fold_pass(self, plpy: Plpy, training: TableTraining, fold: Sql) -> FoldPass:
+        s, labelled = column_pass.statistics_pass(plpy, training.columns, fold)
+        return FoldPass(s, labelled)
+
+    def fold_parts(self, plpy: Plpy, training: TableTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Part]:
+        parts = []
+        for f in range(1, folds + 1):
+            name = temp("fold")
+            column_pass.insert_cells(plpy, training.columns, fold_pass.table, name, fold=f)
+            parts.append((created(plpy, name), column_pass.exact_header(plpy, training.columns)))
+        plpy.execute(Sql(f"DROP TABLE {fold_pass.table}"))
+        return parts
+
+    def score_values(self, training: TableTraining) -> list[Sql]:
+        return [columns.column_value_sql(f"t.{f.column.sql}", f) for f in training.columns.features]
+
+    def complement_scores(
+        self, plpy: Plpy, training: TableTraining, parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+    ) -> Sql:
+        """The other folds' statistics summed and derived, as any merge (counts add, Gaussian cells by Chan's formula:
+        :func:`madnb_pl.derive.model_tables.merge_and_derive`), then the kind's numbers (:func:`derive_kind`)."""
+        cols = training.columns
+        # temp() names only what merge_and_derive creates: every name is dropped at the end
+        tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
+        kept = temp("sum")
+        model_tables.merge_and_derive(plpy, parts, tables, training.smoothing, shape=cols.shape(), keep=kept)
+        if training.params is not None:
+            derive_kind(plpy, training.params, cols, kept.sql, tables.feature_probs, tables.numeric_stats)
+        numbers = model_numbers(
+            plpy, training.params, cols, tables.class_priors, tables.feature_probs, tables.numeric_stats, training.smoothing,
+        )
+        scores = generated.scores_sql(cols, numbers, values)
+        return scores_in_order(classes, numbers.classes, lambda i: scores[i])
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
         """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from.

@@ -64,7 +64,19 @@ from ...predict import generated
 from ...predict.generated import Helpers, plpy_literal
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
-from .base import CatalogEntry, Derived, Kind, Released, TrainRequest, catalog_type, publish_table
+from .base import (
+    CatalogEntry,
+    Derived,
+    FoldPass,
+    Kind,
+    Part,
+    Released,
+    TempName,
+    TrainRequest,
+    catalog_type,
+    publish_table,
+    scores_in_order,
+)
 
 MULTINOMIAL, BERNOULLI, COMPLEMENT = "multinomial", "bernoulli", "complement"
 OPTIONS: dict[str, frozenset[str]] = {
@@ -207,7 +219,7 @@ def _stat(training: VectorTraining, x: str) -> str:
     return f"(({x}) OPERATOR(pg_catalog.>) {f8_const(b)})::pg_catalog.int4::{F8}"
 
 
-def stats_select(training: VectorTraining) -> Sql:
+def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
     """The statistics pass: rows (cls, o, v, n, bad) -- one SELECT of two parts, each one scan.
 
     * o = 0, per class: its rows with a vector (n), and in ``bad`` the number of
@@ -217,8 +229,16 @@ def stats_select(training: VectorTraining) -> Sql:
     * dense: per class and element j, o = j, the sum of the statistic (and in
       ``bad`` the count of negative, NaN or infinite elements);
     * tsvector: per class and lexeme, o = 1, v = the lexeme.
+
+    ``fold``: an SQL expression over the source's row ``t``; the rows get a last
+    column f, its value, computed once per row in a LATERAL sub-select, and are
+    grouped by it too (cross-validation's per-fold statistics, in the same pass).
     """
-    lab, x, src = f"t.{training.label.sql}", f"t.{training.vector.sql}", training.source.sql
+    lab, x, src = f"t.{training.label.sql}", f"t.{training.vector.sql}", f"{training.source.sql} AS t"
+    by_fold, f, null_f = "", "", ""
+    if fold is not None:
+        by_fold, f, null_f = ", 6", ", x.f", ", NULL::pg_catalog.int4"
+        src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
     if training.form == DENSE:
         lengths = (
             f"pg_catalog.min(pg_catalog.cardinality({x}))::pg_catalog.text OPERATOR(pg_catalog.||) ':' "
@@ -228,7 +248,7 @@ def stats_select(training: VectorTraining) -> Sql:
             f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.<>) 1 "
             f"OR pg_catalog.array_position({x}, NULL) IS NOT NULL)"
         )
-        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, {bad_vec} AS bad"
+        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, {bad_vec} AS bad{f}"
         xf = f"u.x::{F8}"
         if training.vector.elem_oid in (FLOAT4, FLOAT8):
             total = f"pg_catalog.sum({_stat(training, xf)})::pg_catalog.text::pg_catalog.numeric"
@@ -246,30 +266,48 @@ def stats_select(training: VectorTraining) -> Sql:
         if integer and training.params.binarize is not None:
             total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) {f8_const(training.params.binarize)})::pg_catalog.numeric"
         body = (
-            f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem} "
-            f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
-            f"WHERE {lab} IS NOT NULL GROUP BY 1, 2"
+            f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem}{f} "
+            f"FROM {src} CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
+            f"WHERE {lab} IS NOT NULL GROUP BY 1, 2{by_fold}"
         )
     else:
-        head = f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, 0::pg_catalog.int8 AS bad"
+        head = (
+            f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, "
+            f"0::pg_catalog.int8 AS bad{f}"
+        )
         c = f"COALESCE(pg_catalog.cardinality(u.positions), 1)::{F8}"
         body = (
-            f"SELECT {lab}, 1, u.lexeme, pg_catalog.sum({_stat(training, c)})::pg_catalog.numeric, 0::pg_catalog.int8 "
-            f"FROM {src} AS t CROSS JOIN LATERAL pg_catalog.unnest({x}) AS u "
-            f"WHERE {lab} IS NOT NULL GROUP BY 1, 3"
+            f"SELECT {lab}, 1, u.lexeme, pg_catalog.sum({_stat(training, c)})::pg_catalog.numeric, 0::pg_catalog.int8{f} "
+            f"FROM {src} CROSS JOIN LATERAL pg_catalog.unnest({x}) AS u "
+            f"WHERE {lab} IS NOT NULL GROUP BY 1, 3{by_fold}"
         )
     nulls = (
-        f"SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0 FROM {src} AS t "
+        f"SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0{null_f} FROM {training.source.sql} AS t "
         f"WHERE {lab} IS NOT NULL AND {x} IS NULL"
     )
-    head += f" FROM {src} AS t WHERE {x} IS NOT NULL GROUP BY 1"
+    head += f" FROM {src} WHERE {x} IS NOT NULL GROUP BY 1{by_fold}"
     return Sql(f"{head} UNION ALL {nulls} UNION ALL {body}")
 
 
 def write_statistics(plpy: Plpy, training: VectorTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
     """The statistics pass into a new statistics table ``dest``; return its header and the rows trained on."""
+    s, rows, length = statistics_pass(plpy, training)
+    header = insert_cells(plpy, training, s, dest, length)
+    plpy.execute(Sql(f"DROP TABLE {s}"))
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header, rows
+
+
+def statistics_pass(plpy: Plpy, training: VectorTraining, fold: str | None = None) -> tuple[Sql, int, int]:
+    """Run :func:`stats_select` (grouped by ``fold`` too, if given) into a temporary table and check it, as
+    scikit-learn checks its input; return its name, the rows trained on and the vectors' length (1 for a tsvector).
+
+    A NOTICE counts the rows with a NULL vector; no row to train on, a vector that is
+    not one-dimensional or holds a NULL, vectors of different lengths, and elements
+    that are not counts (Bernoulli: not finite) are errors.
+    """
     s = temp_name("madnb_vecstats_")
-    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(training)}"))
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {stats_select(training, fold)}"))
     where = f"{training.source.display}, column \"{training.vector.name}\""
     nulls = plpy.execute(Sql(f"SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) -1"))[0]["n"]
     if nulls:
@@ -304,20 +342,25 @@ def write_statistics(plpy: Plpy, training: VectorTraining, dest: NewName) -> tup
                 detail=f"kind '{training.kind}' counts occurrences (scikit-learn refuses such input too)",
                 hint="counts are finite numbers >= 0",
             )
+    return s, int(r["rows"]), length
+
+
+def insert_cells(plpy: Plpy, training: VectorTraining, s: str, dest: NewName, length: int, fold: int | None = None) -> statistics_table.Header:
+    """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (of fold ``fold``);
+    return its header (not yet written)."""
     header = statistics_table.Header(
         format=statistics_table.FORMAT, id=str(uuid.uuid4()), mode=statistics_table.EXACT, num_attrs=length, numeric=[],
         class_type=training.label.type_sql, element_type="text", source=training.source.display, created_at=statistics_table.now(plpy),
         vector=training.form, binarize=training.params.binarize,
     )
     statistics_table.create_with_types(plpy, dest, training.label.type_sql, "pg_catalog.text")
+    in_fold = "" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}"
     plpy.execute(
         Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n) SELECT s.cls, s.o, "
         f"CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM {s} AS s "
-        "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0")
+        f"WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0{in_fold}")
     )
-    plpy.execute(Sql(f"DROP TABLE {s}"))
-    statistics_table.write_header(plpy, dest.sql, header)
-    return header, int(r["rows"])
+    return header
 
 
 # ---------------------------------------------------------------------------
@@ -575,6 +618,13 @@ def function_statements(
 # ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _VectorPass(FoldPass):
+    """A vector kind's fold pass (:func:`statistics_pass`): also the vectors' length, every fold's header's."""
+
+    length: int = 1
+
+
 class VectorKind(Kind[VectorTraining, VectorModel]):
     """'multinomial', 'bernoulli' and 'complement': one vector column, scikit-learn's numbers (see the module docstring)."""
 
@@ -633,6 +683,52 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
 
     def comment_prefix(self, model: ModelName) -> str:
         return f"madnb model {model.key} ({self.name})"
+
+    def label_builtin(self, training: VectorTraining) -> bool:
+        return training.label_builtin
+
+    def trained_rows(self, training: VectorTraining) -> Sql:
+        return Sql(f"t.{training.label.sql} IS NOT NULL AND t.{training.vector.sql} IS NOT NULL")
+
+    def fold_pass(self, plpy: Plpy, training: VectorTraining, fold: Sql) -> FoldPass:
+        s, rows, length = statistics_pass(plpy, training, fold)
+        return _VectorPass(s, rows, length)
+
+    def fold_parts(self, plpy: Plpy, training: VectorTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Part]:
+        assert isinstance(fold_pass, _VectorPass)
+        parts = []
+        for f in range(1, folds + 1):
+            name = temp("fold")
+            header = insert_cells(plpy, training, fold_pass.table, name, fold_pass.length, fold=f)
+            statistics_table.write_header(plpy, name.sql, header)
+            parts.append((created(plpy, name), header))
+        plpy.execute(Sql(f"DROP TABLE {fold_pass.table}"))
+        return parts
+
+    def score_values(self, training: VectorTraining) -> list[Sql]:
+        return [Sql(f"t.{training.vector.sql}")]
+
+    def complement_scores(
+        self, plpy: Plpy, training: VectorTraining, parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+    ) -> Sql:
+        """The other folds' cells in one statistics table (:func:`derive` sums a table's cells: per-feature sums add),
+        derived as madnb.train derives them; scores of a class the complement lacks are -Infinity."""
+        total = temp("sum")
+        statistics_table.create_with_types(plpy, total, training.label.type_sql, "pg_catalog.text")
+        plpy.execute(
+            Sql(f"INSERT INTO {total.sql} (cls, attr, value, n) "
+            + " UNION ALL ".join(f"SELECT p.cls, p.attr, p.value, p.n FROM {rel.sql} AS p" for rel, _header in parts))
+        )
+        cp, fp = temp("cp"), temp("fp")
+        derive(plpy, training, created(plpy, total), parts[0][1], cp, fp)
+        m = read_model(plpy, training, cp, fp)
+        (x,) = values
+        scores = scores_sql(training, m, x)
+        if m.classes == classes:
+            return scores
+        # NULL scores (a vector that cannot be scored) stay NULL
+        in_order = scores_in_order(classes, m.classes, lambda i: f"z.s[{i + 1}]")
+        return Sql(f"(SELECT CASE WHEN z.s IS NOT NULL THEN {in_order} END FROM (SELECT {scores} AS s) AS z)")
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> VectorTraining:
         """The model's vector training, typed for the export (base types, pg_catalog-qualified)."""
@@ -708,9 +804,11 @@ __all__ = [
     "class_log_prior",
     "derive",
     "function_statements",
+    "insert_cells",
     "parameters",
     "read_model",
     "scores_sql",
+    "statistics_pass",
     "stats_select",
     "training",
     "write_statistics",
