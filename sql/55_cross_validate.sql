@@ -1,6 +1,6 @@
 -- Cross-validation (issue 12): madnb.fold, the documented fold assignment, and
 -- madnb.cross_validate, k-fold cross-validation of madnb.train's model with one
--- statistics pass over the source (plpython/madnb_pl/crossval.py; docs/models.md
+-- statistics pass over the source, for every kind (plpython/madnb_pl/models/cross_validation.py; docs/models.md
 -- "Cross-validation").  Same pattern as sql/50_models.sql: a thin PL/pgSQL wrapper
 -- re-raising the errors of one internal PL/Python function.
 
@@ -91,4 +91,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb) IS
-    'k-fold cross-validation of madnb.train''s model (kinds naive_bayes, gaussian, categorical) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; writes nothing';
+    'k-fold cross-validation of madnb.train''s model (any kind) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; writes nothing';
