@@ -3,8 +3,8 @@
 :mod:`.base` is the interface and the little every kind shares; :mod:`.table` the kinds of the
 statistics table ('naive_bayes': MADlib's numbers, the private kind; 'gaussian' and 'categorical':
 scikit-learn's GaussianNB and CategoricalNB); :mod:`.vector` the kinds of one vector column
-('multinomial', 'bernoulli', 'complement': MultinomialNB, BernoulliNB, ComplementNB).  Training,
-export and evaluation look a kind up in :data:`KINDS` and know nothing else of it.  A new kind is a
+('multinomial', 'bernoulli', 'complement': MultinomialNB, BernoulliNB, ComplementNB).  Training, export, evaluation and
+cross-validation look a kind up in :data:`KINDS` and know nothing else of it.  A new kind is a
 module with a :class:`.base.Kind` subclass and one entry here.
 """
 
