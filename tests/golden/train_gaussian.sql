@@ -20,121 +20,115 @@ SELECT pg_catalog.set_config('search_path', $1, true)
 SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.relname::pg_catalog.text AS name, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE c.oid OPERATOR(pg_catalog.=) $1
 
 -- statement 7
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+WITH RECURSIVE w(ord, name) AS (SELECT u.o, u.n FROM pg_catalog.unnest($2::pg_catalog.name[]) WITH ORDINALITY AS u(n, o)), c AS (SELECT w.ord, a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM w LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) w.name AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped LEFT JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) a.atttypid), d(ord, oid) AS (SELECT c.ord, COALESCE(c.elemoid, c.typoid)::pg_catalog.oid FROM c WHERE $3 AND c.typoid IS NOT NULL UNION ALL SELECT d.ord, t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT c.name, c.typ, c.typoid, c.elem, c.elemoid, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid OPERATOR(pg_catalog.=) o.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) o.opcnamespace WHERE o.opcdefault AND m.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND o.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d WHERE d.ord OPERATOR(pg_catalog.=) c.ord) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1) AS equality_schema FROM c ORDER BY c.ord
 
 -- statement 8
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+WITH RECURSIVE w(ord, name) AS (SELECT u.o, u.n FROM pg_catalog.unnest($2::pg_catalog.name[]) WITH ORDINALITY AS u(n, o)), c AS (SELECT w.ord, a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM w LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) w.name AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped LEFT JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) a.atttypid), d(ord, oid) AS (SELECT c.ord, COALESCE(c.elemoid, c.typoid)::pg_catalog.oid FROM c WHERE $3 AND c.typoid IS NOT NULL UNION ALL SELECT d.ord, t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT c.name, c.typ, c.typoid, c.elem, c.elemoid, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid OPERATOR(pg_catalog.=) o.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) o.opcnamespace WHERE o.opcdefault AND m.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND o.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d WHERE d.ord OPERATOR(pg_catalog.=) c.ord) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1) AS equality_schema FROM c ORDER BY c.ord
 
 -- statement 9
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, b.typtype::pg_catalog.text AS k, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0
 
 -- statement 10
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
+WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, b.typtype::pg_catalog.text AS k, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0
 
 -- statement 11
 WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, b.typtype::pg_catalog.text AS k, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0
 
 -- statement 12
-WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, b.typtype::pg_catalog.text AS k, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0
+SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- statement 13
-WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, b.typtype::pg_catalog.text AS k, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
 
 -- statement 14
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- statement 15
-SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
 
 -- statement 16
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- statement 17
-SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
 
 -- statement 18
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- statement 19
-SELECT pg_catalog.current_schema()::pg_catalog.text AS s
+SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
 
 -- statement 20
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- statement 21
-SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
+SELECT pg_catalog.current_schema()::pg_catalog.text AS s
 
 -- statement 22
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- statement 23
-SELECT pg_catalog.current_schema()::pg_catalog.text AS s
-
--- statement 24
-SELECT pg_catalog.set_config('search_path', $1, true)
-
--- statement 25
 SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
 
--- statement 26
+-- statement 24
 SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
--- statement 27
+-- statement 25
 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s
 
--- statement 28
+-- statement 26
 CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex1>" ON COMMIT DROP AS SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."sex" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count(t."attributes"[1]) AS c1, pg_catalog.avg(t."attributes"[1]::pg_catalog.float8) AS m1, pg_catalog.var_samp(t."attributes"[1]::pg_catalog.float8) AS v1, pg_catalog.count(t."attributes"[2]) AS c2, pg_catalog.avg(t."attributes"[2]::pg_catalog.float8) AS m2, pg_catalog.var_samp(t."attributes"[2]::pg_catalog.float8) AS v2, pg_catalog.count(t."attributes"[3]) AS c3, pg_catalog.avg(t."attributes"[3]::pg_catalog.float8) AS m3, pg_catalog.var_samp(t."attributes"[3]::pg_catalog.float8) AS v3 FROM "public"."gaussian_data" AS t GROUP BY t."sex") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (1, g.n_any, g.c1, g.m1, g.v1), (2, g.n_full, g.c2, g.m2, g.v2), (3, g.n_full, g.c3, g.m3, g.v3)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o = -1)
 
--- statement 29
+-- statement 27
 SELECT EXISTS (SELECT 1 FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.o = -1) AS odd
 
--- statement 30
+-- statement 28
 SELECT s.o, CASE WHEN pg_catalog.num_nulls(s.cls) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.format('%s'::pg_catalog.text, s.cls) END AS cls, s.mean, s.var FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ('{1,2,3}'::pg_catalog.int4[]) AND (s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY s.o LIMIT 1
 
--- statement 31
+-- statement 29
 SELECT  COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 3), 0)::int8 AS full_length, COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len, pg_catalog.count(DISTINCT cls)::int8 AS classes FROM pg_temp."madnb_stats_<hex1>" AS s
 
--- statement 32
+-- statement 30
 CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls integer, attr pg_catalog.int4 NOT NULL, value double precision, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
 
--- statement 33
+-- statement 31
 SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
 
--- statement 34
+-- statement 32
 DROP TABLE pg_temp."madnb_kept_<hex2>"
 
--- statement 35
+-- statement 33
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls)
  INSERT INTO "madnb_statistics"."public.gaussian_fp" (cls, attr, value, n, nv, mean, var) SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM cc UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 AND s.o OPERATOR(pg_catalog.<=) 3 AND NOT s.o OPERATOR(pg_catalog.=) ANY ('{1,2,3}'::pg_catalog.int4[]) UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ('{1,2,3}'::pg_catalog.int4[])
 
--- statement 36
+-- statement 34
 DROP TABLE pg_temp."madnb_stats_<hex1>"
 
--- statement 37
+-- statement 35
 SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM "madnb_statistics"."public.gaussian_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) ANY ('{1,2,3}'::pg_catalog.int4[]) AND s.nv > 1 AND pg_catalog.abs(s.mean) > 10000.0::pg_catalog.float8 * pg_catalog.sqrt(s.var) ORDER BY s.attr, s.nv DESC
 
--- statement 38
+-- statement 36
 SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
--- statement 39
+-- statement 37
 COMMENT ON TABLE "madnb_statistics"."public.gaussian_fp" IS 'madnb statistics {"bounds": null, "class_type": "integer", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "double precision", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [1, 2, 3], "release_id": null, "source": "public.gaussian_data"}'
 
--- statement 40
+-- statement 38
 SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."public.gaussian_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
--- statement 41
+-- statement 39
 SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
--- statement 42
+-- statement 40
 CREATE TABLE "public"."gaussian_cp" (class integer, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
 
--- statement 43
+-- statement 41
 CREATE TABLE "public"."gaussian_fp" (class integer, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
 
--- statement 44
+-- statement 42
 CREATE TABLE "public"."gaussian_np" (class integer, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
 
--- statement 45
+-- statement 43
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -143,7 +137,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
  INSERT INTO "public"."gaussian_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
--- statement 46
+-- statement 44
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -152,7 +146,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
  INSERT INTO "public"."gaussian_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
--- statement 47
+-- statement 45
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -161,23 +155,23 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.gaussian_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[]))
  INSERT INTO "public"."gaussian_np" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
 
--- statement 48
+-- statement 46
 COMMENT ON TABLE "public"."gaussian_cp" IS 'madnb class priors trained from public.gaussian_data; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
 
--- statement 49
+-- statement 47
 COMMENT ON TABLE "public"."gaussian_fp" IS 'madnb categorical feature counts trained from public.gaussian_data; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
 
--- statement 50
+-- statement 48
 COMMENT ON TABLE "public"."gaussian_np" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.gaussian_data; derived from statistics "madnb_statistics"."public.gaussian_fp" (id <uuid>)'
 
--- statement 51
+-- statement 49
 ANALYZE "public"."gaussian_fp"
 
--- statement 52
+-- statement 50
 ANALYZE "public"."gaussian_cp"
 
--- statement 53
+-- statement 51
 ANALYZE "public"."gaussian_np"
 
--- statement 54
+-- statement 52
 SELECT pg_catalog.set_config('search_path', $1, true)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .errors import PINNED_SEARCH_PATH, MadnbError, caller_search_path, set_search_path
@@ -270,43 +270,68 @@ def refuse_nondeterministic_collation(plpy: Plpy, rel: Relation, col: Column, ar
 
 
 def resolve_column(plpy: Plpy, rel: Relation, text: str | None, argument: str, compared: bool = False) -> Column:
-    """Resolve a column of ``rel`` (one identifier, quoted or not).
+    """Resolve a column of ``rel`` (one identifier, quoted or not): :func:`resolve_columns` of one."""
+    return resolve_columns(plpy, rel, [text], argument, compared)[0]
 
-    ``compared``: madnb compares the column's values (its elements, for an array)
-    with each other, so their type must compare with pg_catalog's operators
-    (:func:`_check_compared_type`).
+
+# One row per wanted column (in the order asked, NULL where there is none): its type as SQL text
+# (format_type qualifies every type outside pg_catalog under the pinned search_path, so the text
+# means the same type in the SQL built from it), its element type for an array, and -- for
+# compared columns -- the schema of a default btree / hash operator class outside pg_catalog for
+# the values' type or a domain's base type (see _compared_type_error).
+_COLUMNS_SQL = Sql(
+    "WITH RECURSIVE w(ord, name) AS (SELECT u.o, u.n FROM pg_catalog.unnest($2::pg_catalog.name[]) WITH ORDINALITY AS u(n, o)), "
+    "c AS (SELECT w.ord, a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
+    "a.atttypid::pg_catalog.int8 AS typoid, "
+    "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
+    "     THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, "
+    "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
+    "     THEN t.typelem::pg_catalog.int8 END AS elemoid "
+    "FROM w LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid OPERATOR(pg_catalog.=) $1 "
+    "AND a.attname OPERATOR(pg_catalog.=) w.name AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped "
+    "LEFT JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) a.atttypid), "
+    "d(ord, oid) AS (SELECT c.ord, COALESCE(c.elemoid, c.typoid)::pg_catalog.oid FROM c WHERE $3 AND c.typoid IS NOT NULL "
+    "UNION ALL SELECT d.ord, t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid "
+    "WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
+    "SELECT c.name, c.typ, c.typoid, c.elem, c.elemoid, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_opclass AS o "
+    "JOIN pg_catalog.pg_am AS m ON m.oid OPERATOR(pg_catalog.=) o.opcmethod "
+    "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) o.opcnamespace "
+    "WHERE o.opcdefault AND m.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) "
+    "AND o.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d WHERE d.ord OPERATOR(pg_catalog.=) c.ord) "
+    "AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1) AS equality_schema "
+    "FROM c ORDER BY c.ord"
+)
+
+
+def resolve_columns(
+    plpy: Plpy, rel: Relation, texts: Sequence[str | None], argument: str, compared: bool = False,
+) -> list[Column]:
+    """Resolve columns of ``rel`` (each one identifier, quoted or not), in one catalog query for all of them.
+
+    ``compared``: madnb compares the columns' values (their elements, for an array)
+    with each other, so their types must compare with pg_catalog's operators
+    (:func:`_compared_type_error`).  The first column that does not exist, or does not
+    compare so, is the error.
     """
-    (name,) = parse_name(text, argument, max_parts=1)
-    # under the pinned search_path (as in an entry point), format_type qualifies every
-    # type outside pg_catalog, so the text means the same type in the SQL built from it
-    plan = plpy.prepare(
-        Sql("SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, "
-        "a.atttypid::pg_catalog.int8 AS typoid, "
-        "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
-        "     THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, "
-        "CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0 "
-        "     THEN t.typelem::pg_catalog.int8 END AS elemoid "
-        "FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid "
-        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 "
-        "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"),
-        ["pg_catalog.oid", "pg_catalog.name"],
-    )
-    rows = plpy.execute(plan, [rel.oid, name])
-    if not rows:
-        raise MadnbError(
-            "42703",
-            f'column "{name}" does not exist in {rel.display}',
-            detail=f"{argument} is {text!r}",
-            hint="column names are identifiers: quote names with capitals or spaces",
-        )
-    r = rows[0]
-    col = Column(r["name"], r["typ"], int(r["typoid"]), r["elem"], None if r["elemoid"] is None else int(r["elemoid"]))
-    if compared:
-        _check_compared_type(plpy, col, argument)
-    return col
+    names = [parse_name(text, argument, max_parts=1)[0] for text in texts]
+    rows = plpy.execute(plpy.prepare(_COLUMNS_SQL, ["pg_catalog.oid", "pg_catalog.name[]", "pg_catalog.bool"]), [rel.oid, names, compared])
+    out: list[Column] = []
+    for text, name, r in zip(texts, names, rows, strict=True):
+        if r["name"] is None:
+            raise MadnbError(
+                "42703",
+                f'column "{name}" does not exist in {rel.display}',
+                detail=f"{argument} is {text!r}",
+                hint="column names are identifiers: quote names with capitals or spaces",
+            )
+        col = Column(r["name"], r["typ"], int(r["typoid"]), r["elem"], None if r["elemoid"] is None else int(r["elemoid"]))
+        if r["equality_schema"] is not None:
+            raise _compared_type_error(col, r["equality_schema"], argument)
+        out.append(col)
+    return out
 
 
-def _check_compared_type(plpy: Plpy, col: Column, argument: str) -> None:
+def _compared_type_error(col: Column, schema: str, argument: str) -> MadnbError:
     """0A000 for values whose type (or a domain's base type) has its own default equality outside pg_catalog.
 
     madnb's SQL compares with pg_catalog's operators only (see :mod:`madnb_pl.core.errors`),
@@ -315,32 +340,16 @@ def _check_compared_type(plpy: Plpy, col: Column, argument: str) -> None:
     Domains and enums compare with pg_catalog's operators and are fine.  Default
     operator classes need a superuser to create, so no user can make madnb refuse a type.
     """
-    typ, oid = (col.elem_sql, col.elem_oid) if col.elem_oid is not None else (col.type_sql, col.type_oid)
-    rows = plpy.execute(
-        plpy.prepare(
-            Sql("WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t "
-            "JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) "
-            "SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c "
-            "JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod "
-            "JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace "
-            "WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) "
-            "AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) "
-            "AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1"),
-            ["pg_catalog.oid"],
-        ),
-        [oid],
+    typ = col.elem_sql if col.elem_oid is not None else col.type_sql
+    return MadnbError(
+        "0A000",
+        f'{argument} "{col.name}" holds values of type {typ}, whose equality is defined in schema {schema}, not in pg_catalog',
+        detail="madnb compares values only with pg_catalog's operators, so that no object on the search_path "
+        "can run inside it; values of this type would be grouped by their own equality but compared by "
+        "pg_catalog's (for citext: case-sensitively), giving a wrong model",
+        hint="train and classify from a view that casts the column to a type pg_catalog compares, "
+        "e.g. lower(x::text) for case-insensitive text",
     )
-    if rows:
-        raise MadnbError(
-            "0A000",
-            f'{argument} "{col.name}" holds values of type {typ}, whose equality is defined in schema '
-            f'{rows[0]["schema"]}, not in pg_catalog',
-            detail="madnb compares values only with pg_catalog's operators, so that no object on the search_path "
-            "can run inside it; values of this type would be grouped by their own equality but compared by "
-            "pg_catalog's (for citext: case-sensitively), giving a wrong model",
-            hint="train and classify from a view that casts the column to a type pg_catalog compares, "
-            "e.g. lower(x::text) for case-insensitive text",
-        )
 
 
 def resolve_new_name(plpy: Plpy, text: str | None, argument: str) -> NewName:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError
-from ..core.names import Column, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_relation
+from ..core.names import Column, Relation, parse_name, refuse_nondeterministic_collation, resolve_column, resolve_columns, resolve_relation
 from ..core.sql import (
     BOOL,
     BUILTIN_SQL,
@@ -342,8 +342,8 @@ def training(
                 hint="categorical lists feature columns to be treated as categorical",
             )
     out: list[Feature] = []
-    for n in names:
-        col = resolve_column(plpy, rel, quote_ident(n), "features", compared=True)
+    resolved = resolve_columns(plpy, rel, [quote_ident(n) for n in names], "features", compared=True)  # one query for all
+    for n, col in zip(names, resolved, strict=True):
         base, enum = int(cols[n]["base"]), bool(cols[n]["enum"])
         if col.elem_oid is not None:
             raise MadnbError(

@@ -157,16 +157,19 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
             "22023", f"source {training.source.display} has no rows with a non-NULL label",
             detail=f'label "{training.label.name}"', hint="train on a table with at least one labelled row",
         )
-    f8 = F8
-    for j in training.numeric:
+    if training.numeric:
+        # every Gaussian feature in one query: the first (in feature order) whose mean or variance is not finite
+        f8 = F8
+        per_feature = ", ".join(f"({j}, s.m{j}, s.v{j})" for j in training.numeric)
         bad = plpy.execute(
-            Sql(f"SELECT {label_text_sql('s.cls', training)} AS cls FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
-            f"AND (s.m{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
-            f"OR s.v{j} OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) LIMIT 1")
+            Sql(f"SELECT x.j, {label_text_sql('s.cls', training)} AS cls FROM {s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v) "
+            "WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+            f"AND (x.m OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
+            f"OR x.v OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) ORDER BY x.j LIMIT 1")
         )
         if bad:
             raise MadnbError(
-                "22003", f'feature "{training.features[j - 1].name}" of {training.source.display} has an infinite value',
+                "22003", f'feature "{training.features[int(bad[0]["j"]) - 1].name}" of {training.source.display} has an infinite value',
                 detail=f"label {bad[0]['cls']}",
                 hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
             )

@@ -29,117 +29,84 @@ SELECT c.oid::pg_catalog.int8 AS oid, n.nspname::pg_catalog.text AS schema, c.re
 WITH RECURSIVE d(top, oid, depth) AS (SELECT a.atttypid, a.atttypid, 0 FROM pg_catalog.pg_attribute AS a WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped UNION SELECT d.top, t.typbasetype, d.depth OPERATOR(pg_catalog.+) 1 FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT a.attname::pg_catalog.text AS name, b.oid::pg_catalog.int8 AS base, (b.typtype OPERATOR(pg_catalog.=) 'e') AS enum, b.typname::pg_catalog.text AS base_name, pg_catalog.format_type(b.oid, NULL) AS base_sql, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM pg_catalog.pg_attribute AS a JOIN LATERAL (SELECT d.oid FROM d WHERE d.top OPERATOR(pg_catalog.=) a.atttypid ORDER BY d.depth DESC LIMIT 1) AS bo ON true JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) bo.oid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped ORDER BY a.attnum
 
 -- statement 10
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+WITH RECURSIVE w(ord, name) AS (SELECT u.o, u.n FROM pg_catalog.unnest($2::pg_catalog.name[]) WITH ORDINALITY AS u(n, o)), c AS (SELECT w.ord, a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM w LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) w.name AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped LEFT JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) a.atttypid), d(ord, oid) AS (SELECT c.ord, COALESCE(c.elemoid, c.typoid)::pg_catalog.oid FROM c WHERE $3 AND c.typoid IS NOT NULL UNION ALL SELECT d.ord, t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT c.name, c.typ, c.typoid, c.elem, c.elemoid, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid OPERATOR(pg_catalog.=) o.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) o.opcnamespace WHERE o.opcdefault AND m.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND o.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d WHERE d.ord OPERATOR(pg_catalog.=) c.ord) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1) AS equality_schema FROM c ORDER BY c.ord
 
 -- statement 11
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
-
--- statement 12
 SELECT c.collname::pg_catalog.text AS coll FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) a.attcollation WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND NOT c.collisdeterministic
 
+-- statement 12
+WITH RECURSIVE w(ord, name) AS (SELECT u.o, u.n FROM pg_catalog.unnest($2::pg_catalog.name[]) WITH ORDINALITY AS u(n, o)), c AS (SELECT w.ord, a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM w LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) w.name AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped LEFT JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) a.atttypid), d(ord, oid) AS (SELECT c.ord, COALESCE(c.elemoid, c.typoid)::pg_catalog.oid FROM c WHERE $3 AND c.typoid IS NOT NULL UNION ALL SELECT d.ord, t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT c.name, c.typ, c.typoid, c.elem, c.elemoid, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid OPERATOR(pg_catalog.=) o.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) o.opcnamespace WHERE o.opcdefault AND m.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND o.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d WHERE d.ord OPERATOR(pg_catalog.=) c.ord) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1) AS equality_schema FROM c ORDER BY c.ord
+
 -- statement 13
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
-
--- statement 14
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
-
--- statement 15
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
-
--- statement 16
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
-
--- statement 17
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
-
--- statement 18
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
-
--- statement 19
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
-
--- statement 20
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
-
--- statement 21
-SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ, a.atttypid::pg_catalog.int8 AS typoid, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN pg_catalog.format_type(t.typelem, a.atttypmod) END AS elem, CASE WHEN t.typcategory OPERATOR(pg_catalog.=) 'A' AND t.typelem OPERATOR(pg_catalog.<>) 0      THEN t.typelem::pg_catalog.int8 END AS elemoid FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
-
--- statement 22
-WITH RECURSIVE d(oid) AS (SELECT $1 UNION ALL SELECT t.typbasetype FROM pg_catalog.pg_type AS t JOIN d ON t.oid OPERATOR(pg_catalog.=) d.oid WHERE t.typbasetype OPERATOR(pg_catalog.<>) 0) SELECT n.nspname::pg_catalog.text AS schema FROM pg_catalog.pg_opclass AS c JOIN pg_catalog.pg_am AS a ON a.oid OPERATOR(pg_catalog.=) c.opcmethod JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) c.opcnamespace WHERE c.opcdefault AND a.amname OPERATOR(pg_catalog.=) ANY ('{btree,hash}'::pg_catalog.name[]) AND c.opcintype OPERATOR(pg_catalog.=) ANY (SELECT d.oid FROM d) AND n.nspname OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.name LIMIT 1
-
--- statement 23
 WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) $1 UNION ALL SELECT t.oid, t.typbasetype FROM d JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) d.base) SELECT b.oid::pg_catalog.int8 AS oid, pg_catalog.format_type(b.oid, NULL) AS s, b.typname::pg_catalog.text AS name, b.typtype::pg_catalog.text AS k, (b.typnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND b.typtype OPERATOR(pg_catalog.<>) 'e') AS builtin FROM d JOIN pg_catalog.pg_type AS b ON b.oid OPERATOR(pg_catalog.=) d.oid WHERE d.base OPERATOR(pg_catalog.=) 0
 
--- statement 24
+-- statement 14
 SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
 
--- statement 25
+-- statement 15
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
--- statement 26
+-- statement 16
 SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
--- statement 27
+-- statement 17
 SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v
 
--- statement 28
+-- statement 18
 SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
 
--- statement 29
+-- statement 19
 CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n, pg_catalog.count(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS c3, pg_catalog.avg(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS m3, pg_catalog.var_samp(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS v3, pg_catalog.count(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS c5, pg_catalog.avg(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS m5, pg_catalog.var_samp(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS v5 FROM "public"."pets" AS t GROUP BY 1 UNION ALL SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 2047)::pg_catalog.int4, (g.k OPERATOR(pg_catalog.>>) 11)::pg_catalog.text, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."species" AS cls, pg_catalog.unnest(ARRAY[(t."legs")::pg_catalog.int8 OPERATOR(pg_catalog.*) 2048 OPERATOR(pg_catalog.+) 2]) AS k FROM "public"."pets" AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT t."species" AS cls, u.o, u.v, pg_catalog.count(*) AS n FROM "public"."pets" AS t CROSS JOIN LATERAL (VALUES (1, ((t."colour")::pg_catalog.text COLLATE pg_catalog."C")), (4, ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C"))) AS u(o, v) WHERE u.v IS NOT NULL GROUP BY 1, 2, 3) AS g
 
--- statement 30
+-- statement 20
 SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
 
--- statement 31
+-- statement 21
 SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled FROM pg_temp."madnb_colstats_<hex1>" AS s
 
--- statement 32
-SELECT (s.cls)::pg_catalog.text AS cls FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL AND (s.m3 OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.v3 OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) LIMIT 1
+-- statement 22
+SELECT x.j, (s.cls)::pg_catalog.text AS cls FROM pg_temp."madnb_colstats_<hex1>" AS s CROSS JOIN LATERAL (VALUES (3, s.m3, s.v3), (5, s.m5, s.v5)) AS x(j, m, v) WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL AND (x.m OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR x.v OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY x.j LIMIT 1
 
--- statement 33
-SELECT (s.cls)::pg_catalog.text AS cls FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL AND (s.m5 OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.v5 OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) LIMIT 1
-
--- statement 34
+-- statement 23
 CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls character varying(8), attr pg_catalog.int4 NOT NULL, value text, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
 
--- statement 35
+-- statement 24
 SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
 
--- statement 36
+-- statement 25
 DROP TABLE pg_temp."madnb_kept_<hex2>"
 
--- statement 37
+-- statement 26
 INSERT INTO "madnb_statistics"."madnb_models.pets_nb" (cls, attr, value, n, nv, mean, var) SELECT s.cls, 0, NULL, s.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL UNION ALL SELECT s.cls, 3, NULL, NULL, s.c3, s.m3, s.v3 FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT s.cls, 5, NULL, NULL, s.c5, s.m5, s.v5 FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0
 
--- statement 38
+-- statement 27
 DROP TABLE pg_temp."madnb_colstats_<hex1>"
 
--- statement 39
+-- statement 28
 SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM "madnb_statistics"."madnb_models.pets_nb" AS s WHERE s.attr OPERATOR(pg_catalog.=) ANY ('{3,5}'::pg_catalog.int4[]) AND s.nv OPERATOR(pg_catalog.>) 1 AND pg_catalog.abs(s.mean) OPERATOR(pg_catalog.>) (10000.0::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.var)) ORDER BY s.attr, s.nv DESC
 
--- statement 40
+-- statement 29
 SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
--- statement 41
+-- statement 30
 COMMENT ON TABLE "madnb_statistics"."madnb_models.pets_nb" IS 'madnb statistics {"bounds": null, "class_type": "character varying(8)", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 5, "numeric": [3, 5], "release_id": null, "source": "public.pets"}'
 
--- statement 42
+-- statement 31
 SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."madnb_models.pets_nb" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
--- statement 43
+-- statement 32
 SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
--- statement 44
+-- statement 33
 CREATE TABLE "madnb_models"."pets_nb_class_priors" (class character varying(8), class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
 
--- statement 45
+-- statement 34
 CREATE TABLE "madnb_models"."pets_nb_feature_probs" (class character varying(8), attr pg_catalog.int4, value text, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
 
--- statement 46
+-- statement 35
 CREATE TABLE "madnb_models"."pets_nb_numeric_stats" (class character varying(8), attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
 
--- statement 47
+-- statement 36
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -148,7 +115,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{3,5}'::pg_catalog.int4[]))
  INSERT INTO "madnb_models"."pets_nb_class_priors" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
--- statement 48
+-- statement 37
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -157,7 +124,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{3,5}'::pg_catalog.int4[]))
  INSERT INTO "madnb_models"."pets_nb_feature_probs" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
--- statement 49
+-- statement 38
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -166,61 +133,61 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{3,5}'::pg_catalog.int4[]))
  INSERT INTO "madnb_models"."pets_nb_numeric_stats" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
 
--- statement 50
+-- statement 39
 COMMENT ON TABLE "madnb_models"."pets_nb_class_priors" IS 'madnb class priors trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 51
+-- statement 40
 COMMENT ON TABLE "madnb_models"."pets_nb_feature_probs" IS 'madnb categorical feature counts trained from public.pets; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 5; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 52
+-- statement 41
 COMMENT ON TABLE "madnb_models"."pets_nb_numeric_stats" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 53
+-- statement 42
 ANALYZE "madnb_models"."pets_nb_feature_probs"
 
--- statement 54
+-- statement 43
 ANALYZE "madnb_models"."pets_nb_class_priors"
 
--- statement 55
+-- statement 44
 ANALYZE "madnb_models"."pets_nb_numeric_stats"
 
--- statement 56
+-- statement 45
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
--- statement 57
+-- statement 46
 COMMENT ON TABLE "madnb_models"."pets_nb_feature_probs" IS 'madnb model pets_nb: madnb categorical feature counts trained from public.pets; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 5; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 58
+-- statement 47
 GRANT SELECT ON "madnb_models"."pets_nb_feature_probs" TO PUBLIC
 
--- statement 59
+-- statement 48
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
--- statement 60
+-- statement 49
 COMMENT ON TABLE "madnb_models"."pets_nb_class_priors" IS 'madnb model pets_nb: madnb class priors trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 61
+-- statement 50
 GRANT SELECT ON "madnb_models"."pets_nb_class_priors" TO PUBLIC
 
--- statement 62
+-- statement 51
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
--- statement 63
+-- statement 52
 COMMENT ON TABLE "madnb_models"."pets_nb_numeric_stats" IS 'madnb model pets_nb: madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 64
+-- statement 53
 GRANT SELECT ON "madnb_models"."pets_nb_numeric_stats" TO PUBLIC
 
--- statement 65
+-- statement 54
 SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM "madnb_models"."pets_nb_class_priors" AS m
 
--- statement 66
+-- statement 55
 SELECT EXISTS (SELECT 1 FROM "madnb_models"."pets_nb_feature_probs") AS e
 
--- statement 67
+-- statement 56
 SELECT pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text, ARRAY(SELECT (u.c)::pg_catalog.text FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) ORDER BY u.i) AS class_texts, m0.prior, m1.lut1, m1.lut2, m1.lut3, m2.js1::pg_catalog.text AS js1, m2.js2::pg_catalog.text AS js2, m2.js4::pg_catalog.text AS js4, m3.a1, m3.r1, m3.mu1, m3.a2, m3.r2, m3.mu2, m3.a3, m3.r3, m3.mu3, m4.nlo, m4.nhi FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 3) AS lut3 FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 5) AS g(a) CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_nb_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM "madnb_models"."pets_nb_feature_probs" AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM "madnb_models"."pets_nb_feature_probs" AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c JOIN (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_nb_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r ON r.attr = c.attr AND r.value = c.value) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 15, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q) AS m1, (SELECT pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 1) AS js1, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 2) AS js2, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 4) AS js4 FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_nb_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS m2, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 3) AS mu3, pg_catalog.max(q.r) FILTER (WHERE q.pos = 3) AS r3, pg_catalog.max(q.a) FILTER (WHERE q.pos = 3) AS a3 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 5) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m3, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 5) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m4, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 5) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM "madnb_models"."pets_nb_numeric_stats" AS y) AS x ON x.attr = g.a) AS m5
 
--- statement 68
+-- statement 57
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::character varying(8)[])[madnb._nb_best(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -242,10 +209,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict"("colour" pg_catalog.
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])]'
 
--- statement 69
+-- statement 58
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values (each NULL, a missing value, unless given)'
 
--- statement 70
+-- statement 59
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -267,10 +234,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba"("colour" pg_ca
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
--- statement 71
+-- statement 60
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: jsonb {class: probability} of the feature values (each NULL, a missing value, unless given)'
 
--- statement 72
+-- statement 61
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba_array"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -292,34 +259,34 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba_array"("colour"
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])'
 
--- statement 73
+-- statement 62
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: float8[] of class probabilities in the order of madnb.model_classes of the feature values (each NULL, a missing value, unless given)'
 
--- statement 74
+-- statement 63
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict"(r anyelement) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_predict"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
--- statement 75
+-- statement 64
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict"(anyelement) IS 'madnb model pets_nb: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of a row holding the feature columns'
 
--- statement 76
+-- statement 65
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_predict_proba"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
--- statement 77
+-- statement 66
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba"(anyelement) IS 'madnb model pets_nb: jsonb {class: probability} of a row holding the feature columns'
 
--- statement 78
+-- statement 67
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_predict_proba_array"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
--- statement 79
+-- statement 68
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba_array"(anyelement) IS 'madnb model pets_nb: float8[] of class probabilities in the order of madnb.model_classes of a row holding the feature columns'
 
--- statement 80
+-- statement 69
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
--- statement 81
+-- statement 70
 INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
 
--- statement 82
+-- statement 71
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.pets_nb_predict(anyelement) (pg_get_functiondef)
