@@ -2,7 +2,7 @@
 
 Nothing here is used by madnb: these are the formulations measured by
 ``python -m bench.experiments`` against what madnb does today, to back proposed
-changes to ``plpython/madnb_pl/stats.py``, ``api.py`` and ``scoring.py`` with
+changes to ``plpython/madnb_pl/release/array_pass.py``, ``api.py`` and ``scoring/`` with
 numbers.  Names are trusted (benchmark tables), so SQL is built by formatting.
 """
 

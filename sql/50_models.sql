@@ -2,7 +2,7 @@
 --
 -- madnb.train runs the same pipeline as every training (one statistics pass into
 -- a statistics table, then derive) and generates per-model prediction functions
--- in schema madnb_models (see docs/models.md and plpython/madnb_pl/predict.py).
+-- in schema madnb_models (see docs/models.md and plpython/madnb_pl/predict/generated.py).
 -- Same pattern as sql/15_statistics.sql: thin PL/pgSQL wrappers re-raising the
 -- errors of one internal PL/Python function each.  The small per-row helpers
 -- (_nb_best, _nb_proba, _nb_proba_jsonb) are PL/pgSQL: the generated functions
@@ -252,7 +252,7 @@ COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in ma
 REVOKE ALL ON madnb._models FROM PUBLIC;
 
 -- madnb.evaluate: a named model's metrics on a labelled table, in one pass over
--- it (plpython/madnb_pl/evaluate.py; docs/models.md "Evaluating a model").
+-- it (plpython/madnb_pl/models/evaluate.py; docs/models.md "Evaluating a model").
 CREATE OR REPLACE FUNCTION madnb._evaluate(model text, source text, label text) RETURNS pg_catalog.jsonb
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$

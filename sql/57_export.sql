@@ -3,7 +3,7 @@
 --
 -- Both read the catalog and the model's tables in madnb_models and build their
 -- output with the code that writes the model's own prediction functions
--- (plpython/madnb_pl/export.py; docs/models.md "Exporting a model").  Same
+-- (plpython/madnb_pl/models/export.py; docs/models.md "Exporting a model").  Same
 -- pattern as sql/50_models.sql: thin PL/pgSQL wrappers re-raising the errors of
 -- one internal PL/Python function each.
 
