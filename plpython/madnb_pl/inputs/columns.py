@@ -286,9 +286,8 @@ def resolve_inputs(
     cols = {r["name"]: r for r in _columns(plpy, rel)}
     lab, label_builtin = resolve_label(plpy, rel, label, cols)
     excluded = column_names(exclude, "exclude")
-    for name in excluded:
-        if name not in cols:
-            raise MadnbError("42703", f'column "{name}" does not exist in {rel.display}', detail="it is listed in exclude")
+    if excluded:  # each must be a column (the one message of a missing column, resolve_columns')
+        resolve_columns(plpy, rel, list(exclude or []), "exclude")
     if features is None:
         names = [n for n in cols if n != lab.name and n not in excluded]
     else:
