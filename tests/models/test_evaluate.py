@@ -235,12 +235,14 @@ def test_evaluate_scans_the_source_in_parallel_workers(db):
     db.execute("SET auto_explain.log_min_duration = 0")
     db.execute("SET auto_explain.log_nested_statements = on")
     db.execute("SET auto_explain.log_level = notice")
+    db.execute("SET jit = on")
     plans: list[str] = []
     db.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
     got = evaluate(db, "three", "tr")
     db.execute("SET auto_explain.log_min_duration = -1")
     scans = [p for p in plans if "three_predict_proba_array" in p]
     assert len(scans) == 1 and "Gather" in scans[0] and "Parallel Seq Scan" in scans[0], scans
+    assert db.execute("SELECT current_setting('jit')").fetchone()[0] == "on"  # off for the statement only
     assert_close(got, expected(*fetch(db, "three", "tr", "y")))
 
 
