@@ -85,7 +85,9 @@ def evaluate_sql(
     probabilities -- the model's one call -- and the row itself, for the rows whose
     class needs ``<m>_predict``), the largest probability, and the predicted class
     (:func:`predicted_class_sql`).  The scan is the query's only costly part and
-    runs in parallel workers; the levels above it are a few comparisons per row.
+    runs in parallel workers; the levels above it, and the grouping, run in the
+    leader (PostgreSQL 15 keeps what is above a sub-select out of the workers): a few
+    comparisons per row, and ``<m>_predict`` for the rows near a tie.
     """
     pred, _proba_jsonb, proba = (n.sql for n in ModelObjects.of(name).predict_functions)
     lbl = quote_ident(label)
