@@ -10,6 +10,10 @@ paired with the usual baseline run of the array table (``sum(v)`` over
 * ``model_predict``: batch prediction materialised,
   ``CREATE TABLE ... AS SELECT id, <model>_predict(t) FROM <table>_cols t``
   (target <= 2.5x; PostgreSQL runs the inlined prediction in parallel workers);
+* ``model_evaluate``: ``madnb.evaluate(<model>, <table>_cols)``, each run paired
+  with one batch probability pass ``CREATE TEMP TABLE ... AS SELECT
+  <model>_predict_proba_array(t) FROM <table>_cols t`` instead of the baseline:
+  its ratio is **evaluate / proba pass** (target <= 1.2x: every row scored once);
 * ``model_one_row``: one row of a 1,000,000-row table selected by primary key and
   predicted, median of 1,000 prepared queries from the client (target <= 2 ms;
   not a ratio).
@@ -43,8 +47,10 @@ TABLES = ("cat200k", "num200k", "mixed200k")
 ONE_ROW_TABLE = "mixed1m"
 ONE_ROW_QUERIES = 1000
 TARGET_PREDICT = 2.5
+TARGET_EVALUATE = 1.2  # x one batch <model>_predict_proba_array pass
 TARGET_ONE_ROW_MS = 2.0
 OUT = sql.Identifier("bench_model_pred")
+PROBA_OUT = sql.Identifier("bench_model_proba")
 
 
 def columns_sql(d: Dataset, name: str) -> str:
@@ -67,6 +73,24 @@ def train_call(d: Dataset) -> tuple[sql.Composable, tuple[Any, ...]]:
 def _base_run(conn: psycopg.Connection[Any], d: Dataset) -> Any:
     q = sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(sql.Identifier(d.name))
     return lambda: timed(lambda: conn.execute(q))
+
+
+def proba_pass(conn: psycopg.Connection[Any], model: str, table: str) -> Any:
+    """One batch probability pass of ``model`` over ``table``, materialised in a temporary table (dropped first, untimed)."""
+    q = sql.SQL("CREATE TEMP TABLE {} AS SELECT {}(t) AS p FROM {} AS t").format(
+        PROBA_OUT, sql.Identifier("madnb_models", f"{model}_predict_proba_array"), sql.Identifier(table))
+
+    def run() -> float:
+        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(PROBA_OUT))
+        return timed(lambda: conn.execute(q))
+
+    return run
+
+
+def evaluate_figure(conn: psycopg.Connection[Any], model: str, table: str, reps: int, budget: Budget) -> Figure:
+    """``madnb.evaluate(model, table)``, each run paired with one :func:`proba_pass` (the figure's ratio is evaluate / pass)."""
+    q = sql.SQL("SELECT madnb.evaluate(%s, %s)")
+    return measure(lambda: timed(lambda: conn.execute(q, (model, table)).fetchone()), reps, budget, proba_pass(conn, model, table))
 
 
 def _row(d: Dataset, figure: str, fig: Figure, target: float | None, note: str = "", **more: Any) -> dict[str, Any]:
@@ -112,6 +136,9 @@ def run(conn: psycopg.Connection[Any], datasets: list[Dataset], budget: Budget, 
             OUT, sql.Identifier(cols))).fetchone()[0]
         rows.append(_row(d, "model_predict", fig, TARGET_PREDICT, "CREATE TABLE AS SELECT id, <model>_predict(t)",
                          parallel=workers, accuracy=acc))
+        fig = evaluate_figure(conn, model_of(d), cols, reps, budget)
+        rows.append(_row(d, "model_evaluate", fig, TARGET_EVALUATE,
+                         "madnb.evaluate × one batch <model>_predict_proba_array pass (CREATE TEMP TABLE AS), not × baseline"))
         done.append(d)
     mixed = next((d for d in done if d.kind == "mixed"), None)
     if mixed is not None:
@@ -170,7 +197,7 @@ def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
             extra = f"; p90 {r['p90_s'] * 1000:.2f} ms; index scan: {r['index_scan']}"
         elif r["target"] is not None:
             tgt, ok = f"≤ {r['target']:.1f}×", "yes" if r["ratio"] is not None and r["ratio"] <= r["target"] else "**no**"
-            extra = f"; parallel plan: {r.get('parallel')}; accuracy {r.get('accuracy', 0):.4f}"
+            extra = f"; parallel plan: {r['parallel']}; accuracy {r['accuracy']:.4f}" if "parallel" in r else ""
         else:
             tgt, ok, extra = "", "", ""
         L.append(f"| {r['dataset']} | {r['figure']} | {r['median_s'] * 1000:.2f} ms | {r['runs']} | {ratio} | {tgt} | {ok} | {r['note']}{extra} |")

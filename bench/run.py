@@ -327,6 +327,7 @@ FIGURE_LABEL = {
     "private_train": "private training (ε = 1, public domain) **× exact training**, not × baseline",
     "model_train": "named model: `madnb.train` from the column table (bench/models.py)",
     "model_predict": "named model: batch `<model>_predict(t)` materialised",
+    "model_evaluate": "named model: `madnb.evaluate` **× one batch `<model>_predict_proba_array(t)` pass**, not × baseline",
     "model_one_row": "named model: one row by primary key of 1,000,000, median of 1,000 queries (≤ 2 ms)",
 }
 

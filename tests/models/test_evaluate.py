@@ -17,6 +17,7 @@ from sklearn import metrics as skm
 
 from conftest import data_file
 from models_helpers import load_adult
+from privacy_helpers import pl_calls
 
 TOL = 1e-12
 
@@ -179,3 +180,75 @@ def test_a_source_with_columns_named_as_the_querys_aliases_is_evaluated_on_its_r
     got = evaluate(db, "m", "te")
     assert_close(got, expected(*fetch(db, "m", "te", "y")))
     assert got["accuracy"] == 1.0
+
+
+def noisy_three_classes(db: psycopg.Connection[Any], rows: int) -> None:
+    """Table tr (x text, v float8, y text) of ``rows`` rows, three overlapping classes; model 'three' trained on it."""
+    db.execute(
+        "CREATE TABLE tr AS SELECT (ARRAY['u','v','w'])[1 + (i * 7) %% 5 %% 3] AS x, (i %% 11)::float8 + (i %% 3) * 1.5 AS v, "
+        "(ARRAY['a','b','c'])[1 + i %% 3] AS y FROM generate_series(1, %s) i",
+        (rows,),
+    )
+    db.execute("SELECT madnb.train('three', 'tr', 'y')")
+
+
+def test_evaluate_scores_each_row_once_calling_the_models_predict_only_for_rows_near_a_tie(db):
+    noisy_three_classes(db, 600)
+    classes, _y, _pred, proba = fetch(db, "three", "tr", "y")
+    top2 = np.sort(proba, axis=1)[:, -2:]
+    near = int((top2[:, 0] >= 0.99 * top2[:, 1]).sum())  # the second most probable class within 1% of the first
+    assert near < len(proba) // 10
+    db.execute("SET max_parallel_workers_per_gather = 0")  # every call in this backend, where pl_calls counts it
+    before = {f: pl_calls(db, f) for f in ("_nb_proba", "_nb_best")}
+    got = evaluate(db, "three", "tr")
+    calls = {f: pl_calls(db, f) - before[f] for f in before}
+    # the probabilities once per row (the old query also called <m>_predict on every row: _nb_best 600 times)
+    assert calls == {"_nb_proba": 600, "_nb_best": near}
+    assert_close(got, expected(*fetch(db, "three", "tr", "y")))
+
+
+def test_evaluate_predicts_exactly_what_predict_does_on_ties_and_near_ties(db):
+    # two classes whose one Gaussian feature differs by 1e-6 in mean: at the midpoint their log-likelihoods
+    # tie within predict's tolerance (1e-12 relative), where predict returns the first class even when the
+    # second's probability is larger by a few ulps; a row without the feature ties exactly (the priors)
+    db.execute("CREATE TABLE tr (v float8, y text)")
+    db.execute("INSERT INTO tr SELECT v + CASE WHEN y = 'b' THEN 1e-6 ELSE 0 END, y "
+               "FROM unnest(ARRAY[0.0, 2.0, 0.5, 1.5]) v, unnest(ARRAY['a', 'b']) y")
+    db.execute("SELECT madnb.train('twins', 'tr', 'y')")
+    db.execute("CREATE TABLE te AS SELECT 1 + 5e-7 + k * 1e-9 AS v, (ARRAY['a', 'b'])[1 + abs(k) % 2] AS y "
+               "FROM generate_series(-30, 30) k UNION ALL SELECT NULL, 'b' UNION ALL SELECT 5, 'b' UNION ALL SELECT -3, 'a'")
+    classes, y, pred, proba = fetch(db, "twins", "te", "y")
+    assert classes == ["a", "b"]
+    # the situation: rows whose larger probability is not predict's class
+    assert any(p == "a" and pr[1] > pr[0] for p, pr in zip(pred, proba, strict=True))
+    got = evaluate(db, "twins", "te")
+    assert got["confusion_matrix"] == skm.confusion_matrix(y, pred, labels=classes).tolist()
+    assert_close(got, expected(classes, y, pred, proba))
+
+
+def test_evaluate_scans_the_source_in_parallel_workers(db):
+    noisy_three_classes(db, 2000)
+    db.execute("SET parallel_setup_cost = 0")
+    db.execute("SET parallel_tuple_cost = 0")
+    db.execute("SET min_parallel_table_scan_size = 0")
+    db.execute("LOAD 'auto_explain'")
+    db.execute("SET auto_explain.log_min_duration = 0")
+    db.execute("SET auto_explain.log_nested_statements = on")
+    db.execute("SET auto_explain.log_level = notice")
+    db.execute("SET jit = on")
+    plans: list[str] = []
+    db.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
+    got = evaluate(db, "three", "tr")
+    db.execute("SET auto_explain.log_min_duration = -1")
+    scans = [p for p in plans if "three_predict_proba_array" in p]
+    assert len(scans) == 1 and "Gather" in scans[0] and "Parallel Seq Scan" in scans[0], scans
+    assert db.execute("SELECT current_setting('jit')").fetchone()[0] == "on"  # off for the statement only
+    assert_close(got, expected(*fetch(db, "three", "tr", "y")))
+
+
+def test_evaluate_in_a_read_only_transaction_gives_the_same_metrics(db):
+    noisy_three_classes(db, 300)
+    want = evaluate(db, "three", "tr")
+    with db.transaction():
+        db.execute("SET TRANSACTION READ ONLY")
+        assert evaluate(db, "three", "tr") == want

@@ -1,10 +1,12 @@
 """madnb.evaluate: a named model's metrics on a labelled table, computed in the database.
 
-One query reads the source once (a MATERIALIZED CTE): per row the model's
-prediction (``madnb_models.<m>_predict``, so the predicted class is exactly what
-users get from it) and its probabilities (``<m>_predict_proba_array``), then
-aggregates that CTE into a few small rows (confusion cells, the log-loss sum, the
-ROC AUC's rank sum).  The per-class arithmetic on those rows is done here.
+One query scores each labelled row of the source once and aggregates: per row
+the model's probabilities (``madnb_models.<m>_predict_proba_array``, the one call
+of the model) and the predicted class read off them (:func:`predicted_class_sql`:
+exactly what ``<m>_predict`` returns), grouped into a few small rows (confusion
+cells, the log-loss sums, for two classes the ROC AUC's rank sums).  The per-class
+arithmetic on those rows is done here.  The scan runs in parallel workers
+(:func:`run_aggregate`).
 
 The metrics are scikit-learn's, named as its metric functions, with
 ``labels = madnb.model_classes(m)`` where scikit-learn takes labels:
@@ -32,37 +34,75 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
-from ..core.sql import Plpy, Sql, quote_ident, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, quote_ident, temp_name, text_sql, type_is_builtin
 from .catalog import ModelObjects, model_name, require
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
+CLEAR_MARGIN = 0.01
+"""A row's predicted class is read off its probabilities when every other class's is below
+(1 - CLEAR_MARGIN) times the largest (see :func:`predicted_class_sql`)."""
+PARAMETER_TYPES = ["pg_catalog.text[]", F8]
+"""The parameters of an :func:`aggregate_sql` query: the model's classes as text, log-loss's clipping eps."""
+
+
+def predicted_class_sql(k: int, pr: str, m: str, exact: str) -> str:
+    """The predicted class's position from a row's probabilities ``pr`` (float8[] of ``k``): ``<m>_predict``'s.
+
+    ``m`` is the largest probability times 1 - :data:`CLEAR_MARGIN` (computed once
+    per row a level below) and ``exact`` the position of the model's own
+    ``<m>_predict`` of the row.  When exactly one class's probability reaches ``m``,
+    that class is the one ``<m>_predict`` returns: its arg-max (``madnb._nb_best``)
+    takes the first class whose log-likelihood is within 1e-12 * max(1, |best|)
+    of the best, and another class below (1 - CLEAR_MARGIN) times the best probability
+    is more than CLEAR_MARGIN below it in log-likelihood, which exceeds that tolerance
+    for any best log-likelihood above -CLEAR_MARGIN / 1e-12 = -1e10 (1e-12:
+    :data:`madnb_pl.scoring.common.TIE_TOLERANCE`).  Otherwise
+    (a tie or a near one, NaN) the row's class is ``exact``: the model is evaluated
+    again for those rows only (CASE evaluates its ELSE branch only for them).
+    """
+    if k == 0:
+        return "NULL::pg_catalog.int4"
+    reach = [f"{pr}[{i}] OPERATOR(pg_catalog.>=) {m}" for i in range(1, k + 1)]
+    count = " OPERATOR(pg_catalog.+) ".join(f"CASE WHEN {r} THEN 1 ELSE 0 END" for r in reach)
+    first = "CASE " + " ".join(f"WHEN {r} THEN {i}" for i, r in enumerate(reach[:-1], start=1)) + f" ELSE {k} END" if k > 1 else "1"
+    return f"CASE WHEN ({count}) OPERATOR(pg_catalog.=) 1 THEN {first} ELSE {exact} END"
 
 
 def evaluate_sql(
-    name: ModelName, source: Sql, label: str, label_type: str, two_classes: bool, model_builtin: bool = True,
+    name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True,
     source_builtin: bool = True,
 ) -> Sql:
-    """The one query: $1 is the model's classes (text[]), $2 the clipping eps.
+    """The one query (:func:`aggregate_sql` of each labelled row's scores), for a model of ``k`` classes.
 
     ``label_type`` is the catalog's label_type: format_type's text, written by
     madnb.train under the pinned search_path (as the generated functions use it).
     Labels compare in the label's type when it and the source column's type are
     PostgreSQL's own (``*_builtin``); otherwise as their texts
     (:func:`madnb_pl.core.sql.text_sql`): a cast to or from an enum could be its owner's.
+
+    Three levels, each kept apart by OFFSET 0 so that a value computed in one is
+    computed once, however often the next names it: the scan (each row's label,
+    probabilities -- the model's one call -- and the row itself, for the rows whose
+    class needs ``<m>_predict``), the largest probability, and the predicted class
+    (:func:`predicted_class_sql`).  The scan is the query's only costly part and
+    runs in parallel workers; the levels above it, and the grouping, run in the
+    leader (PostgreSQL 15 keeps what is above a sub-select out of the workers): a few
+    comparisons per row, and ``<m>_predict`` for the rows near a tie.
     """
     pred, _proba_jsonb, proba = (n.sql for n in ModelObjects.of(name).predict_functions)
     lbl = quote_ident(label)
     if model_builtin and source_builtin:
-        classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(s.*)"
+        classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(q.w)"
     else:
-        classes, y, h = "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(s.*)", model_builtin)
+        classes, y, h = "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(q.w)", model_builtin)
+    largest = f"GREATEST({', '.join(f'p.pr[{i}]' for i in range(1, k + 1))}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}" if k else f"NULL::{F8}"
+    best = predicted_class_sql(k, "q.pr", "q.m", f"pg_catalog.array_position({classes}, {h})")
     return aggregate_sql(f"""
-  SELECT 1 AS g, pg_catalog.array_position({classes}, {y}) AS t,
-         pg_catalog.array_position({classes}, {h}) AS h,
-         {y} AS y,
-         {proba}(s.*) AS pr
-  FROM {source} AS s
-  WHERE s.{lbl} IS NOT NULL""", two_classes)
+  SELECT 1 AS g, q.t, {best} AS h, q.y, q.pr
+  FROM (SELECT p.t, p.y, p.pr, p.w, {largest} AS m
+        FROM (SELECT pg_catalog.array_position({classes}, {y}) AS t, {y} AS y, {proba}(s.*) AS pr, (s.*)::{source} AS w
+              FROM {source} AS s
+              WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q""", k == 2)
 
 
 def aggregate_sql(r: str, two_classes: bool) -> Sql:
@@ -73,34 +113,78 @@ def aggregate_sql(r: str, two_classes: bool) -> Sql:
     in the classes, t NULL for a label that is not a class), y (the label) and
     pr (the probabilities in the classes' order); $2 is log-loss's clipping eps.
     :func:`read_metrics` reads the result.
+
+    ``r``'s rows are read once (an OFFSET 0 sub-select: each of its columns is
+    computed once however often it is named here) and grouped at once into c: one
+    row per (g, t, h), with the labels that are not classes apart (for their count)
+    and, for two classes, the score apart (for the AUC), holding the rows' count
+    and their log-loss sum.  Everything else aggregates c, a few rows (for the
+    AUC one per distinct score).
     """
+    score = "CASE WHEN r.t IS NOT NULL THEN r.pr[2] END AS score, " if two_classes else ""
     auc = ""
     if two_classes:
         # sum over positives of (negatives scored lower + half the negatives scored equal), times 2
         auc = """
 UNION ALL
-SELECT 'auc', g.g, NULL, NULL, pg_catalog.sum(g.pos)::pg_catalog.numeric, pg_catalog.sum(g.neg)::pg_catalog.numeric,
+SELECT 'auc', g.g, NULL, NULL, pg_catalog.sum(g.pos), pg_catalog.sum(g.neg),
        pg_catalog.sum(g.pos OPERATOR(pg_catalog.*) (2 OPERATOR(pg_catalog.*) g.below OPERATOR(pg_catalog.+) g.neg)), NULL
-FROM (SELECT q.g, q.pos::pg_catalog.numeric AS pos, q.neg::pg_catalog.numeric AS neg,
+FROM (SELECT q.g, q.pos, q.neg,
              COALESCE(pg_catalog.sum(q.neg) OVER (PARTITION BY q.g ORDER BY q.score
-                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
-               ::pg_catalog.numeric AS below
-      FROM (SELECT r.g, r.pr[2] AS score,
-                   pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.=) 2) AS pos,
-                   pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.=) 1) AS neg
-            FROM r WHERE r.t IS NOT NULL GROUP BY r.g, r.pr[2]) AS q) AS g
+                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS below
+      FROM (SELECT c.g, c.score,
+                   COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 2), 0) AS pos,
+                   COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 1), 0) AS neg
+            FROM c WHERE c.t IS NOT NULL GROUP BY c.g, c.score) AS q) AS g
 GROUP BY g.g"""
-    return Sql(f"""WITH r AS MATERIALIZED ({r})
-SELECT 'cell' AS what, r.g, r.t, r.h, pg_catalog.count(*)::pg_catalog.numeric AS a, NULL::pg_catalog.numeric AS b,
-       NULL::pg_catalog.numeric AS c, NULL::pg_catalog.float8 AS f
-FROM r GROUP BY r.g, r.t, r.h
+    return Sql(f"""WITH c AS MATERIALIZED (
+  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}pg_catalog.count(*) AS n,
+         pg_catalog.sum(OPERATOR(pg_catalog.-) pg_catalog.ln(GREATEST(LEAST(r.pr[r.t], 1::{F8} OPERATOR(pg_catalog.-) $2), $2))) AS loss
+  FROM (SELECT * FROM ({r}) AS r OFFSET 0) AS r
+  GROUP BY {', '.join(str(i) for i in range(1, 6 if two_classes else 5))})
+SELECT 'cell' AS what, c.g, c.t, c.h, pg_catalog.sum(c.n) AS a, NULL::pg_catalog.numeric AS b,
+       NULL::pg_catalog.numeric AS c, NULL::{F8} AS f
+FROM c GROUP BY c.g, c.t, c.h
 UNION ALL
-SELECT 'unknown', r.g, NULL, NULL, pg_catalog.count(DISTINCT r.y)::pg_catalog.numeric, NULL, NULL, NULL FROM r
-WHERE r.t IS NULL GROUP BY r.g
+SELECT 'unknown', c.g, NULL, NULL, pg_catalog.count(DISTINCT c.u)::pg_catalog.numeric, NULL, NULL, NULL FROM c
+WHERE c.t IS NULL GROUP BY c.g
 UNION ALL
-SELECT 'log_loss', r.g, NULL, NULL, pg_catalog.count(*)::pg_catalog.numeric, NULL, NULL,
-       pg_catalog.sum(OPERATOR(pg_catalog.-) pg_catalog.ln(GREATEST(LEAST(r.pr[r.t], 1::pg_catalog.float8 OPERATOR(pg_catalog.-) $2), $2)))
-FROM r WHERE r.t IS NOT NULL GROUP BY r.g{auc}""")
+SELECT 'log_loss', c.g, NULL, NULL, pg_catalog.sum(c.n), NULL, NULL, pg_catalog.sum(c.loss)
+FROM c WHERE c.t IS NOT NULL GROUP BY c.g{auc}""")
+
+
+def run_aggregate(plpy: Plpy, query: Sql, classes: list[str]) -> Any:
+    """The rows of :func:`aggregate_sql` query ``query`` ($1 ``classes``, $2 :data:`EPS`), scanning in parallel.
+
+    PostgreSQL never runs a statement PL/Python prepared with parameters in parallel
+    workers, but it plans the query of a CREATE TABLE AS afresh, and may: so the few
+    result rows go into a temporary table of this call (dropped here, and at commit),
+    read back.  Where the transaction may not create one (read-only, a hot standby,
+    no TEMPORARY privilege) the query runs as a prepared SELECT, in the one backend.
+
+    jit = off for the statement (then the caller's setting again): its expression
+    holds the model twice (the probabilities, and ``<m>_predict`` for the rows near
+    a tie), and compiling that in every process costs more than it saves
+    (on issue 19's table, paired runs: 1.37x one batch probability pass with jit,
+    1.01x without), as for cross-validation's scoring query.
+    """
+    can = plpy.execute(Sql(
+        "SELECT NOT pg_catalog.current_setting('transaction_read_only')::pg_catalog.bool "
+        "AND pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') AS ok"
+    ))[0]["ok"]
+    jit = plpy.execute(Sql("SELECT pg_catalog.current_setting('jit') AS v"))[0]["v"]
+    set_jit = plpy.prepare(Sql("SELECT pg_catalog.set_config('jit', $1, true)"), ["pg_catalog.text"])
+    plpy.execute(set_jit, ["off"])
+    try:
+        if not can:
+            return plpy.execute(plpy.prepare(query, PARAMETER_TYPES), [classes, EPS])
+        into = temp_name("madnb_metrics_")
+        plpy.execute(plpy.prepare(Sql(f"CREATE TEMPORARY TABLE {into} ON COMMIT DROP AS {query}"), PARAMETER_TYPES), [classes, EPS])
+        rows = plpy.execute(Sql(f"SELECT * FROM {into}"))
+        plpy.execute(Sql(f"DROP TABLE {into}"))
+        return rows
+    finally:
+        plpy.execute(set_jit, [jit])
 
 
 def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
@@ -182,11 +266,10 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     col = resolve_column(plpy, rel, model_row.label if label is None else label, "label")
     classes = model_row.classes
     sql = evaluate_sql(
-        name, rel.sql, col.name, model_row.label_type, len(classes) == 2, type_is_builtin(plpy, model_row.label_type),
+        name, rel.sql, col.name, model_row.label_type, len(classes), type_is_builtin(plpy, model_row.label_type),
         type_is_builtin(plpy, col.type_sql),
     )
-    result = plpy.execute(plpy.prepare(sql, ["pg_catalog.text[]", "pg_catalog.float8"]), [classes, EPS])
-    by_group = read_metrics(classes, result)
+    by_group = read_metrics(classes, run_aggregate(plpy, sql, classes))
     if not by_group:
         raise MadnbError(
             "22000", f"no labelled rows to evaluate model {name.key} on",
@@ -205,4 +288,7 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     return json.dumps(m)
 
 
-__all__ = ["EPS", "aggregate_sql", "evaluate", "evaluate_sql", "metrics", "read_metrics"]
+__all__ = [
+    "CLEAR_MARGIN", "EPS", "PARAMETER_TYPES", "aggregate_sql", "evaluate", "evaluate_sql", "metrics", "predicted_class_sql",
+    "read_metrics", "run_aggregate",
+]
