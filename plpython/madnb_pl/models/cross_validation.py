@@ -51,7 +51,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
-from ..core.sql import F8, Plpy, Sql, text_sql, type_is_builtin
+from ..core.sql import Plpy, Sql, text_sql, type_is_builtin
 from ..inputs import arrays
 from . import evaluate, lifecycle
 from .kinds.base import Kind, TrainRequest
@@ -288,8 +288,7 @@ def cross_validate(
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{model_kind.label(training).type_sql}[]" if builtin else "$1::pg_catalog.text[]"
     query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, branches), len(classes) == 2)
-    with setting(plpy, "jit", "off"):
-        result = plpy.execute(plpy.prepare(query, ["pg_catalog.text[]", F8]), [classes, evaluate.EPS])
+    result = evaluate.run_aggregate(plpy, query, classes)  # jit off, parallel workers where the plan allows
     temp.drop(plpy)
     per_fold = evaluate.read_metrics(classes, result)
     rows = [{"fold": str(f), "metrics": json.dumps(per_fold[f])} for f in range(1, k + 1)]
