@@ -252,3 +252,14 @@ def test_evaluate_in_a_read_only_transaction_gives_the_same_metrics(db):
     with db.transaction():
         db.execute("SET TRANSACTION READ ONLY")
         assert evaluate(db, "three", "tr") == want
+
+
+def test_a_model_whose_label_and_source_need_quoting_evaluates(db):
+    # the catalog keeps the label's bare name: evaluate must quote it to find the column again
+    db.execute('CREATE TABLE "Odd Src" (id int, "y y" text, a float8, b text)')
+    db.execute("""INSERT INTO "Odd Src" SELECT i, CASE WHEN i % 3 = 0 THEN 'p' ELSE 'q' END, i % 7, """
+               """(ARRAY['x', 'z'])[1 + i % 2] FROM generate_series(1, 300) AS i""")
+    db.execute("""SELECT madnb.train('odd_nb', '"Odd Src"', '"y y"', exclude => ARRAY['id'])""")
+    got = db.execute("""SELECT madnb.evaluate('odd_nb', '"Odd Src"')""").fetchone()[0]
+    predicted = db.execute('SELECT madnb_models.odd_nb_predict(s) = s."y y" FROM "Odd Src" AS s').fetchall()
+    assert got["accuracy"] == pytest.approx(sum(p for (p,) in predicted) / len(predicted), rel=1e-12)

@@ -263,7 +263,7 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     name = model_name(model)
     model_row = require(plpy, name)
     rel = resolve_relation(plpy, source, "source")
-    col = resolve_column(plpy, rel, model_row.label if label is None else label, "label")
+    col = resolve_column(plpy, rel, quote_ident(model_row.label) if label is None else label, "label")  # the catalog holds the bare name
     classes = model_row.classes
     sql = evaluate_sql(
         name, rel.sql, col.name, model_row.label_type, len(classes), type_is_builtin(plpy, model_row.label_type),
