@@ -3,10 +3,9 @@
 The pass (:func:`stats_select`) is one SELECT: per class its row count and
 count, avg and var_samp of every Gaussian column; the categorical counts of
 integer columns grouped on one packed int8 key per value (as training from
-integer arrays does), those of other columns from a LATERAL VALUES unpivot (the
-value as text, :func:`madnb_pl.inputs.columns.value_text_sql`).  Each part is a
-scan of the source that PostgreSQL runs with parallel workers; none calls Python
-per row.  Feature i (1-based, in the order of the ``ColumnTraining``) is
+integer arrays does), those of other columns from one grouping set per column
+(the value as text, :func:`madnb_pl.inputs.columns.value_text_sql`).  Each part
+is one scan of the source; none calls Python per row.  Feature i (1-based, in the order of the ``ColumnTraining``) is
 attribute i of the statistics table, so a column model is an ordinary madnb
 model, merged and derived as every other.
 """
@@ -41,11 +40,11 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
     * integer categorical features: per class and (feature, value) the count,
       grouped on one int8 key per element, value * 2**11 + o, from ``unnest`` in
       the select list (the cheapest way PostgreSQL counts many columns per row);
-    * other categorical features: each row unpivoted into (o, value as text) by a
-      LATERAL VALUES list, grouped by class, o, value.
+    * other categorical features: one grouping set (class, value as text) per
+      feature, all hashed in one scan.
 
-    Missing values (NULL) of categorical features are not counted.  Every part
-    can run in parallel workers.  ``fold``: an SQL expression over the source's
+    Missing values (NULL) of categorical features are not counted.  The first two
+    parts can run in parallel workers.  ``fold``: an SQL expression over the source's
     row ``t``; every row then also carries it as a first column ``f`` and is
     grouped by it too (cross-validation's per-fold statistics, in the same pass).
     """
@@ -60,7 +59,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
     by, g_by, e_by, n_by = "", "", "", 0
     if fold is not None:
         # the fold, first column of every part, computed once per row in a LATERAL sub-select that
-        # OFFSET 0 keeps from being flattened: next to unnest, or above the unpivot, the expression
+        # OFFSET 0 keeps from being flattened: next to unnest the expression
         # would run once per element (md5 costs microseconds)
         src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
         by, g_by, e_by, n_by = "x.f AS f, ", "g.f, ", "e.f, ", 1
@@ -92,11 +91,20 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
         )
     others = [i for i, f in enumerate(training.features, start=1) if not f.gaussian and i not in ints]
     if others:
-        rows = ", ".join(f"({i}, {column_text_sql(f't.{training.features[i - 1].column.sql}', training.features[i - 1])})" for i in others)
+        texts = [column_text_sql(f"t.{training.features[i - 1].column.sql}", training.features[i - 1]) for i in others]
+        # one grouping set per feature, (class, its value as text): in the set of feature o every other
+        # feature's text is NULL, so GROUPING() names o and COALESCE of all the texts is o's value (NULL
+        # for a missing value, which is not counted).  PostgreSQL hashes every set in one scan, without
+        # producing a row per (row, feature) as an unpivot does (1.4-1.5x faster on 2 cores, although
+        # grouping sets take no parallel workers)
+        o = "".join(f"WHEN GROUPING({x}) OPERATOR(pg_catalog.=) 0 THEN {i} " for i, x in zip(others[:-1], texts[:-1]))
+        o = f"CASE {o}ELSE {others[-1]} END" if o else str(others[-1])
+        key = "x.f, " if fold is not None else ""
+        sets = ", ".join(f"({key}{lab}, {x})" for x in texts)
         parts.append(
-            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, u.o, u.v, pg_catalog.count(*) AS n "
-            f"FROM {src} CROSS JOIN LATERAL (VALUES {rows}) AS u(o, v) "
-            f"WHERE u.v IS NOT NULL GROUP BY {_group_by(3 + n_by)}) AS g"
+            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, {o} AS o, "
+            f"COALESCE({', '.join(texts)}) AS v, pg_catalog.count(*) AS n "
+            f"FROM {src} GROUP BY GROUPING SETS ({sets})) AS g WHERE g.v IS NOT NULL"
         )
     return Sql(" UNION ALL ".join(parts))
 
