@@ -152,7 +152,6 @@ DECLARE
     v_max pg_catalog.float8 := scores[1];
     v_sum pg_catalog.float8 := 0;
     v_lse pg_catalog.float8;
-    v_d pg_catalog.float8[];
     v_out pg_catalog.float8[];
     i integer;
     k integer := pg_catalog.array_upper(scores, 1);
@@ -162,18 +161,16 @@ BEGIN
             v_max := scores[i];
         END IF;
     END LOOP;
-    -- log-sum-exp as the probs view: d_i = l_i - max, NULL (probability 0) below -700
+    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700; one statement per
+    -- class and pass (this runs once per predicted row: each statement costs)
     FOR i IN 1 .. k LOOP
-        IF (scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN
-            v_d[i] := NULL;
-        ELSE
-            v_d[i] := scores[i] OPERATOR(pg_catalog.-) v_max;
-            v_sum := v_sum OPERATOR(pg_catalog.+) pg_catalog.exp(v_d[i]);
-        END IF;
+        v_sum := v_sum OPERATOR(pg_catalog.+) CASE WHEN (scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8
+            THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[i] OPERATOR(pg_catalog.-) v_max) END;
     END LOOP;
     v_lse := pg_catalog.ln(v_sum);
     FOR i IN 1 .. k LOOP
-        v_out[i] := COALESCE(pg_catalog.exp(v_d[i] OPERATOR(pg_catalog.-) v_lse), 0::pg_catalog.float8);
+        v_out[i] := CASE WHEN (scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8
+            THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END;
     END LOOP;
     RETURN v_out;
 END

@@ -440,3 +440,32 @@ def test_the_most_gaussian_features_train_and_one_more_is_54000_with_a_hint(db):
     with pytest.raises(psycopg.Error) as e:
         db.execute("SELECT madnb.train('many301', 'many', 'y')")
     assert e.value.sqlstate == "54000" and "(300)" in e.value.diag.message_primary and e.value.diag.message_hint
+
+
+def test_probabilities_with_zero_smoothing_match_the_counts_when_a_class_never_saw_a_value(db):
+    # smoothing 0: a value a class never had has log-probability -inf there.  The probability functions
+    # leave the first class's lookups out of every score (generated.scores_sql, relative), which only
+    # holds where the first class's log-probabilities are finite: x has -inf in the first class (a
+    # never saw r), z only in later ones (b never saw u, c never saw t)
+    rows = [("a", "p", "t"), ("a", "q", "u"), ("a", "p", "u"), ("b", "p", "t"), ("b", "r", "t"), ("c", "q", "u"),
+            ("c", "r", "u"), ("c", "r", "t"), ("c", "q", "v")]
+    db.execute("CREATE TABLE zs (id int, y text, x text, z text)")
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO zs VALUES (%s, %s, %s, %s)", [(i, *r) for i, r in enumerate(rows)])
+    db.execute("SELECT madnb.train('zs_nb', 'zs', 'y', exclude => ARRAY['id'], smoothing => 0)")
+    classes = ["a", "b", "c"]
+    n = Counter(r[0] for r in rows)
+    for x, z in [("p", "t"), ("q", "u"), ("r", "t"), ("p", "u"), ("q", "t"), ("r", "v"), ("s", "t"), (None, "u")]:
+        joint = []
+        for c in classes:
+            p = n[c] / len(rows)
+            for j, v in ((1, x), (2, z)):
+                if v is not None and any(r[j] == v for r in rows):  # an unseen or missing value adds nothing
+                    p *= sum(1 for r in rows if r[0] == c and r[j] == v) / n[c]
+            joint.append(p)
+        expected = [p / sum(joint) for p in joint]
+        got = db.execute("SELECT madnb_models.zs_nb_predict_proba_array(x => %s, z => %s)", (x, z)).fetchone()[0]
+        as_json = db.execute("SELECT madnb_models.zs_nb_predict_proba(x => %s, z => %s)", (x, z)).fetchone()[0]
+        assert got == pytest.approx(expected, abs=1e-12), (x, z)
+        assert [as_json[c] for c in classes] == pytest.approx(expected, abs=1e-12), (x, z)
+        assert db.execute("SELECT madnb_models.zs_nb_predict(x => %s, z => %s)", (x, z)).fetchone()[0] == classes[int(np.argmax(expected))]

@@ -178,18 +178,15 @@ COMMENT ON FUNCTION "madnb_models"."pets_c_predict"(pg_catalog.text, pg_catalog.
 
 -- statement 51
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8,
  ''-1.0986122886681098''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.06252035698133396,NULL,-3.4965075614664802,NULL,-3.4965075614664802}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.24686007793152553,-1.519825753744413}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.70805020110221,2.833213344056216,-0.1251631429540061}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-3.4339872044851463,NULL,3.4339872044851463,NULL,0.0}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.08338160893905133,0.2513144282809061}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8),
  ''-1.0986122886681098''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.555348061489414,-0.7221347174331978,-0.8472978603872039}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.4965075614664802,NULL,-0.06252035698133396,NULL,-3.4965075614664802}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8),
- ''-1.0986122886681098''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.555348061489414,-0.12136085700426769,-3.555348061489414}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.4965075614664802,NULL,-3.4965075614664802,NULL,-0.06252035698133396}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.70805020110221,3.4339872044851463,-2.833213344056216}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-3.4339872044851463,NULL,0.0,NULL,3.4339872044851463}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.08338160893905133,0.2513144282809061}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
 -- statement 52
@@ -197,18 +194,15 @@ COMMENT ON FUNCTION "madnb_models"."pets_c_predict_proba"(pg_catalog.text, pg_ca
 
 -- statement 53
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba_array"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
+ ''-1.0986122886681098''::pg_catalog.float8,
  ''-1.0986122886681098''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.06252035698133396,NULL,-3.4965075614664802,NULL,-3.4965075614664802}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.24686007793152553,-1.519825753744413}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.70805020110221,2.833213344056216,-0.1251631429540061}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-3.4339872044851463,NULL,3.4339872044851463,NULL,0.0}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.08338160893905133,0.2513144282809061}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8),
  ''-1.0986122886681098''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.555348061489414,-0.7221347174331978,-0.8472978603872039}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.4965075614664802,NULL,-0.06252035698133396,NULL,-3.4965075614664802}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8),
- ''-1.0986122886681098''::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.555348061489414,-0.12136085700426769,-3.555348061489414}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-3.4965075614664802,NULL,-3.4965075614664802,NULL,-0.06252035698133396}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.70805020110221,3.4339872044851463,-2.833213344056216}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-3.4339872044851463,NULL,0.0,NULL,3.4339872044851463}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.08338160893905133,0.2513144282809061}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
 ])'
 
 -- statement 54
@@ -281,18 +275,15 @@ CREATE OR REPLACE FUNCTION madnb_models.pets_c_predict_proba(colour text DEFAULT
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba_jsonb(ARRAY[
+ '-1.0986122886681098'::pg_catalog.float8,
  '-1.0986122886681098'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.06252035698133396,NULL,-3.4965075614664802,NULL,-3.4965075614664802}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.24686007793152553,-1.519825753744413}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) COALESCE(('{-2.70805020110221,2.833213344056216,-0.1251631429540061}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-3.4339872044851463,NULL,3.4339872044851463,NULL,0.0}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-0.08338160893905133,0.2513144282809061}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8),
  '-1.0986122886681098'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.555348061489414,-0.7221347174331978,-0.8472978603872039}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.4965075614664802,NULL,-0.06252035698133396,NULL,-3.4965075614664802}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.33024168687057687,-1.268511325463507}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8),
- '-1.0986122886681098'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.555348061489414,-0.12136085700426769,-3.555348061489414}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.4965075614664802,NULL,-3.4965075614664802,NULL,-0.06252035698133396}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.33024168687057687,-1.268511325463507}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-2.70805020110221,3.4339872044851463,-2.833213344056216}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-3.4339872044851463,NULL,0.0,NULL,3.4339872044851463}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-0.08338160893905133,0.2513144282809061}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
 ], E'{"cat","dog","fish"}'::pg_catalog.text[])$function$
 
 -- function madnb_models.pets_c_predict_proba_array(anyelement) (pg_get_functiondef)
@@ -308,16 +299,13 @@ CREATE OR REPLACE FUNCTION madnb_models.pets_c_predict_proba_array(colour text D
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba(ARRAY[
+ '-1.0986122886681098'::pg_catalog.float8,
  '-1.0986122886681098'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.06252035698133396,NULL,-3.4965075614664802,NULL,-3.4965075614664802}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.24686007793152553,-1.519825753744413}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8),
+  OPERATOR(pg_catalog.+) COALESCE(('{-2.70805020110221,2.833213344056216,-0.1251631429540061}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-3.4339872044851463,NULL,3.4339872044851463,NULL,0.0}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-0.08338160893905133,0.2513144282809061}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8),
  '-1.0986122886681098'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.555348061489414,-0.7221347174331978,-0.8472978603872039}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.4965075614664802,NULL,-0.06252035698133396,NULL,-3.4965075614664802}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.33024168687057687,-1.268511325463507}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8),
- '-1.0986122886681098'::pg_catalog.float8
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.555348061489414,-0.12136085700426769,-3.555348061489414}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-3.4965075614664802,NULL,-3.4965075614664802,NULL,-0.06252035698133396}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
-  OPERATOR(pg_catalog.+) COALESCE(('{-0.33024168687057687,-1.268511325463507}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-2.70805020110221,3.4339872044851463,-2.833213344056216}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-3.4339872044851463,NULL,0.0,NULL,3.4339872044851463}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(('{-0.08338160893905133,0.2513144282809061}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)
 ])$function$
