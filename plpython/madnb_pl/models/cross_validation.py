@@ -51,7 +51,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
-from ..core.sql import Plpy, Sql, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, text_sql, type_is_builtin
 from ..inputs import arrays
 from . import evaluate, lifecycle
 from .kinds.base import Kind, TrainRequest
@@ -132,28 +132,38 @@ def leave_one_out(plpy: Plpy, source: Relation, trained_rows: Sql, key: Sql, tem
     return Sql(f"pg_catalog.array_position((SELECT k.ks FROM {keys.sql} AS k), {key})")
 
 
-def scoring_sql(kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str, branches: list[Sql]) -> Sql:
-    """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates.
+def scoring_sql(kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str, k: int, branches: list[Sql]) -> Sql:
+    """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates, for ``k`` classes.
 
-    The inner select names the values the scores read (``kind.score_values``: c1,
-    c2, ...: no clash with the source's own names) and the row's fold, computed
-    once in a LATERAL sub-select (kept there as in
-    :func:`madnb_pl.release.column_pass.stats_select`); each row's scores are its
-    fold's branch of a CASE, so only one complement model is evaluated per row;
-    OFFSET 0 keeps the scores computed once for both the arg-max and the
-    probabilities.
+    Every level is aliased ``p``, so that the branches (the fold-complement models'
+    scores over the values ``p.c1``, ``p.c2``, ...: the values the scores read,
+    ``kind.score_values``, named apart from the source's own names) read the same
+    at each.  The scan names the values and the row's fold and is flattened into
+    the level above, which gives the probabilities: each row's scores are its
+    fold's branch of a simple CASE, which computes the fold once, so that one
+    complement model is evaluated per row.  Those two run in parallel workers (a
+    LATERAL sub-select would keep the scan off them).  Above them, in the leader,
+    OFFSET 0 keeps each level's values computed once: the largest probability, then
+    the predicted class read off the probabilities as madnb.evaluate reads it
+    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of
+    the row's scores computed again only for a row near a tie.
     """
-    cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(kind.score_values(training), start=1))
+    values = kind.score_values(training)
+    cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(values, start=1))
+    carried = "".join(f", p.c{j}" for j in range(1, len(values) + 1))
     label = kind.label(training)
     y = f"t.{label.sql}" if kind.label_builtin(training) else text_sql(f"t.{label.sql}", False)
-    case = " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1))
-    return (
-        Sql(f"SELECT q.g, pg_catalog.array_position({classes_sql}, q.y) AS t, madnb._nb_best(q.sc) AS h, q.y, "
-        "madnb._nb_proba(q.sc) AS pr "
-        f"FROM (SELECT p.g, p.y, CASE p.g {case} END AS sc FROM ("
-        f"SELECT x.g, {y} AS y, {cols} FROM {kind.source(training).sql} AS t "
-        f"CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(g) "
-        f"WHERE {kind.trained_rows(training)}) AS p OFFSET 0) AS q")
+    scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
+    largest = (
+        f"GREATEST({', '.join(f'p.pr[{i}]' for i in range(1, k + 1))}) OPERATOR(pg_catalog.*) {1 - evaluate.CLEAR_MARGIN!r}::{F8}"
+    )
+    best = evaluate.predicted_class_sql(k, "p.pr", "p.m", f"madnb._nb_best({scores})")
+    return Sql(
+        f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr "
+        f"FROM (SELECT p.g, p.y, p.pr{carried}, {largest} AS m "
+        f"FROM (SELECT p.g, p.y{carried}, madnb._nb_proba({scores}) AS pr "
+        f"FROM (SELECT {fold} AS g, {y} AS y, {cols} FROM {kind.source(training).sql} AS t "
+        f"WHERE {kind.trained_rows(training)}) AS p OFFSET 0) AS p OFFSET 0) AS p"
     )
 
 
@@ -287,7 +297,7 @@ def cross_validate(
     ]
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{model_kind.label(training).type_sql}[]" if builtin else "$1::pg_catalog.text[]"
-    query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, branches), len(classes) == 2)
+    query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches), len(classes) == 2)
     result = evaluate.run_aggregate(plpy, query, classes)  # jit off, parallel workers where the plan allows
     temp.drop(plpy)
     per_fold = evaluate.read_metrics(classes, result)

@@ -58,11 +58,13 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
     src = f"{training.source.sql} AS t"
     by, g_by, e_by, n_by = "", "", "", 0
     if fold is not None:
-        # the fold, first column of every part, computed once per row in a LATERAL sub-select that
-        # OFFSET 0 keeps from being flattened: next to unnest the expression
-        # would run once per element (md5 costs microseconds)
-        src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
-        by, g_by, e_by, n_by = "x.f AS f, ", "g.f, ", "e.f, ", 1
+        # the fold, first column of every part and one of its grouping keys: a grouping key is computed
+        # once per row (md5 costs microseconds).  Not in a LATERAL sub-select, which keeps a scan off
+        # parallel workers, except for the grouping sets (which take none): there the sub-select's
+        # column tells the planner the fold has few values, so that it hashes every set (on the
+        # expression it would assume 200 and sort for most).  The packed part unnests: its fold
+        # comes from a sub-select below the unnest (next to unnest it would run once per element)
+        by, g_by, e_by, n_by = f"{fold} AS f, ", "g.f, ", "e.f, ", 1
     nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
     aggs = "".join(
         f", pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS m{j}, pg_catalog.var_samp({x}) AS v{j}"
@@ -82,11 +84,16 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
             for i in ints
         )
         # OFFSET 0 keeps "k IS NOT NULL" above the aggregate (below it, it would run once per element)
+        if fold is None:
+            unnested = f"SELECT {lab} AS cls, pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}"
+        else:
+            unnested = (f"SELECT r.f, r.cls, pg_catalog.unnest(r.a) AS k FROM (SELECT {fold} AS f, {lab} AS cls, "
+                        f"ARRAY[{keys}] AS a FROM {src} OFFSET 0) AS r")
         parts.append(
             f"SELECT {g_by}g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
             f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
-            f"FROM (SELECT {e_by}e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT {by}{lab} AS cls, "
-            f"pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}) AS e GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
+            f"FROM (SELECT {e_by}e.cls, e.k, pg_catalog.count(*) AS n FROM ({unnested}) AS e "
+            f"GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
             "WHERE g.k IS NOT NULL"
         )
     others = [i for i, f in enumerate(training.features, start=1) if not f.gaussian and i not in ints]
@@ -97,14 +104,14 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
         # for a missing value, which is not counted).  PostgreSQL hashes every set in one scan, without
         # producing a row per (row, feature) as an unpivot does (1.4-1.5x faster on 2 cores, although
         # grouping sets take no parallel workers)
-        o = "".join(f"WHEN GROUPING({x}) OPERATOR(pg_catalog.=) 0 THEN {i} " for i, x in zip(others[:-1], texts[:-1]))
+        o = "".join(f"WHEN GROUPING({x}) OPERATOR(pg_catalog.=) 0 THEN {i} " for i, x in zip(others[:-1], texts[:-1], strict=True))
         o = f"CASE {o}ELSE {others[-1]} END" if o else str(others[-1])
-        key = "x.f, " if fold is not None else ""
+        key, gs_by, gs_src = ("x.f, ", "x.f AS f, ", f"{src} CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)") if fold is not None else ("", "", src)
         sets = ", ".join(f"({key}{lab}, {x})" for x in texts)
         parts.append(
-            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {by}{lab} AS cls, {o} AS o, "
+            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {gs_by}{lab} AS cls, {o} AS o, "
             f"COALESCE({', '.join(texts)}) AS v, pg_catalog.count(*) AS n "
-            f"FROM {src} GROUP BY GROUPING SETS ({sets})) AS g WHERE g.v IS NOT NULL"
+            f"FROM {gs_src} GROUP BY GROUPING SETS ({sets})) AS g WHERE g.v IS NOT NULL"
         )
     return Sql(" UNION ALL ".join(parts))
 
