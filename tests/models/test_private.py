@@ -94,6 +94,34 @@ def test_with_the_same_noise_a_model_from_columns_equals_the_model_from_an_attri
     assert col_params["features"] == ["code", "size"] and col_params["bounds_by_column"] == {"size": [0.0, 30.0]}
 
 
+def test_with_the_same_noise_missing_nan_and_out_of_bounds_values_release_as_from_an_attribute_array(db):
+    # columns are read by their own pass (grouping sets and one GROUP BY), arrays by an unpivot of every
+    # element: the same statistics, so with the same noise the same model; two categorical columns with
+    # NULLs, a float8 with NULL, NaN and values beyond its bounds, a numeric beyond its bounds
+    db.execute(
+        "CREATE TABLE m (c text, k1 text, k2 text, x float8, y numeric);"
+        "INSERT INTO m SELECT CASE WHEN i % 4 = 0 THEN 'q' ELSE 'p' END, CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 3)::text END, "
+        "CASE WHEN i % 11 = 0 THEN NULL ELSE (i % 2 + i % 5 / 3)::text END, "
+        "CASE WHEN i % 13 = 0 THEN NULL WHEN i % 17 = 0 THEN 'NaN' WHEN i % 19 = 0 THEN 1e6 ELSE (i % 9) * 1.5 - 2 END, "
+        "CASE WHEN i % 23 = 0 THEN 1e300 ELSE (i % 6)::numeric / 4 END FROM generate_series(1, 400) AS i;"
+        "CREATE TABLE m_array AS SELECT c, ARRAY[k1::float8, k2::float8, x, y::float8] AS a FROM m;"
+        "CREATE TABLE m_domain (attr int, value text);"
+        "INSERT INTO m_domain VALUES (0, 'p'), (0, 'q'), (1, '0'), (1, '1'), (1, '2'), (2, '0'), (2, '1'), (2, '2')"
+    )
+    use_seeded_noise(db, 20261201)
+    db.execute(
+        "SELECT madnb.create_nb_prepared_data_tables('m_array', 'c', 'a', '3,4', 4, 'fp', 'np', 'cp', "
+        "epsilon => 2, bounds => '{{-2,10},{0,1}}', domain => 'm_domain')"
+    )
+    use_seeded_noise(db, 20261201)
+    db.execute(
+        "SELECT madnb.train('m_nb', 'm', 'c', features => ARRAY['k1', 'k2', 'x', 'y'], categorical => ARRAY['k1', 'k2'], "
+        "epsilon => 2, bounds => '{\"x\": [-2, 10], \"y\": [0, 1]}', "
+        "domain => '{\"c\": [\"p\", \"q\"], \"k1\": [\"0\", \"1\", \"2\"], \"k2\": [\"0\", \"1\", \"2\"]}')"
+    )
+    assert model(db, "m_nb") == model(db)
+
+
 def test_a_huge_epsilon_gives_the_exact_counts_and_means(s):
     s.execute(TRAIN, ("s_nb", 1e12, BOUNDS, DOMAIN))  # epsilon' = 3e11: no noise in practice
     got = s.execute("SELECT class, class_cnt FROM madnb_models.s_nb_class_priors ORDER BY 1").fetchall()

@@ -111,6 +111,10 @@ class Training:
     numeric one's as float8 (NULL when missing).  None: the attribute array is
     unnested (:func:`madnb_pl.privacy.private_release.dp_attrs_sql`).
     """
+    column_stats: Sql | None = None
+    """The private pass's exact statistics when the attributes are columns: a SELECT of the rows
+    (cls, o, v, n, s1, s2) of :func:`madnb_pl.privacy.private_release.dp_stats_select`, from
+    grouping sets instead of the unpivot of ``cells``.  None: ``dp_stats_select`` computes them."""
 
     @property
     def numeric_given(self) -> tuple[int, ...]:

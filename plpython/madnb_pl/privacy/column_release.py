@@ -24,7 +24,8 @@ from ..core.sql import (
 )
 from ..inputs import privacy_parameters
 from ..inputs.arrays import Training, finite_number
-from ..inputs.columns import ColumnTraining, column_text_sql, gaussian_value_sql, value_text_sql
+from ..inputs.columns import ColumnTraining, Feature, column_text_sql, gaussian_value_sql, value_text_sql
+from ..release import column_pass
 
 # ---------------------------------------------------------------------------
 # Private training from columns (madnb.train with epsilon)
@@ -88,7 +89,8 @@ def privacy(
     if named is not None and table is not None and p.domain is not None:
         # named as pg_temp (not pg_temp_<n>, which depends on the backend), and shown as the user gave it
         p = dataclasses.replace(p, domain=Relation("pg_temp", table.name, p.domain.oid), domain_name=named)
-    return ColumnPrivacy(dataclasses.replace(shape, cells=dp_cells_sql(training, p.bounds)), p, by_name, table)
+    cells, stats = dp_cells_sql(training, p.bounds), dp_column_stats_sql(training, p.bounds)
+    return ColumnPrivacy(dataclasses.replace(shape, cells=cells, column_stats=stats), p, by_name, table)
 
 
 def _bounds(training: ColumnTraining, bounds: str | None) -> dict[str, list[float]]:
@@ -210,6 +212,61 @@ def _domain_table(plpy: Plpy, training: ColumnTraining, domain: str) -> tuple[Ne
     return table, named
 
 
+def dp_column_stats_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds) -> Sql:
+    """The private pass's exact statistics from columns: the rows (cls, o, v, n, s1, s2) of
+    :func:`madnb_pl.privacy.private_release.dp_stats_select`, the same numbers, from two scans instead
+    of an unpivot of every row into one row per feature.
+
+    * per class its row count (o = 0) and, per Gaussian feature o, the sums s1 and
+      s2 of its fixed-point values (:func:`_fixed_point_sql`), one ``GROUP BY``,
+      each class's row then unpivoted (a few rows);
+    * per class and categorical value its count
+      (:func:`madnb_pl.release.column_pass.value_counts_sql`).
+
+    Rows with a NULL class are left out; nothing here can fail whatever a row holds.
+    """
+    src, lab = f"{training.source.sql} AS t", f"t.{training.label.sql}"
+    cat = [(i, column_text_sql(f"t.{f.column.sql}", f)) for i, f in enumerate(training.features, start=1) if not f.gaussian]
+    sums, cells = [], ["(0, a.n, NULL::pg_catalog.numeric, NULL::pg_catalog.numeric)"]
+    for i in training.numeric:
+        z = _fixed_point_sql(training, nb, i)
+        sums.append(f", pg_catalog.sum({z}) AS s{i}, pg_catalog.sum({z} OPERATOR(pg_catalog.*) {z}) AS q{i}")
+        cells.append(f"({i}, NULL, a.s{i}, a.q{i})")
+    parts = [
+        f"SELECT a.cls, u.o, NULL::pg_catalog.text AS v, u.n, u.s1, u.s2 FROM (SELECT {lab} AS cls, pg_catalog.count(*) AS n{''.join(sums)} "
+        f"FROM {src} WHERE {lab} IS NOT NULL GROUP BY 1) AS a CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS u(o, n, s1, s2)"
+    ]
+    if cat:
+        parts.append(
+            f"SELECT c.cls, c.o, c.v, c.n, NULL, NULL FROM ({column_pass.value_counts_sql(lab, src, cat, where=f'{lab} IS NOT NULL')}) AS c"
+        )
+    return Sql(" UNION ALL ".join(parts))
+
+
+def _fixed_point_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds, i: int) -> str:
+    """Gaussian feature i's fixed-point value in row ``t`` (int8, NULL when missing): as
+    :func:`madnb_pl.privacy.private_release.dp_stats_select` encodes a cell's value, with the same constants."""
+    lo, hi = next((x, y) for a, x, y in nb.bounds if a == i)
+    x = _value_sql(training.features[i - 1], lo, hi)
+    clipped = f"LEAST(GREATEST({x}, {float8_literal(lo)}::{F8}), {float8_literal(hi)}::{F8})"
+    mid, step, k = nb.mid(lo, hi), nb.scale / nb.half(lo, hi), nb.scale
+    return (
+        f"(CASE WHEN {x} IS NOT NULL THEN LEAST(GREATEST(pg_catalog.round(({clipped} OPERATOR(pg_catalog.-) {float8_literal(mid)}::{F8}) "
+        f"OPERATOR(pg_catalog.*) {float8_literal(step)}::{F8}), -{k}), {k})::pg_catalog.int8 END)"
+    )
+
+
+def _value_sql(f: Feature, lo: float, hi: float) -> str:
+    """A Gaussian column's value in the private pass (float8, NULL when missing): NaN is missing, and a numeric
+    column is clipped to its bounds in numeric first (a huge numeric does not fit a float8)."""
+    col = f"t.{f.column.sql}"
+    if f.base_oid != NUMERIC:
+        return gaussian_value_sql(col, f)
+    lo_n, hi_n = (f"'{float8_literal(b)}'::pg_catalog.numeric" for b in (lo, hi))
+    v = f"({col})::pg_catalog.numeric"
+    return f"(CASE WHEN {v} IS NOT NULL AND {v} OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.numeric THEN (LEAST(GREATEST({v}, {lo_n}), {hi_n}))::{F8} END)"
+
+
 def dp_cells_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds) -> Sql:
     """The private pass's cells of row ``t`` (see :attr:`madnb_pl.inputs.arrays.Training.cells`): one LATERAL VALUES list.
 
@@ -224,15 +281,8 @@ def dp_cells_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds)
         col = f"t.{f.column.sql}"
         if not f.gaussian:
             cells.append(f"({column_text_sql(col, f)}, {i + 1}, NULL)")
-        elif f.base_oid == NUMERIC:
-            lo, hi = (f"'{float8_literal(b)}'::pg_catalog.numeric" for b in bounds[i])
-            v = f"({col})::pg_catalog.numeric"
-            cells.append(
-                f"(NULL, {i + 1}, CASE WHEN {v} IS NOT NULL AND {v} OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.numeric "
-                f"THEN (LEAST(GREATEST({v}, {lo}), {hi}))::{F8} END)"
-            )
         else:
-            cells.append(f"(NULL, {i + 1}, {gaussian_value_sql(col, f)})")
+            cells.append(f"(NULL, {i + 1}, {_value_sql(f, *bounds[i])})")
     return Sql(f"(VALUES {', '.join(cells)}) AS u(val, o, x)")
 
 

@@ -277,7 +277,11 @@ def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
     validation error: an error would disclose something about the data).  An
     array that is not one-dimensional counts as all missing (the row still counts
     for its class).  Rows with a NULL class are left out.  NaN counts as missing.
+    Columns (madnb.train) give their own select of the same rows
+    (``training.column_stats``: :func:`madnb_pl.privacy.column_release.dp_column_stats_sql`).
     """
+    if training.column_stats is not None:
+        return training.column_stats
     src, cls = training.source.sql, training.cls.sql
     elem = training.attrs.elem_sql
     n = training.num_attrs

@@ -12,6 +12,8 @@ model, merged and derived as every other.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..core.errors import MadnbError
 from ..core.names import NewName
 from ..core.sql import F8, INT2, INT4, Plpy, Sql
@@ -60,10 +62,9 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
     if fold is not None:
         # the fold, first column of every part and one of its grouping keys: a grouping key is computed
         # once per row (md5 costs microseconds).  Not in a LATERAL sub-select, which keeps a scan off
-        # parallel workers, except for the grouping sets (which take none): there the sub-select's
-        # column tells the planner the fold has few values, so that it hashes every set (on the
-        # expression it would assume 200 and sort for most).  The packed part unnests: its fold
-        # comes from a sub-select below the unnest (next to unnest it would run once per element)
+        # parallel workers, except for the grouping sets (which take none; see value_counts_sql).
+        # The packed part unnests: its fold comes from a sub-select below the unnest (next to
+        # unnest it would run once per element)
         by, g_by, e_by, n_by = f"{fold} AS f, ", "g.f, ", "e.f, ", 1
     nulls = "".join(f", NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in gauss)
     aggs = "".join(
@@ -99,21 +100,37 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
     others = [i for i, f in enumerate(training.features, start=1) if not f.gaussian and i not in ints]
     if others:
         texts = [column_text_sql(f"t.{training.features[i - 1].column.sql}", training.features[i - 1]) for i in others]
-        # one grouping set per feature, (class, its value as text): in the set of feature o every other
-        # feature's text is NULL, so GROUPING() names o and COALESCE of all the texts is o's value (NULL
-        # for a missing value, which is not counted).  PostgreSQL hashes every set in one scan, without
-        # producing a row per (row, feature) as an unpivot does (1.4-1.5x faster on 2 cores, although
-        # grouping sets take no parallel workers)
-        o = "".join(f"WHEN GROUPING({x}) OPERATOR(pg_catalog.=) 0 THEN {i} " for i, x in zip(others[:-1], texts[:-1], strict=True))
-        o = f"CASE {o}ELSE {others[-1]} END" if o else str(others[-1])
-        key, gs_by, gs_src = ("x.f, ", "x.f AS f, ", f"{src} CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)") if fold is not None else ("", "", src)
-        sets = ", ".join(f"({key}{lab}, {x})" for x in texts)
+        gs_src, gs_fold = (f"{src} CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)", "x.f") if fold is not None else (src, None)
         parts.append(
-            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM (SELECT {gs_by}{lab} AS cls, {o} AS o, "
-            f"COALESCE({', '.join(texts)}) AS v, pg_catalog.count(*) AS n "
-            f"FROM {gs_src} GROUP BY GROUPING SETS ({sets})) AS g WHERE g.v IS NOT NULL"
+            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM ({value_counts_sql(lab, gs_src, list(zip(others, texts, strict=True)), gs_fold)}) AS g"
         )
     return Sql(" UNION ALL ".join(parts))
+
+
+def value_counts_sql(cls: str, src: str, values: Sequence[tuple[int, str]], fold: str | None = None, where: str | None = None) -> Sql:
+    """Per class and categorical value, its number of rows: rows ([f,] cls, o, v, n), v a value's text (never NULL).
+
+    ``values``: (o, the SQL of feature o's text form) over row ``t`` of ``src``;
+    ``cls``: the class's SQL; ``fold``: a column of ``src`` to group by first (as
+    ``f``); ``where``: a condition on the rows counted.  One grouping set (class, value) per feature: in the set of feature o
+    every other feature's text is NULL, so GROUPING() names o and COALESCE of all
+    the texts is o's value (NULL for a missing value, which is not counted).
+    PostgreSQL hashes every set in one scan, without producing a row per (row,
+    feature) as an unpivot does (1.4-1.5x faster on 2 cores, although grouping sets
+    take no parallel workers).  The fold must be a sub-select's column, not an
+    expression: the planner then knows it has few values and hashes every set (on
+    an expression it assumes 200 and sorts for most).
+    """
+    os, texts = [o for o, _ in values], [x for _, x in values]
+    which = "".join(f"WHEN GROUPING({x}) OPERATOR(pg_catalog.=) 0 THEN {o} " for o, x in zip(os[:-1], texts[:-1], strict=True))
+    which = f"CASE {which}ELSE {os[-1]} END" if which else str(os[-1])
+    key, by = (f"{fold}, ", f"{fold} AS f, ") if fold is not None else ("", "")
+    sets = ", ".join(f"({key}{cls}, {x})" for x in texts)
+    return Sql(
+        f"SELECT {'g.f, ' if fold is not None else ''}g.cls, g.o, g.v, g.n FROM (SELECT {by}{cls} AS cls, {which} AS o, "
+        f"COALESCE({', '.join(texts)}) AS v, pg_catalog.count(*) AS n "
+        f"FROM {src}{'' if where is None else f' WHERE {where}'} GROUP BY GROUPING SETS ({sets})) AS g WHERE g.v IS NOT NULL"
+    )
 
 
 def _group_by(n: int) -> str:
