@@ -20,6 +20,18 @@ $python$;
 COMMENT ON FUNCTION madnb._dp_laplace(numeric, numeric, float8) IS
     'internal: the PL/Python sampler behind madnb.dp_laplace (which validates its arguments first)';
 
+-- The release's noise: every released number of one kind (counts, sums, sums of squares) in one
+-- call, so that a large domain costs one PL/Python call per kind, not per cell.
+CREATE OR REPLACE FUNCTION madnb._dp_laplace_array(vals numeric[], sensitivity numeric, epsilon float8) RETURNS numeric[]
+LANGUAGE plpython3u VOLATILE STRICT PARALLEL RESTRICTED SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $python$
+#@madnb-prelude
+return madnb_pl.privacy.noise.laplace_array(plpy, vals, sensitivity, epsilon)
+$python$;
+COMMENT ON FUNCTION madnb._dp_laplace_array(numeric[], numeric, float8) IS
+    'internal: each integer of vals plus its own exact discrete Laplace noise (as madnb.dp_laplace), in order; the private release draws all its numbers of one sensitivity in one call';
+
 -- Validates in PL/pgSQL (so an error is a plain PostgreSQL error, never a Python
 -- traceback), then draws in PL/Python; no exception block: no subtransaction per cell.
 CREATE OR REPLACE FUNCTION madnb.dp_laplace(value numeric, sensitivity numeric, epsilon float8) RETURNS numeric

@@ -54,6 +54,15 @@ def pl_calls(conn: psycopg.Connection[Any], funcname: str) -> int:
     )
 
 
+NOISE_FUNCTIONS = ("dp_laplace", "_dp_laplace_array")
+"""madnb's PL functions that draw noise: the primitive, and the release's draw of many numbers at once."""
+
+
+def noise_calls(conn: psycopg.Connection[Any]) -> int:
+    """Calls so far of every function that draws noise (:data:`NOISE_FUNCTIONS`)."""
+    return sum(pl_calls(conn, f) for f in NOISE_FUNCTIONS)
+
+
 def ledger(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
     return conn.execute(
         "SELECT source_name, epsilon, mechanism, parameters FROM madnb.privacy_ledger ORDER BY release_id"

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from privacy_helpers import ledger, notices, pl_calls, use_seeded_noise
+from privacy_helpers import ledger, noise_calls, notices, use_seeded_noise
 
 # class c; colour categorical (text, and as the integer code 0..2 in the array), size Gaussian
 ROWS = """
@@ -216,13 +216,13 @@ def test_a_release_over_the_budget_is_53400_and_leaves_no_model_no_catalog_row_a
     s.execute("SELECT madnb.set_privacy_budget('s', 1.0)")
     s.execute(TRAIN, ("first", 0.6, BOUNDS, DOMAIN))
     before = leftovers(s)
-    draws = pl_calls(s, "dp_laplace")
+    draws = noise_calls(s)
     e = err(s, TRAIN, ("second", 0.5, BOUNDS, DOMAIN))
     assert e.diag.sqlstate == "53400" and "0.4" in e.diag.message_detail
     # replacing the first model is refused too, and keeps it
     e = err(s, TRAIN.replace("domain => %s", "domain => %s, replace => true"), ("first", 0.5, BOUNDS, DOMAIN))
     assert e.diag.sqlstate == "53400"
-    assert leftovers(s) == before and pl_calls(s, "dp_laplace") == draws
+    assert leftovers(s) == before and noise_calls(s) == draws
     assert s.execute("SELECT name FROM madnb.models").fetchall() == [("first",)]
     s.execute(TRAIN, ("second", 0.4, BOUNDS, DOMAIN))  # exactly what is left
     assert s.execute("SELECT remaining_epsilon FROM madnb.privacy_budget_status").fetchone()[0] == 0

@@ -15,7 +15,7 @@ import pytest
 
 from helpers import relations, sqlstate_of
 from madnb_pl.inputs import privacy_parameters
-from privacy_helpers import keep_probability, ledger, pl_calls, use_seeded_noise
+from privacy_helpers import keep_probability, ledger, noise_calls, use_seeded_noise
 
 # ---------------------------------------------------------------------------
 # Selection in the database
@@ -147,13 +147,13 @@ def test_the_observed_domain_is_recorded_as_not_differentially_private_for_the_s
 def test_a_private_domain_is_charged_before_any_noise_is_drawn(db):
     db.execute("CREATE TABLE t AS SELECT i % 2 AS c, ARRAY[(i % 3)::text] AS x FROM generate_series(1, 100) i")
     db.execute("SELECT madnb.set_privacy_budget('t', 1)")
-    draws = pl_calls(db, "dp_laplace")
+    draws = noise_calls(db)
     e = sqlstate_of(
         db,
         "SELECT madnb.create_nb_prepared_data_tables('t', 'c', 'x', 1, 'fp', 'cp', epsilon => 2, domain => 'private', delta => 1e-6)",
     )
     assert e.diag.sqlstate == "53400"
-    assert pl_calls(db, "dp_laplace") == draws and ledger(db) == []
+    assert noise_calls(db) == draws and ledger(db) == []
 
 
 BAD_DELTAS = {

@@ -377,3 +377,21 @@ def test_seeded_source_values_lie_in_range():
     assert all(0 <= src.randbelow(3) < 3 for _ in range(1000))
     with pytest.raises(ValueError):
         src.randbelow(0)
+
+
+def test_the_release_draws_each_number_of_an_array_its_own_noise_as_one_call_per_number_would():
+    # laplace_array (madnb._dp_laplace_array) against laplace (madnb.dp_laplace), number by number, from one seeded stream
+    values = [0, 5, 12, 1000, 0, 3]
+    noise.use_test_source(noise.seeded_source(42))
+    try:
+        one_by_one = [noise.laplace(None, v, 3, 0.25) for v in values]
+        noise.use_test_source(noise.seeded_source(42))
+        at_once = noise.laplace_array(None, values, 3, 0.25)
+    finally:
+        noise.use_test_source(None)
+    assert at_once == one_by_one
+    assert len({a - v for a, v in zip(at_once, values, strict=True)}) > 1  # each its own draw
+    assert noise.laplace_array(None, None, 1, 1.0) is None  # a kind with no numbers (no numeric cell)
+    for sensitivity, epsilon in ((0, 1.0), (1, 0.0), (1, float("inf"))):
+        with pytest.raises(noise.MadnbError):
+            noise.laplace_array(None, [1], sensitivity, epsilon)

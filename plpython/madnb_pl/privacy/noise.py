@@ -418,6 +418,24 @@ def laplace(plpy: Plpy, value: Any, sensitivity: Any, epsilon: float) -> int:
     return v + discrete_laplace(scale, _source())
 
 
+def laplace_array(plpy: Plpy, values: list[Any] | None, sensitivity: Any, epsilon: float) -> list[int] | None:
+    """Each of ``values`` plus its own discrete Laplace noise of scale ``sensitivity / epsilon`` (exact), in order.
+
+    :func:`laplace` for many numbers of one release at once (``madnb._dp_laplace_array``): the
+    same sampler and source, one call from SQL instead of one per number.  The
+    message of an error never contains a value.
+    """
+    if values is None:
+        return None
+    s = _integral(sensitivity, "sensitivity")
+    if s <= 0:
+        raise MadnbError("22023", "sensitivity must be positive", hint="the most one row can change the value, e.g. 1 for a count")
+    if not (isinstance(epsilon, float) and math.isfinite(epsilon) and epsilon > 0):
+        raise MadnbError("22023", "epsilon must be a positive finite number", hint="the privacy budget of this one released number")
+    scale, source = _scale(s, epsilon), _source()
+    return [_integral(v, "value") + discrete_laplace(scale, source) for v in values]
+
+
 @functools.lru_cache(maxsize=64)
 def _scale(sensitivity: int, epsilon: float) -> Fraction:
     """The exact scale sensitivity / epsilon (cached: a release asks for the same few, once per cell)."""

@@ -365,9 +365,12 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
     Cells: (class) for the class counts, (class, attribute, value) for each
     categorical value of the domain, (class, attribute) for each numeric
     attribute.  The exact statistics of :func:`dp_stats_select` are joined to
-    the cells (an empty cell gets 0; a hash join, linear in the domain) and each
-    released number gets its noise exactly once, here; ``madnb.dp_laplace`` is VOLATILE, so the planner neither
-    folds nor repeats it.
+    the cells (an empty cell gets 0; a hash join, linear in the domain), and each
+    released number gets its noise exactly once, here: the cells are numbered
+    (the counts apart from the numeric cells), each kind of number is drawn for in
+    one call of ``madnb._dp_laplace_array`` (VOLATILE: the planner neither folds
+    nor repeats it; MATERIALIZED: each cell and each call once), and the noisy
+    numbers are joined back to their cells by position.
     """
     elem = training.attrs.elem_sql
     eps = f"{float8_literal(epsilon_per_query)}::{F8}"
@@ -382,17 +385,27 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
             f" UNION ALL SELECT c.cls, g.o, NULL::{elem} FROM {dom} AS c "
             f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
         )
-    isnum = f"x.o = ANY ({num})"
+    i8 = "pg_catalog.int8"
+    noisy = ", ".join(
+        f"madnb._dp_laplace_array(pg_catalog.array_agg(j.{c} ORDER BY j.i) FILTER (WHERE {'' if numeric else 'NOT '}j.isnum), {s}, {eps}) AS {c}"
+        for c, s, numeric in (("n", 1, False), ("s1", k, True), ("s2", k * k, True))
+    )
     return Sql(
-        f"SELECT x.cls, x.o, x.v, "
-        f"CASE WHEN {isnum} THEN NULL ELSE madnb.dp_laplace(COALESCE(e.n, 0), 1, {eps}) END AS n, "
-        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s1, 0), {k}, {eps}) END AS s1, "
-        f"CASE WHEN {isnum} THEN madnb.dp_laplace(COALESCE(e.s2, 0), {k * k}, {eps}) END AS s2 "
+        f"WITH j AS MATERIALIZED (SELECT x.cls, x.o, x.v, x.o = ANY ({num}) AS isnum, COALESCE(e.n, 0) AS n, "
+        "COALESCE(e.s1, 0) AS s1, COALESCE(e.s2, 0) AS s2, "
+        f"pg_catalog.row_number() OVER (PARTITION BY x.o = ANY ({num}))::{i8} AS i "
         f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(training, nb)}) AS e "
         # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
         # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
         # (both cast to the element type: a CASE over a domain yields its base type)
-        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
+        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]), "
+        f"z AS MATERIALIZED (SELECT {noisy} FROM j) "
+        "SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j "
+        "LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c "
+        "ON NOT j.isnum AND c.i = j.i "
+        "LEFT JOIN (SELECT u.s1, u.s2, u.i FROM z CROSS JOIN LATERAL "
+        "ROWS FROM (pg_catalog.unnest(z.s1), pg_catalog.unnest(z.s2)) WITH ORDINALITY AS u(s1, s2, i)) AS g "
+        "ON j.isnum AND g.i = j.i"
     )
 
 
