@@ -9,7 +9,8 @@ private (the parameters are validated by :mod:`madnb_pl.inputs.privacy_parameter
    budget and writes the ledger row before any noise is drawn;
 3. domain => 'private': partition selection (:func:`select_private_domain`);
 4. every cell of the domain with its noise, in one statement
-   (:func:`dp_release_select`), stored as released in a statistics table
+   (:func:`dp_release_select`, a CREATE TABLE AS, so that its pass may run in
+   parallel workers), stored as released in a statistics table
    (:mod:`madnb_pl.release.statistics_table`), with its header.
 
 The private pass computes the same kind of statistics as the exact one, shaped
@@ -100,7 +101,12 @@ def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relatio
     if p.selection is not None:
         select_private_domain(plpy, training, p, dom)
     nb = p.bounds
-    plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {dp_release_select(training, nb, dom, p.per_query)}"))
+    # the release as CREATE TABLE AS: its exact pass may then run in parallel workers (an INSERT ... SELECT
+    # never does); the table holds released numbers only, the exact ones stay inside the statement
+    released = temp_name("madnb_released_")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {released} ON COMMIT DROP AS {dp_release_select(training, nb, dom, p.per_query)}"))
+    plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) SELECT r.cls, r.o, r.v, r.n, r.s1, r.s2 FROM {released} AS r"))
+    plpy.execute(Sql(f"DROP TABLE {released}"))
     order = {a: i for i, a in enumerate(training.numeric_given)}
     header = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=PRIVATE_MODE, num_attrs=training.num_attrs, numeric=list(training.numeric_given),
