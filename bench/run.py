@@ -329,6 +329,14 @@ FIGURE_LABEL = {
     "model_predict": "named model: batch `<model>_predict(t)` materialised",
     "model_evaluate": "named model: `madnb.evaluate` **× one batch `<model>_predict_proba_array(t)` pass**, not × baseline",
     "model_one_row": "named model: one row by primary key of 1,000,000, median of 1,000 queries (≤ 2 ms)",
+    "col_train": "column table: `madnb.train` **× the same statistics in plain SQL** (GROUPING SETS + GROUP BY class)",
+    "col_proba": "column table: batch `<model>_predict_proba_array(t)` materialised × unnest scan of the same values (float8[])",
+    "col_proba_text_scan": "column table: the same **× unnest scan of the text table's 15 values as text[]**",
+    "col_predict": "column table: batch `<model>_predict(t)` materialised × unnest scan",
+    "col_evaluate": "column table: `madnb.evaluate` **× one batch proba pass**",
+    "col_cross_validate": "column table: `madnb.cross_validate` (5 folds) **× train + predict once**",
+    "col_private_train": "column table: private `madnb.train` (ε = 1, public bounds, domain) **× exact `madnb.train`**",
+    "col_vs_export": "column table: train + predict **× the export path** (fetch, encode, fit, predict, COPY back)",
 }
 
 
@@ -418,9 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
     ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
-    ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models,shards",
+    ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models,columns,shards",
                     help="figure groups: train, score, adhoc, export, private, update (bench/update.py), models (bench/models.py), "
-                    "shards (bench/sharding.py)")
+                    "columns (bench/column_table.py), shards (bench/sharding.py)")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
     plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
@@ -456,6 +464,10 @@ def main(argv: list[str] | None = None) -> int:
             from . import models as bench_models
 
             b.rows += bench_models.run(conn, [DATASETS[n] for n, _ in plan], budget)
+        if "columns" in args.figures.split(",") and (not args.only or "mixed200k" in args.only.split(",")):
+            from . import column_table  # issue 19's column table: every column-face figure against its floor
+
+            b.rows += column_table.run(conn, budget)
         if "shards" in args.figures.split(",") and (not args.only or "shards" in args.only.split(",")):
             from .sharding import section as run_sharding  # its own clusters, tables and results file (bench/results/sharding.md)
 

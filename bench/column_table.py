@@ -1,0 +1,257 @@
+"""The face users meet first, on issue 19's column table: madnb.train and the generated functions against their floors.
+
+The table is mixed200k (bench/datagen.py) as ordinary columns (bench.evaluate's
+``eval_text``): 200,000 rows, c1 .. c10 text (10 values each), f1 .. f5 float8,
+class 0 / 1 / 2.  Every figure is the median of per-pair ratios, each timed run
+preceded by a run of its baseline (:func:`bench.timing.measure`), in one session:
+
+=====================  ==========================================================  ========
+figure                 against (the baseline of each pair)                         target
+=====================  ==========================================================  ========
+col_train              the same statistics in plain SQL: one ``GROUP BY GROUPING   <= 1.3x
+                       SETS ((class, c1), ..., (class, c10))`` and one ``GROUP BY
+                       class`` with count / avg / var_samp of f1 .. f5
+col_proba              (``CREATE TABLE AS SELECT id, <m>_predict_proba_array(t)``)  <= 2.5x
+                       the unnest scan of the same 15 values as an array
+                       (``SELECT sum(v) FROM mixed200k, unnest(attributes) v``)
+col_predict            (``CREATE TABLE AS SELECT id, <m>_predict(t)``) the scan     <= 2.5x
+col_evaluate           one batch ``_predict_proba_array`` pass (CREATE TEMP TABLE)  <= 1.2x
+col_cross_validate     ``madnb.cross_validate``, 5 folds, against train + predict   <= 2x
+                       (col_predict's CREATE TABLE AS) once
+col_private_train      ``madnb.train`` with epsilon => 1, public bounds and domain  <= 1.5x
+                       against the exact ``madnb.train``
+col_vs_export          train + predict (col_predict's statement) against the        <= 0.5x
+                       export path: fetch the rows (binary), encode the text
+                       columns, ``CategoricalNB(alpha=1)`` + ``GaussianNB()``
+                       fitted and predicting, COPY (id, prediction) back
+=====================  ==========================================================  ========
+
+Printed beside them: the plain scan of the text table with its 15 values as a
+text array (a second, cheaper-to-beat scan), the floor's and the pass's plans.
+
+    python -m bench.column_table [--runs 5] [--out bench/results]   # its own cluster, about 5 minutes on 2 cores
+
+``bench.run`` calls :func:`run` for the figure group ``columns``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg import sql
+
+import madnb
+from madnb._cluster import LocalCluster
+
+from .datagen import DATASETS, SUPPORT_SQL
+from .evaluate import text_table_sql, uptime
+from .models import TARGET_EVALUATE, evaluate_figure
+from .timing import Budget, Figure, measure, timed
+
+SOURCE = "mixed200k"
+TABLE = "col_text"
+MODEL = "bench_col"
+PRIVATE = "bench_col_dp"
+NCAT, NNUM = 10, 5
+RESULTS = Path(__file__).resolve().parent / "results"
+OUT = sql.Identifier("bench_col_pred")
+EXPORT_OUT = "bench_col_export"
+TARGETS = {
+    "col_train": 1.3, "col_proba": 2.5, "col_predict": 2.5, "col_evaluate": TARGET_EVALUATE, "col_cross_validate": 2.0,
+    "col_private_train": 1.5, "col_vs_export": 0.5,
+}
+CAT = [f"c{j}" for j in range(1, NCAT + 1)]
+NUM = [f"f{j}" for j in range(1, NNUM + 1)]
+
+
+def floor_queries(table: str) -> list[sql.Composed]:
+    """The statistics madnb.train computes, in plain SQL (the floor of col_train)."""
+    t = sql.Identifier(table)
+    sets = sql.SQL(", ").join(sql.SQL("(class, {})").format(sql.Identifier(c)) for c in CAT)
+    cats = sql.SQL(", ").join(sql.Identifier(c) for c in CAT)
+    aggs = sql.SQL(", ").join(
+        sql.SQL("count({c}), avg({c}), var_samp({c})").format(c=sql.Identifier(c)) for c in NUM
+    )
+    return [
+        sql.SQL("SELECT count(*) FROM (SELECT class, {}, count(*) FROM {} GROUP BY GROUPING SETS ({})) AS s").format(cats, t, sets),
+        sql.SQL("SELECT count(*) FROM (SELECT class, count(*), {} FROM {} GROUP BY class) AS s").format(aggs, t),
+    ]
+
+
+def run_all(conn: psycopg.Connection[Any], queries: list[Any], params: tuple[Any, ...] | None = None) -> Any:
+    return lambda: timed(lambda: [conn.execute(q, params) for q in queries])
+
+
+def train_call(model: str, private: bool = False) -> tuple[sql.Composed, tuple[Any, ...]]:
+    if not private:
+        return sql.SQL("SELECT madnb.train(%s, %s, 'class', exclude => ARRAY['id'], replace => true)").format(), (model, TABLE)
+    bounds = {c: [-10, 10] for c in NUM}
+    domain = {"class": [0, 1, 2], **{c: [str(v) for v in range(10)] for c in CAT}}
+    return (
+        sql.SQL("SELECT madnb.train(%s, %s, 'class', exclude => ARRAY['id'], replace => true, epsilon => 1, "
+                "bounds => %s::jsonb, domain => %s)").format(),
+        (model, TABLE, json.dumps(bounds), json.dumps(domain)),
+    )
+
+
+def predict_statement(fn: str) -> sql.Composed:
+    return sql.SQL("CREATE TABLE {} AS SELECT t.id, {}(t) AS p FROM {} AS t").format(
+        OUT, sql.Identifier("madnb_models", f"{MODEL}_{fn}"), sql.Identifier(TABLE))
+
+
+def predict_run(conn: psycopg.Connection[Any], fn: str) -> Any:
+    q = predict_statement(fn)
+
+    def run() -> float:
+        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
+        return timed(lambda: conn.execute(q))
+
+    return run
+
+
+def export_run(conn: psycopg.Connection[Any]) -> float:
+    """The export path, timed: fetch, encode, fit, predict, COPY back (the destination dropped first, untimed)."""
+    from sklearn.naive_bayes import CategoricalNB, GaussianNB
+
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(EXPORT_OUT)))
+    t0 = time.perf_counter()
+    cols = sql.SQL(", ").join(sql.Identifier(c) for c in ["id", "class", *CAT, *NUM])
+    with conn.cursor(binary=True) as cur:
+        cur.execute(sql.SQL("SELECT {} FROM {}").format(cols, sql.Identifier(TABLE)))
+        rows = cur.fetchall()
+    n = len(rows)
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
+    y = np.fromiter((r[1] for r in rows), dtype=np.int64, count=n)
+    Xc = np.empty((n, NCAT), dtype=np.int64)
+    for j in range(NCAT):
+        _, Xc[:, j] = np.unique(np.array([r[2 + j] for r in rows], dtype=object).astype(str), return_inverse=True)
+    Xn = np.array([r[2 + NCAT:] for r in rows], dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cat, gauss = CategoricalNB(alpha=1.0).fit(Xc, y), GaussianNB().fit(Xn, y)
+        jll = cat.predict_joint_log_proba(Xc) + gauss.predict_joint_log_proba(Xn) - cat.class_log_prior_
+    pred = cat.classes_[np.argmax(jll, axis=1)]
+    conn.execute(sql.SQL("CREATE TABLE {} (id integer, prediction integer)").format(sql.Identifier(EXPORT_OUT)))
+    with conn.cursor() as cur, cur.copy(sql.SQL("COPY {} (id, prediction) FROM STDIN").format(sql.Identifier(EXPORT_OUT))) as cp:
+        cp.write("".join(f"{i}\t{p}\n" for i, p in zip(ids.tolist(), pred.tolist(), strict=True)))
+    return time.perf_counter() - t0
+
+
+def _row(figure: str, fig: Figure, against: str, **more: Any) -> dict[str, Any]:
+    row = {
+        "dataset": TABLE, "kind": "columns", "figure": figure, "median_s": fig.median, "runs_s": fig.runs, "runs": len(fig.runs),
+        "target_runs": fig.target_runs, "warmup_discarded": fig.warmup, "ratio": fig.ratio, "baseline_runs_s": fig.base_runs,
+        "baseline_median_s": sorted(fig.base_runs)[len(fig.base_runs) // 2] if fig.base_runs else None,
+        "target": TARGETS.get(figure), "note": against,
+    }
+    row.update(more)
+    r = "" if fig.ratio is None else f"{fig.ratio:.2f}x"
+    print(f"  {TABLE:10s} {figure:22s} {fig.median * 1000:9.1f} ms  {r:>8s}  ({len(fig.runs)} runs)", flush=True)
+    return row
+
+
+def setup(conn: psycopg.Connection[Any]) -> None:
+    """The array table mixed200k (the scans' source) and its column copy."""
+    d = DATASETS[SOURCE]
+    conn.execute(SUPPORT_SQL)
+    if conn.execute("SELECT to_regclass(%s) IS NULL", (d.name,)).fetchone()[0]:
+        conn.execute(d.create_sql())
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(TABLE)))
+    conn.execute(text_table_sql(TABLE))
+    conn.execute(sql.SQL("ALTER TABLE {} ADD PRIMARY KEY (id)").format(sql.Identifier(TABLE)))
+    conn.execute(sql.SQL("VACUUM ANALYZE {}, {}").format(sql.Identifier(TABLE), sql.Identifier(d.name)))
+
+
+def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[dict[str, Any]]:
+    """Every figure of the module's docstring (rows as bench.run's)."""
+    setup(conn)
+    rows: list[dict[str, Any]] = []
+    floor = run_all(conn, floor_queries(TABLE))
+    scan = run_all(conn, [sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(sql.Identifier(SOURCE))])
+    cols = sql.SQL(", ").join([sql.Identifier(c) for c in CAT] + [sql.SQL("{}::text").format(sql.Identifier(c)) for c in NUM])
+    text_scan = run_all(conn, [sql.SQL("SELECT sum(pg_catalog.length(v)) FROM {} AS t, unnest(ARRAY[{}]) AS v").format(
+        sql.Identifier(TABLE), cols)])
+    tq, tp = train_call(MODEL)
+    conn.execute(tq, tp)  # loads madnb's Python in this session; the model exists for the other figures
+    floor()
+    scan()
+    train = run_all(conn, [tq], tp)
+    rows.append(_row("col_train", measure(train, reps, budget, floor), "plain-SQL statistics (GROUPING SETS + GROUP BY class)"))
+    rows.append(_row("col_proba", measure(predict_run(conn, "predict_proba_array"), reps, budget, scan),
+                     "CREATE TABLE AS SELECT id, <m>_predict_proba_array(t) × unnest scan of the same 15 values (float8[])"))
+    rows.append(_row("col_proba_text_scan", measure(predict_run(conn, "predict_proba_array"), reps, budget, text_scan),
+                     "the same × the unnest scan of the text table's 15 values as text[] (for reference)"))
+    rows.append(_row("col_predict", measure(predict_run(conn, "predict"), reps, budget, scan),
+                     "CREATE TABLE AS SELECT id, <m>_predict(t) × unnest scan"))
+    rows.append(_row("col_evaluate", evaluate_figure(conn, MODEL, TABLE, reps, budget), "madnb.evaluate × one batch proba pass"))
+    predict = predict_run(conn, "predict")
+
+    def train_predict() -> float:
+        return train() + predict()
+
+    cv = sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0)")
+    rows.append(_row("col_cross_validate", measure(lambda: timed(lambda: conn.execute(cv, (TABLE,))), reps, budget, train_predict),
+                     "madnb.cross_validate 5 folds × train + predict once"))
+    pq, pp = train_call(PRIVATE, private=True)
+    rows.append(_row("col_private_train", measure(run_all(conn, [pq], pp), reps, budget, train),
+                     "madnb.train epsilon => 1, public bounds and domain × exact madnb.train"))
+    rows.append(_row("col_vs_export", measure(train_predict, reps, budget, lambda: export_run(conn)),
+                     "train + predict × export path (fetch, encode, fit, predict, COPY back)"))
+    return rows
+
+
+def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    L = [
+        "# madnb benchmark: the column table (madnb.train, generated functions, evaluate, cross-validate, export)",
+        "",
+        f"Command: `python -m bench.column_table` (also the `columns` figure group of `make bench`). Date: {meta['date']}. "
+        f"PostgreSQL {meta['server_version']}, {meta['nproc']} cores, `LocalCluster(fast=True)`. Load before: {meta['load_before']}; "
+        f"after: {meta['load_after']}.",
+        "",
+        f"Table `{TABLE}`: mixed200k as columns, 200,000 rows, c1 .. c10 text (10 values), f1 .. f5 float8, 3 classes. "
+        "Each ratio is the median of per-pair ratios (each run after a run of what it is measured against).",
+        "",
+        "| figure | median | runs | against (median) | ratio | target | meets | against what |",
+        "|---|---:|---:|---:|---:|---:|:--:|---|",
+    ]
+    for r in rows:
+        tgt = r["target"]
+        ok = "" if tgt is None else ("yes" if r["ratio"] <= tgt else "**no**")
+        L.append(
+            f"| {r['figure']} | {r['median_s'] * 1000:.0f} ms | {r['runs']} | {r['baseline_median_s'] * 1000:.0f} ms | "
+            f"{r['ratio']:.2f}× | {'' if tgt is None else f'≤ {tgt}×'} | {ok} | {r['note']} |"
+        )
+    return "\n".join(L) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.column_table", description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=RESULTS)
+    args = ap.parse_args(argv)
+    with LocalCluster(fast=True) as pg, psycopg.connect(pg.url, autocommit=True) as conn:
+        madnb.install(conn)
+        before = uptime()
+        rows = run(conn, Budget(per_figure=120.0, deadline=1800.0), args.runs)
+        meta = {
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "server_version": conn.execute("SHOW server_version").fetchone()[0],
+            "nproc": os.cpu_count(), "load_before": before, "load_after": uptime(),
+        }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "column_table.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
+    (args.out / "column_table.md").write_text(markdown(rows, meta))
+    print(markdown(rows, meta))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
