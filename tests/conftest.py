@@ -33,6 +33,7 @@ from pytest_postgresql import factories
 from pytest_postgresql.executors import NoopExecutor
 
 import madnb
+from helpers import clusters_on_tmpfs
 from madnb._cluster import LocalCluster
 from remote import RemoteDb, remote_dbs_on, start_remote_clusters
 
@@ -102,7 +103,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def cluster(pytestconfig: pytest.Config) -> Iterator[LocalCluster]:
     """The session's throwaway cluster: started by the first test that needs it, stopped at the end."""
-    started = LocalCluster(settings={"track_functions": "'pl'"}).start()
+    with clusters_on_tmpfs():
+        started = LocalCluster(settings={"track_functions": "'pl'"}).start()
     pytestconfig.option.postgresql_host = started.host
     pytestconfig.option.postgresql_port = started.port
     pytestconfig.option.postgresql_user = started.user
