@@ -21,8 +21,10 @@ demo: setup
 	$(VENV)/bin/madnb demo
 
 # Lint first, so that CI (.ci/run = make test) fails on a lint error too.
+# One pytest-xdist worker per core, each with its own throwaway cluster; loadgroup keeps
+# the tests that share what a session sets up once on one worker (tests/conftest.py).
 test: setup lint
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n auto --dist loadgroup
 
 bench: setup
 	$(PY) -m bench.run

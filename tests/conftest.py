@@ -33,6 +33,7 @@ from pytest_postgresql import factories
 from pytest_postgresql.executors import NoopExecutor
 
 import madnb
+from helpers import clusters_on_tmpfs
 from madnb._cluster import LocalCluster
 from remote import RemoteDb, remote_dbs_on, start_remote_clusters
 
@@ -50,19 +51,49 @@ SERVER_FIXTURES = frozenset({
 MULTI_SERVER_FIXTURES = frozenset({"remote_clusters"})
 
 
+def _shared_fixture_group(item: pytest.Item) -> str | None:
+    """The test's file, if the test uses a fixture wider than a test that a test file defines: its xdist group.
+
+    Such a fixture (a wheel built, a corpus downloaded, a dataset's model) is set up
+    once per session and file, so that file's tests should run on one worker.
+    The session's own fixtures (this file's) are set up by each worker anyway.
+    """
+    info = getattr(item, "_fixtureinfo", None)
+    for fixturedefs in getattr(info, "name2fixturedefs", {}).values():
+        for d in fixturedefs:
+            if d.scope != "function" and d.baseid.split("::", 1)[0].endswith(".py"):
+                return item.nodeid.split("::", 1)[0]
+    return None
+
+
+# tryfirst: before pytest-xdist's own hook reads the ``xdist_group`` marks given here.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test ``unit``, ``server`` and ``multi_server`` (see the module's docstring)."""
+    """Mark each test ``unit``, ``server`` and ``multi_server`` (see the module's docstring).
+
+    Under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``) each worker
+    is its own session with its own cluster; a test is also given an ``xdist_group``
+    so that what a session sets up once is set up by one worker only: every
+    multi-server test goes to one worker (one set of remote clusters, not one per
+    worker), and the tests of a file that share a fixture of module or session
+    scope defined in that file go to one worker together.
+    """
+    grouped = config.pluginmanager.hasplugin("xdist")
     misplaced = []
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
+        group = _shared_fixture_group(item) if grouped else None
         if UNIT in item.path.resolve().parents:
             if fixtures & SERVER_FIXTURES:
                 misplaced.append(f"{item.nodeid} (asks for {', '.join(sorted(fixtures & SERVER_FIXTURES))})")
             item.add_marker(pytest.mark.unit)
-            continue
-        item.add_marker(pytest.mark.server)
-        if fixtures & MULTI_SERVER_FIXTURES:
-            item.add_marker(pytest.mark.multi_server)
+        else:
+            item.add_marker(pytest.mark.server)
+            if fixtures & MULTI_SERVER_FIXTURES:
+                item.add_marker(pytest.mark.multi_server)
+                group = "remote_clusters" if grouped else None
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
     if misplaced:
         raise pytest.UsageError(
             "tests under tests/unit must need no server; move these to the folder of their stage: " + "; ".join(misplaced)
@@ -72,7 +103,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def cluster(pytestconfig: pytest.Config) -> Iterator[LocalCluster]:
     """The session's throwaway cluster: started by the first test that needs it, stopped at the end."""
-    started = LocalCluster(settings={"track_functions": "'pl'"}).start()
+    with clusters_on_tmpfs():
+        started = LocalCluster(settings={"track_functions": "'pl'"}).start()
     pytestconfig.option.postgresql_host = started.host
     pytestconfig.option.postgresql_port = started.port
     pytestconfig.option.postgresql_user = started.user

@@ -36,6 +36,7 @@ import psycopg
 from psycopg import sql
 
 import madnb
+from helpers import clusters_on_tmpfs
 from madnb._cluster import LocalCluster
 
 REMOTE_CLUSTERS = 3
@@ -54,7 +55,8 @@ host all all 127.0.0.1/32 scram-sha-256
 
 def start_remote_cluster() -> LocalCluster:
     """A started LocalCluster with the remote pg_hba.conf above (caller stops it)."""
-    pg = LocalCluster(settings=dict(REMOTE_SETTINGS)).start()
+    with clusters_on_tmpfs():
+        pg = LocalCluster(settings=dict(REMOTE_SETTINGS)).start()
     try:
         (pg.datadir / "pg_hba.conf").write_text(_HBA, encoding="utf-8")
         with psycopg.connect(pg.url, autocommit=True) as conn:
