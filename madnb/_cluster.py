@@ -58,6 +58,9 @@ def _pg_config(bindir: Path) -> str | None:
     return str(own) if own.exists() else shutil.which("pg_config")
 
 
+PORT_ATTEMPTS = 5
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -147,15 +150,24 @@ class LocalCluster:
         return res
 
     def start(self) -> LocalCluster:
-        """initdb a new cluster and start it, listening on 127.0.0.1 only."""
+        """initdb a new cluster and start it, listening on 127.0.0.1 only; a start that fails leaves nothing behind."""
         bindir = find_bindir()
         self._dir = Path(tempfile.mkdtemp(prefix="madnb-pg-"))
+        try:
+            return self._start(bindir)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, bindir: Path) -> LocalCluster:
+        assert self._dir is not None
         if os.geteuid() == 0:
             self._run_as = SERVER_USER
             pw = pwd.getpwnam(SERVER_USER)
             os.chown(self._dir, pw.pw_uid, pw.pw_gid)
         self._dir.chmod(0o700)
-        if not self.port:
+        chosen = not self.port  # a port picked here may be taken by another process before the server binds it
+        if chosen:
             self.port = _free_port()
         self._cmd([
             str(bindir / "initdb"), "-D", str(self.datadir), "-U", self.user,
@@ -179,10 +191,20 @@ class LocalCluster:
             f.write("\n# madnb throwaway cluster\n")
             for k, v in conf.items():
                 f.write(f"{k} = {v}\n")
-        self._cmd([
-            str(bindir / "pg_ctl"), "-D", str(self.datadir), "-l", str(self._dir / "server.log"),
-            "-w", "-t", "60", "start",
-        ])
+        for attempt in range(PORT_ATTEMPTS):
+            try:
+                self._cmd([
+                    str(bindir / "pg_ctl"), "-D", str(self.datadir), "-l", str(self._dir / "server.log"),
+                    "-w", "-t", "60", "start",
+                ])
+                break
+            except RuntimeError:
+                # another process bound the free port first (tests start clusters side by side): another port
+                if not chosen or attempt == PORT_ATTEMPTS - 1 or "could not bind" not in self.log():
+                    raise
+                self.port = _free_port()
+                with open(self.datadir / "postgresql.conf", "a", encoding="utf-8") as f:
+                    f.write(f"port = {self.port}\n")
         deadline = time.monotonic() + 30
         while True:
             try:
