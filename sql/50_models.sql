@@ -126,6 +126,23 @@ DECLARE
     v_threshold pg_catalog.float8;
     i integer;
 BEGIN
+    -- up to 4 classes written out (once per predicted row, each statement costs): the loops' operations
+    -- in their order, GREATEST being the loop's max
+    IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 2 THEN
+        v_best := GREATEST(scores[1], scores[2]);
+        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
+        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 ELSE 1 END;
+    END IF;
+    IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 3 THEN
+        v_best := GREATEST(scores[1], scores[2], scores[3]);
+        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
+        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN scores[3] OPERATOR(pg_catalog.>=) v_threshold THEN 3 ELSE 1 END;
+    END IF;
+    IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 4 THEN
+        v_best := GREATEST(scores[1], scores[2], scores[3], scores[4]);
+        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
+        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN scores[3] OPERATOR(pg_catalog.>=) v_threshold THEN 3 WHEN scores[4] OPERATOR(pg_catalog.>=) v_threshold THEN 4 ELSE 1 END;
+    END IF;
     FOR i IN 2 .. pg_catalog.array_upper(scores, 1) LOOP
         IF scores[i] OPERATOR(pg_catalog.>) v_best THEN
             v_best := scores[i];
@@ -156,13 +173,48 @@ DECLARE
     i integer;
     k integer := pg_catalog.array_upper(scores, 1);
 BEGIN
+    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700.  This runs once per
+    -- predicted row and each statement costs (about 0.2 us), so up to 4 classes the loops below are
+    -- written out: the same operations in the same order (GREATEST is the loop's max, NaN included;
+    -- the sum adds from 0 in class order), three statements instead of 3 k + 2
+    IF k OPERATOR(pg_catalog.=) 2 THEN
+        v_max := GREATEST(scores[1], scores[2]);
+        v_lse := pg_catalog.ln(0::pg_catalog.float8
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END);
+        RETURN ARRAY[
+            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+    END IF;
+    IF k OPERATOR(pg_catalog.=) 3 THEN
+        v_max := GREATEST(scores[1], scores[2], scores[3]);
+        v_lse := pg_catalog.ln(0::pg_catalog.float8
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[3] OPERATOR(pg_catalog.-) v_max) END);
+        RETURN ARRAY[
+            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+            CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+    END IF;
+    IF k OPERATOR(pg_catalog.=) 4 THEN
+        v_max := GREATEST(scores[1], scores[2], scores[3], scores[4]);
+        v_lse := pg_catalog.ln(0::pg_catalog.float8
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[3] OPERATOR(pg_catalog.-) v_max) END
+            OPERATOR(pg_catalog.+) CASE WHEN (scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[4] OPERATOR(pg_catalog.-) v_max) END);
+        RETURN ARRAY[
+            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+            CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+            CASE WHEN (scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+    END IF;
     FOR i IN 2 .. k LOOP
         IF scores[i] OPERATOR(pg_catalog.>) v_max THEN
             v_max := scores[i];
         END IF;
     END LOOP;
-    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700; one statement per
-    -- class and pass (this runs once per predicted row: each statement costs)
     FOR i IN 1 .. k LOOP
         v_sum := v_sum OPERATOR(pg_catalog.+) CASE WHEN (scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8
             THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[i] OPERATOR(pg_catalog.-) v_max) END;

@@ -469,3 +469,35 @@ def test_probabilities_with_zero_smoothing_match_the_counts_when_a_class_never_s
         assert got == pytest.approx(expected, abs=1e-12), (x, z)
         assert [as_json[c] for c in classes] == pytest.approx(expected, abs=1e-12), (x, z)
         assert db.execute("SELECT madnb_models.zs_nb_predict(x => %s, z => %s)", (x, z)).fetchone()[0] == classes[int(np.argmax(expected))]
+
+
+def _log_sum_exp_probabilities(scores: list[float]) -> list[float]:
+    """The probs view's probabilities from log-likelihoods (d = l - max; 0 below -700), computed here."""
+    m = max(scores)
+    d = [s - m for s in scores]
+    lse = math.log(sum(math.exp(x) for x in d if x >= -700))
+    return [0.0 if x < -700 else math.exp(x - lse) for x in d]
+
+
+def _first_within_tolerance(scores: list[float]) -> int:
+    """The classify view's class: the first within 1e-12 * max(1, |best|) of the best (1-based)."""
+    best = max(scores)
+    return next(i for i, s in enumerate(scores, start=1) if s >= best - 1e-12 * max(1.0, abs(best)))
+
+
+def test_the_per_row_helpers_give_the_probs_and_classify_views_numbers_for_every_number_of_classes(db):
+    # madnb._nb_proba and _nb_best write their loops out for 2 to 4 classes (each statement costs per row);
+    # every number of classes, from 1 to 7, against the views' rules computed here
+    rng = np.random.default_rng(20261201)
+    cases: list[list[float]] = []
+    for k in range(1, 8):
+        cases += [list(rng.normal(-40, 15, k)) for _ in range(20)]
+        base = float(rng.normal(-30, 5))
+        cases.append([base - 5e-13 * abs(base) * i for i in range(k)])  # near ties: within the tolerance
+        cases.append([base - 2e-12 * abs(base) * i for i in range(k)])  # just outside it
+        cases.append([base - 800.0 * i for i in range(k)])  # far below the best: probability 0
+        cases.append([base] * k)  # exact ties: the first class
+    for scores in cases:
+        proba, best = db.execute("SELECT madnb._nb_proba(%s::float8[]), madnb._nb_best(%s::float8[])", (scores, scores)).fetchone()
+        assert proba == pytest.approx(_log_sum_exp_probabilities(scores), rel=1e-15, abs=0), scores
+        assert best == _first_within_tolerance(scores), scores
