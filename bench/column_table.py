@@ -27,7 +27,10 @@ col_vs_export          train + predict (col_predict's statement) against the    
 =====================  ==========================================================  ========
 
 Printed beside them: the plain scan of the text table with its 15 values as a
-text array (a second, cheaper-to-beat scan), the floor's and the pass's plans.
+text array (a second, cheaper-to-beat scan); where batch prediction's time goes
+(each part of the generated expression alone, × the scan: the dictionary lookups,
+the per-row log-sum-exp); EXPLAIN (ANALYZE, BUFFERS) of the probability pass and
+of the training floor.
 
     python -m bench.column_table [--runs 5] [--out bench/results]   # its own cluster, about 5 minutes on 2 cores
 
@@ -209,6 +212,61 @@ def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[di
     return rows
 
 
+def _lookups(classes: int) -> str:
+    """Per row, ``classes`` dictionary lookups per text column as the generated functions make them (jsonb ->> to a
+    rank, then a float8[] subscript), summed: the floor of a text model's scoring in one SQL expression."""
+    js = "'" + json.dumps({str(v): v + 1 for v in range(10)}) + "'::pg_catalog.jsonb"
+    lut = "'{" + ",".join(f"-2.30{v}" for v in range(10)) + "}'::pg_catalog.float8[]"
+    terms = [f"COALESCE(({lut})[({js} OPERATOR(pg_catalog.->>) (t.{c} COLLATE pg_catalog.\"C\"))::pg_catalog.int4], 0)"
+             for c in CAT for _ in range(classes)]
+    return " OPERATOR(pg_catalog.+) ".join(terms)
+
+
+FLOOR_PARTS = {
+    "scan and write": "ARRAY[t.f1, t.f2, t.f3]",
+    "20 dictionary lookups (2 classes x 10 text columns: what predict_proba_array looks up)": _lookups(2),
+    "30 dictionary lookups (3 classes x 10: what predict looks up)": _lookups(3),
+    "madnb._nb_proba of 3 floats": "madnb._nb_proba(ARRAY[t.f1, t.f2, t.f3])",
+}
+
+
+def floor_evidence(conn: psycopg.Connection[Any], reps: int, budget: Budget) -> str:
+    """Where batch prediction's time goes: each part alone, materialised as the figure's statement, × the scan; and
+    EXPLAIN (ANALYZE, BUFFERS) of the probability pass and of the training floor (markdown)."""
+    scan = run_all(conn, [sql.SQL("SELECT sum(v) FROM {}, unnest(attributes) AS v").format(sql.Identifier(SOURCE))])
+    L = ["", "## Where batch prediction's time goes", "",
+         "Each part alone as `CREATE TABLE ... AS SELECT t.id, <part> FROM col_text t`, × the same unnest scan, all in one "
+         "process (max_parallel_workers_per_gather = 0, so that the parts' costs add up; the figures above run in "
+         "parallel workers) and with jit off (a large synthetic expression would otherwise be compiled; the generated "
+         "functions' plans are not):", "",
+         "| part | median | ratio |", "|---|---:|---:|"]
+    conn.execute("SET jit = off")
+    conn.execute("SET max_parallel_workers_per_gather = 0")
+    parts = dict(FLOOR_PARTS)
+    parts["the whole batch probability pass (col_proba's statement)"] = f"madnb_models.{MODEL}_predict_proba_array(t)"
+    for name, expr in parts.items():
+        q = sql.SQL("CREATE TABLE {} AS SELECT t.id, " + expr.replace("{", "{{").replace("}", "}}") + " AS p FROM {} AS t").format(OUT, sql.Identifier(TABLE))
+
+        def part(q: sql.Composed = q) -> float:
+            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
+            return timed(lambda: conn.execute(q))
+
+        fig = measure(part, reps, budget, scan)
+        L.append(f"| {name} | {fig.median * 1000:.0f} ms | {fig.ratio:.2f}× |")
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
+    for title, q in (
+        ("the batch probability pass", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + predict_statement("predict_proba_array")),
+        ("the training floor (plain SQL, its categorical part)", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + floor_queries(TABLE)[0]),
+    ):
+        conn.execute("RESET max_parallel_workers_per_gather")
+        plan = "\n".join(r[0] for r in conn.execute(q))
+        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
+        L += ["", f"EXPLAIN (ANALYZE, BUFFERS) of {title}:", "", "```", plan, "```"]
+    conn.execute("RESET jit")
+    conn.execute("RESET max_parallel_workers_per_gather")
+    return "\n".join(L) + "\n"
+
+
 def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     L = [
         "# madnb benchmark: the column table (madnb.train, generated functions, evaluate, cross-validate, export)",
@@ -241,15 +299,17 @@ def main(argv: list[str] | None = None) -> int:
     with LocalCluster(fast=True) as pg, psycopg.connect(pg.url, autocommit=True) as conn:
         madnb.install(conn)
         before = uptime()
-        rows = run(conn, Budget(per_figure=120.0, deadline=1800.0), args.runs)
+        budget = Budget(per_figure=120.0, deadline=1800.0)
+        rows = run(conn, budget, args.runs)
+        evidence = floor_evidence(conn, args.runs, budget)
         meta = {
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "server_version": conn.execute("SHOW server_version").fetchone()[0],
             "nproc": os.cpu_count(), "load_before": before, "load_after": uptime(),
         }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "column_table.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    (args.out / "column_table.md").write_text(markdown(rows, meta))
-    print(markdown(rows, meta))
+    (args.out / "column_table.md").write_text(markdown(rows, meta) + evidence)
+    print(markdown(rows, meta) + evidence)
     return 0
 
 
