@@ -8,7 +8,7 @@ baseline ``SELECT sum(v) FROM t, unnest(attributes) v`` of the same table in the
 same run.  Writes ``bench/results/latest.md`` and ``latest.json`` and prints the
 Markdown table.
 
-    python -m bench.run [--only cat200k,num200k] [--budget 15] [--deadline 540]
+    python -m bench.run [--only cat200k,num200k] [--budget 15] [--deadline 900]
 """
 
 from __future__ import annotations
@@ -424,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="comma-separated datasets, and 'shards' for bench/sharding.py (default: all)")
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
-    ap.add_argument("--deadline", type=float, default=540.0, help="after this many seconds every figure gets one run")
+    ap.add_argument("--deadline", type=float, default=900.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
     ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models,columns,shards",
                     help="figure groups: train, score, adhoc, export, private, update (bench/update.py), models (bench/models.py), "
