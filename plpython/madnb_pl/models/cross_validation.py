@@ -51,7 +51,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
-from ..core.sql import F8, Plpy, Sql, text_sql, type_is_builtin
+from ..core.sql import Plpy, Sql, text_sql, type_is_builtin
 from ..inputs import arrays
 from . import evaluate, lifecycle
 from .kinds.base import Kind, TrainRequest
@@ -154,9 +154,7 @@ def scoring_sql(kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str
     label = kind.label(training)
     y = f"t.{label.sql}" if kind.label_builtin(training) else text_sql(f"t.{label.sql}", False)
     scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
-    largest = (
-        f"GREATEST({', '.join(f'p.pr[{i}]' for i in range(1, k + 1))}) OPERATOR(pg_catalog.*) {1 - evaluate.CLEAR_MARGIN!r}::{F8}"
-    )
+    largest = evaluate.margin_sql(k, "p.pr")
     best = evaluate.predicted_class_sql(k, "p.pr", "p.m", f"madnb._nb_best({scores})")
     return Sql(
         f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr "

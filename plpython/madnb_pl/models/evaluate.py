@@ -45,6 +45,14 @@ PARAMETER_TYPES = ["pg_catalog.text[]", F8]
 """The parameters of an :func:`aggregate_sql` query: the model's classes as text, log-loss's clipping eps."""
 
 
+def margin_sql(k: int, pr: str) -> str:
+    """The largest of ``k`` probabilities ``pr`` (a float8[]) times 1 - :data:`CLEAR_MARGIN`: the ``m`` of
+    :func:`predicted_class_sql`."""
+    if k == 0:
+        return f"NULL::{F8}"
+    return f"GREATEST({', '.join(f'{pr}[{i}]' for i in range(1, k + 1))}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}"
+
+
 def predicted_class_sql(k: int, pr: str, m: str, exact: str) -> str:
     """The predicted class's position from a row's probabilities ``pr`` (float8[] of ``k``): ``<m>_predict``'s.
 
@@ -95,7 +103,7 @@ def evaluate_sql(
         classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(q.w)"
     else:
         classes, y, h = "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(q.w)", model_builtin)
-    largest = f"GREATEST({', '.join(f'p.pr[{i}]' for i in range(1, k + 1))}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}" if k else f"NULL::{F8}"
+    largest = margin_sql(k, "p.pr")
     best = predicted_class_sql(k, "q.pr", "q.m", f"pg_catalog.array_position({classes}, {h})")
     return aggregate_sql(f"""
   SELECT 1 AS g, q.t, {best} AS h, q.y, q.pr

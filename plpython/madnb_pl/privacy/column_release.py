@@ -26,6 +26,7 @@ from ..inputs import privacy_parameters
 from ..inputs.arrays import Training, finite_number
 from ..inputs.columns import ColumnTraining, Feature, column_text_sql, gaussian_value_sql, value_text_sql
 from ..release import column_pass
+from . import private_release
 
 # ---------------------------------------------------------------------------
 # Private training from columns (madnb.train with epsilon)
@@ -248,12 +249,8 @@ def _fixed_point_sql(training: ColumnTraining, nb: privacy_parameters.NumericBou
     :func:`madnb_pl.privacy.private_release.dp_stats_select` encodes a cell's value, with the same constants."""
     lo, hi = next((x, y) for a, x, y in nb.bounds if a == i)
     x = _value_sql(training.features[i - 1], lo, hi)
-    clipped = f"LEAST(GREATEST({x}, {float8_literal(lo)}::{F8}), {float8_literal(hi)}::{F8})"
-    mid, step, k = nb.mid(lo, hi), nb.scale / nb.half(lo, hi), nb.scale
-    return (
-        f"(CASE WHEN {x} IS NOT NULL THEN LEAST(GREATEST(pg_catalog.round(({clipped} OPERATOR(pg_catalog.-) {float8_literal(mid)}::{F8}) "
-        f"OPERATOR(pg_catalog.*) {float8_literal(step)}::{F8}), -{k}), {k})::pg_catalog.int8 END)"
-    )
+    c = [f"{float8_literal(v)}::{F8}" for v in (lo, hi, nb.mid(lo, hi), nb.scale / nb.half(lo, hi))]
+    return f"(CASE WHEN {x} IS NOT NULL THEN {private_release.fixed_point_sql(x, c[0], c[1], c[2], c[3], nb.scale)} END)"
 
 
 def _value_sql(f: Feature, lo: float, hi: float) -> str:

@@ -409,13 +409,7 @@ def laplace(plpy: Plpy, value: Any, sensitivity: Any, epsilon: float) -> int:
     error never contains ``value``.
     """
     v = _integral(value, "value")
-    s = _integral(sensitivity, "sensitivity")
-    if s <= 0:
-        raise MadnbError("22023", "sensitivity must be positive", hint="the most one row can change the value, e.g. 1 for a count")
-    if not (isinstance(epsilon, float) and math.isfinite(epsilon) and epsilon > 0):
-        raise MadnbError("22023", "epsilon must be a positive finite number", hint="the privacy budget of this one released number")
-    scale = _scale(s, epsilon)
-    return v + discrete_laplace(scale, _source())
+    return v + discrete_laplace(_checked_scale(sensitivity, epsilon), _source())
 
 
 def laplace_array(plpy: Plpy, values: list[Any] | None, sensitivity: Any, epsilon: float) -> list[int] | None:
@@ -427,13 +421,18 @@ def laplace_array(plpy: Plpy, values: list[Any] | None, sensitivity: Any, epsilo
     """
     if values is None:
         return None
+    scale, source = _checked_scale(sensitivity, epsilon), _source()
+    return [_integral(v, "value") + discrete_laplace(scale, source) for v in values]
+
+
+def _checked_scale(sensitivity: Any, epsilon: float) -> Fraction:
+    """The noise's scale sensitivity / epsilon, once both are checked: a positive integer, a positive finite float."""
     s = _integral(sensitivity, "sensitivity")
     if s <= 0:
         raise MadnbError("22023", "sensitivity must be positive", hint="the most one row can change the value, e.g. 1 for a count")
     if not (isinstance(epsilon, float) and math.isfinite(epsilon) and epsilon > 0):
         raise MadnbError("22023", "epsilon must be a positive finite number", hint="the privacy budget of this one released number")
-    scale, source = _scale(s, epsilon), _source()
-    return [_integral(v, "value") + discrete_laplace(scale, source) for v in values]
+    return _scale(s, epsilon)
 
 
 @functools.lru_cache(maxsize=64)

@@ -276,6 +276,14 @@ def _dp_cells_unnest(training: Training) -> Sql:
     )
 
 
+def fixed_point_sql(x: str, lo: str, hi: str, mid: str, step: str, k: int) -> str:
+    """A numeric value's fixed-point code (int8): ``x`` (float8) clipped to [lo, hi], then
+    clip(round((x - mid) * step), -K, K), step = K / h (the module's encoding).  Every argument is SQL."""
+    clipped = f"LEAST(GREATEST({x}, {lo}), {hi})"
+    return (f"LEAST(GREATEST(pg_catalog.round(({clipped} OPERATOR(pg_catalog.-) {mid}) OPERATOR(pg_catalog.*) {step}), "
+            f"-{k}), {k})::pg_catalog.int8")
+
+
 def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
     """The one exact pass for private training: class counts, value counts, encoded sums.
 
@@ -302,9 +310,7 @@ def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
         a = nb.arrays(n)
         k = nb.scale
         oid = training.attrs.elem_oid
-        if training.cells is not None:  # columns: read, NaN as NULL and numeric clipped, by the cells
-            x, present = "u.x", "u.x IS NOT NULL"
-        elif oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
+        if oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
             x = f"LEAST(GREATEST(u.val, ({a['lo_n']})[u.o]), ({a['hi_n']})[u.o])::{F8}"
             present = "u.val IS NOT NULL AND u.val <> 'NaN'::pg_catalog.numeric"
         elif oid in FLOAT_TYPES:
@@ -313,13 +319,10 @@ def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
         else:  # integers
             x = f"u.val::{F8}"
             present = "u.val IS NOT NULL"
-        clipped = f"LEAST(GREATEST({x}, ({a['lo']})[u.o]), ({a['hi']})[u.o])"
-        z = (
-            f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN "
-            f"LEAST(GREATEST(pg_catalog.round(({clipped} - ({a['mid']})[u.o]) * ({a['step']})[u.o]), -{k}), {k})"
-            "::pg_catalog.int8 END)"
-        )
-        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} * {z})"
+        lo, hi, mid, step = (f"({a[c]})[u.o]" for c in ("lo", "hi", "mid", "step"))
+        code = fixed_point_sql(x, lo, hi, mid, step, k)
+        z = f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN {code} END)"
+        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} OPERATOR(pg_catalog.*) {z})"
     else:
         s1 = s2 = "NULL::pg_catalog.numeric"
     return Sql(
@@ -416,6 +419,6 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
 
 
 __all__ = [
-    "charge", "domain_fingerprint", "dp_attrs_sql", "dp_domain_ddl", "dp_release_select", "dp_selection_select",
+    "charge", "domain_fingerprint", "dp_attrs_sql", "fixed_point_sql", "dp_domain_ddl", "dp_release_select", "dp_selection_select",
     "dp_stats_select", "fill_domain", "select_private_domain", "write_private",
 ]
