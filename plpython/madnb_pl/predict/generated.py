@@ -26,6 +26,10 @@ table (by parallel workers too), an index scan for one row stays an index scan,
 and there is no per-call function overhead except the small arg-max or
 log-sum-exp over the K scores (``madnb._nb_best``, ``madnb._nb_proba``, ...,
 PL/pgSQL).  A body with a sub-select would not be inlined (about 50 times slower).
+A model of more than :data:`INLINE_MAX_TERMS` terms (classes x features) is the
+exception: its functions that hold the model are PL/pgSQL returning the same
+expression, called once per row, because PostgreSQL's JIT (on by default) would
+compile the inlined expression in time that grows much faster than its size.
 
 The numbers are the views' own: the one-row model of :mod:`madnb_pl.scoring`
 (:func:`madnb_pl.scoring.model.model_parts`, dictionary form) is computed once
@@ -61,6 +65,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import MadnbError
 from ..core.names import MODELS_SCHEMA, NewName
 from ..core.sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
 from ..inputs.columns import ColumnTraining, Feature, column_value_sql, gaussian_value_sql, label_text_sql, value_text_sql
@@ -69,6 +74,11 @@ from ..scoring.plan import ScoringPlan
 
 SCHEMA = MODELS_SCHEMA
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
+INLINE_MAX_TERMS = 256
+"""The largest model (classes x features) whose functions are inlined SQL.  A larger one is PL/pgSQL
+returning the same expression, evaluated once per row and never compiled by PostgreSQL's JIT, whose
+time grows much faster than the expression (100,000 rows, 100 classes x 3 features, jit = on: inlined
+13.6 s, PL/pgSQL 7.0 s; at 2,000 classes the inlined expression is 2.7 MB)."""
 _IMMUTABLE_TEXT = TEXT_TYPES | {NAME, BOOL, UUID, INT2, INT4, INT8, NUMERIC}
 
 
@@ -100,8 +110,11 @@ def read_numbers(
         strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=training.numeric,
         value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False, var_floor=var_floor,
     )
-    parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql)
+    parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql, per_class=True)
     cat = [j for j in range(1, n + 1) if j not in set(training.numeric)]
+    # one row: the classes, priors, dictionaries and Gaussian windows; one row per class: its tables
+    # (any number of classes: a select list holds at most 1664 columns)
+    one_row = [0]
     # the classes' texts from their type's output function (an enum's owner may plant a cast to text)
     cols = [
         "pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text",
@@ -109,15 +122,27 @@ def read_numbers(
         "ORDER BY u.i) AS class_texts",
         "m0.prior",
     ]
+    per_class: list[tuple[int, str]] = []  # (part, its columns past pos)
     if has_cat:
-        cols += [f"m1.lut{i}" for i in range(1, k + 1)]
+        per_class.append((1, "m1.arr AS lut"))
         if cat:
+            one_row.append(2)
             cols += [f"m2.js{j}::pg_catalog.text AS js{j}" for j in cat]
     if np is not None:
         g = len(parts) - 3  # grids, window, isnum: the last three parts
-        cols += [f"m{g}.{w}{i}" for i in range(1, k + 1) for w in ("a", "r", "mu")] + [f"m{g + 1}.nlo", f"m{g + 1}.nhi"]
-    joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
-    row: dict[str, Any] = plpy.execute(Sql(f"SELECT {', '.join(cols)} FROM {joined}"))[0]
+        per_class.append((g, f"m{g}.a, m{g}.r, m{g}.mu"))
+        one_row.append(g + 1)
+        cols += [f"m{g + 1}.nlo", f"m{g + 1}.nhi"]
+    row: dict[str, Any] = plpy.execute(Sql(f"SELECT {', '.join(cols)} FROM {', '.join(f'{parts[j]} AS m{j}' for j in one_row)}"))[0]
+    by_class: list[dict[str, Any]] = []
+    if per_class:
+        first = per_class[0][0]
+        joins = "".join(f" JOIN {parts[j]} AS m{j} ON m{j}.pos OPERATOR(pg_catalog.=) m{first}.pos" for j, _ in per_class[1:])
+        by_class = list(plpy.execute(Sql(
+            f"SELECT {', '.join(c for _, c in per_class)} FROM {parts[first]} AS m{first}{joins} ORDER BY m{first}.pos"
+        )))
+        if len(by_class) != k:  # pragma: no cover - model_parts gives a row per class
+            raise MadnbError("XX000", f"internal error in madnb: {len(by_class)} per-class rows for {k} classes")
     dicts: dict[int, tuple[str, list[list[float]]]] = {}
     if has_cat:
         for j in cat:
@@ -125,13 +150,13 @@ def read_numbers(
             if js is None:
                 continue  # no value of this attribute was seen: it adds nothing
             width = len(json.loads(js))
-            dicts[j] = (js, [[float(x) for x in row[f"lut{i}"][j - 1][:width]] for i in range(1, k + 1)])
+            dicts[j] = (js, [[float(x) for x in c["lut"][j - 1][:width]] for c in by_class])
     gauss: dict[int, tuple[float, float, list[tuple[float, float, float] | None]]] = {}
     if np is not None:
         for j in training.numeric:
             per: list[tuple[float, float, float] | None] = []
-            for i in range(1, k + 1):
-                a, r, mu = (float(row[f"{w}{i}"][j - 1]) for w in ("a", "r", "mu"))
+            for c in by_class:
+                a, r, mu = (float(c[w][j - 1]) for w in ("a", "r", "mu"))
                 per.append(None if a == 0 and r == 0 and mu == 0 else (a, r, mu))
             gauss[j] = (float(row["nlo"][j - 1]), float(row["nhi"][j - 1]), per)
     return ModelNumbers(row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss)
@@ -283,6 +308,7 @@ class Form:
     signature: str
     takes: str
     bodies: list[tuple[str, str]]
+    inline: bool = True  # an SQL function the planner inlines; False: PL/pgSQL (see INLINE_MAX_TERMS)
 
 
 def form_statements(
@@ -291,15 +317,17 @@ def form_statements(
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of the three functions ``names`` in each of ``forms``.
 
     The one writer of every kind's prediction functions: SQL functions the planner
-    inlines, ``volatility``, PARALLEL SAFE, SECURITY INVOKER; each comment is
+    inlines (a form not ``inline``: PL/pgSQL returning the same expression),
+    ``volatility``, PARALLEL SAFE, SECURITY INVOKER; each comment is
     ``comment_prefix: what[i] of form.takes`` (``quote`` writes it as a string constant).
     """
     out: list[Sql] = []
     for form in forms:
         for name, (rtype, body), text in zip(names, form.bodies, descriptions, strict=True):
+            language, source = ("sql", "SELECT " + body) if form.inline else ("plpgsql", f"BEGIN RETURN ({body}); END")
             out.append(Sql(
-                f"CREATE OR REPLACE FUNCTION {name.sql}({form.parameters}) RETURNS {rtype} LANGUAGE sql {volatility} PARALLEL SAFE "
-                f"SECURITY INVOKER AS {plpy_literal('SELECT ' + body)}"
+                f"CREATE OR REPLACE FUNCTION {name.sql}({form.parameters}) RETURNS {rtype} LANGUAGE {language} {volatility} PARALLEL SAFE "
+                f"SECURITY INVOKER AS {plpy_literal(source)}"
             ))
             out.append(Sql(f"COMMENT ON FUNCTION {name.sql}({form.signature}) IS " + quote(f"{comment_prefix}: {text} of {form.takes}")))
     return out
@@ -330,21 +358,21 @@ def function_statements(
         f"float8[] of class probabilities in the order of {class_order}",
     ]
     row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
+    inline = len(m.classes) * training.num_attrs <= INLINE_MAX_TERMS
     forms: list[Form] = []
     if training.num_attrs <= MAX_ARGS:
         col_values = [f"${j}" for j in range(1, training.num_attrs + 1)]
         params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in training.features)
         forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
-                          _bodies(training, m, col_values, helpers)))
+                          _bodies(training, m, col_values, helpers), inline))
     # the row form: a call of the column form (its body names only the row's fields, so a row without a
     # feature column fails with a short error naming the column and the function, not with the whole model),
     # or the model itself when there is no column form
     if _row_form_calls_column_form(training):
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
-        row_bodies = calls(names, training.label.type_sql, call)
+        forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", calls(names, training.label.type_sql, call)))
     else:
-        row_bodies = _bodies(training, m, row_values, helpers)
-    forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", row_bodies))
+        forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", _bodies(training, m, row_values, helpers), inline))
     return form_statements(names, comment_prefix, descriptions, volatility(training), forms, quote)
 
 
@@ -360,7 +388,7 @@ def column_signature(training: ColumnTraining) -> str:
 
 
 __all__ = [
-    "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "Form", "Helpers", "ModelNumbers", "bodies", "calls", "column_signature",
+    "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "Form", "Helpers", "ModelNumbers", "bodies", "calls", "column_signature",
     "form_statements", "function_statements", "result_types", "read_numbers", "volatility",
 ]
 

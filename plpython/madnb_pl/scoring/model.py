@@ -50,28 +50,35 @@ def value_log_probs(cp: str, fp: str, smoothing: float | str) -> str:
 
 
 
-def _slot_tables(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False) -> str:
-    """One row: per class k, ``lut{k}[attr][slot]``, the log-probability table of the
+def _slot_rows(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False) -> str:
+    """Rows (pos, arr): class ``pos``'s log-probability table ``arr[attr][slot]`` of the
     unrolled and dictionary forms (0 where a slot holds no training value).
 
     ``slotted`` has rows (attr, pos, slot, lp) with slots 1..w; ``width`` is a
     one-row subquery with column ``w``.  ``flat``: one-dimensional tables,
-    ``lut{k}[(attr - 1) * w + slot]`` (the LATERAL form computes that index once
+    ``arr[(attr - 1) * w + slot]`` (the LATERAL form computes that index once
     per value; a two-dimensional subscript per class costs more).
     """
-    per_class = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
     rows = "r.arr ORDER BY r.a" if not flat else "e.lp ORDER BY r.a, e.s"
     unnest = "" if not flat else " CROSS JOIN LATERAL pg_catalog.unnest(r.arr) WITH ORDINALITY AS e(lp, s)"
     return (
-        f"(SELECT {per_class} FROM ("
-        f"SELECT r.pos, pg_catalog.array_agg({rows}) AS arr FROM ("
+        f"(SELECT r.pos, pg_catalog.array_agg({rows}) AS arr FROM ("
         f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY s.s) AS arr "
         f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
         "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) "
         f"LEFT JOIN {slotted} AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s "
         f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
-        f"GROUP BY c.pos, g.a) AS r{unnest} GROUP BY r.pos) AS q)"
+        f"GROUP BY c.pos, g.a) AS r{unnest} GROUP BY r.pos)"
     )
+
+
+def _slot_tables(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False, per_class: bool = False) -> str:
+    """One row: per class k, ``lut{k}``, class k's table of :func:`_slot_rows`; ``per_class``: those rows themselves."""
+    rows = _slot_rows(cp, n, n_classes, slotted, width, flat)
+    if per_class:
+        return rows
+    cols = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
+    return f"(SELECT {cols} FROM {rows} AS q)"
 
 
 def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, flat: bool = False) -> list[str]:
@@ -101,6 +108,7 @@ def _ranks(fp: str) -> str:
 
 def _dict_model(
     cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int] | None, value_type_oid: int | None,
+    per_class: bool = False,
 ) -> list[str]:
     """One-row subqueries for values looked up by their text form.
 
@@ -127,7 +135,7 @@ def _dict_model(
         f"JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
     )
     width = f"(SELECT pg_catalog.max(r.rank) AS w FROM {ranks} AS r)"
-    return [_slot_tables(cp, n, n_classes, slotted, width)] + ([dicts] if dicts else [])
+    return [_slot_tables(cp, n, n_classes, slotted, width, per_class=per_class)] + ([dicts] if dicts else [])
 
 
 def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
@@ -162,11 +170,13 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     return [lut, ranges]
 
 
-def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: bool = True) -> list[str]:
+def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: bool = True, per_class: bool = False) -> list[str]:
     """One-row subqueries for Gaussian attributes: arrays [class][attribute].
 
     ``floor``: each variance is at least VAR_FLOOR_FACTOR times its attribute's
     variance over all classes; otherwise the table's variance is used as it is.
+    ``per_class``: the first part is rows (pos, mu, r, a) instead of one row of
+    columns mu{k}, r{k}, a{k}.
     """
     numb = (
         "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
@@ -195,19 +205,19 @@ def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: b
     # attribute (the term then adds 0).  A term is a - (r * (x - mu))^2 with
     # a = -ln(2 pi w) / 2 and r = sqrt(1 / (2 w)): r * (x - mu) stays finite where
     # (x - mu)^2 alone would not.
-    per_class = ", ".join(
+    rows = (
+        f"(SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::{F8}) ORDER BY g.a) AS mu, "
+        f"pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::{F8}) ORDER BY g.a) AS r, "
+        f"pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::{F8}) ORDER BY g.a) AS a "
+        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
+        f"LEFT JOIN {numw} AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos)"
+    )
+    cols = ", ".join(
         f"pg_catalog.max(q.mu) FILTER (WHERE q.pos = {k}) AS mu{k}, pg_catalog.max(q.r) FILTER (WHERE q.pos = {k}) AS r{k}, "
         f"pg_catalog.max(q.a) FILTER (WHERE q.pos = {k}) AS a{k}"
         for k in range(1, n_classes + 1)
     )
-    grids = (
-        f"(SELECT {per_class} FROM ("
-        f"SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::{F8}) ORDER BY g.a) AS mu, "
-        f"pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::{F8}) ORDER BY g.a) AS r, "
-        f"pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::{F8}) ORDER BY g.a) AS a "
-        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
-        f"LEFT JOIN {numw} AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q)"
-    )
+    grids = rows if per_class else f"(SELECT {cols} FROM {rows} AS q)"
     window = (
         f"(SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::{F8}) ORDER BY g.a) AS nlo, "
         f"pg_catalog.array_agg(COALESCE(b.hi, 0::{F8}) ORDER BY g.a) AS nhi "
@@ -221,9 +231,16 @@ def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: b
 
 
 
-def model_parts(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None) -> tuple[list[str], list[str]]:
+def model_parts(
+    plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None, per_class: bool = False,
+) -> tuple[list[str], list[str]]:
     """The one-row model subqueries a plan needs (``m0``, ``m1``, ... in this order) and
-    the checks of the model's shape that make up its ``ready`` column."""
+    the checks of the model's shape that make up its ``ready`` column.
+
+    ``per_class`` (the dictionary strategy and the Gaussian attributes only): the per-class
+    tables are rows, one per class -- (pos, arr) and (pos, mu, r, a) -- instead of one row
+    with a column per class (a select list holds at most 1664 columns: any number of classes).
+    """
     k = plan.k
     n = plan.num_attrs
     smoothing = plan.smoothing
@@ -238,7 +255,7 @@ def model_parts(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None) 
     num = set(plan.numeric_attrs)
     cat_attrs = [j for j in range(1, n + 1) if j not in num]
     if plan.strategy == "dict":
-        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if plan.unroll else None, plan.value_type_oid)
+        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if plan.unroll else None, plan.value_type_oid, per_class)
     if plan.strategy == "codes":
         assert plan.value_type_oid is not None
         if plan.unroll or plan.rectangle:
@@ -252,7 +269,7 @@ def model_parts(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None) 
             )
             checks.append(f"m{len(parts) - 1}.whole")
     if numeric_stats is not None:
-        parts += _numeric_model(cp, numeric_stats, n, k, plan.var_floor)
+        parts += _numeric_model(cp, numeric_stats, n, k, plan.var_floor, per_class)
         if plan.unroll and plan.check_numeric:
             baked = "{" + ",".join("t" if j in num else "f" for j in range(1, n + 1)) + "}"
             checks.append(

@@ -155,9 +155,12 @@ SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM "madnb_models"."pets_c_cla
 SELECT EXISTS (SELECT 1 FROM "madnb_models"."pets_c_feature_probs") AS e
 
 -- statement 48
-SELECT pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text, ARRAY(SELECT (u.c)::pg_catalog.text FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) ORDER BY u.i) AS class_texts, m0.prior, m1.lut1, m1.lut2, m1.lut3, m2.js1::pg_catalog.text AS js1, m2.js2::pg_catalog.text AS js2, m2.js3::pg_catalog.text AS js3 FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_c_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 3) AS lut3 FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_c_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_c_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 0.5::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 0.5::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 0.5::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 0.5::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 0.5::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 0.5::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 0.5::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 0.5::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 0.5::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM "madnb_models"."pets_c_feature_probs" AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_c_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM "madnb_models"."pets_c_feature_probs" AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c JOIN (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_c_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r ON r.attr = c.attr AND r.value = c.value) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 9, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q) AS m1, (SELECT pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 1) AS js1, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 2) AS js2, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 3) AS js3 FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_c_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS m2
+SELECT pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text, ARRAY(SELECT (u.c)::pg_catalog.text FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) ORDER BY u.i) AS class_texts, m0.prior, m2.js1::pg_catalog.text AS js1, m2.js2::pg_catalog.text AS js2, m2.js3::pg_catalog.text AS js3 FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_c_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 1) AS js1, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 2) AS js2, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 3) AS js3 FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_c_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS m2
 
 -- statement 49
+SELECT m1.arr AS lut FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_c_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_c_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 0.5::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 0.5::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 0.5::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 0.5::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 0.5::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 0.5::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 0.5::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 0.5::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 0.5::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM "madnb_models"."pets_c_feature_probs" AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_c_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM "madnb_models"."pets_c_feature_probs" AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c JOIN (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_c_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r ON r.attr = c.attr AND r.value = c.value) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 9, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS m1 ORDER BY m1.pos
+
+-- statement 50
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::character varying(8)[])[madnb._nb_best(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -173,10 +176,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict"("colour" pg_catalog.t
   OPERATOR(pg_catalog.+) COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
 ])]'
 
--- statement 50
+-- statement 51
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.bool) IS 'madnb model pets_c: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values (each NULL, a missing value, unless given)'
 
--- statement 51
+-- statement 52
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8,
  ''-1.0986122886681098''::pg_catalog.float8
@@ -189,10 +192,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba"("colour" pg_cat
   OPERATOR(pg_catalog.+) COALESCE((''{-0.08338160893905133,0.2513144282809061}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
--- statement 52
+-- statement 53
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.bool) IS 'madnb model pets_c: jsonb {class: probability} of the feature values (each NULL, a missing value, unless given)'
 
--- statement 53
+-- statement 54
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba_array"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8,
  ''-1.0986122886681098''::pg_catalog.float8
@@ -205,34 +208,34 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba_array"("colour" 
   OPERATOR(pg_catalog.+) COALESCE((''{-0.08338160893905133,0.2513144282809061}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
 ])'
 
--- statement 54
+-- statement 55
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.bool) IS 'madnb model pets_c: float8[] of class probabilities in the order of madnb.model_classes of the feature values (each NULL, a missing value, unless given)'
 
--- statement 55
+-- statement 56
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict"(r anyelement) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_c_predict"("colour" => ($1)."colour", "legs" => ($1)."legs", "indoor" => ($1)."indoor")'
 
--- statement 56
+-- statement 57
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict"(anyelement) IS 'madnb model pets_c: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of a row holding the feature columns'
 
--- statement 57
+-- statement 58
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_c_predict_proba"("colour" => ($1)."colour", "legs" => ($1)."legs", "indoor" => ($1)."indoor")'
 
--- statement 58
+-- statement 59
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict_proba"(anyelement) IS 'madnb model pets_c: jsonb {class: probability} of a row holding the feature columns'
 
--- statement 59
+-- statement 60
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_c_predict_proba_array"("colour" => ($1)."colour", "legs" => ($1)."legs", "indoor" => ($1)."indoor")'
 
--- statement 60
+-- statement 61
 COMMENT ON FUNCTION "madnb_models"."pets_c_predict_proba_array"(anyelement) IS 'madnb model pets_c: float8[] of class probabilities in the order of madnb.model_classes of a row holding the feature columns'
 
--- statement 61
+-- statement 62
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
--- statement 62
+-- statement 63
 INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
 
--- statement 63
+-- statement 64
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.pets_c_predict(anyelement) (pg_get_functiondef)

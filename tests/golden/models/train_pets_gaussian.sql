@@ -197,9 +197,12 @@ SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM "madnb_models"."pets_g_cla
 SELECT EXISTS (SELECT 1 FROM "madnb_models"."pets_g_feature_probs") AS e
 
 -- statement 60
-SELECT pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text, ARRAY(SELECT (u.c)::pg_catalog.text FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) ORDER BY u.i) AS class_texts, m0.prior, m1.a1, m1.r1, m1.mu1, m1.a2, m1.r2, m1.mu2, m1.a3, m1.r3, m1.mu3, m2.nlo, m2.nhi FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 3) AS mu3, pg_catalog.max(q.r) FILTER (WHERE q.pos = 3) AS r3, pg_catalog.max(q.a) FILTER (WHERE q.pos = 3) AS a3 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM "madnb_models"."pets_g_numeric_stats" AS y) AS x ON x.attr = g.a) AS m3
+SELECT pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text, ARRAY(SELECT (u.c)::pg_catalog.text FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) ORDER BY u.i) AS class_texts, m0.prior, m2.nlo, m2.nhi FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2
 
 -- statement 61
+SELECT m1.a, m1.r, m1.mu FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, b.var AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_g_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_g_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS m1 ORDER BY m1.pos
+
+-- statement 62
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"("legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::character varying(8)[])[madnb._nb_best(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(($1)::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -215,10 +218,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"("legs" pg_catalog.int
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])]'
 
--- statement 62
+-- statement 63
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict"(pg_catalog.int4, pg_catalog.float8, pg_catalog.numeric) IS 'madnb model pets_g: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values (each NULL, a missing value, unless given)'
 
--- statement 63
+-- statement 64
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"("legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(($1)::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -234,10 +237,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"("legs" pg_catal
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
--- statement 64
+-- statement 65
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba"(pg_catalog.int4, pg_catalog.float8, pg_catalog.numeric) IS 'madnb model pets_g: jsonb {class: probability} of the feature values (each NULL, a missing value, unless given)'
 
--- statement 65
+-- statement 66
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"("legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
  ''-1.6094379124341003''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''4.830480710459705''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''222.0373594188667''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(($1)::pg_catalog.float8, ''-3.1846297534669025e+97''::pg_catalog.float8), ''3.1846297534669025e+97''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''0.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -253,34 +256,34 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"("legs" pg
   OPERATOR(pg_catalog.+) COALESCE(''-1.8293973808332304''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.2844970376612271''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-2.353395776389557e+100''::pg_catalog.float8), ''2.353395776389557e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])'
 
--- statement 66
+-- statement 67
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba_array"(pg_catalog.int4, pg_catalog.float8, pg_catalog.numeric) IS 'madnb model pets_g: float8[] of class probabilities in the order of madnb.model_classes of the feature values (each NULL, a missing value, unless given)'
 
--- statement 67
+-- statement 68
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict"(r anyelement) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_g_predict"("legs" => ($1)."legs", "weight" => ($1)."weight", "age" => ($1)."age")'
 
--- statement 68
+-- statement 69
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict"(anyelement) IS 'madnb model pets_g: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of a row holding the feature columns'
 
--- statement 69
+-- statement 70
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_g_predict_proba"("legs" => ($1)."legs", "weight" => ($1)."weight", "age" => ($1)."age")'
 
--- statement 70
+-- statement 71
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba"(anyelement) IS 'madnb model pets_g: jsonb {class: probability} of a row holding the feature columns'
 
--- statement 71
+-- statement 72
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_g_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_g_predict_proba_array"("legs" => ($1)."legs", "weight" => ($1)."weight", "age" => ($1)."age")'
 
--- statement 72
+-- statement 73
 COMMENT ON FUNCTION "madnb_models"."pets_g_predict_proba_array"(anyelement) IS 'madnb model pets_g: float8[] of class probabilities in the order of madnb.model_classes of a row holding the feature columns'
 
--- statement 73
+-- statement 74
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
--- statement 74
+-- statement 75
 INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
 
--- statement 75
+-- statement 76
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.pets_g_predict(anyelement) (pg_get_functiondef)
