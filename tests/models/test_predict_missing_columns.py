@@ -301,6 +301,12 @@ def test_a_wide_models_row_form_is_inlined_with_no_row_check_or_internal_functio
         assert "CASE" not in plan and "IS NULL" not in plan  # the checks folded away
         assert "feature_number_149" in plan and "_nb_" in plan  # the model's terms and the per-row helper, in the scan
         assert plan.startswith("Seq Scan on public.w p")
+    # what lets the planner inline them: SQL, no SET, not SECURITY DEFINER; the checks IMMUTABLE and not STRICT
+    kinds = db.execute(
+        "SELECT DISTINCT proname LIKE '%\\_check\\_%', l.lanname, provolatile, proparallel, prosecdef, proisstrict, proconfig "
+        "FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE proname LIKE 'w\\_nb\\_%' ORDER BY 1"
+    ).fetchall()
+    assert kinds == [(False, "sql", "i", "s", False, False, None), (True, "sql", "i", "s", False, False, None)]
 
 
 def _functions(db: psycopg.Connection[Any], prefix: str) -> list[str]:
@@ -348,6 +354,6 @@ def test_every_internal_function_of_a_wide_model_has_a_comment_saying_it_is_inte
     for name, comment in comments.items():
         assert comment.startswith("madnb model w_nb: internal, "), (name, comment)
         if "_row_check_" in name:
-            assert "w_nb_predict(anyelement)" in comment and "fails while the planner inlines it, naming the column" in comment
+            assert "w_nb_predict(anyelement)" in comment and "fails, naming the column, on a row without one of the feature columns" in comment
     assert '"feature_number_0"' in comments["w_nb_row_check_1"]
     assert "the predicted class" in comments["w_nb_row_class"]

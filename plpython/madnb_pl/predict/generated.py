@@ -420,14 +420,15 @@ def checked_row_form(
     user = names.predict[0].name
     statements: list[Sql] = []
     for i, (name, (body, cols)) in enumerate(zip(used, checks, strict=True), start=1):
+        what = f"feature column {cols[0]}" if len(cols) == 1 else f"one of the feature columns {', '.join(cols)}"
         statements.append(Sql(
             f"CREATE OR REPLACE FUNCTION {name.sql}(r {ROW_SIGNATURE}) RETURNS {ROW_SIGNATURE} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
             f"SECURITY INVOKER AS {plpy_literal(body)}"
         ))
         statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({ROW_SIGNATURE}) IS " + quote(
-            f"{comment_prefix}: internal, row check {i} of {len(checks)} of {user}(anyelement) and its siblings: a row without "
-            f"feature column {' or '.join(cols)} fails while the planner inlines it, naming the column; else the row, "
-            "which the planner folds it to"
+            f"{comment_prefix}: internal, row check {i} of {len(checks)} of the row form ({user}(anyelement) and its siblings): "
+            f"fails, naming the column, on a row without {what}; else returns the row "
+            "(the planner folds it away as it inlines the row form)"
         )))
     statements += form_statements(
         names.row_models, comment_prefix,
