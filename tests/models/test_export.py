@@ -394,8 +394,25 @@ def test_a_model_with_more_than_100_features_is_exported_with_the_row_form_only(
         "SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide_nb_predict%' AND pronargs = 1"
     ).fetchone()[0] == 3
     assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide_nb_predict%'").fetchone()[0] == 3
+    # and the internal functions its row form calls, as madnb_models has them: the same names and bodies
+    internal = "SELECT proname::text, prosrc FROM pg_proc WHERE proname LIKE 'wide\\_nb\\_row\\_%' ORDER BY 1"
+    made = target.execute(internal).fetchall()
+    assert [n for n, _ in made] == [n for n, _ in db.execute(internal).fetchall()]
+    assert {n for n, _ in made} >= {"wide_nb_row_check_1", "wide_nb_row_class", "wide_nb_row_proba", "wide_nb_row_proba_array"}
+    assert [b for n, b in made if "check" in n] == [b for n, b in db.execute(internal).fetchall() if "check" in n]
     copy_table(db, target, "wide", "id int, label boolean, " + ", ".join(f"c{j} text" for j in range(1, 102)))
     assert_same_predictions(predictions(db, "madnb_models", "wide_nb", "wide"), predictions(target, "public", "wide_nb", "wide"))
+    # a row without a feature column fails there too, briefly, naming the column and the function
+    target.execute("CREATE TABLE part AS SELECT id, c1, c2 FROM wide")
+    with pytest.raises(psycopg.errors.UndefinedColumn) as e:
+        target.execute("SELECT public.wide_nb_predict_proba(t) FROM part AS t")
+    assert '"c3"' in e.value.diag.message_primary and "wide_nb_predict_proba" in e.value.diag.context
+    assert len(e.value.diag.internal_query or "") < 1300
+    # the header's DROP FUNCTION drops every function the script made
+    header = [line.removeprefix("--") for line in script.splitlines() if line.startswith("--")]
+    start = next(i for i, line in enumerate(header) if line.startswith(" DROP FUNCTION"))
+    target.execute("\n".join(header[start:]))
+    assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide\\_nb\\_%'").fetchone()[0] == 0
 
 
 # ---------------------------------------------------------------------------

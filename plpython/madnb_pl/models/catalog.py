@@ -17,16 +17,28 @@ from ..core.errors import MadnbError
 from ..core.names import ModelName, NewName, model_name_parts
 from ..core.sql import Plpy, Sql
 from ..derive.model_tables import ModelTables
+from ..predict.generated import MAX_ROW_CHECKS, FunctionNames
 
 PREDICT_SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
 """The prediction functions' names: the model's identifier + these (predict, predict_proba, predict_proba_array)."""
+ROW_MODEL_SUFFIXES = ("_row_class", "_row_proba", "_row_proba_array")
+"""The internal functions that hold the model for the row form when it cannot call the column form (more than
+100 features): the model's identifier + these (predict, predict_proba, predict_proba_array)."""
+ROW_CHECK_SUFFIX = "_row_check_"
+"""The internal row checks of such a row form: the model's identifier + this + 1, 2, ... (at most
+:data:`madnb_pl.predict.generated.MAX_ROW_CHECKS`)."""
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
 """The model tables' names: the model's identifier + these."""
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 """The names of the per-row helpers of a model outside madnb_models (and of an export): its identifier + these."""
-MAX_PREFIX_BYTES = 63 - max(len(s) for s in PREDICT_SUFFIXES + HELPER_SUFFIXES)
+FUNCTION_SUFFIXES = (
+    PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
+)
+"""Every suffix of a model's function names.  No suffix of an object's name ends with another (``_row_class``, not
+``_row_predict``): model ``m_row``'s predict function is never model ``m``'s internal one."""
+MAX_PREFIX_BYTES = 63 - max(len(s) for s in FUNCTION_SUFFIXES)
 """The longest prefix of an export's function names."""
-MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in PREDICT_SUFFIXES + TABLE_SUFFIXES + HELPER_SUFFIXES)
+MAX_MODEL_NAME_BYTES = 63 - max(len(s) for s in FUNCTION_SUFFIXES + TABLE_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -74,9 +86,24 @@ class ModelObjects:
         return [self.named(s) for s in HELPER_SUFFIXES]
 
     @property
+    def row_models(self) -> list[NewName]:
+        """Internal: the model for a row, which the row form calls after its row checks (:data:`ROW_MODEL_SUFFIXES`)."""
+        return [self.named(s) for s in ROW_MODEL_SUFFIXES]
+
+    @property
+    def row_checks(self) -> list[NewName]:
+        """Internal: the row form's checks that the row has the feature columns, 1 to :data:`MAX_ROW_CHECKS`."""
+        return [self.named(f"{ROW_CHECK_SUFFIX}{i}") for i in range(1, MAX_ROW_CHECKS + 1)]
+
+    @property
+    def prediction_functions(self) -> FunctionNames:
+        """The names :mod:`madnb_pl.predict.generated` writes a model's prediction functions under."""
+        return FunctionNames(self.predict_functions, self.row_models, self.row_checks)
+
+    @property
     def function_names(self) -> list[str]:
-        """Every function name a model may have (prediction functions and helpers), unqualified."""
-        return [self.prefix + s for s in PREDICT_SUFFIXES + HELPER_SUFFIXES]
+        """Every function name a model may have (prediction functions, their internal ones, helpers), unqualified."""
+        return [self.prefix + s for s in FUNCTION_SUFFIXES]
 
 
 def model_name(text: str | None) -> ModelName:
@@ -153,6 +180,7 @@ def delete(plpy: Plpy, name: ModelName) -> None:
 
 
 __all__ = [
-    "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
+    "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "ROW_CHECK_SUFFIX",
+    "ROW_MODEL_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
     "ModelObjects", "delete", "model_name", "read", "require",
 ]

@@ -27,7 +27,10 @@ The column form takes the feature columns as arguments, in the catalog's order,
 typed as the model's own column form (:func:`madnb_pl.inputs.columns.parameter_type`:
 a domain's base type; an enum is text: pass its label), each NULL unless given;
 the row form takes any row with columns of those names.  A model with
-more than 100 features has the row form only.  The class array is written
+more than 100 features has the row form only, and the internal functions it
+calls (``analytics.adult_row_check_1``, ..., ``analytics.adult_row_class``, ...:
+:func:`madnb_pl.predict.generated.checked_row_form`), which the script creates
+and lists too.  The class array is written
 with exact float text and ISO dates (every entry point's output settings, see
 :mod:`madnb_pl.core.errors`), so that it reads back the same in any session.
 
@@ -48,7 +51,6 @@ kinds' column form takes the one vector column); an unknown kind is refused with
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
@@ -56,20 +58,12 @@ from ..core.names import ModelName, NewName, parse_name
 from ..core.sql import Plpy, Sql, quote_ident
 from ..inputs.columns import plain_name
 from ..predict import generated
-from ..predict.generated import Helpers, plpy_literal
+from ..predict.generated import Functions, Helpers, plpy_literal
 from .catalog import MAX_PREFIX_BYTES, CatalogModel, ModelObjects, model_name, require
 from .kinds import KINDS, Kind
 from .kinds.base import N, T
 
 DEFAULT_SCHEMA = "public"
-
-
-@dataclass(frozen=True)
-class Exported:
-    """An exporter's statements and the functions they create, as (name, argument types)."""
-
-    functions: list[tuple[NewName, str]]
-    statements: list[Sql]
 
 
 # ---------------------------------------------------------------------------
@@ -155,7 +149,7 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
         )
 
 
-def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Exported:
+def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Functions:
     """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
     script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
     names = target.helpers
@@ -205,23 +199,21 @@ def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Expo
         ))
         statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{comment_prefix}: {descriptions[helper]}')}"))
         functions.append((name, types))
-    return Exported(functions, statements)
+    return Functions(functions, statements)
 
 
-def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, comment_prefix: str) -> Exported:
-    """The script's helpers and the model's functions under ``target``'s names, both forms."""
+def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, comment_prefix: str) -> Functions:
+    """The script's helpers and the model's functions under ``target``'s names: both forms, and the internal
+    functions of a row form that cannot call the column form."""
     training = kind.from_catalog(plpy, m)
     numbers = _read(plpy, m, kind, training)
     helpers = helper_copies(plpy, target, comment_prefix)
     best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
-    names = target.predict_functions
     order = f"the classes {numbers.classes_text}"
-    statements = kind.function_statements(names, comment_prefix, training, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order)
-    functions = [(n, "pg_catalog.anyelement") for n in names]
-    signature = kind.column_signature(training)
-    if signature is not None:
-        functions += [(n, signature) for n in names]
-    return Exported(helpers.functions + functions, helpers.statements + statements)
+    model = kind.function_statements(
+        target.prediction_functions, comment_prefix, training, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order,
+    )
+    return Functions(helpers.functions + model.functions, helpers.statements + model.statements)
 
 
 def _numbers(plpy: Plpy, m: CatalogModel, kind: Kind[T, N]) -> dict[str, Any]:
@@ -290,4 +282,4 @@ def model_numbers(plpy: Plpy, model: str | None) -> str:
     return json.dumps({**_numbers(plpy, m, kind_of(m)), "class_priors": [cp.schema, cp.name]})
 
 
-__all__ = ["Exported", "helper_copies", "kind_of", "model_numbers", "model_sql", "target"]
+__all__ = ["helper_copies", "kind_of", "model_numbers", "model_sql", "target"]

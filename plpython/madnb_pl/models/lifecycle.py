@@ -17,7 +17,9 @@ kind (:data:`madnb_pl.models.kinds.KINDS`, the interface :class:`madnb_pl.models
 The model's objects are named in one place (:class:`madnb_pl.models.catalog.ModelObjects`):
 in schema madnb_models, for model ``m``, tables ``m_class_priors``, ``m_feature_probs``,
 ``m_numeric_stats`` (with Gaussian features), functions ``m_predict``, ``m_predict_proba``,
-``m_predict_proba_array``; its statistics table is named in the catalog.  A call
+``m_predict_proba_array`` (and, for a row form that cannot call the column form, the internal
+``m_row_check_<i>``, ``m_row_class``, ``m_row_proba``, ``m_row_proba_array``); its statistics
+table is named in the catalog.  A call
 either completes or leaves nothing behind.
 """
 
@@ -187,10 +189,10 @@ def _drop_objects(plpy: Plpy, old: CatalogModel, functions: bool, cascade: bool 
 
 
 _CATALOGS = {
-    "functions": ("regprocedure", "pg_catalog.pg_proc AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(u.o) "
+    "functions": ("regprocedure", "proname", "pg_catalog.pg_proc AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(u.o) "
                   "AND x.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
                   "AND x.proowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
-    "tables": ("regclass", "pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(u.o) "
+    "tables": ("regclass", "relname", "pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(u.o) "
                "AND x.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
                "AND x.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
 }
@@ -200,16 +202,21 @@ def _existing(plpy: Plpy, old: CatalogModel, objects: str) -> list[str]:
     """The ``objects`` (functions or tables) the catalog row ``old`` records that still exist, in the
     model's schema and owned by the model's owner, as regprocedure / regclass text; those dropped by
     hand are skipped, and a catalog row naming anything else drops nothing there."""
-    reg, join = _CATALOGS[objects]
+    return [o for o, _ in _existing_named(plpy, old, objects)]
+
+
+def _existing_named(plpy: Plpy, old: CatalogModel, objects: str) -> list[tuple[str, str]]:
+    """:func:`_existing`, each with its unqualified name."""
+    reg, name, join = _CATALOGS[objects]
     rows = plpy.execute(
         plpy.prepare(
-            Sql(f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) "
-            f"JOIN {join} ORDER BY u.i"),
+            Sql(f"SELECT x.oid::pg_catalog.{reg}::pg_catalog.text AS o, x.{name}::pg_catalog.text AS n "
+            f"FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(o, i) JOIN {join} ORDER BY u.i"),
             ["pg_catalog.text[]", "pg_catalog.text", "pg_catalog.text"],
         ),
         [old.functions if objects == "functions" else old.tables, old.name.schema, old.owner],
     )
-    return [r["o"] for r in rows]
+    return [(r["o"], r["n"]) for r in rows]
 
 
 def _created_functions(plpy: Plpy, name: ModelName, before: dict[str, str], kept: list[str]) -> list[str]:
@@ -321,8 +328,8 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: 
     objects = ModelObjects.of(name)
     numbers = kind.read_numbers(plpy, training, objects)
     _write_functions(plpy, kind.function_statements(
-        objects.predict_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
-    ))
+        objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
+    ).statements)
     _insert_catalog_row(
         plpy, name, [kind.name, kind.source(training).display, label.name, label.type_sql, json.dumps(entry.features),
                      numbers.classes, derived.rows, entry.smoothing,
@@ -347,11 +354,15 @@ def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: s
         _check_may_drop(plpy, name, old.owner)
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
-        # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them
+        # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them.
+        # The internal functions of a row form (row checks, row models: only that row form names them) are
+        # written anew, so that a new version with fewer row checks, or none, leaves none of the old ones.
         old_types = _signature([(f["name"], f["type"]) for f in old.features])
         keep_all = old.label_type == label_type
-        for fn in _existing(plpy, old, "functions"):
-            if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
+        objects = ModelObjects.of(name)
+        internal = {n.name for n in objects.row_models + objects.row_checks}
+        for fn, fn_name in _existing_named(plpy, old, "functions"):
+            if fn_name in internal or not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(Sql(f"DROP FUNCTION {fn}"))
             else:
                 kept_functions.append(fn)

@@ -16,7 +16,20 @@ generated column, which cannot take a whole row).  The row form's body is a
 call of the column form with the row's fields, so a row that lacks a feature
 column fails with PostgreSQL's short error naming the column, in the context of
 the model's function.  A model with more than 100 features (PostgreSQL's limit
-on function arguments) has the row form only, which holds the model itself.
+on function arguments) has the row form only; its body is as short, a call of
+internal functions the planner inlines in turn:
+
+    <model>_predict(r) = <model>_row_class(<model>_row_check_2(<model>_row_check_1(r)))
+
+Each *row check* names some of the feature columns (:func:`row_checks`: as many
+as fit in :data:`CHECK_BODY_BYTES`) in a body that fails while it is inlined
+when the row lacks one, and otherwise folds to the row itself; the internal
+``<model>_row_class``, ``_row_proba``, ``_row_proba_array`` hold the model.  An
+error raised while PostgreSQL inlines a SQL function carries the body of the
+innermost function being inlined (``sql_inline_error_callback``): a check's,
+never the model's, whatever the names' lengths.  The row form of a model whose
+one feature is named r (the row form's parameter, so ``f(r => ...)`` cannot name
+the column form's) takes the same shape.
 
 Why this shape: each function is ``LANGUAGE sql`` whose body is a single
 expression -- per class the log prior plus one term per feature, each a lookup
@@ -79,6 +92,16 @@ INLINE_MAX_TERMS = 256
 returning the same expression, evaluated once per row and never compiled by PostgreSQL's JIT, whose
 time grows much faster than the expression (100,000 rows, 100 classes x 3 features, jit = on: inlined
 13.6 s, PL/pgSQL 7.0 s; at 2,000 classes the inlined expression is 2.7 MB)."""
+MAX_COLUMNS = 1600
+"""The most columns a table has (MaxHeapAttributeNumber): a training source's, so the most features a row form checks."""
+CHECK_BODY_BYTES = 1200
+"""The longest body of a row check: an error that names a missing column stays under 2 kB with its context."""
+_CHECK_HEAD = "SELECT CASE WHEN false AND ROW("
+_CHECK_TAIL = ") IS NULL THEN $1 ELSE $1 END"
+_MAX_FIELD_BYTES = len(", ($1).") + 2 + 2 * 63
+"""A separator and one field of a row check's body: ``($1).`` and the longest quoted identifier (63 bytes of '"')."""
+MAX_ROW_CHECKS = -(-MAX_COLUMNS // ((CHECK_BODY_BYTES - len(_CHECK_HEAD) - len(_CHECK_TAIL) + 2) // _MAX_FIELD_BYTES))
+"""The most row checks a row form has: :data:`MAX_COLUMNS` features, as few per check as the longest names allow."""
 _IMMUTABLE_TEXT = TEXT_TYPES | {NAME, BOOL, UUID, INT2, INT4, INT8, NUMERIC}
 
 
@@ -300,6 +323,25 @@ def calls(names: list[NewName], label_type: str, arguments: str) -> list[tuple[s
 
 
 @dataclass(frozen=True)
+class FunctionNames:
+    """The names a model's prediction functions are written under, spelled by
+    :class:`madnb_pl.models.catalog.ModelObjects` (a named model's, or an export's)."""
+
+    predict: list[NewName]  # predict, predict_proba, predict_proba_array: the functions users call
+    row_models: list[NewName]  # internal: the same three's model for a row (a row form that cannot call the column form)
+    row_checks: list[NewName]  # internal: the row checks, MAX_ROW_CHECKS of them (a row form calls the first few)
+
+
+@dataclass(frozen=True)
+class Functions:
+    """Statements that create functions, and the functions as (name, argument types): what a training
+    writes, or what an exported script creates and lists in its header."""
+
+    functions: list[tuple[NewName, str]]
+    statements: list[Sql]
+
+
+@dataclass(frozen=True)
 class Form:
     """One form of a model's three prediction functions: its parameters, its signature (for COMMENT ON),
     what its comment says it takes, and the three (result type, body) pairs."""
@@ -309,6 +351,17 @@ class Form:
     takes: str
     bodies: list[tuple[str, str]]
     inline: bool = True  # an SQL function the planner inlines; False: PL/pgSQL (see INLINE_MAX_TERMS)
+
+
+ROW_SIGNATURE = "anyelement"
+"""The row form's argument types (for COMMENT ON)."""
+ROW_TYPES = "pg_catalog.anyelement"
+"""The row form's argument types, as a script lists its functions."""
+
+
+def row_form(takes: str, bodies: list[tuple[str, str]], inline: bool = True) -> Form:
+    """The form that takes a row (``anyelement``): ``takes`` says what the row holds (``inline``: :attr:`Form.inline`)."""
+    return Form(f"r {ROW_SIGNATURE}", ROW_SIGNATURE, takes, bodies, inline)
 
 
 def form_statements(
@@ -333,6 +386,89 @@ def form_statements(
     return out
 
 
+def model_functions(
+    names: list[NewName], comment_prefix: str, descriptions: list[str], volatility: str, forms: list[Form], quote: Callable[[str], str],
+    internal: Functions | None = None,
+) -> Functions:
+    """The functions users call, ``names`` in each of ``forms`` (:func:`form_statements`), after the ``internal`` ones
+    their row form calls (:func:`checked_row_form`); listed row form first, then the column form, then the internal ones."""
+    row_first = sorted(forms, key=lambda f: f.signature != ROW_SIGNATURE)
+    listed = [(n, ROW_TYPES if f.signature == ROW_SIGNATURE else f.signature) for f in row_first for n in names]
+    before = internal or Functions([], [])
+    return Functions(
+        listed + before.functions, before.statements + form_statements(names, comment_prefix, descriptions, volatility, forms, quote),
+    )
+
+
+def row_checks(columns: list[str]) -> list[tuple[str, list[str]]]:
+    """The row checks that a row holds ``columns`` (quoted names): (body, its columns) of each, greedily as many
+    columns as fit in :data:`CHECK_BODY_BYTES`, at least one.
+
+    ``CASE WHEN false AND ROW(($1).a, ...) IS NULL THEN $1 ELSE $1 END``: parsing
+    it names every column (42703 for a row without one), and the planner folds it
+    to ``$1`` (false AND x is false; a CASE with no branch left is its ELSE), so
+    the inlined query holds nothing of it.  Field selection, IS NULL, AND and CASE
+    resolve no operator or function: nothing of the caller's search_path runs.
+    """
+    out: list[tuple[str, list[str]]] = []
+    chunk: list[str] = []
+    for c in columns:
+        if chunk and len(_check_body(chunk + [c]).encode()) > CHECK_BODY_BYTES:
+            out.append((_check_body(chunk), chunk))
+            chunk = []
+        chunk.append(c)
+    if chunk:
+        out.append((_check_body(chunk), chunk))
+    return out
+
+
+def _check_body(columns: list[str]) -> str:
+    return _CHECK_HEAD + ", ".join(f"($1).{c}" for c in columns) + _CHECK_TAIL
+
+
+def checked_row_form(
+    names: FunctionNames, comment_prefix: str, descriptions: list[str], volatility: str, columns: list[str],
+    model_bodies: list[tuple[str, str]], takes: str, quote: Callable[[str], str], inline: bool = True,
+) -> tuple[Form, Functions]:
+    """A row form that does not call the column form, and the internal functions it calls.
+
+    Its bodies are ``<row model>(<check k>(... <check 1>($1)))``: the row checks of
+    ``columns`` (:func:`row_checks`), then the internal functions
+    :attr:`FunctionNames.row_models`, whose ``model_bodies`` (result type, body over
+    the row's fields) hold the model (``inline``: :attr:`Form.inline`).  The planner inlines the checks while it
+    inlines the row form; a row without a column fails there, with a check's short
+    body for internal query, in the context of the model's function.
+    """
+    checks = row_checks(columns)
+    if len(checks) > len(names.row_checks):  # pragma: no cover - MAX_COLUMNS bounds the features
+        raise MadnbError("XX000", f"internal error in madnb: {len(checks)} row checks, at most {len(names.row_checks)}",
+                         hint="please report this")
+    used = names.row_checks[:len(checks)]
+    user = names.predict[0].name
+    statements: list[Sql] = []
+    for i, (name, (body, cols)) in enumerate(zip(used, checks, strict=True), start=1):
+        what = f"feature column {cols[0]}" if len(cols) == 1 else f"one of the feature columns {', '.join(cols)}"
+        statements.append(Sql(
+            f"CREATE OR REPLACE FUNCTION {name.sql}(r {ROW_SIGNATURE}) RETURNS {ROW_SIGNATURE} LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+            f"SECURITY INVOKER AS {plpy_literal(body)}"
+        ))
+        statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({ROW_SIGNATURE}) IS " + quote(
+            f"{comment_prefix}: internal, row check {i} of {len(checks)} of the row form ({user}(anyelement) and its siblings): "
+            f"fails, naming the column, on a row without {what}; else returns the row "
+            "(the planner folds it away as it inlines the row form)"
+        )))
+    statements += form_statements(
+        names.row_models, comment_prefix,
+        [f"internal, the model of {p.name}(anyelement) once its row checks pass: {d}" for p, d in zip(names.predict, descriptions, strict=True)],
+        volatility, [row_form(takes, model_bodies, inline)], quote,
+    )
+    row = "$1"
+    for check in used:
+        row = f"{check.sql}({row})"
+    bodies = [(rtype, f"{m.sql}({row})") for m, (rtype, _) in zip(names.row_models, model_bodies, strict=True)]
+    return row_form(takes, bodies), Functions([(n, ROW_TYPES) for n in used + names.row_models], statements)
+
+
 def _bodies(training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
     """(result type, body expression) of predict, predict_proba and predict_proba_array."""
     def array(relative: bool) -> str:
@@ -342,15 +478,15 @@ def _bodies(training: ColumnTraining, m: ModelNumbers, value: list[str], helpers
 
 
 def function_statements(
-    names: list[NewName], comment_prefix: str, training: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
+    names: FunctionNames, comment_prefix: str, training: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
     class_order: str = "madnb.model_classes",
-) -> list[Sql]:
-    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
+) -> Functions:
+    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms,
+    and of the internal functions a row form that holds no call of the column form calls; the functions they create.
 
-    ``names`` are the three functions' names (predict, predict_proba, predict_proba_array:
-    :class:`madnb_pl.models.catalog.ModelObjects`), ``comment_prefix`` starts each comment, ``quote``
-    writes a comment as a string constant and ``class_order`` names what gives the
-    probability array's order.
+    ``names`` are the functions' names (:class:`madnb_pl.models.catalog.ModelObjects`),
+    ``comment_prefix`` starts each comment, ``quote`` writes a comment as a string
+    constant and ``class_order`` names what gives the probability array's order.
     """
     descriptions = [
         "the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view's first class)",
@@ -365,15 +501,21 @@ def function_statements(
         params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in training.features)
         forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
                           _bodies(training, m, col_values, helpers), inline))
-    # the row form: a call of the column form (its body names only the row's fields, so a row without a
-    # feature column fails with a short error naming the column and the function, not with the whole model),
-    # or the model itself when there is no column form
+    # the row form's body names only the row's fields or the row checks' functions, so that a row without a
+    # feature column fails with a short error naming the column and the function, not with the whole model:
+    # a call of the column form, or (no column form) of the internal functions after the row checks
+    takes = "a row holding the feature columns"
+    internal = None
     if _row_form_calls_column_form(training):
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
-        forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", calls(names, training.label.type_sql, call)))
+        forms.append(row_form(takes, calls(names.predict, training.label.type_sql, call)))
     else:
-        forms.append(Form("r anyelement", "anyelement", "a row holding the feature columns", _bodies(training, m, row_values, helpers), inline))
-    return form_statements(names, comment_prefix, descriptions, volatility(training), forms, quote)
+        row, internal = checked_row_form(
+            names, comment_prefix, descriptions, volatility(training), [str(f.column.sql) for f in training.features],
+            _bodies(training, m, row_values, helpers), takes, quote, inline,
+        )
+        forms.append(row)
+    return model_functions(names.predict, comment_prefix, descriptions, volatility(training), forms, quote, internal)
 
 
 def _row_form_calls_column_form(training: ColumnTraining) -> bool:
@@ -388,7 +530,8 @@ def column_signature(training: ColumnTraining) -> str:
 
 
 __all__ = [
-    "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "SCHEMA", "Form", "Helpers", "ModelNumbers", "bodies", "calls", "column_signature",
-    "form_statements", "function_statements", "result_types", "read_numbers", "volatility",
+    "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
+    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "bodies", "calls", "checked_row_form", "column_signature", "form_statements",
+    "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form", "volatility",
 ]
 

@@ -36,7 +36,7 @@ from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation
 from ...core.sql import F8, TEXT, Plpy, Sql, base_type
 from ...inputs.columns import parameter_type
-from ...predict.generated import Helpers
+from ...predict.generated import FunctionNames, Functions, Helpers
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
 
@@ -169,11 +169,12 @@ class Kind(ABC, Generic[T, N]):
 
     @abstractmethod
     def function_statements(
-        self, names: list[NewName], comment_prefix: str, training: T, n: N, helpers: Helpers, quote: Callable[[str], str],
+        self, names: FunctionNames, comment_prefix: str, training: T, n: N, helpers: Helpers, quote: Callable[[str], str],
         class_order: str = "madnb.model_classes",
-    ) -> list[Sql]:
-        """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the prediction functions ``names`` (both forms): the
-        kind's score expression inside :func:`madnb_pl.predict.generated.form_statements`."""
+    ) -> Functions:
+        """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the prediction functions ``names`` (both forms, and the
+        internal functions a row form may call), and the functions they create: the kind's score expression inside
+        :func:`madnb_pl.predict.generated.model_functions`."""
 
     def comment_prefix(self, model: ModelName) -> str:
         """What the comments of the model's objects start with."""
@@ -223,10 +224,6 @@ class Kind(ABC, Generic[T, N]):
     @abstractmethod
     def with_classes(self, n: N, classes: list[str]) -> N:
         """``n`` with each class's text as ``classes`` (the catalog's)."""
-
-    @abstractmethod
-    def column_signature(self, training: T) -> str | None:
-        """The argument types of the column form of its functions (None: it has none)."""
 
     @abstractmethod
     def export_numbers(self, plpy: Plpy, m: CatalogModel, training: T, n: N) -> dict[str, Any]:

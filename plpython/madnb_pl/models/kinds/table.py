@@ -378,9 +378,9 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         )
 
     def function_statements(
-        self, names: list[NewName], comment_prefix: str, training: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
+        self, names: generated.FunctionNames, comment_prefix: str, training: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
-    ) -> list[Sql]:
+    ) -> generated.Functions:
         return generated.function_statements(names, comment_prefix, training.columns, n, helpers, quote, class_order)
 
     def label_builtin(self, training: TableTraining) -> bool:
@@ -446,9 +446,6 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
 
     def with_classes(self, n: generated.ModelNumbers, classes: list[str]) -> generated.ModelNumbers:
         return dataclasses.replace(n, classes=classes)
-
-    def column_signature(self, training: TableTraining) -> str | None:
-        return generated.column_signature(training.columns) if training.columns.num_attrs <= generated.MAX_ARGS else None
 
     def export_numbers(self, plpy: Plpy, m: CatalogModel, training: TableTraining, n: generated.ModelNumbers) -> dict[str, Any]:
         features: list[dict[str, Any]] = []

@@ -580,13 +580,13 @@ def scores_sql(training: VectorTraining, m: VectorModel, x: str) -> Sql:
 
 
 def function_statements(
-    names: list[NewName], comment_prefix: str, training: VectorTraining, m: VectorModel, helpers: Helpers, quote: Callable[[str], str],
-    class_order: str = "madnb.model_classes",
-) -> list[Sql]:
+    names: generated.FunctionNames, comment_prefix: str, training: VectorTraining, m: VectorModel, helpers: Helpers,
+    quote: Callable[[str], str], class_order: str = "madnb.model_classes",
+) -> generated.Functions:
     """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of predict, predict_proba and predict_proba_array, both forms.
 
-    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` in predict,
-    predict_proba, predict_proba_array order, ``comment_prefix`` starts each comment, ``helpers`` are the per-row helpers'
+    As :func:`madnb_pl.predict.generated.function_statements`: ``names`` the functions' names,
+    ``comment_prefix`` starts each comment, ``helpers`` are the per-row helpers'
     names (madnb's, or an exported script's copies), ``quote`` writes a comment
     as a string constant, ``class_order`` names what orders the probability array.
     """
@@ -601,14 +601,19 @@ def function_statements(
         generated.bodies(label_type, m.classes_text, m.classes, scores_sql(training, m, "$1"), helpers),
     )
     # the row form calls the column form (as predict.function_statements: a row without the vector
-    # column fails with a short error), unless the vector is named r, the row form's parameter
+    # column fails with a short error), unless the vector is named r, the row form's parameter: then
+    # the internal model for a row, after a row check of the vector column
     x = f"($1).{training.vector.sql}"
+    takes = "a row holding the vector column"
+    internal = None
     if training.vector.name != "r":
-        row_bodies = generated.calls(names, label_type, f"{training.vector.sql} => {x}")
+        row_form = generated.row_form(takes, generated.calls(names.predict, label_type, f"{training.vector.sql} => {x}"))
     else:
-        row_bodies = generated.bodies(label_type, m.classes_text, m.classes, scores_sql(training, m, x), helpers)
-    row_form = generated.Form("r anyelement", "anyelement", "a row holding the vector column", row_bodies)
-    return generated.form_statements(names, comment_prefix, descriptions, "IMMUTABLE", [column_form, row_form], quote)
+        row_form, internal = generated.checked_row_form(
+            names, comment_prefix, descriptions, "IMMUTABLE", [str(training.vector.sql)],
+            generated.bodies(label_type, m.classes_text, m.classes, scores_sql(training, m, x), helpers), takes, quote,
+        )
+    return generated.model_functions(names.predict, comment_prefix, descriptions, "IMMUTABLE", [column_form, row_form], quote, internal)
 
 
 
@@ -676,9 +681,9 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         return read_model(plpy, training, objects.class_priors, objects.feature_probs)
 
     def function_statements(
-        self, names: list[NewName], comment_prefix: str, training: VectorTraining, n: VectorModel, helpers: Helpers,
+        self, names: generated.FunctionNames, comment_prefix: str, training: VectorTraining, n: VectorModel, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
-    ) -> list[Sql]:
+    ) -> generated.Functions:
         return function_statements(names, comment_prefix, training, n, helpers, quote, class_order)
 
     def comment_prefix(self, model: ModelName) -> str:
@@ -763,9 +768,6 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
 
     def with_classes(self, n: VectorModel, classes: list[str]) -> VectorModel:
         return dataclasses.replace(n, classes=classes)
-
-    def column_signature(self, training: VectorTraining) -> str | None:
-        return training.vector.type_sql
 
     def export_numbers(self, plpy: Plpy, m: CatalogModel, training: VectorTraining, n: VectorModel) -> dict[str, Any]:
         objects = ModelObjects.of(m.name)
