@@ -290,23 +290,46 @@ def test_a_wide_models_row_form_predicts_as_scikit_learns_categorical_nb(wide):
     assert [p for p, c in zip(predicted, clear, strict=True) if c] == [p for p, c in zip(nb.predict(x), clear, strict=True) if c]
 
 
-def test_a_wide_models_row_form_is_inlined_with_no_row_check_or_internal_function_left_in_the_plan(wide):
-    db = wide
-    assert db.execute(
-        "SELECT count(*) FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace AND proname LIKE 'w\\_nb\\_row\\_check\\_%'"
-    ).fetchone()[0] >= 3
-    for fn in ("predict", "predict_proba", "predict_proba_array"):
-        plan = "\n".join(r[0] for r in db.execute(f"EXPLAIN (VERBOSE, COSTS OFF) SELECT madnb_models.w_nb_{fn}(p) FROM w AS p"))
-        assert "w_nb_" not in plan  # neither the row form, nor a row check, nor the internal model
-        assert "CASE" not in plan and "IS NULL" not in plan  # the checks folded away
-        assert "feature_number_149" in plan and "_nb_" in plan  # the model's terms and the per-row helper, in the scan
-        assert plan.startswith("Seq Scan on public.w p")
-    # what lets the planner inline them: SQL, no SET, not SECURITY DEFINER; the checks IMMUTABLE and not STRICT
-    kinds = db.execute(
-        "SELECT DISTINCT proname LIKE '%\\_check\\_%', l.lanname, provolatile, proparallel, prosecdef, proisstrict, proconfig "
-        "FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE proname LIKE 'w\\_nb\\_%' ORDER BY 1"
+def _kinds(db: psycopg.Connection[Any], prefix: str) -> list[tuple[Any, ...]]:
+    """(is a row check, language, volatility, parallel, security definer, strict, SET) of the model's functions."""
+    return db.execute(
+        "SELECT DISTINCT proname LIKE '%%\\_check\\_%%', l.lanname, provolatile, proparallel, prosecdef, proisstrict, proconfig "
+        "FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE starts_with(proname, %s) ORDER BY 1, 2", [prefix],
     ).fetchall()
-    assert kinds == [(False, "sql", "i", "s", False, False, None), (True, "sql", "i", "s", False, False, None)]
+
+
+def test_a_wide_models_row_form_is_inlined_with_no_row_check_or_internal_function_left_in_the_plan(db):
+    # 101 features x 2 classes: 202 terms, within the bound of inlined models (INLINE_MAX_TERMS = 256)
+    names = WIDE[:101]
+    create_wide(db, "w2", names)
+    db.execute("DELETE FROM w2 WHERE y = '2'")
+    train_wide(db, "w2_nb", "w2", names)
+    assert db.execute(
+        "SELECT count(*) FROM pg_proc WHERE pronamespace = 'madnb_models'::regnamespace AND proname LIKE 'w2\\_nb\\_row\\_check\\_%'"
+    ).fetchone()[0] >= 2
+    for fn in ("predict", "predict_proba", "predict_proba_array"):
+        plan = "\n".join(r[0] for r in db.execute(f"EXPLAIN (VERBOSE, COSTS OFF) SELECT madnb_models.w2_nb_{fn}(p) FROM w2 AS p"))
+        assert "w2_nb_" not in plan  # neither the row form, nor a row check, nor the internal model
+        assert "CASE" not in plan and "IS NULL" not in plan  # the checks folded away
+        assert "feature_number_100" in plan and "_nb_" in plan  # the model's terms and the per-row helper, in the scan
+        assert plan.startswith("Seq Scan on public.w2 p")
+    # what lets the planner inline them: SQL, no SET, not SECURITY DEFINER; the checks IMMUTABLE and not STRICT
+    assert _kinds(db, "w2_nb_") == [(False, "sql", "i", "s", False, False, None), (True, "sql", "i", "s", False, False, None)]
+
+
+def test_a_larger_wide_models_checks_fold_away_and_its_model_is_one_plpgsql_call_per_row(wide):
+    # 150 features x 3 classes: 450 terms, past INLINE_MAX_TERMS: the internal model functions are PL/pgSQL,
+    # which PostgreSQL's JIT does not compile; the row checks still fold away
+    db = wide
+    for fn, internal in (("predict", "class"), ("predict_proba", "proba"), ("predict_proba_array", "proba_array")):
+        plan = "\n".join(r[0] for r in db.execute(f"EXPLAIN (VERBOSE, COSTS OFF) SELECT madnb_models.w_nb_{fn}(p) FROM w AS p"))
+        assert f"w_nb_row_{internal}(p.*)" in plan
+        assert "check" not in plan and "CASE" not in plan and "IS NULL" not in plan
+        assert plan.startswith("Seq Scan on public.w p")
+    assert _kinds(db, "w_nb_") == [
+        (False, "plpgsql", "i", "s", False, False, None), (False, "sql", "i", "s", False, False, None),
+        (True, "sql", "i", "s", False, False, None),
+    ]
 
 
 def _functions(db: psycopg.Connection[Any], prefix: str) -> list[str]:
