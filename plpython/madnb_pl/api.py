@@ -283,8 +283,6 @@ def _class_count(plpy: Plpy, rel_sql: str, argument: str) -> int:
     k = int(plpy.execute(Sql(f"SELECT pg_catalog.count(*)::int8 AS k FROM {rel_sql} AS m"))[0]["k"])
     if k == 0:
         raise MadnbError("22023", f"the model has no classes: {argument} is empty", hint="train the model first")
-    if k > scoring.MAX_CLASSES:
-        raise MadnbError("54000", f"the model has {k} classes; views support at most {scoring.MAX_CLASSES}")
     return k
 
 
@@ -380,8 +378,6 @@ def create_adhoc_view(
     s = array_pass.materialise(plpy, training)
     info = array_pass.check_stats(plpy, s, training)
     k = info["classes"]
-    if k > scoring.MAX_CLASSES:
-        raise MadnbError("54000", f"the training data has {k} classes; views support at most {scoring.MAX_CLASSES}")
     plan = scoring.choose_plan(
         plpy, fp_sql="fp", value_type_oid=training.attrs.elem_oid, has_cat=not training.numeric_only, num_attrs=training.num_attrs, k=k,
         source_elem_oid=attrs.elem_oid, collated=((training.source, training.attrs), (src, attrs)),

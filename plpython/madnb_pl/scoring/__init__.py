@@ -8,7 +8,7 @@ The number of classes K and of attributes are fixed when the view is created; a
 view whose model later changes shape raises an error (55000) asking for it to be
 recreated.  Natural logs throughout, log-sum-exp normalisation.
 
-Two forms, chosen when the view is created:
+Three forms, chosen when the view is created:
 
 * unrolled (integer codes, values with a canonical text form and/or Gaussian
   attributes, up to UNROLL_MAX_ATTRS attributes and UNROLL_MAX_TERMS class x
@@ -23,6 +23,8 @@ Two forms, chosen when the view is created:
   attributes) or ``lut_k[j][js_j -> v::text]`` (strategy ``dict``: a jsonb
   dictionary of ranks per attribute); values outside the range, missing,
   fractional or not in the dictionary read NULL and add 0.
+* class rows (more than MAX_CLASSES classes, :mod:`madnb_pl.scoring.class_rows`):
+  one array of scores per row instead of a column per class.
 * LATERAL (other values, very wide rows): each source row's attributes are
   unnested inside a LATERAL subquery that sums one column per class.
   PostgreSQL 15 runs such a subquery in the leader only (serial plan).
@@ -65,7 +67,7 @@ Classify returns every class whose log-likelihood is within TIE_TOLERANCE
 from __future__ import annotations
 
 from ..core.sql import with_clause
-from . import bodies, lateral, unrolled
+from . import bodies, class_rows, lateral, unrolled
 from .common import (
     CASE_PICK_MAX_CLASSES,
     DICT_TYPES,
@@ -128,7 +130,7 @@ def view_sql(
     from (``cp``, ``fp``, ``np`` then name them), empty for a view over model
     tables.
     """
-    parts, checks = model_parts(plan, cp, fp, numeric_stats)
+    parts, checks = (class_rows.model if plan.class_rows else model_parts)(plan, cp, fp, numeric_stats)
     # A row whose array has elements but not numAttrs of them is not scored: its
     # output is NULL (a NULL or empty array is a row with every attribute missing).
     ok = (
@@ -138,6 +140,13 @@ def view_sql(
     ready = " AND ".join(checks)
     joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
     ctes = list(prefix)
+    if plan.class_rows:
+        rows = class_rows.log_likelihood_rows(
+            plan, ctes=ctes, cp=cp, fp=fp, numeric_stats=numeric_stats, source=source, key=key, attrs=attrs, ok=ok, ready=ready, joined=joined,
+        )
+        if kind not in ("classify", "probs"):  # pragma: no cover
+            raise ValueError(kind)
+        return (with_clause(ctes) if ctes else "") + (class_rows.classify(rows) if kind == "classify" else class_rows.probs(plan.k, rows))
     if plan.unroll:
         log_likelihoods = unrolled.log_likelihood_rows(
             plan, ctes=ctes, via_ctes=bool(prefix), numeric_stats=numeric_stats, source=source, key=key, attrs=attrs, ok=ok, ready=ready,

@@ -17,6 +17,7 @@ TIE_TOLERANCE = 1e-12
 # value that far out scores below -GAUSS_CLIP_SDS**2 / 2 in the narrowest class
 # and the classes' order there is the order of their variances, as at infinity.
 GAUSS_CLIP_SDS = 1e100
+# Views of up to this many classes hold a column per class; beyond it, the class-rows form.
 MAX_CLASSES = 500
 MAX_CODE_SLOTS = 4_000_000
 # The unrolled (parallel) form writes one term per (class, attribute) into the

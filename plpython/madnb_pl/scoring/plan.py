@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.names import Relation
 from ..core.sql import Plpy, Sql, quote_ident
-from .common import DICT_TYPES, INTEGER_TYPES, INTEGRAL_CHECK_TYPES, MAX_CODE_SLOTS, TEXT_TYPES, UNROLL_MAX_ATTRS, UNROLL_MAX_TERMS
+from .common import DICT_TYPES, INTEGER_TYPES, INTEGRAL_CHECK_TYPES, MAX_CLASSES, MAX_CODE_SLOTS, TEXT_TYPES, UNROLL_MAX_ATTRS, UNROLL_MAX_TERMS
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ class ScoringPlan:
     attributes on every query (a view over prepared tables); ``var_floor``: the
     variances are floored (MADlib's models, see :mod:`madnb_pl.scoring`), or
     used as they are (kind 'gaussian', whose variances hold scikit-learn's
-    epsilon already).
+    epsilon already).  ``class_rows``: more than MAX_CLASSES classes, scored with the
+    classes as rows (:mod:`madnb_pl.scoring.class_rows`; strategy ``join`` or ``none``).
     """
 
     strategy: str
@@ -46,6 +47,7 @@ class ScoringPlan:
     smoothing: float | str = 1.0
     check_numeric: bool = True
     var_floor: bool = True
+    class_rows: bool = False
 
 
 def choose_plan(
@@ -78,13 +80,18 @@ def choose_plan(
     :func:`smoothing_sql`), else 1.
     """
     n = int(num_attrs)
+    class_rows = k > MAX_CLASSES  # one column per class would not fit a select list
     det = deterministic(plpy, *collated)
     strategy, rectangle = _strategy(plpy, fp_sql, value_type_oid, has_cat, n, k, prefix, source_elem_oid, det)
+    if class_rows:  # one table of slots for every class (not one value range): at most MAX_CODE_SLOTS cells
+        rectangle = False
+        if strategy == "codes" and not _code_slots_fit(plpy, fp_sql, k, prefix):
+            strategy = "join"
     if np_sql is not None:
         numeric_attrs = [int(r["attr"]) for r in plpy.execute(Sql(f"SELECT DISTINCT x.attr FROM {np_sql} AS x WHERE x.attr IS NOT NULL"))]
     return ScoringPlan(
         strategy=strategy,
-        unroll=unroll_ok(strategy, rectangle, n, k),
+        unroll=not class_rows and unroll_ok(strategy, rectangle, n, k),
         rectangle=rectangle,
         k=k,
         num_attrs=n,
@@ -93,6 +100,7 @@ def choose_plan(
         source_elem_oid=source_elem_oid,
         smoothing=1.0 if fp_oid is None else smoothing_sql(plpy, fp_oid),
         check_numeric=check_numeric,
+        class_rows=class_rows,
     )
 
 
@@ -110,6 +118,16 @@ def _strategy(
     if value_type_oid in DICT_TYPES and same_type and deterministic and dict_layout_ok(plpy, fp_sql, n, k, prefix):
         return "dict", False
     return "join", False
+
+
+def _code_slots_fit(plpy: Plpy, fp: str, n_classes: int, prefix: str = "") -> bool:
+    """Whether the codes strategy's one table of slots (every attribute's value range) fits MAX_CODE_SLOTS for every class."""
+    num = "pg_catalog.numeric"
+    row = plpy.execute(
+        Sql(f"{prefix}SELECT COALESCE(pg_catalog.sum(r.span), 0) * {int(n_classes)} <= {MAX_CODE_SLOTS} AS fits FROM ("
+        f"SELECT pg_catalog.max(f.value)::{num} - pg_catalog.min(f.value)::{num} + 1 AS span FROM {fp} AS f GROUP BY f.attr) AS r")
+    )[0]
+    return bool(row["fits"])
 
 
 def smoothing_sql(plpy: Plpy, fp_oid: int) -> float | str:
