@@ -2,15 +2,18 @@
 
 The other forms hold one column per class (l1..lK, and d1..dK in a probs view),
 and a select list holds at most 1,664 columns.  Here each source row's scores are
-one array ``ls`` (class order): per row, its values are joined to the model's
-per-(attribute, value) rows -- the classes holding that value and their
-log-probabilities, as arrays -- and, for Gaussian attributes, to the per-class
-parameters of the attribute; the terms are summed per class and added to the
-priors.  The cost per row grows with the values times the classes.  A LATERAL
-subquery per row, as the LATERAL form: serial in PostgreSQL 15.  The numbers are
-those of the other forms (:mod:`madnb_pl.scoring.model`); the terms of a class
-may be added in another order (Gaussian ones after categorical ones), so a
-score can differ from theirs in the last place.
+one array ``ls`` (class order).  Per row, each value is looked up once -- a slot
+of the integer codes' table (``codes``), a rank in the attribute's jsonb
+dictionary (``dict``), or for other types its entry among the model's (attribute,
+value) pairs by the type's own equality (``join``) -- and the classes'
+log-probabilities there are unnested, one row per class; a Gaussian value gives
+one term per class from the per-class parameters of its attribute.  The terms are
+summed per class and added to the priors.  The cost per row grows with the values
+times the classes.  A LATERAL subquery per row, as the LATERAL form: serial in
+PostgreSQL 15.  The numbers are those of the other forms
+(:mod:`madnb_pl.scoring.model`); the terms of a class may be added in another
+order (Gaussian ones after categorical ones), so a score can differ from theirs
+in the last place.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ class ScoringPlan:
     variances are floored (MADlib's models, see :mod:`madnb_pl.scoring`), or
     used as they are (kind 'gaussian', whose variances hold scikit-learn's
     epsilon already).  ``class_rows``: more than MAX_CLASSES classes, scored with the
-    classes as rows (:mod:`madnb_pl.scoring.class_rows`; strategy ``join`` or ``none``).
+    classes as rows (:mod:`madnb_pl.scoring.class_rows`; integer codes in one table of slots, never a rectangle).
     """
 
     strategy: str
