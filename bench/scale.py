@@ -71,7 +71,7 @@ from .datagen import DATASETS, SUPPORT_SQL, Dataset
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = {"cat": DATASETS["cat1m"], "mixed": DATASETS["mixed200k"]}
-TARGET_RATIO = 10.5  # large / small at 10x the rows
+TARGET_RATIO = 10.5  # large / small at 10x the rows (scaled with --rows-large / --rows-small)
 TARGET_MEMORY = 1.5  # large / small private peak
 SAMPLE_S = 0.02
 PATHS = ("baseline", "madlib_train", "madlib_classify", "named_train", "named_predict", "export")
@@ -460,28 +460,45 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"  {d.name:10s} {p.name:16s} cut: {cut[-1]}", flush=True)
                         continue
                 results[key]["large"].append(one(kind, large, p))
-        # EXPLAIN (ANALYZE, BUFFERS) at the large size of every statement over its time target, while the deadline allows
+        meta["load_after"] = uptime()
+        meta["cut"] = cut
+
+        def write() -> str:  # after the measurements and again after the evidence: an EXPLAIN that fails loses nothing
+            meta["elapsed_s"] = time.perf_counter() - t_start
+            args.out.mkdir(parents=True, exist_ok=True)
+            rows = summary(results, scale)
+            (args.out / "scale.json").write_text(json.dumps({"meta": meta, "summary": rows, "runs": results, "explain": explains},
+                                                            indent=1) + "\n", encoding="utf-8")
+            md = markdown(meta, rows, explains)
+            (args.out / "scale.md").write_text(md, encoding="utf-8")
+            return md
+
+        write()
+        # EXPLAIN (ANALYZE, BUFFERS) at the large size of every statement over a target, while the deadline allows
         for kind in KINDS:
             d = dataset(kind, large)
-            for p in paths(d):
+            by = {p.name: p for p in paths(d)}
+            for p in by.values():
                 r = results[f"{kind}/{p.name}"]
                 if p.statement is None or p.name == "baseline" or not r["large"]:
                     continue
                 ratio = r["large"][0]["s"] / statistics.median(x["s"] for x in r["small"])
                 grows = r["large"][0]["backend"]["RssAnon_peak"] / r["small_jit"][0]["backend"]["RssAnon_peak"] > TARGET_MEMORY
-                if (ratio > TARGET_RATIO * scale / 10 or grows) and time.perf_counter() - t_start + 1.2 * r["large"][0]["s"] < args.deadline:
+                # the MADlib face's prepared tables have one name for every table: retrain this one's first (untimed)
+                needs = [by["madlib_train"]] if p.name == "madlib_classify" else []
+                cost = sum(results[f"{kind}/{n.name}"]["large"][0]["s"] for n in needs if results[f"{kind}/{n.name}"]["large"])
+                if (ratio > TARGET_RATIO * scale / 10 or grows) and time.perf_counter() - t_start + 1.2 * r["large"][0]["s"] + cost < args.deadline:
                     print(f"  {d.name:10s} {p.name:16s} over its target ({ratio:.2f}x, memory grows: {grows}): "
                           "EXPLAIN (ANALYZE, BUFFERS)", flush=True)
-                    explains[f"{kind}/{p.name}"] = explain(conn, p, 1000 * r["large"][0]["s"] / 20)
-        meta["load_after"] = uptime()
-        meta["elapsed_s"] = time.perf_counter() - t_start
-        meta["cut"] = cut
-    args.out.mkdir(parents=True, exist_ok=True)
-    rows = summary(results, scale)
-    (args.out / "scale.json").write_text(json.dumps({"meta": meta, "summary": rows, "runs": results, "explain": explains}, indent=1) + "\n",
-                                         encoding="utf-8")
-    md = markdown(meta, rows, explains)
-    (args.out / "scale.md").write_text(md, encoding="utf-8")
+                    try:
+                        for n in needs:
+                            assert n.statement is not None
+                            n.prepare(conn)
+                            conn.execute(*n.statement)
+                        explains[f"{kind}/{p.name}"] = explain(conn, p, 1000 * r["large"][0]["s"] / 20)
+                    except psycopg.Error as e:
+                        explains[f"{kind}/{p.name}"] = f"(failed: {e})"
+        md = write()
     print()
     print(md)
     return 0
