@@ -2,6 +2,8 @@
 #   make demo    set up (PL/Python, .venv) and run the demo on a throwaway PostgreSQL
 #   make test    set up, lint, and run the whole test suite (its own throwaway PostgreSQL)
 #   make bench   set up and run the benchmark (results in bench/results/)
+#   make bench-scale  time and backend memory of every path at 1M and 10M rows
+#                (bench/results/scale.md; under 30 minutes on 2 cores, about 10 GB of disk)
 #   make privacy-curve  accuracy against epsilon (docs/privacy_curve.md and .png)
 #   make install copy madnb.control and the generated script into PostgreSQL (PGXS),
 #                so that CREATE EXTENSION madnb CASCADE works
@@ -12,7 +14,7 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" madnb.control)
 
-.PHONY: setup demo test bench privacy-curve install script lint clean
+.PHONY: setup demo test bench bench-scale privacy-curve install script lint clean
 
 setup:
 	@bash scripts/setup.sh
@@ -28,6 +30,10 @@ test: setup lint
 
 bench: setup
 	$(PY) -m bench.run
+
+# Issue 19's scale figures, apart from make bench (python -m bench.scale; bench/README.md).
+bench-scale: setup
+	$(PY) -m bench.scale
 
 # Accuracy against epsilon on four UCI datasets (docs/privacy_curve.md and .png).
 # PRIVACY_DATA: the folder with the UCI CSV files (make privacy-curve PRIVACY_DATA=...).

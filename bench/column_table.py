@@ -94,15 +94,15 @@ def run_all(conn: psycopg.Connection[Any], queries: list[Any], params: tuple[Any
     return lambda: timed(lambda: [conn.execute(q, params) for q in queries])
 
 
-def train_call(model: str, private: bool = False) -> tuple[sql.Composed, tuple[Any, ...]]:
+def train_call(model: str, private: bool = False, table: str = TABLE) -> tuple[sql.Composed, tuple[Any, ...]]:
     if not private:
-        return sql.SQL("SELECT madnb.train(%s, %s, 'class', exclude => ARRAY['id'], replace => true)").format(), (model, TABLE)
+        return sql.SQL("SELECT madnb.train(%s, %s, 'class', exclude => ARRAY['id'], replace => true)").format(), (model, table)
     bounds = {c: [-10, 10] for c in NUM}
     domain = {"class": [0, 1, 2], **{c: [str(v) for v in range(10)] for c in CAT}}
     return (
         sql.SQL("SELECT madnb.train(%s, %s, 'class', exclude => ARRAY['id'], replace => true, epsilon => 1, "
                 "bounds => %s::jsonb, domain => %s)").format(),
-        (model, TABLE, json.dumps(bounds), json.dumps(domain)),
+        (model, table, json.dumps(bounds), json.dumps(domain)),
     )
 
 
@@ -121,15 +121,15 @@ def predict_run(conn: psycopg.Connection[Any], fn: str) -> Any:
     return run
 
 
-def export_run(conn: psycopg.Connection[Any]) -> float:
-    """The export path, timed: fetch, encode, fit, predict, COPY back (the destination dropped first, untimed)."""
+def export_run(conn: psycopg.Connection[Any], table: str = TABLE, dest: str = EXPORT_OUT) -> float:
+    """The export path of a column table, timed: fetch, encode, fit, predict, COPY back into ``dest`` (dropped first, untimed)."""
     from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
-    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(EXPORT_OUT)))
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(dest)))
     t0 = time.perf_counter()
     cols = sql.SQL(", ").join(sql.Identifier(c) for c in ["id", "class", *CAT, *NUM])
     with conn.cursor(binary=True) as cur:
-        cur.execute(sql.SQL("SELECT {} FROM {}").format(cols, sql.Identifier(TABLE)))
+        cur.execute(sql.SQL("SELECT {} FROM {}").format(cols, sql.Identifier(table)))
         rows = cur.fetchall()
     n = len(rows)
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=n)
@@ -143,8 +143,8 @@ def export_run(conn: psycopg.Connection[Any]) -> float:
         cat, gauss = CategoricalNB(alpha=1.0).fit(Xc, y), GaussianNB().fit(Xn, y)
         jll = cat.predict_joint_log_proba(Xc) + gauss.predict_joint_log_proba(Xn) - cat.class_log_prior_
     pred = cat.classes_[np.argmax(jll, axis=1)]
-    conn.execute(sql.SQL("CREATE TABLE {} (id integer, prediction integer)").format(sql.Identifier(EXPORT_OUT)))
-    with conn.cursor() as cur, cur.copy(sql.SQL("COPY {} (id, prediction) FROM STDIN").format(sql.Identifier(EXPORT_OUT))) as cp:
+    conn.execute(sql.SQL("CREATE TABLE {} (id integer, prediction integer)").format(sql.Identifier(dest)))
+    with conn.cursor() as cur, cur.copy(sql.SQL("COPY {} (id, prediction) FROM STDIN").format(sql.Identifier(dest))) as cp:
         cp.write("".join(f"{i}\t{p}\n" for i, p in zip(ids.tolist(), pred.tolist(), strict=True)))
     return time.perf_counter() - t0
 

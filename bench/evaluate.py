@@ -31,7 +31,7 @@ from psycopg import sql
 import madnb
 from madnb._cluster import LocalCluster
 
-from .datagen import DATASETS, SUPPORT_SQL
+from .datagen import DATASETS, SUPPORT_SQL, Dataset
 from .models import TARGET_EVALUATE, evaluate_figure
 from .timing import Budget
 
@@ -40,9 +40,9 @@ TABLE = "eval_text"
 MODEL = "bench_eval"
 
 
-def text_table_sql(name: str) -> str:
-    """mixed200k as columns: c1 .. c10 text, f1 .. f5 float8, class."""
-    d = DATASETS[SOURCE]
+def text_table_sql(name: str, d: Dataset | None = None) -> str:
+    """A 'mixed' array table (mixed200k unless ``d``) as columns: c1 .. c10 text, f1 .. f5 float8, class."""
+    d = d or DATASETS[SOURCE]
     ncat = d.num_attrs - len(d.numeric)
     cols = [f"attributes[{j}]::int::text AS c{j}" for j in range(1, ncat + 1)]
     cols += [f"attributes[{j}] AS f{j - ncat}" for j in d.numeric]
