@@ -235,6 +235,7 @@ def test_a_session_loads_the_scoring_subpackage_from_the_install_script(db):
     assert modules == [
         "madnb_pl.scoring (package)",
         "madnb_pl.scoring.bodies",
+        "madnb_pl.scoring.class_rows",
         "madnb_pl.scoring.common",
         "madnb_pl.scoring.lateral",
         "madnb_pl.scoring.model",
