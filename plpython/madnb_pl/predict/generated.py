@@ -185,11 +185,15 @@ def read_numbers(
     return ModelNumbers(row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss)
 
 
-def scores_sql(training: ColumnTraining, m: ModelNumbers, value: list[str], relative: bool = False) -> list[Sql]:
+def scores_sql(
+    training: ColumnTraining, m: ModelNumbers, value: list[str], relative: bool = False, looked_up: dict[int, str] | None = None,
+) -> list[Sql]:
     """Per class, its log-likelihood: the log prior plus a term per feature (in feature order, as the views add them).
 
     ``value[j - 1]`` is the SQL of feature j's value (a column-form argument or a
-    field of the row-form argument).
+    field of the row-form argument).  ``looked_up[j]``, when given, is the SQL of
+    what every class's term of feature j reads (:func:`feature_lookups`: the
+    categorical value's slot, the clipped Gaussian value), computed once per row.
 
     ``relative``: the scores less one amount per row, for the probabilities only
     (log-sum-exp does not change when every score moves by the same amount): a
@@ -206,19 +210,16 @@ def scores_sql(training: ColumnTraining, m: ModelNumbers, value: list[str], rela
         s: str = f8_const(m.prior[i])
         for j, f in enumerate(training.features, start=1):
             term: str | None = None
+            at = None if looked_up is None else looked_up.get(j)
             if j in shifted:
                 js, lps = m.dicts[j]
                 if i > 0:
-                    term = _categorical_term(f, value[j - 1], js, [[x - y for x, y in zip(lps[i], lps[0], strict=True)]], 0)
+                    term = _categorical_term(f, value[j - 1], js, [[x - y for x, y in zip(lps[i], lps[0], strict=True)]], 0, at)
             elif j in m.dicts:
-                term = _categorical_term(f, value[j - 1], *m.dicts[j], i)
+                term = _categorical_term(f, value[j - 1], *m.dicts[j], i, at)
             elif j in m.gauss and m.gauss[j][2][i] is not None:
-                lo, hi, per = m.gauss[j]
-                a, r, mu = per[i]  # type: ignore[misc]
-                x = (
-                    f"pg_catalog.float8smaller(pg_catalog.float8larger({gaussian_value_sql(value[j - 1], f)}, {f8_const(lo)}), "
-                    f"{f8_const(hi)})"
-                )
+                a, r, mu = m.gauss[j][2][i]  # type: ignore[misc]
+                x = at or _clipped(f, value[j - 1], m.gauss[j])
                 term = (
                     f"{f8_const(a)} OPERATOR(pg_catalog.-) (({f8_const(r)} OPERATOR(pg_catalog.*) ({x} OPERATOR(pg_catalog.-) {f8_const(mu)})) "
                     f"OPERATOR(pg_catalog.^) '2'::{F8})"
@@ -241,25 +242,55 @@ def _codes(js: str, f: Feature) -> tuple[int, int, dict[int, int]] | None:
     return (lo, hi, ranks) if hi - lo < MAX_CODE_RANGE else None
 
 
-def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: int) -> str:
+def _categorical_index(f: Feature, x: str, js: str) -> str:
+    """The slot of categorical value ``x`` in its classes' tables (:func:`_categorical_term`)."""
+    codes = _codes(js, f)
+    if codes is not None:
+        lo, hi, _ = codes
+        return (
+            f"(pg_catalog.int8smaller(pg_catalog.int8larger(({x})::pg_catalog.int8, '{lo - 1}'::pg_catalog.int8), "
+            f"'{hi + 1}'::pg_catalog.int8) OPERATOR(pg_catalog.-) '{lo - 1}'::pg_catalog.int8)::pg_catalog.int4"
+        )
+    return f"({plpy_literal(js)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) {value_text_sql(x, f)})::pg_catalog.int4"
+
+
+def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: int, index: str | None = None) -> str:
     """Class i's log-probability of categorical value ``x`` (NULL for a missing or unseen value).
 
     Integer values in a small range: ``lut[x - lo + 1]`` over the range, clamped
     to one below / above it, where the array has no element (NULL).  Others: the
-    rank of the value's text in a jsonb dictionary, then ``lut[rank]``.
+    rank of the value's text in a jsonb dictionary, then ``lut[rank]``.  ``index``:
+    the slot already computed (:func:`_categorical_index`), else it is computed here.
     """
+    idx = index or _categorical_index(f, x, js)
     codes = _codes(js, f)
     if codes is not None:
         lo, hi, ranks = codes
         lut = "'{" + ",".join(repr(lps[i][ranks[v] - 1]) if v in ranks else "NULL" for v in range(lo, hi + 1)) + f"}}'::{F8}[]"
-        idx = (
-            f"(pg_catalog.int8smaller(pg_catalog.int8larger(({x})::pg_catalog.int8, '{lo - 1}'::pg_catalog.int8), "
-            f"'{hi + 1}'::pg_catalog.int8) OPERATOR(pg_catalog.-) '{lo - 1}'::pg_catalog.int8)::pg_catalog.int4"
-        )
         return f"({lut})[{idx}]"
-    key = value_text_sql(x, f)
-    idx = f"({plpy_literal(js)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) {key})::pg_catalog.int4"
     return f"({f8_array_const(lps[i])})[{idx}]"
+
+
+def _clipped(f: Feature, x: str, gauss: tuple[float, float, list[tuple[float, float, float] | None]]) -> str:
+    """Gaussian value ``x`` clipped to its attribute's window (NULL and NaN: NULL)."""
+    lo, hi, _ = gauss
+    return f"pg_catalog.float8smaller(pg_catalog.float8larger({gaussian_value_sql(x, f)}, {f8_const(lo)}), {f8_const(hi)})"
+
+
+def feature_lookups(training: ColumnTraining, m: ModelNumbers, value: list[str]) -> tuple[str, dict[int, str]]:
+    """For a PL/pgSQL body: the DECLARE list that computes once per row what every class's term of a feature
+    reads (a categorical value's slot, a Gaussian value clipped), and the variables' names by feature."""
+    declared: list[str] = []
+    names: dict[int, str] = {}
+    for j, f in enumerate(training.features, start=1):
+        if j in m.dicts:
+            declared.append(f"_madnb_v{j} pg_catalog.int4 := {_categorical_index(f, value[j - 1], m.dicts[j][0])};")
+        elif j in m.gauss:
+            declared.append(f"_madnb_v{j} {F8} := {_clipped(f, value[j - 1], m.gauss[j])};")
+        else:
+            continue
+        names[j] = f"_madnb_v{j}"
+    return " ".join(declared), names
 
 
 def plpy_literal(text: str) -> Sql:
@@ -351,6 +382,7 @@ class Form:
     takes: str
     bodies: list[tuple[str, str]]
     inline: bool = True  # an SQL function the planner inlines; False: PL/pgSQL (see INLINE_MAX_TERMS)
+    declare: str = ""  # PL/pgSQL only: its DECLARE list (:func:`feature_lookups`)
 
 
 ROW_SIGNATURE = "anyelement"
@@ -359,9 +391,9 @@ ROW_TYPES = "pg_catalog.anyelement"
 """The row form's argument types, as a script lists its functions."""
 
 
-def row_form(takes: str, bodies: list[tuple[str, str]], inline: bool = True) -> Form:
-    """The form that takes a row (``anyelement``): ``takes`` says what the row holds (``inline``: :attr:`Form.inline`)."""
-    return Form(f"r {ROW_SIGNATURE}", ROW_SIGNATURE, takes, bodies, inline)
+def row_form(takes: str, bodies: list[tuple[str, str]], inline: bool = True, declare: str = "") -> Form:
+    """The form that takes a row (``anyelement``): ``takes`` says what the row holds (``inline``, ``declare``: :class:`Form`'s)."""
+    return Form(f"r {ROW_SIGNATURE}", ROW_SIGNATURE, takes, bodies, inline, declare)
 
 
 def form_statements(
@@ -377,7 +409,8 @@ def form_statements(
     out: list[Sql] = []
     for form in forms:
         for name, (rtype, body), text in zip(names, form.bodies, descriptions, strict=True):
-            language, source = ("sql", "SELECT " + body) if form.inline else ("plpgsql", f"BEGIN RETURN ({body}); END")
+            declare = f"DECLARE {form.declare} " if form.declare else ""
+            language, source = ("sql", "SELECT " + body) if form.inline else ("plpgsql", f"{declare}BEGIN RETURN ({body}); END")
             out.append(Sql(
                 f"CREATE OR REPLACE FUNCTION {name.sql}({form.parameters}) RETURNS {rtype} LANGUAGE {language} {volatility} PARALLEL SAFE "
                 f"SECURITY INVOKER AS {plpy_literal(source)}"
@@ -428,14 +461,14 @@ def _check_body(columns: list[str]) -> str:
 
 def checked_row_form(
     names: FunctionNames, comment_prefix: str, descriptions: list[str], volatility: str, columns: list[str],
-    model_bodies: list[tuple[str, str]], takes: str, quote: Callable[[str], str], inline: bool = True,
+    model_bodies: list[tuple[str, str]], takes: str, quote: Callable[[str], str], inline: bool = True, declare: str = "",
 ) -> tuple[Form, Functions]:
     """A row form that does not call the column form, and the internal functions it calls.
 
     Its bodies are ``<row model>(<check k>(... <check 1>($1)))``: the row checks of
     ``columns`` (:func:`row_checks`), then the internal functions
     :attr:`FunctionNames.row_models`, whose ``model_bodies`` (result type, body over
-    the row's fields) hold the model (``inline``: :attr:`Form.inline`).  The planner inlines the checks while it
+    the row's fields) hold the model (``inline``, ``declare``: :class:`Form`'s).  The planner inlines the checks while it
     inlines the row form; a row without a column fails there, with a check's short
     body for internal query, in the context of the model's function.
     """
@@ -460,7 +493,7 @@ def checked_row_form(
     statements += form_statements(
         names.row_models, comment_prefix,
         [f"internal, the model of {p.name}(anyelement) once its row checks pass: {d}" for p, d in zip(names.predict, descriptions, strict=True)],
-        volatility, [row_form(takes, model_bodies, inline)], quote,
+        volatility, [row_form(takes, model_bodies, inline, declare)], quote,
     )
     row = "$1"
     for check in used:
@@ -469,12 +502,17 @@ def checked_row_form(
     return row_form(takes, bodies), Functions([(n, ROW_TYPES) for n in used + names.row_models], statements)
 
 
-def _bodies(training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers) -> list[tuple[str, str]]:
-    """(result type, body expression) of predict, predict_proba and predict_proba_array."""
-    def array(relative: bool) -> str:
-        return "ARRAY[\n " + ",\n ".join(scores_sql(training, m, value, relative)) + "\n]" if m.classes else ""
+def _bodies(
+    training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers, inline: bool = True,
+) -> tuple[str, list[tuple[str, str]]]:
+    """The DECLARE list (PL/pgSQL: not ``inline``) and (result type, body expression) of predict, predict_proba and
+    predict_proba_array.  A PL/pgSQL body looks each feature up once per row (:func:`feature_lookups`)."""
+    declare, looked_up = ("", None) if inline else feature_lookups(training, m, value)
 
-    return bodies(training.label.type_sql, m.classes_text, m.classes, array(False), helpers, array(True))
+    def array(relative: bool) -> str:
+        return "ARRAY[\n " + ",\n ".join(scores_sql(training, m, value, relative, looked_up)) + "\n]" if m.classes else ""
+
+    return declare, bodies(training.label.type_sql, m.classes_text, m.classes, array(False), helpers, array(True))
 
 
 def function_statements(
@@ -499,8 +537,9 @@ def function_statements(
     if training.num_attrs <= MAX_ARGS:
         col_values = [f"${j}" for j in range(1, training.num_attrs + 1)]
         params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in training.features)
+        declare, col_bodies = _bodies(training, m, col_values, helpers, inline)
         forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
-                          _bodies(training, m, col_values, helpers), inline))
+                          col_bodies, inline, declare))
     # the row form's body names only the row's fields or the row checks' functions, so that a row without a
     # feature column fails with a short error naming the column and the function, not with the whole model:
     # a call of the column form, or (no column form) of the internal functions after the row checks
@@ -510,9 +549,10 @@ def function_statements(
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
         forms.append(row_form(takes, calls(names.predict, training.label.type_sql, call)))
     else:
+        declare, row_bodies = _bodies(training, m, row_values, helpers, inline)
         row, internal = checked_row_form(
             names, comment_prefix, descriptions, volatility(training), [str(f.column.sql) for f in training.features],
-            _bodies(training, m, row_values, helpers), takes, quote, inline,
+            row_bodies, takes, quote, inline, declare,
         )
         forms.append(row)
     return model_functions(names.predict, comment_prefix, descriptions, volatility(training), forms, quote, internal)
@@ -531,7 +571,7 @@ def column_signature(training: ColumnTraining) -> str:
 
 __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
-    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "bodies", "calls", "checked_row_form", "column_signature", "form_statements",
-    "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form", "volatility",
+    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "bodies", "calls", "checked_row_form", "column_signature",
+    "feature_lookups", "form_statements", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form", "volatility",
 ]
 
