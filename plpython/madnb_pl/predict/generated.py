@@ -42,7 +42,8 @@ PL/pgSQL).  A body with a sub-select would not be inlined (about 50 times slower
 A model of more than :data:`INLINE_MAX_TERMS` terms (classes x features) is the
 exception: its functions that hold the model are PL/pgSQL returning the same
 expression, called once per row, because PostgreSQL's JIT (on by default) would
-compile the inlined expression in time that grows much faster than its size.
+compile the inlined expression in time that grows much faster than its size;
+there each feature is looked up once per row (:func:`feature_lookups`).
 
 The numbers are the views' own: the one-row model of :mod:`madnb_pl.scoring`
 (:func:`madnb_pl.scoring.model.model_parts`, dictionary form) is computed once
@@ -89,7 +90,7 @@ SCHEMA = MODELS_SCHEMA
 MAX_ARGS = 100  # FUNC_MAX_ARGS of a default PostgreSQL build
 INLINE_MAX_TERMS = 256
 """The largest model (classes x features) whose functions are inlined SQL.  A larger one is PL/pgSQL
-returning the same expression, evaluated once per row and never compiled by PostgreSQL's JIT, whose
+returning the same expression (each feature looked up once per row), never compiled by PostgreSQL's JIT, whose
 time grows much faster than the expression (100,000 rows, 100 classes x 3 features, jit = on: inlined
 13.6 s, PL/pgSQL 7.0 s; at 2,000 classes the inlined expression is 2.7 MB)."""
 MAX_COLUMNS = 1600
