@@ -243,9 +243,8 @@ def _codes(js: str, f: Feature) -> tuple[int, int, dict[int, int]] | None:
     return (lo, hi, ranks) if hi - lo < MAX_CODE_RANGE else None
 
 
-def _categorical_index(f: Feature, x: str, js: str) -> str:
-    """The slot of categorical value ``x`` in its classes' tables (:func:`_categorical_term`)."""
-    codes = _codes(js, f)
+def _categorical_index(f: Feature, x: str, js: str, codes: tuple[int, int, dict[int, int]] | None) -> str:
+    """The slot of categorical value ``x`` in its classes' tables (:func:`_categorical_term`; ``codes``: :func:`_codes`)."""
     if codes is not None:
         lo, hi, _ = codes
         return (
@@ -263,8 +262,8 @@ def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: in
     rank of the value's text in a jsonb dictionary, then ``lut[rank]``.  ``index``:
     the slot already computed (:func:`_categorical_index`), else it is computed here.
     """
-    idx = index or _categorical_index(f, x, js)
     codes = _codes(js, f)
+    idx = index or _categorical_index(f, x, js, codes)
     if codes is not None:
         lo, hi, ranks = codes
         lut = "'{" + ",".join(repr(lps[i][ranks[v] - 1]) if v in ranks else "NULL" for v in range(lo, hi + 1)) + f"}}'::{F8}[]"
@@ -285,7 +284,7 @@ def feature_lookups(training: ColumnTraining, m: ModelNumbers, value: list[str])
     names: dict[int, str] = {}
     for j, f in enumerate(training.features, start=1):
         if j in m.dicts:
-            declared.append(f"_madnb_v{j} pg_catalog.int4 := {_categorical_index(f, value[j - 1], m.dicts[j][0])};")
+            declared.append(f"_madnb_v{j} pg_catalog.int4 := {_categorical_index(f, value[j - 1], m.dicts[j][0], _codes(m.dicts[j][0], f))};")
         elif j in m.gauss:
             declared.append(f"_madnb_v{j} {F8} := {_clipped(f, value[j - 1], m.gauss[j])};")
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import CASE_PICK_MAX_CLASSES, F8, TIE_TOLERANCE
+from .common import CASE_PICK_MAX_CLASSES, shifted_or_null, tie_threshold
 
 
 def _greatest(ks: range) -> str:
@@ -13,7 +13,7 @@ def classify(k: int, log_likelihoods: str) -> str:
     """Every class within TIE_TOLERANCE of the best, in class order; NULL for a row that is not ok."""
     ks = range(1, k + 1)
     greatest = _greatest(ks)
-    threshold = f"{greatest} - {TIE_TOLERANCE!r}::{F8} * GREATEST(1::{F8}, pg_catalog.abs({greatest}))"
+    threshold = tie_threshold(greatest)
     picks = ", ".join(f"CASE WHEN q.l{i} >= q.thr THEN q.classes[{i}] END" for i in ks)
     return (
         f"SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[{picks}], NULL) END AS nb_classification "
@@ -31,7 +31,7 @@ def probs(k: int, log_likelihoods: str) -> str:
     # (NULL where exp() would underflow: probability 0), then lse.  Per output row
     # only class i's d_i is picked (a CASE, or for many classes an array) and
     # exponentiated once.
-    ds = ", ".join(f"CASE WHEN q.l{i} - q.mx < -700 THEN NULL ELSE q.l{i} - q.mx END AS d{i}" for i in ks)
+    ds = ", ".join(f"{shifted_or_null(f'q.l{i}', 'q.mx')} AS d{i}" for i in ks)
     lse = " + ".join(f"COALESCE(pg_catalog.exp(q.d{i}), 0)" for i in ks)
     if k <= CASE_PICK_MAX_CLASSES:
         pick, per_row = "CASE c.i " + " ".join(f"WHEN {i} THEN q.d{i}" for i in ks) + " END", ""

@@ -18,8 +18,8 @@ in the last place.
 
 from __future__ import annotations
 
-from ..core.sql import int_array
-from .common import F8, INTEGER_TYPES, MAX_POSITION_LITERAL, TIE_TOLERANCE, dict_key
+from .common import shifted_or_null, tie_threshold
+from .lateral import clipped_value, code_slot, dict_rank, row_values
 from .model import model_parts, value_log_probs
 from .plan import ScoringPlan
 
@@ -75,11 +75,7 @@ def log_likelihood_rows(
     k = plan.k
     n = plan.num_attrs
     numeric = numeric_stats is not None
-    if n <= MAX_POSITION_LITERAL:
-        positions = f"pg_catalog.unnest({int_array(range(1, n + 1), 'int8')})"
-    else:
-        positions = f"pg_catalog.generate_series(1::pg_catalog.int8, {n})"
-    values = f"(SELECT pg_catalog.unnest(src.{attrs}) AS v, {positions} AS o) AS u"
+    values = row_values(attrs, n)
     uo = "u.o::pg_catalog.int4"
     terms: list[str] = []
     not_numeric = f" AND NOT m.isnum[{uo}]" if numeric else ""
@@ -87,14 +83,10 @@ def log_likelihood_rows(
     if plan.strategy in ("codes", "dict"):
         # one slot per value (NULL: unseen or missing), then the classes' log-probabilities there
         if plan.strategy == "codes":
-            whole = "" if plan.source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
-            slot = (
-                f"CASE WHEN {x} >= m.lo[{uo}] AND {x} <= m.hi[{uo}]{whole} "
-                f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 END"
-            )
+            slot = code_slot(x, uo, plan.source_elem_oid, "NULL")
             column = f"m.lut[1:{k}][w.i:w.i]"
         else:
-            slot = f"(m.jsall -> u.o::pg_catalog.text -> {dict_key(x, plan.source_elem_oid)})::pg_catalog.int4"
+            slot = dict_rank(x, plan.source_elem_oid)
             column = f"m.lut[1:{k}][w.o:w.o][w.i:w.i]"
         terms.append(
             f"SELECT e.pos::pg_catalog.int4 AS pos, e.lp AS t FROM (SELECT {uo} AS o, {slot} AS i FROM {values} "
@@ -116,7 +108,7 @@ def log_likelihood_rows(
     if numeric:
         # the value clipped to its attribute's window; NaN reads NULL (adds 0); a class without the
         # attribute has a = r = mu = 0 (adds 0)
-        xc = f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(u.v::{F8}, 'NaN'::{F8}), m.nlo[{uo}]), m.nhi[{uo}])"
+        xc = clipped_value(x, uo)
         sliced = ", ".join(f"pg_catalog.unnest(m.{p}[1:{k}][w.o:w.o])" for p in ("a", "r", "mu"))
         terms.append(
             f"SELECT g.pos::pg_catalog.int4 AS pos, g.a - (g.r * (w.xc - g.mu)) ^ 2 AS t FROM ("
@@ -142,7 +134,7 @@ def _with_max(rows: str) -> str:
 
 def classify(rows: str) -> str:
     """Every class within TIE_TOLERANCE of the best, in class order; NULL for a row that is not ok."""
-    threshold = f"q.mx - {TIE_TOLERANCE!r}::{F8} * GREATEST(1::{F8}, pg_catalog.abs(q.mx))"
+    threshold = tie_threshold("q.mx")
     return (
         "SELECT q.key, CASE WHEN q.ok THEN ARRAY(SELECT q.classes[e.i] FROM pg_catalog.unnest(q.ls) WITH ORDINALITY AS e(l, i) "
         "WHERE e.l >= q.thr ORDER BY e.i) END AS nb_classification "
@@ -157,7 +149,7 @@ def probs(k: int, rows: str) -> str:
     of exp(d_i) in class order, probability exp(d_i - lse).
     """
     ds = (
-        "ARRAY(SELECT CASE WHEN e.l - q.mx < -700 THEN NULL ELSE e.l - q.mx END "
+        f"ARRAY(SELECT {shifted_or_null('e.l', 'q.mx')} "
         "FROM pg_catalog.unnest(q.ls) WITH ORDINALITY AS e(l, i) ORDER BY e.i) AS ds"
     )
     lse = (

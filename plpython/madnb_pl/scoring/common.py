@@ -55,6 +55,16 @@ def dict_key(expr: str, type_oid: int | None) -> str:
     if type_oid == NUMERIC:
         return f"pg_catalog.trim_scale({expr})::pg_catalog.text"
     return text_sql(expr, builtin=True)
+def tie_threshold(best: str) -> str:
+    """The lowest log-likelihood classify returns with the best one, ``best``: within TIE_TOLERANCE of it."""
+    return f"{best} - {TIE_TOLERANCE!r}::{F8} * GREATEST(1::{F8}, pg_catalog.abs({best}))"
+
+
+def shifted_or_null(score: str, best: str) -> str:
+    """A score less the best one, NULL below -700 (where exp() underflows: probability 0), as the probs view uses it."""
+    return f"CASE WHEN {score} - {best} < -700 THEN NULL ELSE {score} - {best} END"
+
+
 def ln_or_minus_infinity(expr: str) -> str:
     """Natural log that maps 0 (possible with smoothing 0 or noisy counts) to -Infinity."""
     return f"(CASE WHEN ({expr}) > 0 THEN pg_catalog.ln(({expr})::{F8}) ELSE '-Infinity'::{F8} END)"
@@ -62,6 +72,6 @@ def ln_or_minus_infinity(expr: str) -> str:
 
 __all__ = [
     "CASE_PICK_MAX_CLASSES", "DICT_TYPES", "F8", "GAUSS_CLIP_SDS", "INTEGER_TYPES", "INTEGRAL_CHECK_TYPES", "MAX_CLASSES",
-    "dict_key", "ln_or_minus_infinity",
+    "dict_key", "ln_or_minus_infinity", "shifted_or_null", "tie_threshold",
     "MAX_CODE_SLOTS", "MAX_POSITION_LITERAL", "TEXT_TYPES", "TIE_TOLERANCE", "UNROLL_MAX_ATTRS", "UNROLL_MAX_TERMS", "VAR_FLOOR_FACTOR",
 ]

@@ -11,6 +11,38 @@ from .model import value_log_probs
 from .plan import ScoringPlan
 
 
+def row_values(attrs: str, n: int) -> str:
+    """A source row's values with their positions, ``u(v, o)``: unnest in a select list (in lock-step with
+    the positions), which costs less than in FROM, which materialises each row's values first (wide
+    classify 3.9-4.5 s -> 3.3 s measured).  Past a row's end v is NULL, past numAttrs o is: both add
+    nothing, as values that are missing or beyond numAttrs do."""
+    if n <= MAX_POSITION_LITERAL:
+        positions = f"pg_catalog.unnest({int_array(range(1, n + 1), 'int8')})"
+    else:
+        positions = f"pg_catalog.generate_series(1::pg_catalog.int8, {n})"
+    return f"(SELECT pg_catalog.unnest(src.{attrs}) AS v, {positions} AS o) AS u"
+
+
+def code_slot(x: str, uo: str, source_elem_oid: int | None, unseen: str) -> str:
+    """The slot of integer code ``x`` of attribute ``uo`` in the codes strategy's one table (the model's
+    ``lo``, ``hi``, ``base``): ``unseen`` for a value outside its attribute's range or not whole."""
+    whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
+    return (
+        f"CASE WHEN {x} >= m.lo[{uo}] AND {x} <= m.hi[{uo}]{whole} "
+        f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 ELSE {unseen} END"
+    )
+
+
+def dict_rank(x: str, source_elem_oid: int | None) -> str:
+    """The rank of value ``x`` of attribute ``u.o`` in the model's dictionaries ``jsall`` (NULL: unseen)."""
+    return f"(m.jsall -> u.o::pg_catalog.text -> {dict_key(x, source_elem_oid)})::pg_catalog.int4"
+
+
+def clipped_value(x: str, uo: str) -> str:
+    """Gaussian value ``x`` of attribute ``uo`` clipped to its window (the model's ``nlo``, ``nhi``); NaN reads NULL."""
+    return f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF({x}::{F8}, 'NaN'::{F8}), m.nlo[{uo}]), m.nhi[{uo}])"
+
+
 def log_likelihood_rows(
     plan: ScoringPlan,
     *,
@@ -52,15 +84,10 @@ def log_likelihood_rows(
         )
         cat_term = "m.lut{i}[w.i]"
     elif strategy == "codes":
-        whole = "" if source_elem_oid in INTEGER_TYPES else f" AND {x} = pg_catalog.trunc({x})"
-        uo = "u.o::pg_catalog.int4"
-        inner_cols.append(
-            f"(CASE WHEN {x} >= m.lo[{uo}] AND {x} <= m.hi[{uo}]{whole} "
-            f"THEN (m.base[{uo}] + ({x} - m.lo[{uo}]))::pg_catalog.int4 + 2 ELSE 1 END) AS i"
-        )
+        inner_cols.append(f"({code_slot(x, 'u.o::pg_catalog.int4', source_elem_oid, '1')}) AS i")
         cat_term = "m.lut[{i}][w.i]"
     elif strategy == "dict":
-        inner_cols.append(f"(m.jsall -> u.o::pg_catalog.text -> {dict_key(x, source_elem_oid)})::pg_catalog.int4 AS r")
+        inner_cols.append(f"{dict_rank(x, source_elem_oid)} AS r")
         cat_term = "m.lut{i}[w.o][w.r]"
     elif strategy == "join":
         ctes.append(
@@ -88,7 +115,7 @@ def log_likelihood_rows(
     if numeric_stats is not None:
         # the value clipped to its attribute's window, once per value; NaN reads NULL
         uo = "u.o::pg_catalog.int4"
-        xc = f"pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF({x}::{F8}, 'NaN'::{F8}), m.nlo[{uo}]), m.nhi[{uo}])"
+        xc = clipped_value(x, uo)
         inner_cols.append(f"{xc if strategy == 'none' else f'CASE WHEN m.isnum[{uo}] THEN {xc} END'} AS xc")
     xf = "w.xc"
     gauss = f"m.a{{i}}[{o}] - (m.r{{i}}[{o}] * ({xf} - m.mu{{i}}[{o}])) ^ 2"
@@ -104,15 +131,7 @@ def log_likelihood_rows(
     if strategy == "join":
         values = f"pg_catalog.unnest(src.{attrs}) WITH ORDINALITY AS u(v, o)"
     else:
-        # unnest in a select list (in lock-step with the positions) costs less than
-        # in FROM, which materialises each row's values first: wide classify 3.9-4.5 s
-        # -> 3.3 s measured.  Past a row's end v is NULL, past numAttrs o is: both
-        # add nothing, as values that are missing or beyond numAttrs do.
-        if n <= MAX_POSITION_LITERAL:
-            positions = f"pg_catalog.unnest({int_array(range(1, n + 1), 'int8')})"
-        else:
-            positions = f"pg_catalog.generate_series(1::pg_catalog.int8, {n})"
-        values = f"(SELECT pg_catalog.unnest(src.{attrs}) AS v, {positions} AS o) AS u"
+        values = row_values(attrs, n)
     ls = ", ".join(f"m.prior[{i}] + COALESCE(z.s{i}, 0) AS l{i}" for i in ks)
     # OFFSET 0 fences keep each per-value and per-row expression computed once
     # (PostgreSQL 15 runs a LATERAL subquery in the leader only, so this form is serial).
