@@ -8,6 +8,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from models_helpers import plant_on_search_path
+
 DATA = """
 CREATE TABLE fruit (id int PRIMARY KEY, kind text, colour text, weight float8, ripe boolean);
 INSERT INTO fruit SELECT i, CASE WHEN i % 3 = 0 THEN 'apple' ELSE 'pear' END,
@@ -201,21 +203,6 @@ def test_a_role_given_grant_usage_predicts_and_reads_the_catalog_but_never_train
         db.execute("RESET ROLE")
 
 
-# Every operator, function and type name the generated functions and the per-row helpers use
-# (the body is pg_get_functiondef's text), planted in schema evil for pg_catalog's signatures.
-_PLANTED_OPERATORS = [
-    ("+", "float8", "float8"), ("-", "float8", "float8"), ("*", "float8", "float8"), ("^", "float8", "float8"),
-    (">", "float8", "float8"), (">=", "float8", "float8"), ("<", "float8", "float8"), ("-", "int8", "int8"),
-    ("->>", "jsonb", "text"), ("->", "jsonb", "text"), ("||", "jsonb", "jsonb"), ("=", "text", "text"), ("=", "float8", "float8"),
-]
-_PLANTED_FUNCTIONS = [
-    ("float8larger", "float8, float8", "float8"), ("float8smaller", "float8, float8", "float8"),
-    ("int8larger", "int8, int8", "int8"), ("int8smaller", "int8, int8", "int8"), ("exp", "float8", "float8"),
-    ("ln", "float8", "float8"), ("abs", "float8", "float8"), ("array_upper", "anyarray, int4", "int4"),
-    ("jsonb_build_object", "VARIADIC \"any\"", "jsonb"), ("trim_scale", "numeric", "numeric"),
-]
-
-
 def test_objects_planted_on_the_search_path_never_run_inside_training_or_prediction(fruit):
     db = fruit
     normal = db.execute(
@@ -223,25 +210,7 @@ def test_objects_planted_on_the_search_path_never_run_inside_training_or_predict
         "madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"
     ).fetchall()
     metrics = db.execute("SELECT madnb.evaluate('fruit_nb', 'fruit')").fetchone()[0]
-    db.execute("CREATE SCHEMA evil")
-    db.execute(
-        "CREATE FUNCTION evil.boom() RETURNS void LANGUAGE plpgsql AS "
-        "$$ BEGIN RAISE EXCEPTION 'planted object ran' USING ERRCODE = 'XX666'; END $$"
-    )
-    for i, (op, left, right) in enumerate(_PLANTED_OPERATORS):
-        db.execute(
-            f"CREATE FUNCTION evil.op{i}(a {left}, b {right}) RETURNS {left} LANGUAGE plpgsql AS "
-            "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$"
-        )
-        db.execute(f"CREATE OPERATOR evil.{op} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = evil.op{i})")
-    for name, args, result in _PLANTED_FUNCTIONS:
-        if "VARIADIC" in args:
-            continue
-        db.execute(
-            f"CREATE FUNCTION evil.{name}({args}) RETURNS {result} LANGUAGE plpgsql AS "
-            "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$"
-        )
-    db.execute("SET search_path = evil, public, madnb, pg_catalog")
+    plant_on_search_path(db)
     got = db.execute(
         "SELECT madnb_models.fruit_nb_predict(f), madnb_models.fruit_nb_predict_proba(f), "
         "madnb_models.fruit_nb_predict_proba_array(f) FROM fruit f ORDER BY id"

@@ -24,14 +24,13 @@ import pandas as pd
 import psycopg
 import pytest
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
-from test_catalog import _PLANTED_FUNCTIONS, _PLANTED_OPERATORS
 
 import madnb
 from conftest import data_file
 from golden_files import check_golden
 from madnb import cli
 from madnb.sklearn_export import MixedNB
-from models_helpers import ADULT_COLUMNS, load_adult
+from models_helpers import ADULT_COLUMNS, load_adult, plant_on_search_path
 
 TOL_SQL = 1e-12
 TOL_SKLEARN = 1e-9
@@ -222,28 +221,10 @@ def test_objects_planted_on_the_search_path_never_run_inside_the_script_or_its_f
                "FROM generate_series(1, 40) AS i")
     db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], categorical => ARRAY['seeds'])")
     want = predictions(db, "madnb_models", "fruit_nb", "fruit")
-    target.execute("CREATE SCHEMA evil")
-    target.execute(
-        "CREATE FUNCTION evil.boom() RETURNS void LANGUAGE plpgsql AS "
-        "$$ BEGIN RAISE EXCEPTION 'planted object ran' USING ERRCODE = 'XX666'; END $$"
-    )
-    for i, (op, left, right) in enumerate(_PLANTED_OPERATORS):
-        target.execute(
-            f"CREATE FUNCTION evil.op{i}(a {left}, b {right}) RETURNS {left} LANGUAGE plpgsql AS "
-            "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$"
-        )
-        target.execute(f"CREATE OPERATOR evil.{op} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = evil.op{i})")
-    planted = [f for f in _PLANTED_FUNCTIONS if "VARIADIC" not in f[1]] + [
-        ("starts_with", "text, text", "boolean"), ("to_regprocedure", "text", "regprocedure"),
-        ("obj_description", "oid, name", "text"),
-    ]
-    for name, args, result in planted:
-        target.execute(
-            f"CREATE FUNCTION evil.{name}({args}) RETURNS {result} LANGUAGE plpgsql AS "
-            "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$"
-        )
     copy_table(db, target, "fruit", "id int, kind text, colour text, seeds int, weight numeric")
-    target.execute("SET search_path = evil, public, pg_catalog")
+    plant_on_search_path(target, [
+        ("starts_with", "text, text", "boolean"), ("to_regprocedure", "text", "regprocedure"), ("obj_description", "oid, name", "text"),
+    ], path="evil, public, pg_catalog")
     target.execute(model_sql(db, "fruit_nb"))
     target.execute(model_sql(db, "fruit_nb"))  # the guard of a second run finds its own functions
     assert_same_predictions(want, predictions(target, "public", "fruit_nb", "fruit"))
@@ -413,6 +394,20 @@ def test_a_model_with_more_than_100_features_is_exported_with_the_row_form_only(
     start = next(i for i, line in enumerate(header) if line.startswith(" DROP FUNCTION"))
     target.execute("\n".join(header[start:]))
     assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide\\_nb\\_%'").fetchone()[0] == 0
+
+
+def test_a_large_model_is_exported_with_its_plpgsql_functions_and_predicts_the_same_there(db, empty_db):
+    # 150 classes x 2 features: past generated.INLINE_MAX_TERMS, so its functions are PL/pgSQL (each feature
+    # looked up once per row), and past 16 classes (the jsonb helper's aggregate, in the script's copy)
+    _, target = empty_db
+    db.execute("CREATE TABLE many AS SELECT i AS id, 'c' || (i % 150) AS label, 'p' || (i % 7) AS plan, "
+               "((i % 150) + (i % 9) / 3.0)::float8 AS minutes FROM generate_series(1, 1500) AS i")
+    db.execute("SELECT madnb.train('many_nb', 'many', 'label', exclude => ARRAY['id'])")
+    target.execute(model_sql(db, "many_nb"))
+    languages = "SELECT DISTINCT l.lanname::text FROM pg_proc AS p JOIN pg_language AS l ON l.oid = p.prolang WHERE p.proname LIKE 'many_nb_predict%'"
+    assert sorted(r[0] for r in target.execute(languages)) == ["plpgsql", "sql"]  # the column form, and the row form calling it
+    copy_table(db, target, "many", "id int, label text, plan text, minutes float8")
+    assert_same_predictions(predictions(db, "madnb_models", "many_nb", "many"), predictions(target, "public", "many_nb", "many"))
 
 
 # ---------------------------------------------------------------------------

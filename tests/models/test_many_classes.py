@@ -18,6 +18,7 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.preprocessing import OrdinalEncoder
 
 from madnb_pl.predict.generated import INLINE_MAX_TERMS
+from models_helpers import plant_on_search_path
 
 TOL = 1e-9
 
@@ -118,3 +119,32 @@ def test_predict_proba_of_more_than_16_classes_is_the_same_object_as_of_fewer(db
         assert list(as_json) == sorted(classes, key=lambda c: (len(c), c))  # jsonb's key order: by length, then bytes
         assert as_json == dict(zip(classes, as_array, strict=True))
         assert sum(as_json.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_objects_planted_on_the_search_path_never_run_inside_a_large_models_plpgsql_functions(db):
+    # PL/pgSQL resolves its body's names when it first runs, on the caller's search_path: every name is qualified.
+    # 120 classes x (2 text + 1 Gaussian) features: past INLINE_MAX_TERMS, and past 16 classes for the jsonb aggregate
+    db.execute(
+        "CREATE TABLE big AS SELECT i AS id, 'c' || (i % 120) AS y, 'a' || ((i * 7 + i / 120) % 10) AS a, "
+        "'b' || ((i * 13 + i / 120) % 10) AS b, ((i * 31) % 97)::float8 + i % 120 AS x FROM generate_series(1, 1200) AS i"
+    )
+    db.execute("SELECT madnb.train('big_nb', 'big', 'y', exclude => ARRAY['id'])")
+    assert language(db, "madnb_models.big_nb_predict(text, text, float8)") == "plpgsql"
+    query = (
+        "SELECT madnb_models.big_nb_predict(t), madnb_models.big_nb_predict_proba(t), madnb_models.big_nb_predict_proba_array(t), "
+        "madnb_models.big_nb_predict_proba_array(a => t.a, x => t.x) FROM big AS t WHERE t.id <= 100 ORDER BY t.id"
+    )
+    normal = db.execute(query).fetchall()
+    plant_on_search_path(db)
+    fresh = psycopg.connect(db.info.dsn, autocommit=True)  # a new session: PL/pgSQL compiles the bodies again
+    try:
+        fresh.execute("SET search_path = evil, public, madnb, pg_catalog")
+        for probe in ("SELECT exp(1::float8)", "SELECT 1::float8 + 1::float8", "SELECT jsonb_object_agg('k'::text, 1::float8)"):
+            with pytest.raises(psycopg.Error) as planted:  # the planted objects run where a name is resolved through the path
+                fresh.execute(probe)
+            assert planted.value.diag.sqlstate == "XX666"
+        assert fresh.execute(query).fetchall() == normal
+        fresh.execute("SELECT madnb.train('big_nb', 'big', 'y', exclude => ARRAY['id'], replace => true)")
+        assert fresh.execute(query).fetchall() == normal
+    finally:
+        fresh.close()

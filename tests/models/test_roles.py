@@ -169,3 +169,27 @@ def test_a_catalog_row_its_owner_rewrote_cannot_make_a_superusers_drop_take_anot
         "to_regclass('bobwork.m_class_priors') IS NOT NULL", (bobs,)
     ).fetchone() == (True, True, True)
     db.execute("DROP SCHEMA bobwork CASCADE")
+
+
+def test_a_granted_role_trains_a_large_model_whose_plpgsql_functions_and_helper_copies_predict_as_the_superusers(db, roles):
+    # 150 classes x 2 features: past generated.INLINE_MAX_TERMS (PL/pgSQL), past 16 classes (the jsonb aggregate
+    # in the copy of madnb._nb_proba_jsonb next to the model)
+    a, _, alice, _ = roles
+    db.execute("CREATE TABLE many_churn AS SELECT i AS id, 'c' || (i % 150) AS label, 'p' || (i % 7) AS plan, "
+               "((i % 150) + (i % 9) / 3.0)::float8 AS minutes FROM generate_series(1, 1500) AS i")
+    db.execute(f'GRANT SELECT ON many_churn TO "{alice}"')
+    a.execute("SELECT madnb.train('work.big', 'many_churn', 'label', exclude => ARRAY['id'])")
+    db.execute("SELECT madnb.train('big_reference', 'many_churn', 'label', exclude => ARRAY['id'])")
+    assert db.execute(
+        "SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = 'work.big_predict(text, float8)'::regprocedure"
+    ).fetchone() == ("plpgsql",)
+    mine = a.execute(
+        "SELECT work.big_predict(t), work.big_predict_proba(t), work.big_predict_proba_array(t) FROM many_churn t ORDER BY id"
+    ).fetchall()
+    ref = db.execute(
+        "SELECT madnb_models.big_reference_predict(t), madnb_models.big_reference_predict_proba(t), "
+        "madnb_models.big_reference_predict_proba_array(t) FROM many_churn t ORDER BY id"
+    ).fetchall()
+    assert mine == ref
+    a.execute("SELECT madnb.drop_model('work.big')")
+    assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone() == (0,)

@@ -58,6 +58,15 @@ INSERT INTO spread SELECT i, i % 3, ARRAY[1000 + i % 2, 5000 + i % 3, -7000 + i 
 -- fractional float values: neither codes nor a dictionary (the 'join' lookup)
 CREATE TABLE halves (id int, class int, attributes float8[]);
 INSERT INTO halves SELECT i, i % 2, ARRAY[(i % 3) + 0.5, (i % 4) / 4.0] FROM generate_series(1, 20) i;
+-- more than 500 classes (the class-rows form): codes, and a Gaussian attribute
+CREATE TABLE many (id int, class int, attributes float8[]);
+INSERT INTO many SELECT i, i % 600, ARRAY[((i * 7 + i / 600) % 5)::float8, ((i * 11) % 4)::float8,
+    (i % 600) / 50.0 + ((i / 600) * 13 % 7)::float8 / 3] FROM generate_series(0, 1799) i;
+CREATE TABLE many_test (id int, attributes float8[]);
+INSERT INTO many_test SELECT i, ARRAY[(i % 5)::float8, (i % 4)::float8, i / 3.0] FROM generate_series(1, 6) i;
+-- the same classes, fractional values (the class-rows form's equality lookup)
+CREATE TABLE many_halves (id int, class int, attributes float8[]);
+INSERT INTO many_halves SELECT i, i % 600, ARRAY[(i % 3) + 0.5, (i % 4) / 4.0] FROM generate_series(0, 1799) i;
 """
 
 # The calls, with {out} replaced by an output name (unqualified: created in the
@@ -73,6 +82,8 @@ PREPARED = [
     ("wide", "'wide', 'class', 'attributes', 130, '{fp}', '{cp}'", "'wide', 'id', 'attributes', 130", False),
     ("spread", "'spread', 'class', 'attributes', 3, '{fp}', '{cp}'", "'spread', 'id', 'attributes', 3", False),
     ("halves", "'halves', 'class', 'attributes', 2, '{fp}', '{cp}'", "'halves', 'id', 'attributes', 2", False),
+    ("many", "'many', 'class', 'attributes', '3', 3, '{fp}', '{np}', '{cp}'", "'many_test', 'id', 'attributes', 3", True),
+    ("many_halves", "'many_halves', 'class', 'attributes', 2, '{fp}', '{cp}'", "'halves', 'id', 'attributes', 2", False),
     (
         "private", "'mixed', 'class', 'attributes', '2', 3, '{fp}', '{np}', '{cp}', "
         "epsilon => 2, bounds => '{{5,20}}', domain => 'mixed_domain'",
@@ -445,6 +456,9 @@ def test_no_operator_function_or_type_planted_ahead_of_pg_catalog_ever_runs(db, 
         if viewdef is not None:
             texts.append(viewdef)
     expected = read_outputs(db, "ref", outs)
+    # the class-rows form is in the workload, with its codes and its equality lookups
+    assert any("generate_series(1, 600)" in t and "m.lut[1:600]" in t for t in texts)
+    assert any("generate_series(1, 600)" in t and "cat_attr" in t for t in texts)
 
     ops, funcs, types = names_in(texts)
     # the collection sees what madnb runs: training, scoring, private release, checks
