@@ -71,16 +71,16 @@ CREATE TEMPORARY TABLE pg_temp."madnb_shape_<hex1>" ON COMMIT DROP AS SELECT t."
 SELECT EXISTS (SELECT 1 FROM pg_temp."madnb_shape_<hex1>" AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd
 
 -- statement 24
-SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v
+SELECT pg_catalog.current_setting($1) AS v
 
 -- statement 25
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 26
 CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex2>" ON COMMIT DROP AS SELECT g.cls, (g.k & 134217727)::pg_catalog.int4 AS o, (g.k >> 27)::integer AS v, g.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."class" AS cls, pg_catalog.unnest(t."attributes")::pg_catalog.int8 * 134217728 + pg_catalog.unnest('{1,2,3}'::pg_catalog.int8[]) AS k FROM "public"."training" AS t WHERE t."class" IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL
 
 -- statement 27
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 28
 INSERT INTO pg_temp."madnb_stats_<hex2>" SELECT h.cls, g.o::pg_catalog.int4, NULL::integer, (h.n_rows - h.n_empty - COALESCE(x.n, 0))::pg_catalog.int8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_shape_<hex1>" AS h CROSS JOIN pg_catalog.generate_series(1, 3) AS g(o) LEFT JOIN (SELECT s.cls, s.o, pg_catalog.sum(s.n) AS n FROM pg_temp."madnb_stats_<hex2>" AS s GROUP BY 1, 2) AS x ON x.cls = h.cls AND x.o = g.o WHERE h.cls IS NOT NULL AND h.n_rows - h.n_empty - COALESCE(x.n, 0) > 0 UNION ALL SELECT h.cls, NULL, NULL, h.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_shape_<hex1>" AS h WHERE h.cls IS NOT NULL AND h.n_empty > 0 UNION ALL SELECT h.cls, NULL, NULL, h.n_rows, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_shape_<hex1>" AS h WHERE h.cls IS NULL

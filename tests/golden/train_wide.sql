@@ -71,16 +71,16 @@ CREATE TEMPORARY TABLE pg_temp."madnb_shape_<hex1>" ON COMMIT DROP AS SELECT t."
 SELECT EXISTS (SELECT 1 FROM pg_temp."madnb_shape_<hex1>" AS h WHERE h.cls IS NOT NULL AND h.n_other > 0) AS odd
 
 -- statement 24
-SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v
+SELECT pg_catalog.current_setting($1) AS v
 
 -- statement 25
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 26
 CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex2>" ON COMMIT DROP AS SELECT g.cls, (g.k & 134217727)::pg_catalog.int4 AS o, (g.k >> 27)::integer AS v, g.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."class" AS cls, pg_catalog.unnest(t."attributes")::pg_catalog.int8 * 134217728 + pg_catalog.unnest('{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,126,127,128,129,130}'::pg_catalog.int8[]) AS k FROM "public"."wide" AS t WHERE t."class" IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL
 
 -- statement 27
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 28
 INSERT INTO pg_temp."madnb_stats_<hex2>" SELECT h.cls, g.o::pg_catalog.int4, NULL::integer, (h.n_rows - h.n_empty - COALESCE(x.n, 0))::pg_catalog.int8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_shape_<hex1>" AS h CROSS JOIN pg_catalog.generate_series(1, 130) AS g(o) LEFT JOIN (SELECT s.cls, s.o, pg_catalog.sum(s.n) AS n FROM pg_temp."madnb_stats_<hex2>" AS s GROUP BY 1, 2) AS x ON x.cls = h.cls AND x.o = g.o WHERE h.cls IS NOT NULL AND h.n_rows - h.n_empty - COALESCE(x.n, 0) > 0 UNION ALL SELECT h.cls, NULL, NULL, h.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_shape_<hex1>" AS h WHERE h.cls IS NOT NULL AND h.n_empty > 0 UNION ALL SELECT h.cls, NULL, NULL, h.n_rows, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_shape_<hex1>" AS h WHERE h.cls IS NULL

@@ -8,7 +8,8 @@
 * named ``pg_type`` OIDs (PostgreSQL's fixed OIDs of the built-in types) and the
   type groups madnb decides by;
 * the few builders every stage shares: :func:`int_array`, :func:`float8_literal`,
-  :func:`with_clause` and :func:`temp_name`.
+  :func:`with_clause` and :func:`temp_name`; and :func:`setting`, a planner or
+  executor setting for the statements of a ``with`` block.
 
 Generated SQL runs under ``search_path = pg_catalog, pg_temp`` (see
 :func:`madnb_pl.core.errors.entry_point`); it is qualified anyway, so that a view
@@ -18,7 +19,8 @@ created from it means the same on any search_path.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,8 +184,24 @@ def type_is_builtin(plpy: Plpy, type_sql: str) -> bool:
     return b is not None and b.builtin
 
 
+@contextmanager
+def setting(plpy: Plpy, name: str, value: str | Callable[[str], str]) -> Iterator[None]:
+    """Setting ``name`` = ``value`` for the statements inside, then the caller's value again (also on an error).
+
+    ``value``: the text to set, or a function of the caller's value (``parallel_tuple_cost`` times a factor).
+    Set with ``is_local``: an error inside rolls it back with the statement's savepoint or transaction.
+    """
+    old = plpy.execute(plpy.prepare(Sql("SELECT pg_catalog.current_setting($1) AS v"), ["pg_catalog.text"]), [name])[0]["v"]
+    set_it = plpy.prepare(Sql("SELECT pg_catalog.set_config($1, $2, true)"), ["pg_catalog.text", "pg_catalog.text"])
+    plpy.execute(set_it, [name, value(old) if callable(value) else value])
+    try:
+        yield
+    finally:
+        plpy.execute(set_it, [name, old])
+
+
 __all__ = [
     "BUILTIN_SQL", "BaseType", "base_type", "text_sql", "type_is_builtin",
     "F8", "I4", "I8", "INTEGER_TYPES", "NUM", "NUMERIC_ELEMENT_TYPES", "Plpy", "Sql", "TEXT_TYPES",
-    "float8_literal", "int_array", "quote_ident", "temp_name", "with_clause",
+    "float8_literal", "int_array", "quote_ident", "setting", "temp_name", "with_clause",
 ]

@@ -45,13 +45,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
-from ..core.sql import Plpy, Sql, text_sql, type_is_builtin
+from ..core.sql import Plpy, Sql, setting, text_sql, type_is_builtin
 from ..inputs import arrays
 from . import evaluate, lifecycle
 from .kinds.base import Kind, TrainRequest
@@ -163,23 +161,6 @@ def scoring_sql(kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str
         f"FROM (SELECT {fold} AS g, {y} AS y, {cols} FROM {kind.source(training).sql} AS t "
         f"WHERE {kind.trained_rows(training)}) AS p OFFSET 0) AS p OFFSET 0) AS p"
     )
-
-
-@contextmanager
-def setting(plpy: Plpy, name: str, value: str) -> Iterator[None]:
-    """Setting ``name`` = ``value`` for the statements inside, then the caller's value again.
-
-    jit = off for the scoring query: it holds every fold's model as one large
-    expression, and compiling it with JIT costs seconds (see
-    madnb_pl.scoring.common on UNROLL_MAX_TERMS), more than it saves.
-    """
-    old = plpy.execute(plpy.prepare(Sql("SELECT pg_catalog.current_setting($1) AS v"), ["pg_catalog.text"]), [name])[0]["v"]
-    set_it = plpy.prepare(Sql("SELECT pg_catalog.set_config($1, $2, true)"), ["pg_catalog.text", "pg_catalog.text"])
-    plpy.execute(set_it, [name, value])
-    try:
-        yield
-    finally:
-        plpy.execute(set_it, [name, old])
 
 
 def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
-from ..core.sql import F8, Plpy, Sql, quote_ident, temp_name, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, quote_ident, setting, temp_name, text_sql, type_is_builtin
 from .catalog import ModelObjects, model_name, require
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
@@ -180,10 +180,7 @@ def run_aggregate(plpy: Plpy, query: Sql, classes: list[str]) -> Any:
         "SELECT NOT pg_catalog.current_setting('transaction_read_only')::pg_catalog.bool "
         "AND pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') AS ok"
     ))[0]["ok"]
-    jit = plpy.execute(Sql("SELECT pg_catalog.current_setting('jit') AS v"))[0]["v"]
-    set_jit = plpy.prepare(Sql("SELECT pg_catalog.set_config('jit', $1, true)"), ["pg_catalog.text"])
-    plpy.execute(set_jit, ["off"])
-    try:
+    with setting(plpy, "jit", "off"):
         if not can:
             return plpy.execute(plpy.prepare(query, PARAMETER_TYPES), [classes, EPS])
         into = temp_name("madnb_metrics_")
@@ -191,8 +188,6 @@ def run_aggregate(plpy: Plpy, query: Sql, classes: list[str]) -> Any:
         rows = plpy.execute(Sql(f"SELECT * FROM {into}"))
         plpy.execute(Sql(f"DROP TABLE {into}"))
         return rows
-    finally:
-        plpy.execute(set_jit, [jit])
 
 
 def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:

@@ -32,12 +32,12 @@ checks the results where they land (:class:`Relations`).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.errors import MadnbError
-from ..core.sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, temp_name, text_sql
+from ..core.sql import INT2, INT4, NAN_TYPES, Plpy, Sql, int_array, setting, temp_name, text_sql
 from ..inputs.arrays import Training
 
 
@@ -464,16 +464,9 @@ def _nonfinite_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, An
     return rows[0] if rows else None
 
 
-@contextlib.contextmanager
-def gather_cost(plpy: Plpy, factor: float) -> Iterator[None]:
+def gather_cost(plpy: Plpy, factor: float) -> contextlib.AbstractContextManager[None]:
     """parallel_tuple_cost times factor for the statements inside, then the caller's setting again."""
-    old = plpy.execute(Sql("SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v"))[0]["v"]
-    set_it = plpy.prepare(Sql("SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)"), ["text"])
-    plpy.execute(set_it, [repr(float(old) * factor)])
-    try:
-        yield
-    finally:
-        plpy.execute(set_it, [old])
+    return setting(plpy, "parallel_tuple_cost", lambda old: repr(float(old) * factor))
 
 
 def stats_select(training: Training, by_subscript: bool = True, nan_missing: bool = False) -> Sql:

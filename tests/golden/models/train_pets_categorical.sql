@@ -50,16 +50,16 @@ SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.pr
 SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
 -- statement 17
-SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v
+SELECT pg_catalog.current_setting($1) AS v
 
 -- statement 18
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 19
 CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY 1 UNION ALL SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 2047)::pg_catalog.int4, (g.k OPERATOR(pg_catalog.>>) 11)::pg_catalog.text, g.n FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."species" AS cls, pg_catalog.unnest(ARRAY[(t."legs")::pg_catalog.int8 OPERATOR(pg_catalog.*) 2048 OPERATOR(pg_catalog.+) 2]) AS k FROM "public"."pets" AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL UNION ALL SELECT g.cls, g.o, g.v, g.n FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, CASE WHEN GROUPING(((t."colour")::pg_catalog.text COLLATE pg_catalog."C")) OPERATOR(pg_catalog.=) 0 THEN 1 ELSE 3 END AS o, COALESCE(((t."colour")::pg_catalog.text COLLATE pg_catalog."C"), ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."colour")::pg_catalog.text COLLATE pg_catalog."C")), (t."species", ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g
 
 -- statement 20
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 21
 SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled FROM pg_temp."madnb_colstats_<hex1>" AS s

@@ -50,16 +50,16 @@ SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.pr
 SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
 -- statement 17
-SELECT pg_catalog.current_setting('parallel_tuple_cost') AS v
+SELECT pg_catalog.current_setting($1) AS v
 
 -- statement 18
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 19
 CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n, pg_catalog.count((t."legs")::pg_catalog.float8) AS c1, pg_catalog.avg((t."legs")::pg_catalog.float8) AS m1, pg_catalog.var_samp((t."legs")::pg_catalog.float8) AS v1, pg_catalog.count(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS c2, pg_catalog.avg(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS m2, pg_catalog.var_samp(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS v2, pg_catalog.count(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS c3, pg_catalog.avg(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS m3, pg_catalog.var_samp(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS v3 FROM "public"."pets" AS t GROUP BY 1
 
 -- statement 20
-SELECT pg_catalog.set_config('parallel_tuple_cost', $1, true)
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 21
 SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled FROM pg_temp."madnb_colstats_<hex1>" AS s
