@@ -199,6 +199,33 @@ def test_cross_validation_reads_the_source_once_for_statistics_and_once_to_score
     assert cv_scans == train_scans + 1
 
 
+def test_parallel_workers_compute_the_fold_of_the_text_columns_counts(db):
+    # the fold (md5 of the row's text form by default) is per-row work; the grouping sets that count the text
+    # columns take no parallel workers, so the fold is computed below a Gather, in a worker, not above it
+    db.execute("CREATE TABLE s (y text, x float8, c text, d text)")
+    db.execute("INSERT INTO s SELECT (ARRAY['a','b'])[1 + i % 2], i % 7, (ARRAY['p','q'])[1 + i % 3 % 2], 'v' || i % 5 "
+               "FROM generate_series(1, 5000) i")
+    db.execute("ANALYZE s")
+    db.execute("SET parallel_setup_cost = 0")
+    db.execute("SET min_parallel_table_scan_size = 0")
+    db.execute("LOAD 'auto_explain'")
+    db.execute("SET auto_explain.log_min_duration = 0")
+    db.execute("SET auto_explain.log_nested_statements = on")
+    db.execute("SET auto_explain.log_verbose = on")
+    db.execute("SET auto_explain.log_level = notice")
+    plans: list[str] = []
+    db.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
+    db.execute("SELECT * FROM madnb.cross_validate('s', 'y', folds => 3)")
+    db.execute("SET auto_explain.log_min_duration = -1")
+    [stats] = [p for p in plans if "GROUPING SETS" in p and "madnb_colstats_" in p]
+    plan = stats[stats.index("Append"):]
+    counts = plan[plan.index("Subquery Scan on g"):]  # the grouping sets' part, after the Gaussian part
+    lines = counts[counts.index("->  Gather"):].splitlines()
+    scan = next(i for i, line in enumerate(lines) if "Parallel Seq Scan" in line)
+    assert "Output:" in lines[scan + 1] and "md5" in lines[scan + 1], counts  # what the worker computes
+    assert db.execute("SELECT current_setting('parallel_tuple_cost')").fetchone()[0] == "0.1"  # the caller's again
+
+
 def relations(db: psycopg.Connection[Any]) -> list[str]:
     return [r[0] for r in db.execute(
         "SELECT c.oid::regclass::text FROM pg_class c WHERE c.relnamespace = pg_my_temp_schema() "

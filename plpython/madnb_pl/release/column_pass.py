@@ -99,12 +99,40 @@ def stats_select(training: ColumnTraining, fold: str | None = None) -> Sql:
         )
     others = [i for i, f in enumerate(training.features, start=1) if not f.gaussian and i not in ints]
     if others:
-        texts = [column_text_sql(f"t.{training.features[i - 1].column.sql}", training.features[i - 1]) for i in others]
-        gs_src, gs_fold = (f"{src} CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)", "x.f") if fold is not None else (src, None)
+        if fold is None:
+            gs_src, gs_fold, gs_lab = src, None, lab
+            cols = [f"t.{training.features[i - 1].column.sql}" for i in others]
+        else:
+            # the fold in a sub-select below the grouping sets, so that parallel workers compute it (the grouping
+            # sets take none; see gather_factor); x(f), a one-row sub-select's column, tells the planner that it
+            # has few values (value_counts_sql)
+            proj = "".join(f", t.{training.features[i - 1].column.sql} AS a{i}" for i in others)
+            gs_src = f"(SELECT {fold} AS f, {lab} AS l{proj} FROM {src} OFFSET 0) AS t CROSS JOIN LATERAL (SELECT t.f OFFSET 0) AS x(f)"
+            gs_fold, gs_lab = "x.f", "t.l"
+            cols = [f"t.a{i}" for i in others]
+        texts = [column_text_sql(c, training.features[i - 1]) for c, i in zip(cols, others, strict=True)]
         parts.append(
-            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM ({value_counts_sql(lab, gs_src, list(zip(others, texts, strict=True)), gs_fold)}) AS g"
+            f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM ({value_counts_sql(gs_lab, gs_src, list(zip(others, texts, strict=True)), gs_fold)}) AS g"
         )
     return Sql(" UNION ALL ".join(parts))
+
+
+def gather_factor(training: ColumnTraining, fold: str | None = None) -> float:
+    """parallel_tuple_cost times this for :func:`stats_select` (madnb_pl.release.array_pass.gather_cost).
+
+    * Packed keys: a Gather of them is costed per row, not per element (the
+      factor is half their number, at least 1).
+    * Folds with other categorical features: the Gather below the grouping sets
+      carries a row per source row and moves the fold (an md5 per row, and the
+      row's text form by default) into a worker; at the default cost the planner
+      keeps it in the leader.  A tenth of it makes the planner use the worker
+      (issue 19's column table, 5 folds, default key: the grouping sets part
+      1.68 s -> 1.15 s, run alone on the 2-core machine).
+    """
+    factor = max(1.0, len(packed(training)) / 2)
+    if fold is not None and any(not f.gaussian and i not in packed(training) for i, f in enumerate(training.features, start=1)):
+        factor /= 10
+    return factor
 
 
 def value_counts_sql(cls: str, src: str, values: Sequence[tuple[int, str]], fold: str | None = None, where: str | None = None) -> Sql:
@@ -172,8 +200,7 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
         "rescale the column in a view, or make the feature categorical",
     )
     rels = array_pass.TempTables(plpy, {array_pass.PASS: "madnb_colstats_"})
-    # a Gather of the packed keys is costed per row, not per element (see madnb_pl.release.array_pass.gather_cost)
-    rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold), max(1.0, len(packed(training)) / 2), overflow))
+    rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold), gather_factor(training, fold), overflow))
     s = rels.read(array_pass.PASS)
     r = plpy.execute(
         Sql("SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
