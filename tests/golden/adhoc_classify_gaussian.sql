@@ -93,8 +93,8 @@ vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[])),
-mdl AS (SELECT DISTINCT ON (mm.checked) mm.ready, mm.classes, mm.g[1] AS g1, mm.g[2] AS g2, mm.g[3] AS g3, mm.g[4] AS g4, mm.g[5] AS g5, mm.g[6] AS g6, mm.g[7] AS g7, mm.g[8] AS g8, mm.g[9] AS g9, mm.g[10] AS g10, mm.g[11] AS g11, mm.g[12] AS g12, mm.g[13] AS g13, mm.g[14] AS g14, mm.g[15] AS g15, mm.g[16] AS g16, mm.g[17] AS g17, mm.g[18] AS g18, mm.g[19] AS g19, mm.g[20] AS g20, mm.g[21] AS g21, mm.g[22] AS g22, mm.g[23] AS g23, mm.g[24] AS g24, mm.g[25] AS g25, mm.g[26] AS g26 FROM (SELECT m0.checked, m0.checked AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM np AS y) AS x ON x.attr = g.a) AS m3) AS mm)
-SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[CASE WHEN q.l1 >= q.thr THEN q.classes[1] END, CASE WHEN q.l2 >= q.thr THEN q.classes[2] END], NULL) END AS nb_classification FROM (SELECT q.*, GREATEST(q.l1, q.l2) - 1e-12::pg_catalog.float8 * GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(q.l1, q.l2))) AS thr FROM (SELECT src."id" AS key, (SELECT mdl.classes FROM mdl) AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, (SELECT mdl.g1 FROM mdl) + COALESCE((SELECT mdl.g3 FROM mdl) - ((SELECT mdl.g6 FROM mdl) * (s.x1 - (SELECT mdl.g9 FROM mdl))) ^ 2, 0) + COALESCE((SELECT mdl.g4 FROM mdl) - ((SELECT mdl.g7 FROM mdl) * (s.x2 - (SELECT mdl.g10 FROM mdl))) ^ 2, 0) + COALESCE((SELECT mdl.g5 FROM mdl) - ((SELECT mdl.g8 FROM mdl) * (s.x3 - (SELECT mdl.g11 FROM mdl))) ^ 2, 0) AS l1, (SELECT mdl.g2 FROM mdl) + COALESCE((SELECT mdl.g12 FROM mdl) - ((SELECT mdl.g15 FROM mdl) * (s.x1 - (SELECT mdl.g18 FROM mdl))) ^ 2, 0) + COALESCE((SELECT mdl.g13 FROM mdl) - ((SELECT mdl.g16 FROM mdl) * (s.x2 - (SELECT mdl.g19 FROM mdl))) ^ 2, 0) + COALESCE((SELECT mdl.g14 FROM mdl) - ((SELECT mdl.g17 FROM mdl) * (s.x3 - (SELECT mdl.g20 FROM mdl))) ^ 2, 0) AS l2 FROM "public"."gaussian_test" AS src LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[1]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g21 FROM mdl)), (SELECT mdl.g24 FROM mdl)) AS x1, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g22 FROM mdl)), (SELECT mdl.g25 FROM mdl)) AS x2, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[3]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g23 FROM mdl)), (SELECT mdl.g26 FROM mdl)) AS x3) AS s ON (SELECT mdl.ready FROM mdl) WHERE (SELECT mdl.ready FROM mdl) OFFSET 0) AS q OFFSET 0) AS q
+mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM np AS y) AS x ON x.attr = g.a) AS m3)
+SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[CASE WHEN q.l1 >= q.thr THEN q.classes[1] END, CASE WHEN q.l2 >= q.thr THEN q.classes[2] END], NULL) END AS nb_classification FROM (SELECT q.*, GREATEST(q.l1, q.l2) - 1e-12::pg_catalog.float8 * GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(q.l1, q.l2))) AS thr FROM (SELECT src."id" AS key, (SELECT mdl.classes FROM mdl) AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, (SELECT mdl.g FROM mdl)[1] + COALESCE((SELECT mdl.g FROM mdl)[3] - ((SELECT mdl.g FROM mdl)[6] * (s.x1 - (SELECT mdl.g FROM mdl)[9])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[4] - ((SELECT mdl.g FROM mdl)[7] * (s.x2 - (SELECT mdl.g FROM mdl)[10])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[5] - ((SELECT mdl.g FROM mdl)[8] * (s.x3 - (SELECT mdl.g FROM mdl)[11])) ^ 2, 0) AS l1, (SELECT mdl.g FROM mdl)[2] + COALESCE((SELECT mdl.g FROM mdl)[12] - ((SELECT mdl.g FROM mdl)[15] * (s.x1 - (SELECT mdl.g FROM mdl)[18])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[13] - ((SELECT mdl.g FROM mdl)[16] * (s.x2 - (SELECT mdl.g FROM mdl)[19])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[14] - ((SELECT mdl.g FROM mdl)[17] * (s.x3 - (SELECT mdl.g FROM mdl)[20])) ^ 2, 0) AS l2 FROM "public"."gaussian_test" AS src LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[1]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[21]), (SELECT mdl.g FROM mdl)[24]) AS x1, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[22]), (SELECT mdl.g FROM mdl)[25]) AS x2, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[3]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[23]), (SELECT mdl.g FROM mdl)[26]) AS x3) AS s ON (SELECT mdl.ready FROM mdl) WHERE (SELECT mdl.ready FROM mdl) OFFSET 0) AS q OFFSET 0) AS q
 
 -- statement 30
 COMMENT ON VIEW "public"."adhoc_gaussian_classify" IS 'madnb naive Bayes classification of public.gaussian_test, trained ad hoc from public.gaussian_data on every query'
@@ -166,45 +166,35 @@ SELECT pg_catalog.set_config('search_path', $1, true)
            FROM stats s
           WHERE s.cls IS NOT NULL AND (s.o = ANY ('{1,2,3}'::integer[]))
         ), mdl AS (
-         SELECT DISTINCT ON (mm.checked) mm.ready,
-            mm.classes,
-            mm.g[1] AS g1,
-            mm.g[2] AS g2,
-            mm.g[3] AS g3,
-            mm.g[4] AS g4,
-            mm.g[5] AS g5,
-            mm.g[6] AS g6,
-            mm.g[7] AS g7,
-            mm.g[8] AS g8,
-            mm.g[9] AS g9,
-            mm.g[10] AS g10,
-            mm.g[11] AS g11,
-            mm.g[12] AS g12,
-            mm.g[13] AS g13,
-            mm.g[14] AS g14,
-            mm.g[15] AS g15,
-            mm.g[16] AS g16,
-            mm.g[17] AS g17,
-            mm.g[18] AS g18,
-            mm.g[19] AS g19,
-            mm.g[20] AS g20,
-            mm.g[21] AS g21,
-            mm.g[22] AS g22,
-            mm.g[23] AS g23,
-            mm.g[24] AS g24,
-            mm.g[25] AS g25,
-            mm.g[26] AS g26
-           FROM ( SELECT m0.checked,
-                    m0.checked AS ready,
-                    m0.classes,
-                    (((((((m0.prior || m1.a1) || m1.r1) || m1.mu1) || m1.a2) || m1.r2) || m1.mu2) || m2.nlo) || m2.nhi AS g
-                   FROM ( SELECT array_agg(c.class ORDER BY c.pos) AS classes,
-                            array_agg(
-                                CASE
-                                    WHEN (c.class_cnt::double precision / c.all_cnt::double precision) > 0::double precision THEN ln(c.class_cnt::double precision / c.all_cnt::double precision)
-                                    ELSE '-Infinity'::double precision
-                                END ORDER BY c.pos) AS prior,
-                            _check_class_count(count(*), 2) AS checked
+         SELECT DISTINCT ON (m0.checked) m0.checked AS ready,
+            m0.classes,
+            (((((((m0.prior || m1.a1) || m1.r1) || m1.mu1) || m1.a2) || m1.r2) || m1.mu2) || m2.nlo) || m2.nhi AS g
+           FROM ( SELECT array_agg(c.class ORDER BY c.pos) AS classes,
+                    array_agg(
+                        CASE
+                            WHEN (c.class_cnt::double precision / c.all_cnt::double precision) > 0::double precision THEN ln(c.class_cnt::double precision / c.all_cnt::double precision)
+                            ELSE '-Infinity'::double precision
+                        END ORDER BY c.pos) AS prior,
+                    _check_class_count(count(*), 2) AS checked
+                   FROM ( SELECT u.class,
+                            u.class_cnt,
+                            u.all_cnt,
+                            u.pos::integer AS pos
+                           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                                   FROM cp m) s
+                             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c) m0,
+            ( SELECT max(q_1.mu) FILTER (WHERE q_1.pos = 1) AS mu1,
+                    max(q_1.r) FILTER (WHERE q_1.pos = 1) AS r1,
+                    max(q_1.a) FILTER (WHERE q_1.pos = 1) AS a1,
+                    max(q_1.mu) FILTER (WHERE q_1.pos = 2) AS mu2,
+                    max(q_1.r) FILTER (WHERE q_1.pos = 2) AS r2,
+                    max(q_1.a) FILTER (WHERE q_1.pos = 2) AS a2
+                   FROM ( SELECT c.pos,
+                            array_agg(COALESCE(w.mu, 0::double precision) ORDER BY g.a) AS mu,
+                            array_agg(COALESCE(sqrt(0.5::double precision / w.w), 0::double precision) ORDER BY g.a) AS r,
+                            array_agg(COALESCE('-0.5'::numeric::double precision * ln(2::double precision * pi() * w.w), 0::double precision) ORDER BY g.a) AS a
                            FROM ( SELECT u.class,
                                     u.class_cnt,
                                     u.all_cnt,
@@ -213,35 +203,34 @@ SELECT pg_catalog.set_config('search_path', $1, true)
     array_agg(m.class_cnt ORDER BY m.class) AS n,
     array_agg(m.all_cnt ORDER BY m.class) AS a
    FROM cp m) s
-                                     CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c) m0,
-                    ( SELECT max(q_1.mu) FILTER (WHERE q_1.pos = 1) AS mu1,
-                            max(q_1.r) FILTER (WHERE q_1.pos = 1) AS r1,
-                            max(q_1.a) FILTER (WHERE q_1.pos = 1) AS a1,
-                            max(q_1.mu) FILTER (WHERE q_1.pos = 2) AS mu2,
-                            max(q_1.r) FILTER (WHERE q_1.pos = 2) AS r2,
-                            max(q_1.a) FILTER (WHERE q_1.pos = 2) AS a2
-                           FROM ( SELECT c.pos,
-                                    array_agg(COALESCE(w.mu, 0::double precision) ORDER BY g.a) AS mu,
-                                    array_agg(COALESCE(sqrt(0.5::double precision / w.w), 0::double precision) ORDER BY g.a) AS r,
-                                    array_agg(COALESCE('-0.5'::numeric::double precision * ln(2::double precision * pi() * w.w), 0::double precision) ORDER BY g.a) AS a
-                                   FROM ( SELECT u.class,
-    u.class_cnt,
-    u.all_cnt,
-    u.pos::integer AS pos
-   FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-      array_agg(m.class_cnt ORDER BY m.class) AS n,
-      array_agg(m.all_cnt ORDER BY m.class) AS a
-     FROM cp m) s
-     CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c
-                                     CROSS JOIN generate_series(1, 3) g(a)
-                                     LEFT JOIN ( SELECT b.attr,
-    b.pos,
-    b.mu,
-    GREATEST(COALESCE(b.var, 0::double precision),
-  CASE
-   WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
-   ELSE 1::double precision
-  END) AS w
+                                     CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c
+                             CROSS JOIN generate_series(1, 3) g(a)
+                             LEFT JOIN ( SELECT b.attr,
+                                    b.pos,
+                                    b.mu,
+                                    GREATEST(COALESCE(b.var, 0::double precision),
+CASE
+ WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+ ELSE 1::double precision
+END) AS w
+                                   FROM ( SELECT x.attr,
+    c_1.pos,
+    x.attr_mean AS mu,
+    x.attr_var AS var,
+    x.value_cnt AS cnt
+   FROM np x
+     JOIN ( SELECT u.class,
+      u.class_cnt,
+      u.all_cnt,
+      u.pos::integer AS pos
+     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+        array_agg(m.class_cnt ORDER BY m.class) AS n,
+        array_agg(m.all_cnt ORDER BY m.class) AS a
+       FROM cp m) s
+       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
+  WHERE x.value_cnt > 0) b
+                                     JOIN ( SELECT b_1.attr,
+    sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g_1.gm) * (b_1.mu - g_1.gm)) / g_1.tot::double precision AS total_var
    FROM ( SELECT x.attr,
       c_1.pos,
       x.attr_mean AS mu,
@@ -257,9 +246,10 @@ SELECT pg_catalog.set_config('search_path', $1, true)
           array_agg(m.all_cnt ORDER BY m.class) AS a
          FROM cp m) s
          CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
-    WHERE x.value_cnt > 0) b
-     JOIN ( SELECT b_1.attr,
-      sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g_1.gm) * (b_1.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+    WHERE x.value_cnt > 0) b_1
+     JOIN ( SELECT b_2.attr,
+      sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
+      sum(b_2.cnt) AS tot
      FROM ( SELECT x.attr,
         c_1.pos,
         x.attr_mean AS mu,
@@ -275,43 +265,42 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             array_agg(m.all_cnt ORDER BY m.class) AS a
            FROM cp m) s
            CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
-      WHERE x.value_cnt > 0) b_1
-       JOIN ( SELECT b_2.attr,
-        sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
-        sum(b_2.cnt) AS tot
-       FROM ( SELECT x.attr,
-          c_1.pos,
-          x.attr_mean AS mu,
-          x.attr_var AS var,
-          x.value_cnt AS cnt
-         FROM np x
-           JOIN ( SELECT u.class,
-            u.class_cnt,
-            u.all_cnt,
-            u.pos::integer AS pos
-           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-              array_agg(m.class_cnt ORDER BY m.class) AS n,
-              array_agg(m.all_cnt ORDER BY m.class) AS a
-             FROM cp m) s
-             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
-        WHERE x.value_cnt > 0) b_2
-      GROUP BY b_2.attr) g_1 ON g_1.attr = b_1.attr
-    GROUP BY b_1.attr, g_1.tot) f ON f.attr = b.attr) w ON w.pos = c.pos AND w.attr = g.a
-                                  GROUP BY c.pos) q_1) m1,
-                    ( SELECT array_agg(COALESCE(b.lo, 0::double precision) ORDER BY g.a) AS nlo,
-                            array_agg(COALESCE(b.hi, 0::double precision) ORDER BY g.a) AS nhi
-                           FROM generate_series(1, 3) g(a)
-                             LEFT JOIN ( SELECT w.attr,
-                                    min(w.mu) - '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS lo,
-                                    max(w.mu) + '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS hi
-                                   FROM ( SELECT b_1.attr,
-    b_1.pos,
-    b_1.mu,
-    GREATEST(COALESCE(b_1.var, 0::double precision),
-  CASE
-   WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
-   ELSE 1::double precision
-  END) AS w
+      WHERE x.value_cnt > 0) b_2
+    GROUP BY b_2.attr) g_1 ON g_1.attr = b_1.attr
+  GROUP BY b_1.attr, g_1.tot) f ON f.attr = b.attr) w ON w.pos = c.pos AND w.attr = g.a
+                          GROUP BY c.pos) q_1) m1,
+            ( SELECT array_agg(COALESCE(b.lo, 0::double precision) ORDER BY g.a) AS nlo,
+                    array_agg(COALESCE(b.hi, 0::double precision) ORDER BY g.a) AS nhi
+                   FROM generate_series(1, 3) g(a)
+                     LEFT JOIN ( SELECT w.attr,
+                            min(w.mu) - '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS lo,
+                            max(w.mu) + '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS hi
+                           FROM ( SELECT b_1.attr,
+                                    b_1.pos,
+                                    b_1.mu,
+                                    GREATEST(COALESCE(b_1.var, 0::double precision),
+CASE
+ WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+ ELSE 1::double precision
+END) AS w
+                                   FROM ( SELECT x.attr,
+    c.pos,
+    x.attr_mean AS mu,
+    x.attr_var AS var,
+    x.value_cnt AS cnt
+   FROM np x
+     JOIN ( SELECT u.class,
+      u.class_cnt,
+      u.all_cnt,
+      u.pos::integer AS pos
+     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+        array_agg(m.class_cnt ORDER BY m.class) AS n,
+        array_agg(m.all_cnt ORDER BY m.class) AS a
+       FROM cp m) s
+       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
+  WHERE x.value_cnt > 0) b_1
+                                     JOIN ( SELECT b_2.attr,
+    sum(GREATEST(b_2.cnt - 1, 0::bigint)::double precision * COALESCE(b_2.var, 0::double precision) + b_2.cnt::double precision * (b_2.mu - g_1.gm) * (b_2.mu - g_1.gm)) / g_1.tot::double precision AS total_var
    FROM ( SELECT x.attr,
       c.pos,
       x.attr_mean AS mu,
@@ -327,9 +316,10 @@ SELECT pg_catalog.set_config('search_path', $1, true)
           array_agg(m.all_cnt ORDER BY m.class) AS a
          FROM cp m) s
          CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
-    WHERE x.value_cnt > 0) b_1
-     JOIN ( SELECT b_2.attr,
-      sum(GREATEST(b_2.cnt - 1, 0::bigint)::double precision * COALESCE(b_2.var, 0::double precision) + b_2.cnt::double precision * (b_2.mu - g_1.gm) * (b_2.mu - g_1.gm)) / g_1.tot::double precision AS total_var
+    WHERE x.value_cnt > 0) b_2
+     JOIN ( SELECT b_3.attr,
+      sum(b_3.cnt::double precision * b_3.mu) / sum(b_3.cnt)::double precision AS gm,
+      sum(b_3.cnt) AS tot
      FROM ( SELECT x.attr,
         c.pos,
         x.attr_mean AS mu,
@@ -345,33 +335,14 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             array_agg(m.all_cnt ORDER BY m.class) AS a
            FROM cp m) s
            CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
-      WHERE x.value_cnt > 0) b_2
-       JOIN ( SELECT b_3.attr,
-        sum(b_3.cnt::double precision * b_3.mu) / sum(b_3.cnt)::double precision AS gm,
-        sum(b_3.cnt) AS tot
-       FROM ( SELECT x.attr,
-          c.pos,
-          x.attr_mean AS mu,
-          x.attr_var AS var,
-          x.value_cnt AS cnt
-         FROM np x
-           JOIN ( SELECT u.class,
-            u.class_cnt,
-            u.all_cnt,
-            u.pos::integer AS pos
-           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-              array_agg(m.class_cnt ORDER BY m.class) AS n,
-              array_agg(m.all_cnt ORDER BY m.class) AS a
-             FROM cp m) s
-             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c ON c.class = x.class
-        WHERE x.value_cnt > 0) b_3
-      GROUP BY b_3.attr) g_1 ON g_1.attr = b_2.attr
-    GROUP BY b_2.attr, g_1.tot) f ON f.attr = b_1.attr) w
-                                  GROUP BY w.attr) b ON b.attr = g.a) m2,
-                    ( SELECT array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum
-                           FROM generate_series(1, 3) g(a)
-                             LEFT JOIN ( SELECT DISTINCT y.attr
-                                   FROM np y) x ON x.attr = g.a) m3) mm
+      WHERE x.value_cnt > 0) b_3
+    GROUP BY b_3.attr) g_1 ON g_1.attr = b_2.attr
+  GROUP BY b_2.attr, g_1.tot) f ON f.attr = b_1.attr) w
+                          GROUP BY w.attr) b ON b.attr = g.a) m2,
+            ( SELECT array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum
+                   FROM generate_series(1, 3) g(a)
+                     LEFT JOIN ( SELECT DISTINCT y.attr
+                           FROM np y) x ON x.attr = g.a) m3
         )
  SELECT q.key,
         CASE
@@ -396,38 +367,38 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                     ( SELECT mdl.classes
                            FROM mdl) AS classes,
                     (cardinality(src.attributes) = ANY ('{0,3}'::integer[])) IS NOT FALSE AS ok,
-                    (( SELECT mdl.g1
-                           FROM mdl)) + COALESCE((( SELECT mdl.g3
-                           FROM mdl)) - (((( SELECT mdl.g6
-                           FROM mdl)) * (s.x1 - (( SELECT mdl.g9
-                           FROM mdl)))) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g4
-                           FROM mdl)) - (((( SELECT mdl.g7
-                           FROM mdl)) * (s.x2 - (( SELECT mdl.g10
-                           FROM mdl)))) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g5
-                           FROM mdl)) - (((( SELECT mdl.g8
-                           FROM mdl)) * (s.x3 - (( SELECT mdl.g11
-                           FROM mdl)))) ^ 2::double precision), 0::double precision) AS l1,
-                    (( SELECT mdl.g2
-                           FROM mdl)) + COALESCE((( SELECT mdl.g12
-                           FROM mdl)) - (((( SELECT mdl.g15
-                           FROM mdl)) * (s.x1 - (( SELECT mdl.g18
-                           FROM mdl)))) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g13
-                           FROM mdl)) - (((( SELECT mdl.g16
-                           FROM mdl)) * (s.x2 - (( SELECT mdl.g19
-                           FROM mdl)))) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g14
-                           FROM mdl)) - (((( SELECT mdl.g17
-                           FROM mdl)) * (s.x3 - (( SELECT mdl.g20
-                           FROM mdl)))) ^ 2::double precision), 0::double precision) AS l2
+                    (( SELECT mdl.g
+                           FROM mdl))[1] + COALESCE((( SELECT mdl.g
+                           FROM mdl))[3] - (((( SELECT mdl.g
+                           FROM mdl))[6] * (s.x1 - (( SELECT mdl.g
+                           FROM mdl))[9])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[4] - (((( SELECT mdl.g
+                           FROM mdl))[7] * (s.x2 - (( SELECT mdl.g
+                           FROM mdl))[10])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[5] - (((( SELECT mdl.g
+                           FROM mdl))[8] * (s.x3 - (( SELECT mdl.g
+                           FROM mdl))[11])) ^ 2::double precision), 0::double precision) AS l1,
+                    (( SELECT mdl.g
+                           FROM mdl))[2] + COALESCE((( SELECT mdl.g
+                           FROM mdl))[12] - (((( SELECT mdl.g
+                           FROM mdl))[15] * (s.x1 - (( SELECT mdl.g
+                           FROM mdl))[18])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[13] - (((( SELECT mdl.g
+                           FROM mdl))[16] * (s.x2 - (( SELECT mdl.g
+                           FROM mdl))[19])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
+                           FROM mdl))[14] - (((( SELECT mdl.g
+                           FROM mdl))[17] * (s.x3 - (( SELECT mdl.g
+                           FROM mdl))[20])) ^ 2::double precision), 0::double precision) AS l2
                    FROM gaussian_test src
-                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[1], 'NaN'::double precision), ( SELECT mdl.g21
-                                   FROM mdl)), ( SELECT mdl.g24
-                                   FROM mdl)) AS x1,
-                            float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), ( SELECT mdl.g22
-                                   FROM mdl)), ( SELECT mdl.g25
-                                   FROM mdl)) AS x2,
-                            float8smaller(float8larger(NULLIF(src.attributes[3], 'NaN'::double precision), ( SELECT mdl.g23
-                                   FROM mdl)), ( SELECT mdl.g26
-                                   FROM mdl)) AS x3) s ON ( SELECT mdl.ready
+                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[1], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[21]), (( SELECT mdl.g
+                                   FROM mdl))[24]) AS x1,
+                            float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[22]), (( SELECT mdl.g
+                                   FROM mdl))[25]) AS x2,
+                            float8smaller(float8larger(NULLIF(src.attributes[3], 'NaN'::double precision), (( SELECT mdl.g
+                                   FROM mdl))[23]), (( SELECT mdl.g
+                                   FROM mdl))[26]) AS x3) s ON ( SELECT mdl.ready
                            FROM mdl)
                   WHERE ( SELECT mdl.ready
                            FROM mdl)

@@ -56,8 +56,11 @@ def log_likelihood_rows(
         luts = "".join(f", lut{i}" for i in ks) + "".join(f", js{j}" for j in cat_attrs)
     if via_ctes:
         # An ad hoc view builds its model from common table expressions, which only
-        # the leader may scan; read through scalar subqueries, the model becomes
-        # InitPlan parameters, computed once in the leader and passed to the workers.
+        # the leader may scan; read through scalar subqueries in the select list, the
+        # model becomes InitPlan parameters, computed once in the leader and passed to
+        # the workers.  (Joined as a prepared view's model row, its subqueries would be
+        # below the Gather and the scoring serial.)  One InitPlan per number read
+        # would make JIT compile one more function per column: g stays an array.
 
         def m(col: str) -> str:
             return f"(SELECT mdl.{col} FROM mdl)"
@@ -68,9 +71,9 @@ def log_likelihood_rows(
     used: set[int] = set()
 
     def g(position: int) -> str:
-        """Number ``position`` of g, as the model row's column g<position>."""
+        """Number ``position`` of g: the model row's column g<position> (a subscript of g in an ad hoc view)."""
         used.add(position)
-        return m(f"g{position}")
+        return f"{m('g')}[{position}]" if via_ctes else m(f"g{position}")
 
     # Each Gaussian value is cleaned once per row, not once per class: NaN reads
     # NULL (missing), values beyond the attribute's window are clipped to it (see
@@ -106,20 +109,16 @@ def log_likelihood_rows(
                 terms[i].append(f"{m(f'lut{i}')}[{j}][{idx}]")
         # else: a categorical attribute of a model without categorical values adds 0
     ls = ", ".join(g(i) + "".join(f" + COALESCE({term}, 0)" for term in terms[i]) + f" AS l{i}" for i in ks)
+    if via_ctes:
+        ctes.append(("mdl", f"SELECT DISTINCT ON (m0.checked) {ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}"))
+        where = f"WHERE {m('ready')}"
+        if cleaned:
+            where = f"LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON {m('ready')} {where}"
+        return f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src {where} OFFSET 0"
     columns = "".join(f", mm.g[{p}] AS g{p}" for p in sorted(used))
     model = (f"SELECT DISTINCT ON (mm.checked) mm.ready, mm.classes{columns}{luts.replace(', ', ', mm.')} FROM (SELECT m0.checked, "
              f"{ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}) AS mm")
-    if via_ctes:
-        ctes.append(("mdl", model))
     join = f"JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
     if cleaned:
-        where = f" WHERE {m('ready')}" if via_ctes else ""
-        clean = f"LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON {m('ready')}"
-        return (
-            f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src "
-            f"{'' if via_ctes else join + ' '}{clean}{where} OFFSET 0"
-        )
-    elif via_ctes:
-        return f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src WHERE {m('ready')} OFFSET 0"
-    else:
-        return f"SELECT src.{key} AS key, m.classes, {ok}, {ls} FROM {source} AS src {join} OFFSET 0"
+        join = f"{join} LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON m.ready"
+    return f"SELECT src.{key} AS key, m.classes, {ok}, {ls} FROM {source} AS src {join} OFFSET 0"
