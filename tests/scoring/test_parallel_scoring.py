@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter, defaultdict
 from decimal import Decimal
 from typing import Any
@@ -298,6 +299,19 @@ def test_the_unrolled_form_scores_in_parallel_workers(db, kind, numeric):
     assert "Hash Join" in nodes[gather:] and "Parallel Seq Scan" in nodes[gather:]
     rows = db.execute("SELECT count(*) FROM v").fetchone()[0]
     assert rows == 200000 * (3 if kind == "probs" else 1)
+
+
+def test_the_unrolled_form_reads_each_model_number_as_a_column_not_an_array_subscript(db):
+    """Per row and Gaussian term a prepared view reads three numbers of the model: columns of the joined model row
+    (a subscript of the model's array per number was a quarter of num200k's classify view)."""
+    _big_table(db, True)
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('big', 'class', 'attributes', '1', 3, 'fp', 'np', 'cp')")
+    db.execute("SELECT madnb.create_nb_classify_view('fp', 'cp', 'big', 'id', 'attributes', 3, 'np', 'v')")
+    plan = db.execute("EXPLAIN (VERBOSE) SELECT * FROM v").fetchall()
+    text = "\n".join(r[0] for r in plan)
+    assert re.search(r"COALESCE\(\(m\.g4 - \(\(m\.g7 \* ", text), text  # class 1's Gaussian term: a1, r1 (mu1 is g10)
+    assert "m.g[" not in text, text
+    assert db.execute("SELECT count(*) FROM v").fetchone()[0] == 200000
 
 
 @pytest.mark.parametrize("kind", ["classify", "probs"])
