@@ -109,15 +109,15 @@ def log_likelihood_rows(
                 terms[i].append(f"{m(f'lut{i}')}[{j}][{idx}]")
         # else: a categorical attribute of a model without categorical values adds 0
     ls = ", ".join(g(i) + "".join(f" + COALESCE({term}, 0)" for term in terms[i]) + f" AS l{i}" for i in ks)
+    row = f"{ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}"  # the model row, from its subqueries
     if via_ctes:
-        ctes.append(("mdl", f"SELECT DISTINCT ON (m0.checked) {ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}"))
+        ctes.append(("mdl", f"SELECT DISTINCT ON (m0.checked) {row}"))
         where = f"WHERE {m('ready')}"
         if cleaned:
             where = f"LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON {m('ready')} {where}"
         return f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src {where} OFFSET 0"
     columns = "".join(f", mm.g[{p}] AS g{p}" for p in sorted(used))
-    model = (f"SELECT DISTINCT ON (mm.checked) mm.ready, mm.classes{columns}{luts.replace(', ', ', mm.')} FROM (SELECT m0.checked, "
-             f"{ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}) AS mm")
+    model = f"SELECT DISTINCT ON (mm.checked) mm.ready, mm.classes{columns}{luts.replace(', ', ', mm.')} FROM (SELECT m0.checked, {row}) AS mm"
     join = f"JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
     if cleaned:
         join = f"{join} LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON m.ready"
