@@ -77,7 +77,7 @@ def log_likelihood_rows(
 
     # Each Gaussian value is cleaned once per row, not once per class: NaN reads
     # NULL (missing), values beyond the attribute's window are clipped to it (see
-    # GAUSS_CLIP_SDS).  The cleaned values come from a LATERAL subquery on the
+    # GAUSS_CLIP_SDS); so is each categorical value's slot looked up.  The cleaned values come from a LATERAL subquery on the
     # nullable side of a left join whose condition is not constant, so PostgreSQL
     # keeps them as one computation per row (placeholders) rather than copying the
     # expression into every term, and still runs it in the parallel workers
@@ -96,17 +96,19 @@ def log_likelihood_rows(
             for i in ks:
                 a, r, mu = (g(k + pos[f"{w}{i}"] + j - 1) for w in ("a", "r", "mu"))
                 terms[i].append(f"{a} - ({r} * (s.x{j} - {mu})) ^ 2")
-        elif strategy == "dict":
-            # a value missing from the dictionary reads NULL and adds 0
+        elif strategy in ("dict", "codes"):
+            # a categorical value's slot in the per-class lookup tables, once per row as the Gaussian values
+            if strategy == "dict":
+                # a value missing from the dictionary reads NULL and adds 0
+                idx = f"({m(f'js{j}')} -> {dict_key(x, source_elem_oid)})::pg_catalog.int4"
+            else:
+                # out-of-range values land on index 0 or width + 1: NULL, so they add 0
+                idx = f"(LEAST(GREATEST({x}, {m('lo0')}), {m('hi1')}) - {m('lo0')})::pg_catalog.int4"
+                if source_elem_oid not in INTEGER_TYPES:
+                    idx = f"CASE WHEN {x} = pg_catalog.trunc({x}) THEN {idx} END"
+            cleaned.append(f"{idx} AS i{j}")
             for i in ks:
-                terms[i].append(f"{m(f'lut{i}')}[{j}][({m(f'js{j}')} -> {dict_key(x, source_elem_oid)})::pg_catalog.int4]")
-        elif strategy == "codes":
-            # out-of-range values land on index 0 or width + 1: NULL, so they add 0
-            idx = f"(LEAST(GREATEST({x}, {m('lo0')}), {m('hi1')}) - {m('lo0')})::pg_catalog.int4"
-            if source_elem_oid not in INTEGER_TYPES:
-                idx = f"CASE WHEN {x} = pg_catalog.trunc({x}) THEN {idx} END"
-            for i in ks:
-                terms[i].append(f"{m(f'lut{i}')}[{j}][{idx}]")
+                terms[i].append(f"{m(f'lut{i}')}[{j}][s.i{j}]")
         # else: a categorical attribute of a model without categorical values adds 0
     ls = ", ".join(g(i) + "".join(f" + COALESCE({term}, 0)" for term in terms[i]) + f" AS l{i}" for i in ks)
     row = f"{ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}"  # the model row, from its subqueries
