@@ -1,0 +1,155 @@
+"""Private prediction (issue 20, part 2): madnb.private_predict and the generated <model>_score_share.
+
+Real servers: the session's cluster (``db``), databases on the remote clusters
+(``remote_dbs``, madnb installed or not) and a database without madnb on the
+session's cluster (``empty_db``, an exported script).  Expected values: the
+model's own ``_predict_proba`` on each server, and scikit-learn's estimators
+fitted in the test on the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import psycopg
+import pytest
+from sklearn.naive_bayes import CategoricalNB, GaussianNB
+from sklearn.preprocessing import OrdinalEncoder
+
+import madnb
+from models_helpers import ADULT_COLUMNS, load_adult, plant_on_search_path
+from test_export import copy_table, load_mushroom, model_sql
+
+TOL = 1e-9  # the stated precision of private_predict (docs/private_prediction.md)
+NUMERIC = ["age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"]
+
+
+def proba(conn: psycopg.Connection[Any], fn: str, table: str, where: str = "true") -> list[dict[str, float]]:
+    return [r[0] for r in conn.execute(f"SELECT {fn}_predict_proba(t) FROM {table} t WHERE {where} ORDER BY t.id")]
+
+
+def frame(conn: psycopg.Connection[Any], table: str, where: str = "true") -> pd.DataFrame:
+    cur = conn.execute(f"SELECT * FROM {table} t WHERE {where} ORDER BY t.id")
+    return pd.DataFrame(cur.fetchall(), columns=[d.name for d in cur.description])
+
+
+def assert_close(got: list[dict[str, float]], want: list[dict[str, float]]) -> None:
+    assert len(got) == len(want) > 0
+    assert [sorted(g) for g in got] == [sorted(w) for w in want]  # jsonb orders its keys its own way
+    keys = list(want[0])
+    diff = np.abs(np.array([[g[k] for k in keys] for g in got]) - np.array([[w[k] for k in keys] for w in want]))
+    assert diff.max() <= TOL
+
+
+def test_adult_over_three_servers_equals_the_models_predict_proba_trained_or_exported(db, empty_db, remote_dbs):
+    """The default kind (categorical and Gaussian features) on adult_test, with its missing values: one server
+    trained the model, one holds its exported script without madnb, one a second copy of the script."""
+    _, bare = empty_db
+    load_adult(db, "adult")
+    load_adult(db, "adult_test", "test")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    bare.execute(model_sql(db, "adult_nb"))
+    remote = remote_dbs[0]
+    remote.conn.execute("CREATE SCHEMA madnb_models")  # the script under the trained model's name
+    remote.conn.execute(model_sql(db, "adult_nb", "madnb_models.adult_nb"))
+    assert remote.conn.execute("SELECT to_regnamespace('madnb') IS NULL").fetchone()[0]
+    where = "t.id <= 600"
+    want = proba(db, "madnb_models.adult_nb", "adult_test", where)
+    # a psycopg connection, a URL: both as madnb.connection takes them; a list of dicts
+    got = madnb.private_predict([db, remote.url], "adult_nb", frame(db, "adult_test", where).to_dict("records"))
+    assert_close(got, want)
+    copy_table(db, bare, "adult_test", ADULT_COLUMNS + ", id bigint")
+    assert_close(proba(bare, "public.adult_nb", "adult_test", where), want)
+    # three servers, a DataFrame, batches of 250 rows: two copies of the script under public
+    remote2 = remote_dbs[1]
+    remote2.conn.execute(model_sql(db, "adult_nb"))
+    got = madnb.private_predict([bare, remote2.conn, remote2.url], "public.adult_nb", frame(db, "adult_test", where), batch_rows=250)
+    assert_close(got, want)
+
+
+def test_a_gaussian_model_over_two_servers_equals_scikit_learns_gaussian_nb(db, remote_dbs):
+    load_adult(db, "adult")
+    db.execute(
+        "SELECT madnb.train('adult_g', 'adult', 'income', features => %s, kind => 'gaussian')", [NUMERIC],
+    )
+    remote = remote_dbs[0]
+    remote.conn.execute("CREATE SCHEMA madnb_models")
+    remote.conn.execute(model_sql(db, "adult_g", "madnb_models.adult_g"))
+    train = frame(db, "adult")
+    ref = GaussianNB().fit(train[NUMERIC].to_numpy(float), train["income"])
+    rows = train[train["id"] % 20 == 0]
+    got = madnb.private_predict([db, remote.url], "madnb_models.adult_g", rows)
+    want = ref.predict_proba(rows[NUMERIC].to_numpy(float))
+    assert list(got[0]) == list(ref.classes_)
+    np.testing.assert_allclose([[g[c] for c in ref.classes_] for g in got], want, rtol=0, atol=TOL)
+    # and the model's own probabilities
+    assert_close(got, proba(db, "madnb_models.adult_g", "adult", "t.id % 20 = 0"))
+
+
+def test_mushroom_trained_on_two_servers_equals_scikit_learns_categorical_nb_and_unseen_or_missing_values_add_nothing(
+    db, remote_dbs,
+):
+    remote = remote_dbs[0]
+    remote.install_madnb()
+    for conn in (db, remote.conn):  # the same rows trained on each server: the same counts, the same model
+        cols = load_mushroom(conn)
+        conn.execute("UPDATE mushroom SET stalk_root = '?' WHERE stalk_root IS NULL")  # a category, as scikit-learn has it
+        conn.execute("SELECT madnb.train('mush', 'mushroom', 'edibility', exclude => ARRAY['id'], kind => 'categorical')")
+    feats = [c for c in cols if c != "edibility"]
+    train = frame(db, "mushroom")
+    enc = OrdinalEncoder(dtype=np.int64).fit(train[feats])
+    ref = CategoricalNB().fit(enc.transform(train[feats]), train["edibility"])
+    rows = train.iloc[::5]
+    got = madnb.private_predict([db, remote.conn], "mush", rows)
+    np.testing.assert_allclose(
+        [[g[c] for c in ref.classes_] for g in got], ref.predict_proba(enc.transform(rows[feats])), rtol=0, atol=TOL,
+    )
+    # values the model never saw, and missing values, add nothing: as the model's predict_proba
+    db.execute("UPDATE mushroom SET odor = 'zz' WHERE id % 7 = 0")
+    db.execute("UPDATE mushroom SET cap_color = NULL, habitat = NULL WHERE id % 11 = 0")
+    where = "t.id % 7 = 0 OR t.id % 11 = 0 OR t.id % 13 = 0"
+    assert_close(madnb.private_predict([db, remote.url], "mush", frame(db, "mushroom", where)), proba(db, "madnb_models.mush", "mushroom", where))
+
+
+def logged_parameters(log: str, marker: str) -> list[str]:
+    """The statement parameters a server logged after ``marker`` (log_statement = 'all')."""
+    return re.findall(r"parameters: \$1 = '((?:[^']|'')*)'", log.split(marker, 1)[1])
+
+
+def test_what_each_server_receives_is_uniform_modulo_p_and_never_a_feature_value(db, remote_dbs):
+    """Chi-square over 16 bins of every share element each server logged (log_statement = 'all'), for rows whose
+    encodings are mostly zeros; no logged statement or parameter holds a feature's value."""
+    load_adult(db, "adult")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    script = model_sql(db, "adult_nb")
+    servers = remote_dbs[:2]
+    for s in servers:
+        s.conn.execute(script)
+        s.conn.execute(f'ALTER DATABASE "{s.dbname}" SET log_statement = \'all\'')
+        with psycopg.connect(s.url) as c:  # a new session: logged
+            c.execute(f"SELECT 'private prediction test {s.dbname}'")  # a marker in the log
+    rows = frame(db, "adult", "t.id <= 400")
+    madnb.private_predict([s.url for s in servers], "public.adult_nb", rows)
+    p = int(servers[0].conn.execute("SELECT public.adult_nb_share_encoding() ->> 'modulus'").fetchone()[0])
+    texts = {str(v) for c in rows.columns if c != "id" for v in rows[c].dropna().unique()}
+    bins = 16
+    for s in servers:
+        log = s.cluster.log().split(f"private prediction test {s.dbname}", 1)[1]
+        params = logged_parameters(log, "adult_nb_score_share")
+        assert params, "the server logged the shares it received"
+        values = [int(v) for text in params for v in re.findall(r"\d+", text)]
+        assert len(values) >= 400 * 100
+        assert all(0 <= v < p for v in values)
+        counts = np.bincount([v * bins // p for v in values], minlength=bins)
+        expected = len(values) / bins
+        chi2 = float(((counts - expected) ** 2 / expected).sum())
+        assert chi2 < 37.7  # the 0.999 quantile of chi-square with 15 degrees of freedom
+        assert not texts & {str(v) for v in values}
+        # nothing else the server logged names a value of a row (categorical values never leave the client)
+        words = set(re.findall(r"[A-Za-z][A-Za-z-]+", log))
+        assert not {t for t in texts if not t.isdigit()} & words
