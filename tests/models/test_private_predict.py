@@ -9,9 +9,9 @@ fitted in the test on the same rows.
 
 from __future__ import annotations
 
-import json
 import math
 import re
+import secrets
 from typing import Any
 
 import numpy as np
@@ -20,10 +20,10 @@ import psycopg
 import pytest
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.preprocessing import OrdinalEncoder
+from test_export import copy_table, load_mushroom, model_sql
 
 import madnb
 from models_helpers import ADULT_COLUMNS, load_adult, plant_on_search_path
-from test_export import copy_table, load_mushroom, model_sql
 
 TOL = 1e-9  # the stated precision of private_predict (docs/private_prediction.md)
 NUMERIC = ["age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"]
@@ -153,3 +153,119 @@ def test_what_each_server_receives_is_uniform_modulo_p_and_never_a_feature_value
         # nothing else the server logged names a value of a row (categorical values never leave the client)
         words = set(re.findall(r"[A-Za-z][A-Za-z-]+", log))
         assert not {t for t in texts if not t.isdigit()} & words
+
+
+def test_servers_holding_different_models_are_refused_naming_the_fingerprints(db, remote_dbs):
+    remote = remote_dbs[0]
+    remote.install_madnb()
+    load_mushroom(db)
+    load_mushroom(remote.conn)
+    db.execute("SELECT madnb.train('mush', 'mushroom', 'edibility', exclude => ARRAY['id'])")
+    remote.conn.execute("DELETE FROM mushroom WHERE id % 2 = 0")  # other rows: another model of the same name
+    remote.conn.execute("SELECT madnb.train('mush', 'mushroom', 'edibility', exclude => ARRAY['id'])")
+    rows = frame(db, "mushroom", "t.id <= 5")
+    with pytest.raises(madnb.PrivatePredictionError, match="the servers hold different models named 'mush'.*fingerprint"):
+        madnb.private_predict([db, remote.url], "mush", rows)
+    with pytest.raises(ValueError, match="two or more servers"):
+        madnb.private_predict([db], "mush", rows)
+    # no such model on a server: the server's error
+    with pytest.raises(psycopg.Error) as e:
+        madnb.private_predict([db, remote.url], "nothing_here", rows)
+    assert e.value.diag.sqlstate == "42883"
+
+
+def test_a_vector_kind_or_a_class_of_prior_zero_is_refused_with_0A000_by_the_server(db, empty_db):
+    _, other = empty_db
+    db.execute("CREATE TABLE small (id int, label text, v int[])")
+    db.execute("INSERT INTO small SELECT i, (ARRAY['a', 'b'])[1 + i % 2], ARRAY[i % 3, i % 5, 1] FROM generate_series(1, 40) AS i")
+    db.execute("SELECT madnb.train('vec', 'small', 'label', features => ARRAY['v'], kind => 'multinomial')")
+    db.execute("CREATE TABLE g (id int, label text, x float8)")
+    db.execute("INSERT INTO g SELECT i, (ARRAY['a', 'b'])[1 + i % 2], i * 0.5 + i % 2 FROM generate_series(1, 40) AS i")
+    db.execute("""SELECT madnb.train('g0', 'g', 'label', features => ARRAY['x'], kind => 'gaussian', options => '{"priors": [0, 1]}')""")
+    other.execute("CREATE SCHEMA madnb_models")
+    for model, rows, why in [("vec", [{"v": [1, 2, 3]}], "kind 'multinomial'"), ("g0", [{"x": 1.0}], "prior probability 0")]:
+        other.execute(model_sql(db, model, f"madnb_models.{model}"))
+        with pytest.raises(psycopg.Error) as e:
+            madnb.private_predict([db, other], model, rows)
+        assert e.value.diag.sqlstate == "0A000"
+        assert e.value.diag.message_primary == "this model cannot be used for private prediction"
+        assert why in e.value.diag.message_detail
+        with pytest.raises(psycopg.Error) as e:  # its score function refuses too
+            db.execute(f"SELECT madnb_models.{model}_score_share('{{1}}')")
+        assert e.value.diag.sqlstate == "0A000"
+
+
+# numeric's operators and functions that _score_share runs, and int4's it compares with (on top of
+# models_helpers.PLANTED_OPERATORS / PLANTED_FUNCTIONS)
+SHARE_OPERATORS = [("*", "numeric", "numeric"), ("+", "numeric", "numeric"), ("<>", "int4", "int4"), ("=", "int4", "int4")]
+SHARE_FUNCTIONS = [
+    ("mod", "numeric, numeric", "numeric"), ("array_length", "anyarray, int4", "int4"), ("array_lower", "anyarray, int4", "int4"),
+    ("array_ndims", "anyarray", "int4"), ("array_position", "anycompatiblearray, anycompatible", "int4"),
+    ("array_dims", "anyarray", "text"), ("format", "text, text", "text"),
+]
+
+
+def test_planted_objects_on_the_search_path_never_run_in_score_share_or_share_encoding(db):
+    load_adult(db, "adult")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    plant_on_search_path(db, SHARE_FUNCTIONS)
+    for i, (op, left, right) in enumerate(SHARE_OPERATORS):
+        db.execute(f"CREATE FUNCTION evil.sop{i}(a {left}, b {right}) RETURNS {left} LANGUAGE plpgsql AS "
+                   "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$")
+        db.execute(f"CREATE OPERATOR evil.{op} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = evil.sop{i})")
+    db.execute("CREATE FUNCTION evil.sum_step(s numeric, v numeric) RETURNS numeric LANGUAGE plpgsql AS "
+               "$$ BEGIN PERFORM evil.boom(); RETURN NULL; END $$")
+    db.execute("CREATE AGGREGATE evil.sum(numeric) (SFUNC = evil.sum_step, STYPE = numeric)")
+    enc = db.execute("SELECT madnb_models.adult_nb_share_encoding()").fetchone()[0]
+    p, width = int(enc["modulus"]), enc["width"]
+    # a share of the encoded row of nothing but the constant: the answers add up to the log priors
+    one = 1 << (enc["input_bits"])
+    first = [secrets.randbelow(p) for _ in range(width)]
+    second = [((one if i == 0 else 0) - x) % p for i, x in enumerate(first)]
+    answers = [db.execute("SELECT madnb_models.adult_nb_score_share(%s::numeric[])::text", ["{" + ",".join(map(str, s)) + "}"]).fetchone()[0]
+               for s in (first, second)]
+    totals = [(int(a) + int(b) + p // 2) % p - p // 2 for a, b in zip(*(x.strip("{}").split(",") for x in answers), strict=True)]
+    scale = 1 << (enc["input_bits"] + enc["coefficient_bits"])
+    counts = [n for (n,) in db.execute("SELECT class_cnt FROM madnb_models.adult_nb_class_priors ORDER BY class")]
+    assert [t / scale for t in totals] == pytest.approx([math.log(n / sum(counts)) for n in counts], abs=1e-15)
+    with pytest.raises(psycopg.Error) as e:  # a share of another width: 22023, not a planted object's XX666
+        db.execute("SELECT madnb_models.adult_nb_score_share('{1,2}'::numeric[])")
+    assert e.value.diag.sqlstate == "22023"
+    assert e.value.diag.message_primary == f"a share of this model is an array of {width} numbers"
+
+
+def test_the_share_functions_are_listed_exported_replaced_and_dropped_with_the_model(db):
+    db.execute("CREATE TABLE g (id int, label text, x float8, c text)")
+    db.execute("INSERT INTO g SELECT i, (ARRAY['a', 'b'])[1 + i % 2], i * 0.5 + i % 2, (ARRAY['u', 'v', 'w'])[1 + i % 3] "
+               "FROM generate_series(1, 40) AS i")
+    db.execute("SELECT madnb.train('gm', 'g', 'label', exclude => ARRAY['id'])")
+    functions = db.execute("SELECT functions FROM madnb._models WHERE name = 'gm'").fetchone()[0]
+    assert {"madnb_models.gm_score_share(numeric[])", "madnb_models.gm_share_encoding()"} <= set(functions)
+    script = model_sql(db, "gm", "public.gm_copy")
+    assert '--   "public"."gm_copy_share_encoding"(),\n--   "public"."gm_copy_score_share"(pg_catalog.numeric[]);' in script
+    before = db.execute("SELECT madnb_models.gm_share_encoding() ->> 'fingerprint'").fetchone()[0]
+    db.execute("INSERT INTO g VALUES (41, 'a', 100, 'z')")
+    db.execute("SELECT madnb.train('gm', 'g', 'label', exclude => ARRAY['id'], replace => true)")
+    enc = db.execute("SELECT madnb_models.gm_share_encoding()").fetchone()[0]
+    assert enc["fingerprint"] != before
+    assert enc["features"][1]["values"] == ["u", "v", "w", "z"]
+    # a failed re-training leaves the model's share functions as they were
+    with pytest.raises(psycopg.Error):
+        db.execute("SELECT madnb.train('gm', 'g', 'no_such_column', replace => true)")
+    assert db.execute("SELECT madnb_models.gm_share_encoding() ->> 'fingerprint'").fetchone()[0] == enc["fingerprint"]
+    db.execute("SELECT madnb.drop_model('gm')")
+    assert db.execute(
+        "SELECT to_regprocedure('madnb_models.gm_score_share(numeric[])'), to_regprocedure('madnb_models.gm_share_encoding()')"
+    ).fetchone() == (None, None)
+
+
+def test_the_modulus_is_prime():
+    """Lucas-Lehmer: 2^1279 - 1 is a Mersenne prime (the shares' arithmetic is a field)."""
+    from madnb_pl.predict.share import MODULUS
+
+    q = MODULUS.bit_length()
+    assert MODULUS == 2**q - 1
+    s = 4
+    for _ in range(q - 2):
+        s = (s * s - 2) % MODULUS
+    assert s == 0

@@ -117,8 +117,8 @@ def encoding(training: ColumnTraining, m: ModelNumbers) -> Encoding | str:
                 return f'feature "{f.name}" has a Gaussian parameter that is not finite'
             scale = _scale(present)
             s = Fraction(scale)
-            reach = max(abs(Fraction(lo)), abs(Fraction(hi))) / s  # the largest |u| of a clipped value
-            reaches.append((reach, reach * reach))
+            far = max(abs(Fraction(lo)), abs(Fraction(hi))) / s  # the largest |u| of a clipped value
+            reaches.append((far, far * far))
             for c, terms in enumerate(per):
                 if terms is None:
                     weights[c] += [0, 0, 0]
