@@ -176,7 +176,7 @@ def share_functions(
         what = f"; this model cannot be served ({served}): raises 0A000"
     else:
         public = {**served.public, "score_function": [share.schema, share.name]}
-        statements.append(_create(enc, "", "pg_catalog.jsonb", "sql", f"SELECT {plpy_literal(json.dumps(public))}::pg_catalog.jsonb"))
+        statements.append(_create(enc, "", "pg_catalog.jsonb", "sql", f"SELECT {plpy_literal(json.dumps(public))}::pg_catalog.jsonb", strict=False))
         statements.append(_create(share, f"share {SHARE_TYPE}", SHARE_TYPE, "plpgsql", _share_body(served)))
         what = ""
     statements.append(Sql(f"COMMENT ON FUNCTION {enc.sql}() IS " + quote(
@@ -207,7 +207,7 @@ def _share_body(e: Encoding) -> str:
                 w.append(str(x))
                 k.append(str(c))
                 i.append(str(slot))
-    p = f"'{MODULUS}'::pg_catalog.numeric"
+    p = "_madnb_p"
     width = f"'{e.width}'::pg_catalog.int4"
     sums = (
         f"SELECT pg_catalog.mod(pg_catalog.mod(pg_catalog.sum(c.w OPERATOR(pg_catalog.*) share[c.i]), {p}) OPERATOR(pg_catalog.+) {p}, {p}) "
@@ -216,7 +216,7 @@ def _share_body(e: Encoding) -> str:
         "AS c(w, k, i) GROUP BY c.k ORDER BY c.k"
     )
     return (
-        "BEGIN "
+        f"DECLARE {p} pg_catalog.numeric := '{MODULUS}'::pg_catalog.numeric; BEGIN "
         f"IF COALESCE(pg_catalog.array_ndims(share), 0) OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_lower(share, 1) OPERATOR(pg_catalog.<>) 1 "
         f"OR pg_catalog.array_length(share, 1) OPERATOR(pg_catalog.<>) {width} OR pg_catalog.array_position(share, NULL) IS NOT NULL THEN "
         f"RAISE EXCEPTION 'a share of this model is an array of {e.width} numbers' USING ERRCODE = '22023', "
