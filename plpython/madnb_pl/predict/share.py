@@ -221,7 +221,7 @@ def _share_body(e: Encoding) -> str:
         f"OR pg_catalog.array_length(share, 1) OPERATOR(pg_catalog.<>) {width} OR pg_catalog.array_position(share, NULL) IS NOT NULL THEN "
         f"RAISE EXCEPTION 'a share of this model is an array of {e.width} numbers' USING ERRCODE = '22023', "
         "DETAIL = pg_catalog.format('got %s', pg_catalog.array_dims(share)), "
-        "HINT = 'madnb.private_predict encodes and shares rows'; "
+        "HINT = 'private_predict of the madnb Python package encodes and shares rows'; "
         f"END IF; RETURN ARRAY({sums}); END"
     )
 
