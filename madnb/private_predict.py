@@ -67,7 +67,7 @@ def private_predict(
     Raises
     ------
     ValueError
-        Fewer than two servers.
+        Fewer than two servers, or two that reach the same database (address, port and name).
     PrivatePredictionError
         The servers hold different models (their fingerprints differ), or an answer is malformed.
     psycopg.errors.FeatureNotSupported
@@ -90,6 +90,7 @@ def private_predict(
     records = _records(rows)
     with ExitStack() as stack:
         conns = [stack.enter_context(connection(s)) for s in servers]
+        _check_distinct(conns)
         encodings = [_encoding(c, model) for c in conns]
         enc = encodings[0]
         for i, e in enumerate(encodings[1:], start=2):
@@ -125,6 +126,22 @@ def _records(rows: Any) -> list[Mapping[str, Any]]:
     if records is None or not all(isinstance(r, Mapping) for r in records):
         raise TypeError("rows must be a DataFrame or an iterable of mappings (a list of dicts)")
     return records
+
+
+def _check_distinct(conns: list[psycopg.Connection[Any]]) -> None:
+    """ValueError when two of the connections reach the same database (address, port and name): it would get two shares."""
+    seen: dict[tuple[Any, ...], int] = {}
+    for i, c in enumerate(conns, start=1):
+        where = c.execute(
+            "SELECT pg_catalog.inet_server_addr()::pg_catalog.text, pg_catalog.inet_server_port(), pg_catalog.current_database()::pg_catalog.text"
+        ).fetchone()
+        key = tuple(where or ())
+        if key in seen:
+            raise ValueError(
+                f"servers {seen[key]} and {i} are the same database: it would receive two shares of each row "
+                "(give each share to another server, run by another party)"
+            )
+        seen[key] = i
 
 
 def _encoding(conn: psycopg.Connection[Any], model: str) -> dict[str, Any]:

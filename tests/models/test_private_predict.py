@@ -65,10 +65,11 @@ def test_adult_over_three_servers_equals_the_models_predict_proba_trained_or_exp
     assert_close(got, want)
     copy_table(db, bare, "adult_test", ADULT_COLUMNS + ", id bigint")
     assert_close(proba(bare, "public.adult_nb", "adult_test", where), want)
-    # three servers, a DataFrame, batches of 250 rows: two copies of the script under public
-    remote2 = remote_dbs[1]
-    remote2.conn.execute(model_sql(db, "adult_nb"))
-    got = madnb.private_predict([bare, remote2.conn, remote2.url], "public.adult_nb", frame(db, "adult_test", where), batch_rows=250)
+    # three servers, a DataFrame, batches of 250 rows: three copies of the script under public
+    for r in remote_dbs[1:3]:
+        r.conn.execute(model_sql(db, "adult_nb"))
+    got = madnb.private_predict([bare, remote_dbs[1].conn, remote_dbs[2].url], "public.adult_nb", frame(db, "adult_test", where),
+                                batch_rows=250)
     assert_close(got, want)
 
 
@@ -168,6 +169,9 @@ def test_servers_holding_different_models_are_refused_naming_the_fingerprints(db
         madnb.private_predict([db, remote.url], "mush", rows)
     with pytest.raises(ValueError, match="two or more servers"):
         madnb.private_predict([db], "mush", rows)
+    # one database twice (a connection and a URL of it): it would receive both shares
+    with pytest.raises(ValueError, match="servers 1 and 2 are the same database"):
+        madnb.private_predict([remote.conn, remote.url], "mush", rows)
     # no such model on a server: the server's error
     with pytest.raises(psycopg.Error) as e:
         madnb.private_predict([db, remote.url], "nothing_here", rows)
