@@ -273,3 +273,21 @@ def test_the_modulus_is_prime():
     for _ in range(q - 2):
         s = (s * s - 2) % MODULUS
     assert s == 0
+
+
+def test_nan_null_infinite_and_far_out_gaussian_values_give_the_models_probabilities(db, empty_db):
+    """Values past the edge of the clipping window (1e100 standard deviations: log-scores near -1e200) are clipped
+    as the model clips them, and their scores do not wrap modulo p."""
+    _, other = empty_db
+    db.execute("CREATE TABLE g (id int, label text, x float8, y float8, c text)")
+    db.execute("INSERT INTO g SELECT i, (ARRAY['a', 'b', 'c'])[1 + i % 3], i * 0.25 + (i % 3) * 4, (i % 7) * 1e6 + i % 3, "
+               "(ARRAY['u', 'v'])[1 + i % 2] FROM generate_series(1, 60) AS i")
+    db.execute("SELECT madnb.train('gx', 'g', 'label', exclude => ARRAY['id'])")
+    other.execute("CREATE SCHEMA madnb_models")
+    other.execute(model_sql(db, "gx", "madnb_models.gx"))
+    values = [math.nan, None, 1e150, -1e300, math.inf, -math.inf, 3.5, 0.0, 1e-300, 2e101]
+    rows = [{"x": x, "y": y, "c": c} for x in values for y in (values[i % len(values)] for i in (2, 6, 7)) for c in ("u", "w", None)]
+    got = madnb.private_predict([db, other], "gx", rows)
+    want = [db.execute("SELECT madnb_models.gx_predict_proba(x => %s::float8, y => %s::float8, c => %s)",
+                       [r["x"], r["y"], r["c"]]).fetchone()[0] for r in rows]
+    assert_close(got, want)
