@@ -14,6 +14,7 @@ import json
 import math
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from fractions import Fraction
 from typing import Any
@@ -101,14 +102,19 @@ def private_predict(
                 )
         encoder = _Encoder(enc)
         out: list[dict[str, float]] = []
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=len(conns)))  # the servers compute at the same time
         for start in range(0, len(records), batch_rows):
             batch = [encoder.encode(r) for r in records[start:start + batch_rows]]
             shares = [_split(e, len(conns), encoder.p) for e in batch]  # per row, one vector per server
+            asked = [
+                pool.submit(_score_shares, c, e, ["{" + ",".join(map(str, row[s])) + "}" for row in shares])
+                for s, (c, e) in enumerate(zip(conns, encodings, strict=True))
+            ]
             totals = [[0] * encoder.k for _ in batch]
-            for s, (c, e) in enumerate(zip(conns, encodings, strict=True)):
-                answers = _score_shares(c, e, ["{" + ",".join(map(str, row[s])) + "}" for row in shares])
+            for s, answered in enumerate(asked, start=1):
+                answers = answered.result()
                 if len(answers) != len(batch) or any(len(a) != encoder.k for a in answers):
-                    raise PrivatePredictionError(f"server {s + 1} did not answer one share of each class's score per row")
+                    raise PrivatePredictionError(f"server {s} did not answer one share of each class's score per row")
                 for t, a in zip(totals, answers, strict=True):
                     for j, x in enumerate(a):
                         t[j] = (t[j] + x) % encoder.p

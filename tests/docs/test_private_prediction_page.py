@@ -31,6 +31,8 @@ def test_the_python_example_of_the_private_prediction_page_runs_and_gives_the_mo
     scope: dict[str, object] = {}
     exec(compile(code, str(PAGE), "exec"), scope)  # noqa: S102 - the page's own example
     assert b.conn.execute("SELECT to_regnamespace('madnb') IS NULL").fetchone()[0]
+    # the page's size of a shared row: 115 slots
+    assert b.conn.execute("SELECT (madnb_models.adult_nb_share_encoding() ->> 'width')::int").fetchone() == (115,)
     got = scope["probabilities"]
     assert isinstance(got, list) and len(got) == len(scope["rows"])  # type: ignore[arg-type]
     for row, probabilities in zip(scope["rows"], got, strict=True):  # type: ignore[call-overload]
