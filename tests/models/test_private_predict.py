@@ -263,18 +263,6 @@ def test_the_share_functions_are_listed_exported_replaced_and_dropped_with_the_m
     ).fetchone() == (None, None)
 
 
-def test_the_modulus_is_prime():
-    """Lucas-Lehmer: 2^1279 - 1 is a Mersenne prime (the shares' arithmetic is a field)."""
-    from madnb_pl.predict.share import MODULUS
-
-    q = MODULUS.bit_length()
-    assert MODULUS == 2**q - 1
-    s = 4
-    for _ in range(q - 2):
-        s = (s * s - 2) % MODULUS
-    assert s == 0
-
-
 def test_nan_null_infinite_and_far_out_gaussian_values_give_the_models_probabilities(db, empty_db):
     """Values past the edge of the clipping window (1e100 standard deviations: log-scores near -1e200) are clipped
     as the model clips them, and their scores do not wrap modulo p."""
