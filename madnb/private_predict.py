@@ -181,9 +181,19 @@ def _score_shares(conn: psycopg.Connection[Any], enc: dict[str, Any], shares: li
 
 def _split(e: list[int], m: int, p: int) -> list[list[int]]:
     """``m`` vectors uniform modulo ``p`` that add up to ``e`` (mod ``p``): m - 1 drawn, the last the difference."""
-    drawn = [[secrets.randbelow(p) for _ in e] for _ in range(m - 1)]
+    drawn = [_uniform(len(e), p) for _ in range(m - 1)]
     last = [(x - sum(col)) % p for x, *col in zip(e, *drawn, strict=True)]
     return [*drawn, last]
+
+
+def _uniform(n: int, p: int) -> list[int]:
+    """``n`` integers uniform in [0, p), from :mod:`secrets`: p's bit length of random bits each, drawn again while
+    >= p (rejection: exactly uniform; for a Mersenne prime a redraw has probability 2^-1279)."""
+    bits = p.bit_length()
+    size, mask = (bits + 7) // 8, (1 << bits) - 1
+    pool = secrets.token_bytes(size * n)
+    out = [int.from_bytes(pool[i * size:(i + 1) * size], "big") & mask for i in range(n)]
+    return [v if v < p else secrets.randbelow(p) for v in out]
 
 
 class _Encoder:

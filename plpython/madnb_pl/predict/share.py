@@ -190,6 +190,14 @@ def share_functions(
     return Functions([(enc, ""), (share, SHARE_TYPE)], statements)
 
 
+def _balanced_sum(terms: list[str]) -> str:
+    """``terms`` added as a balanced tree of OPERATOR(pg_catalog.+): depth log2(n), not n."""
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    return f"({_balanced_sum(terms[:half])} OPERATOR(pg_catalog.+) {_balanced_sum(terms[half:])})"
+
+
 def _create(name: NewName, parameters: str, result: str, language: str, source: str, strict: bool = True) -> Sql:
     return Sql(
         f"CREATE OR REPLACE FUNCTION {name.sql}({parameters}) RETURNS {result} LANGUAGE {language} IMMUTABLE"
@@ -199,22 +207,17 @@ def _create(name: NewName, parameters: str, result: str, language: str, source: 
 
 def _share_body(e: Encoding) -> str:
     """PL/pgSQL: the share checked (one dimension from 1, ``width`` elements, none NULL; else 22023), then per class
-    the sum of its coefficients times the share's elements, mod p (the non-zero coefficients only)."""
-    w, k, i = [], [], []
-    for c, row in enumerate(e.weights, start=1):
-        for slot, x in enumerate(row, start=1):
-            if x != 0 or slot == 1:  # every class has its constant: a class with no other term still has a group
-                w.append(str(x))
-                k.append(str(c))
-                i.append(str(slot))
+    the sum of its coefficients times the share's elements, mod p (the non-zero coefficients only), as one
+    expression (PL/pgSQL's simple-expression path: no query per call); the sums nest as a balanced tree, so that
+    thousands of terms stay a shallow expression."""
     p = "_madnb_p"
     width = f"'{e.width}'::pg_catalog.int4"
-    sums = (
-        f"SELECT pg_catalog.mod(pg_catalog.mod(pg_catalog.sum(c.w OPERATOR(pg_catalog.*) share[c.i]), {p}) OPERATOR(pg_catalog.+) {p}, {p}) "
-        f"FROM ROWS FROM (pg_catalog.unnest('{{{','.join(w)}}}'::pg_catalog.numeric[]), "
-        f"pg_catalog.unnest('{{{','.join(k)}}}'::pg_catalog.int4[]), pg_catalog.unnest('{{{','.join(i)}}}'::pg_catalog.int4[])) "
-        "AS c(w, k, i) GROUP BY c.k ORDER BY c.k"
-    )
+    classes = []
+    for row in e.weights:
+        terms = [f"('{x}'::pg_catalog.numeric OPERATOR(pg_catalog.*) share[{slot}])" for slot, x in enumerate(row, start=1) if x != 0]
+        total = _balanced_sum(terms) if terms else "'0'::pg_catalog.numeric"
+        classes.append(f"pg_catalog.mod(pg_catalog.mod({total}, {p}) OPERATOR(pg_catalog.+) {p}, {p})")
+    sums = "ARRAY[" + ", ".join(classes) + "]"
     return (
         f"DECLARE {p} pg_catalog.numeric := '{MODULUS}'::pg_catalog.numeric; BEGIN "
         f"IF COALESCE(pg_catalog.array_ndims(share), 0) OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_lower(share, 1) OPERATOR(pg_catalog.<>) 1 "
@@ -222,7 +225,7 @@ def _share_body(e: Encoding) -> str:
         f"RAISE EXCEPTION 'a share of this model is an array of {e.width} numbers' USING ERRCODE = '22023', "
         "DETAIL = pg_catalog.format('got %s', pg_catalog.array_dims(share)), "
         "HINT = 'private_predict of the madnb Python package encodes and shares rows'; "
-        f"END IF; RETURN ARRAY({sums}); END"
+        f"END IF; RETURN {sums}; END"
     )
 
 
