@@ -279,3 +279,20 @@ def test_nan_null_infinite_and_far_out_gaussian_values_give_the_models_probabili
     want = [db.execute("SELECT madnb_models.gx_predict_proba(x => %s::float8, y => %s::float8, c => %s)",
                        [r["x"], r["y"], r["c"]]).fetchone()[0] for r in rows]
     assert_close(got, want)
+
+
+def test_a_categorical_feature_of_thousands_of_values_is_served_over_shares(db, empty_db):
+    """5,000 values x 3 classes: 15,000 terms in _score_share, a shallow expression (the sums nest as a balanced tree)."""
+    _, other = empty_db
+    db.execute("CREATE TABLE big (id int, label text, v int, w text)")
+    db.execute("INSERT INTO big SELECT i, (ARRAY['a', 'b', 'c'])[1 + i % 3], i % 5000, 'w' || (i % 7) FROM generate_series(1, 20000) AS i")
+    db.execute("SELECT madnb.train('big', 'big', 'label', exclude => ARRAY['id'], categorical => ARRAY['v'])")
+    other.execute("CREATE SCHEMA madnb_models")
+    other.execute(model_sql(db, "big", "madnb_models.big"))
+    assert db.execute("SELECT (madnb_models.big_share_encoding() ->> 'width')::int").fetchone() == (1 + 5000 + 7,)
+    rows = frame(db, "big", "t.id % 1000 = 0").astype({"v": object})  # 20 rows: each about 2 MB of shares per server
+    rows.loc[rows.index[:3], "v"] = [None, 99999, 4999]  # missing, unseen, the last value
+    got = madnb.private_predict([db, other], "big", rows)
+    want = [db.execute("SELECT madnb_models.big_predict_proba(v => %s, w => %s)", [None if pd.isna(r.v) else int(r.v), r.w]).fetchone()[0]
+            for r in rows.itertuples()]
+    assert_close(got, want)
