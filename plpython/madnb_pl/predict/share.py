@@ -16,7 +16,8 @@ integer vector e of :data:`ENCODING_FORMAT` 1, slot by slot:
 * each Gaussian feature, three slots: ``S`` when the value is present (not NULL, not
   NaN; else the three are 0, and it adds nothing), ``round(S * u)`` and ``round(S * u^2)``
   for u = x / scale, x clipped to the feature's window as the prediction functions clip it
-  and scale = max(|lo|, |hi|) (1 for a window [0, 0]), so that |u| <= 1;
+  and scale the largest |mu| + sigma of a class (:func:`_scale`: u is about 1 for ordinary
+  values; at the window's edge, 1e100 standard deviations out, it is about 1e100);
 
 with ``S = 2^INPUT_BITS``; it draws m - 1 vectors uniformly in [0, p) (a CSPRNG) and the
 m-th so that the m add up to e mod p, and sends server i the i-th.  Each alone is
@@ -36,10 +37,12 @@ sets, never added by a server or by the client: every server runs the same funct
 its share, and none is told its index.  Adding the m answers mod p gives
 ``T * S * score`` up to rounding (a signed residue: p is far larger than any score can
 make it, :func:`encoding` refuses a model where it could wrap); the client divides and
-normalises by log-sum-exp.  Fixed-point error: each score is within ``W * 2^-63 * (1 + max|coefficient|)``
+normalises by log-sum-exp.  Fixed-point error: each coefficient is rounded by at most
+2^-65 and each u, u^2 by 2^-129, so each score is within about ``W * 2^-64 * (1 + max|coefficient|)``
 of the exact one for W slots -- far below float8 rounding of the scores for any realistic
 model; the probabilities equal ``_predict_proba``'s within 1e-9 (what the tests check;
-typically 1e-15).
+typically 1e-15).  The body of ``_score_share`` is PL/pgSQL (the share's shape checked,
+22023) returning one expression per class, its sum nested as a balanced tree.
 
 The encoding is public: what ``madnb.to_sklearn`` gives too (values, classes, windows),
 plus the modulus and the scales; its ``fingerprint`` (SHA-256 of the encoding and the
