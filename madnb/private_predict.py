@@ -74,15 +74,16 @@ def private_predict(
     psycopg.errors.FeatureNotSupported
         (SQLSTATE 0A000, from the server) a model that cannot be served: a vector kind, no
         class, a non-finite number.
-    psycopg.errors.UndefinedFunction
-        (42883) no such model on a server.
+    psycopg.Error
+        From a server without the model: 42883 (no such function), 3F000 (no such schema).
 
     Notes
     -----
     Each server receives, per row, one vector of integers drawn uniformly modulo p
-    (:data:`secrets`): alone (or with all but one of the others) it is independent of the
-    row.  The servers learn how many rows were classified, and when.  The result is
-    private to the client only if the servers do not all collude.
+    (:mod:`secrets`): alone (or with all but one of the others) it is independent of the
+    row; what it returns is its share of the scores, as uniform.  The servers learn how
+    many rows were classified, and when; all of them together could add their shares up:
+    the rows stay private while at least one server does not collude with the others.
     """
     if len(servers) < 2:
         raise ValueError(f"private prediction needs two or more servers, got {len(servers)}")
