@@ -9,20 +9,26 @@ The Python side installs the SQL objects into a database and drives them::
 Training and scoring are SQL calls (MADlib's interface) in schema ``madnb``;
 see README.md.  A named model becomes a fitted scikit-learn estimator with
 ``madnb.to_sklearn(conn, "adult_nb")`` (needs the ``sklearn`` extra).
+``madnb.private_predict([server1, server2], "adult_nb", rows)`` classifies rows
+with a model two or more servers hold, none of them seeing a row
+(docs/private_prediction.md).
 """
 
 from ._build import build_script
 from ._install import InstallError, VersionInfo, connection, install, uninstall, upgrade, version
 from ._version import __version__
+from .private_predict import PrivatePredictionError, private_predict
 from .sklearn_export import to_sklearn
 
 __all__ = [
     "InstallError",
+    "PrivatePredictionError",
     "VersionInfo",
     "__version__",
     "build_script",
     "connection",
     "install",
+    "private_predict",
     "to_sklearn",
     "uninstall",
     "upgrade",

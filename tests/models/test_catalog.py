@@ -65,6 +65,8 @@ def test_every_model_object_has_a_comment_saying_what_it_is(fruit):
         "madnb_models.fruit_nb_predict_proba(text,double precision,boolean)",
         "madnb_models.fruit_nb_predict_proba_array(anyelement)",
         "madnb_models.fruit_nb_predict_proba_array(text,double precision,boolean)",
+        "madnb_models.fruit_nb_score_share(numeric[])",
+        "madnb_models.fruit_nb_share_encoding()",
     ]
     assert all(f[1].startswith("madnb model fruit_nb: ") for f in functions)
 
@@ -73,16 +75,26 @@ def test_the_generated_functions_are_inlinable_sql_parallel_safe_and_immutable_w
     db = fruit
     props = db.execute(
         "SELECT DISTINCT l.lanname, p.provolatile, p.proparallel, p.prosecdef, p.proconfig IS NULL FROM pg_proc p "
-        "JOIN pg_language l ON l.oid = p.prolang WHERE p.pronamespace = 'madnb_models'::regnamespace"
+        "JOIN pg_language l ON l.oid = p.prolang WHERE p.pronamespace = 'madnb_models'::regnamespace "
+        "AND p.proname <> 'fruit_nb_score_share'"
     ).fetchall()
     assert props == [("sql", "i", "s", False, True)]
+    # private prediction's share function: PL/pgSQL (its share checked), called once per shared row
+    assert db.execute(
+        "SELECT l.lanname, p.provolatile, p.proparallel, p.prosecdef, p.proconfig IS NULL FROM pg_proc p "
+        "JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = 'madnb_models.fruit_nb_score_share'::regproc"
+    ).fetchall() == [("plpgsql", "i", "s", False, True)]
     db.execute(
         "CREATE TABLE days (label text, d date); INSERT INTO days VALUES ('a', '2024-01-01'), ('b', '2024-01-02');"
         "SELECT madnb.train('days_nb', 'days', 'label')"
     )
     assert db.execute(
-        "SELECT DISTINCT provolatile FROM pg_proc WHERE proname LIKE 'days_nb%'"
+        "SELECT DISTINCT provolatile FROM pg_proc WHERE proname LIKE 'days_nb%' AND proname !~ '_(score_share|share_encoding)$'"
     ).fetchall() == [("s",)]  # a date's text form follows DateStyle
+    # private prediction's take integers (the client encodes the values): immutable whatever the features
+    assert db.execute(
+        "SELECT DISTINCT provolatile FROM pg_proc WHERE proname IN ('days_nb_score_share', 'days_nb_share_encoding')"
+    ).fetchall() == [("i",)]
 
 
 def test_drop_model_removes_every_object_and_its_catalog_row(fruit):
@@ -108,7 +120,8 @@ def test_drop_model_drops_the_objects_training_made_and_never_a_users_function_o
     assert recorded == (
         ["madnb_models.pre_predict(anyelement)", "madnb_models.pre_predict(text,text,text)",
          "madnb_models.pre_predict_proba(anyelement)", "madnb_models.pre_predict_proba(text,text,text)",
-         "madnb_models.pre_predict_proba_array(anyelement)", "madnb_models.pre_predict_proba_array(text,text,text)"],
+         "madnb_models.pre_predict_proba_array(anyelement)", "madnb_models.pre_predict_proba_array(text,text,text)",
+         "madnb_models.pre_score_share(numeric[])", "madnb_models.pre_share_encoding()"],
         ["madnb_models.pre_feature_probs", "madnb_models.pre_class_priors"],
     )
     db.execute("SELECT madnb.train('pre', 'pre_t', 'label', replace => true)")

@@ -291,10 +291,12 @@ def test_a_wide_models_row_form_predicts_as_scikit_learns_categorical_nb(wide):
 
 
 def _kinds(db: psycopg.Connection[Any], prefix: str) -> list[tuple[Any, ...]]:
-    """(is a row check, language, volatility, parallel, security definer, strict, SET) of the model's functions."""
+    """(is a row check, language, volatility, parallel, security definer, strict, SET) of the model's prediction functions
+    (not private prediction's, tests/models/test_private_predict.py)."""
     return db.execute(
         "SELECT DISTINCT proname LIKE '%%\\_check\\_%%', l.lanname, provolatile, proparallel, prosecdef, proisstrict, proconfig "
-        "FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE starts_with(proname, %s) ORDER BY 1, 2", [prefix],
+        "FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE starts_with(proname, %s) "
+        "AND proname !~ '_(score_share|share_encoding)$' ORDER BY 1, 2", [prefix],
     ).fetchall()
 
 
@@ -349,13 +351,14 @@ def test_replacing_a_wide_model_by_a_narrow_one_and_back_and_dropping_it_leaves_
     checks = [f for f in wide_functions if "_row_check_" in f]
     assert len(checks) >= 3
     assert sorted(wide_functions) == _recorded(db, "w_nb")
-    assert len(wide_functions) == 3 + 3 + len(checks)
+    assert len(wide_functions) == 3 + 3 + len(checks) + 2  # and private prediction's two
     # narrow: the row form and the column form, nothing of the wide model's
     train_wide(db, "w_nb", "w", WIDE[:5], replace=True)
     narrow = _functions(db, "w_nb_")
     assert sorted(narrow) == _recorded(db, "w_nb")
     assert [f.split("(")[0] for f in narrow] == ["madnb_models.w_nb_" + s for s in (
-        "predict", "predict", "predict_proba", "predict_proba", "predict_proba_array", "predict_proba_array")]
+        "predict", "predict", "predict_proba", "predict_proba", "predict_proba_array", "predict_proba_array", "score_share",
+        "share_encoding")]
     # wide again, then wider by fewer checks (fewer features): only the checks the model uses
     train_wide(db, "w_nb", "w", WIDE, replace=True)
     assert _functions(db, "w_nb_") == sorted(wide_functions) == _recorded(db, "w_nb")

@@ -17,7 +17,7 @@ from ..core.errors import MadnbError
 from ..core.names import ModelName, NewName, model_name_parts
 from ..core.sql import Plpy, Sql
 from ..derive.model_tables import ModelTables
-from ..predict.generated import MAX_ROW_CHECKS, FunctionNames
+from ..predict.generated import MAX_ROW_CHECKS, FunctionNames, ShareNames
 
 PREDICT_SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
 """The prediction functions' names: the model's identifier + these (predict, predict_proba, predict_proba_array)."""
@@ -31,8 +31,12 @@ TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
 """The model tables' names: the model's identifier + these."""
 HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 """The names of the per-row helpers of a model outside madnb_models (and of an export): its identifier + these."""
+SHARE_SUFFIXES = ("_score_share", "_share_encoding")
+"""Private prediction's functions (:mod:`madnb_pl.predict.share`): a share of an encoded row -> shares of the
+log-scores, and the public encoding; the model's identifier + these."""
 FUNCTION_SUFFIXES = (
     PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
+    + SHARE_SUFFIXES
 )
 """Every suffix of a model's function names.  No suffix of an object's name ends with another (``_row_class``, not
 ``_row_predict``): model ``m_row``'s predict function is never model ``m``'s internal one."""
@@ -96,9 +100,14 @@ class ModelObjects:
         return [self.named(f"{ROW_CHECK_SUFFIX}{i}") for i in range(1, MAX_ROW_CHECKS + 1)]
 
     @property
+    def share_functions(self) -> ShareNames:
+        """Private prediction's functions, ``_score_share`` and ``_share_encoding`` (:data:`SHARE_SUFFIXES`)."""
+        return ShareNames(*(self.named(s) for s in SHARE_SUFFIXES))
+
+    @property
     def prediction_functions(self) -> FunctionNames:
-        """The names :mod:`madnb_pl.predict.generated` writes a model's prediction functions under."""
-        return FunctionNames(self.predict_functions, self.row_models, self.row_checks)
+        """The names :mod:`madnb_pl.predict.generated` and :mod:`madnb_pl.predict.share` write a model's functions under."""
+        return FunctionNames(self.predict_functions, self.row_models, self.row_checks, self.share_functions)
 
     @property
     def function_names(self) -> list[str]:
@@ -181,6 +190,6 @@ def delete(plpy: Plpy, name: ModelName) -> None:
 
 __all__ = [
     "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "ROW_CHECK_SUFFIX",
-    "ROW_MODEL_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
+    "ROW_MODEL_SUFFIXES", "SHARE_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
     "ModelObjects", "delete", "model_name", "read", "require",
 ]

@@ -361,6 +361,15 @@ class FunctionNames:
     predict: list[NewName]  # predict, predict_proba, predict_proba_array: the functions users call
     row_models: list[NewName]  # internal: the same three's model for a row (a row form that cannot call the column form)
     row_checks: list[NewName]  # internal: the row checks, MAX_ROW_CHECKS of them (a row form calls the first few)
+    share: ShareNames | None = None  # private prediction's two functions (madnb_pl.predict.share), written by the kinds
+
+
+@dataclass(frozen=True)
+class ShareNames:
+    """The names of a model's two private-prediction functions (:mod:`madnb_pl.predict.share`)."""
+
+    score_share: NewName  # <model>_score_share(numeric[]): a share of an encoded row -> its share of each class's log-score
+    encoding: NewName  # <model>_share_encoding(): the public encoding of a row (jsonb)
 
 
 @dataclass(frozen=True)
@@ -571,7 +580,7 @@ def column_signature(training: ColumnTraining) -> str:
 
 __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
-    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "bodies", "calls", "checked_row_form", "column_signature",
+    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "column_signature",
     "feature_lookups", "form_statements", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form", "volatility",
 ]
 

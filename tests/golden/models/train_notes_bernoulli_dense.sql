@@ -191,12 +191,24 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"(r anyele
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba_array"(anyelement) IS 'madnb model notes_b (bernoulli): float8[] of class probabilities in the order of madnb.model_classes of a row holding the vector column'
 
 -- statement 55
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_share_encoding"() RETURNS pg_catalog.jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'BEGIN RAISE EXCEPTION ''this model cannot be used for private prediction'' USING ERRCODE = ''0A000'', DETAIL = E''models of kind ''''bernoulli'''' are not served yet'', HINT = ''private prediction serves models of Gaussian and categorical features with finite numbers''; END'
 
 -- statement 56
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_score_share"(share pg_catalog.numeric[]) RETURNS pg_catalog.numeric[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'BEGIN RAISE EXCEPTION ''this model cannot be used for private prediction'' USING ERRCODE = ''0A000'', DETAIL = E''models of kind ''''bernoulli'''' are not served yet'', HINT = ''private prediction serves models of Gaussian and categorical features with finite numbers''; END'
 
 -- statement 57
+COMMENT ON FUNCTION "madnb_models"."notes_b_share_encoding"() IS 'madnb model notes_b (bernoulli): private prediction, the public encoding of a row for notes_b_score_share (jsonb: modulus, scales, classes, features and their values, the model''s fingerprint); this model cannot be served (models of kind ''bernoulli'' are not served yet): raises 0A000'
+
+-- statement 58
+COMMENT ON FUNCTION "madnb_models"."notes_b_score_share"(pg_catalog.numeric[]) IS 'madnb model notes_b (bernoulli): private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers); this model cannot be served (models of kind ''bernoulli'' are not served yet): raises 0A000'
+
+-- statement 59
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+
+-- statement 60
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+
+-- statement 61
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.notes_b_predict(anyelement) (pg_get_functiondef)
@@ -267,3 +279,17 @@ AS $function$SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATO
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END
 ] END)$function$
+
+-- function madnb_models.notes_b_score_share(numeric[]) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_b_score_share(share numeric[])
+ RETURNS numeric[]
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$BEGIN RAISE EXCEPTION 'this model cannot be used for private prediction' USING ERRCODE = '0A000', DETAIL = E'models of kind ''bernoulli'' are not served yet', HINT = 'private prediction serves models of Gaussian and categorical features with finite numbers'; END$function$
+
+-- function madnb_models.notes_b_share_encoding() (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_b_share_encoding()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$BEGIN RAISE EXCEPTION 'this model cannot be used for private prediction' USING ERRCODE = '0A000', DETAIL = E'models of kind ''bernoulli'' are not served yet', HINT = 'private prediction serves models of Gaussian and categorical features with finite numbers'; END$function$

@@ -164,12 +164,24 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_c_predict_proba_array"(r anyele
 COMMENT ON FUNCTION "madnb_models"."notes_c_predict_proba_array"(anyelement) IS 'madnb model notes_c (complement): float8[] of class probabilities in the order of madnb.model_classes of a row holding the vector column'
 
 -- statement 55
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_c_share_encoding"() RETURNS pg_catalog.jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'BEGIN RAISE EXCEPTION ''this model cannot be used for private prediction'' USING ERRCODE = ''0A000'', DETAIL = E''models of kind ''''complement'''' are not served yet'', HINT = ''private prediction serves models of Gaussian and categorical features with finite numbers''; END'
 
 -- statement 56
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_c_score_share"(share pg_catalog.numeric[]) RETURNS pg_catalog.numeric[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'BEGIN RAISE EXCEPTION ''this model cannot be used for private prediction'' USING ERRCODE = ''0A000'', DETAIL = E''models of kind ''''complement'''' are not served yet'', HINT = ''private prediction serves models of Gaussian and categorical features with finite numbers''; END'
 
 -- statement 57
+COMMENT ON FUNCTION "madnb_models"."notes_c_share_encoding"() IS 'madnb model notes_c (complement): private prediction, the public encoding of a row for notes_c_score_share (jsonb: modulus, scales, classes, features and their values, the model''s fingerprint); this model cannot be served (models of kind ''complement'' are not served yet): raises 0A000'
+
+-- statement 58
+COMMENT ON FUNCTION "madnb_models"."notes_c_score_share"(pg_catalog.numeric[]) IS 'madnb model notes_c (complement): private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers); this model cannot be served (models of kind ''complement'' are not served yet): raises 0A000'
+
+-- statement 59
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+
+-- statement 60
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+
+-- statement 61
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.notes_c_predict(anyelement) (pg_get_functiondef)
@@ -213,3 +225,17 @@ CREATE OR REPLACE FUNCTION madnb_models.notes_c_predict_proba_array(doc tsvector
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT madnb._nb_proba(CASE WHEN $1 IS NOT NULL THEN (SELECT ARRAY['0.0'::pg_catalog.float8 OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ('{0.10256248620895533,0.30801616388388625,0.10256248620895533,0.30801616388388625,0.10256248620895533,0.07628021360536141}'::pg_catalog.float8[])[u.j]), '0'::pg_catalog.float8), '0.0'::pg_catalog.float8 OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ('{0.08286770209212754,0.08286770209212754,0.2504656312412058,0.08286770209212754,0.2504656312412058,0.2504656312412058}'::pg_catalog.float8[])[u.j]), '0'::pg_catalog.float8)] FROM (SELECT COALESCE(pg_catalog.cardinality(e.positions), 1)::pg_catalog.float8 AS x, (E'{"and": 1, "bread": 2, "cat": 3, "cheese": 4, "dog": 5, "the": 6}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j FROM pg_catalog.unnest($1) AS e) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::pg_catalog.float8) END)$function$
+
+-- function madnb_models.notes_c_score_share(numeric[]) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_c_score_share(share numeric[])
+ RETURNS numeric[]
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$BEGIN RAISE EXCEPTION 'this model cannot be used for private prediction' USING ERRCODE = '0A000', DETAIL = E'models of kind ''complement'' are not served yet', HINT = 'private prediction serves models of Gaussian and categorical features with finite numbers'; END$function$
+
+-- function madnb_models.notes_c_share_encoding() (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_c_share_encoding()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+AS $function$BEGIN RAISE EXCEPTION 'this model cannot be used for private prediction' USING ERRCODE = '0A000', DETAIL = E'models of kind ''complement'' are not served yet', HINT = 'private prediction serves models of Gaussian and categorical features with finite numbers'; END$function$

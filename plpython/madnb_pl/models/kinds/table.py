@@ -46,7 +46,7 @@ from ...inputs import arrays, columns
 from ...inputs.arrays import MAX_SMOOTHING, finite_number
 from ...inputs.columns import ColumnTraining, Feature, label_text_sql
 from ...merge import part_sums
-from ...predict import generated
+from ...predict import generated, share
 from ...predict.generated import Helpers
 from ...privacy import column_release, private_release
 from ...release import column_pass
@@ -381,7 +381,11 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         self, names: generated.FunctionNames, comment_prefix: str, training: TableTraining, n: generated.ModelNumbers, helpers: Helpers,
         quote: Callable[[str], str], class_order: str = "madnb.model_classes",
     ) -> generated.Functions:
-        return generated.function_statements(names, comment_prefix, training.columns, n, helpers, quote, class_order)
+        functions = generated.function_statements(names, comment_prefix, training.columns, n, helpers, quote, class_order)
+        if names.share is None:
+            return functions
+        private = share.share_functions(names.share, comment_prefix, share.encoding(training.columns, n), quote)
+        return generated.Functions(functions.functions + private.functions, functions.statements + private.statements)
 
     def label_builtin(self, training: TableTraining) -> bool:
         return training.columns.label_builtin

@@ -60,7 +60,7 @@ from ...core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql
 from ...inputs import arrays, privacy_parameters
 from ...inputs.arrays import finite_number
 from ...inputs.columns import resolve_inputs
-from ...predict import generated
+from ...predict import generated, share
 from ...predict.generated import Helpers, plpy_literal
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
@@ -613,7 +613,12 @@ def function_statements(
             names, comment_prefix, descriptions, "IMMUTABLE", [str(training.vector.sql)],
             generated.bodies(label_type, m.classes_text, m.classes, scores_sql(training, m, x), helpers), takes, quote,
         )
-    return generated.model_functions(names.predict, comment_prefix, descriptions, "IMMUTABLE", [column_form, row_form], quote, internal)
+    functions = generated.model_functions(names.predict, comment_prefix, descriptions, "IMMUTABLE", [column_form, row_form], quote, internal)
+    if names.share is None:
+        return functions
+    # not served yet: its functions exist and say so (re-training from another kind leaves no older shares function)
+    private = share.share_functions(names.share, comment_prefix, f"models of kind '{training.kind}' are not served yet", quote)
+    return generated.Functions(functions.functions + private.functions, functions.statements + private.statements)
 
 
 
