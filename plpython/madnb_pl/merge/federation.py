@@ -357,12 +357,12 @@ class Federation(Generic[HH]):
     parts: list[tuple[PulledPart, HH]] = field(default_factory=list)
     columns: list[Sql] = field(default_factory=list)  # each part's columns, for dblink_get_result
 
-    def pull(self) -> list[tuple[PulledPart, HH]]:
+    def pull(self, doing: str = "send the statistics") -> list[tuple[PulledPart, HH]]:
         """Every part's cells into its temporary table: sent to all servers at once, then collected."""
         for link, table in zip(self.links, self.tables, strict=True):
-            link.send(Sql(f"SELECT {', '.join('s.' + c for c in COLUMNS)} FROM {table.sql} AS s"), "send the statistics")
+            link.send(Sql(f"SELECT {', '.join('s.' + c for c in COLUMNS)} FROM {table.sql} AS s"), doing)
         for link, (part, _), columns in zip(self.links, self.parts, self.columns, strict=True):
-            link.collect(part.sql, columns, "send the statistics")
+            link.collect(part.sql, columns, doing)
         return self.parts
 
 

@@ -182,7 +182,7 @@ def gather(plpy: Plpy, texts: list[str | None] | None, argument: str, kind: str,
         pulled = dict(zip((i for i, *_ in remote), fed.parts, strict=True))
         parts = [local[i] if i in local else pulled[i] for i in range(1, len(texts) + 1)]
         check(parts)
-        fed.pull()
+        fed.pull("send its shares")
     return parts
 
 
