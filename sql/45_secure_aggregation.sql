@@ -1,7 +1,8 @@
 -- Secure aggregation (issue 20, part 1): owners split their integer statistics
 -- into additive shares modulo the prime 2**127 - 1, one table per aggregation
--- server (create_nb_statistics_shares); each aggregation server sums its share
--- of every owner (create_nb_share_sum); the analyst adds the share sums,
+-- server (create_nb_statistics_shares; with epsilon, charged to the owner's
+-- ledger); each aggregation server sums its share of every owner, adding one
+-- central release's noise to private shares (create_nb_share_sum); the analyst adds the share sums,
 -- decodes them and derives the model (create_nb_model_from_shares).  Remote
 -- tables are reached as create_nb_federated_tables reaches owners (postgres_fdw
 -- servers, user mappings, dblink).  Same pattern as sql/15_statistics.sql: thin
@@ -57,7 +58,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.create_nb_statistics_shares(text, text, text, integer, text[], float8, float8[], text, float8, integer) IS
-    'secure aggregation, owner: the integer statistics of categorical attributes over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1)';
+    'secure aggregation, owner: the integer statistics of categorical attributes over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1); with epsilon charged to the source''s budget, the aggregation servers adding the noise';
 
 CREATE OR REPLACE FUNCTION madnb.create_nb_statistics_shares(
     "trainingSource" text,
@@ -84,7 +85,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.create_nb_statistics_shares(text, text, text, text, integer, text[], float8, float8[], text, float8, integer) IS
-    'secure aggregation, owner: the integer statistics with Gaussian attributes (fixed-point sums of values clipped to bounds) over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1)';
+    'secure aggregation, owner: the integer statistics with Gaussian attributes (fixed-point sums of values clipped to bounds) over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1); with epsilon charged to the source''s budget, the aggregation servers adding the noise';
 
 CREATE OR REPLACE FUNCTION madnb._share_sum(
     share_sources text[],
@@ -110,7 +111,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.create_nb_share_sum(text[], text) IS
-    'secure aggregation, aggregation server: the sum modulo 2**127 - 1 of one share index of every owner (tables here, foreign tables, or server:table over dblink), headers checked, into a new share-sum table';
+    'secure aggregation, aggregation server: the sum modulo 2**127 - 1 of one share index of every owner (tables here, foreign tables, or server:table over dblink), headers checked, plus one central release''s discrete Laplace noise for private shares, into a new share-sum table';
 
 CREATE OR REPLACE FUNCTION madnb._model_from_shares(
     share_sum_sources text[],

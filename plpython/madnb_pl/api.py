@@ -487,13 +487,14 @@ def create_nb_statistics_shares(
     Everything is checked before anything is written: the training, the share
     tables' names (at least two), the bounds of every numeric attribute, the
     public domain table and ``owners`` (no sum of that many owners may wrap).
+    With ``epsilon`` the release is charged to the source's budget and ledger
+    (the aggregation servers add the noise: see :func:`madnb_pl.merge.secure.write_share_sum`).
     """
     training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
-    if epsilon is not None or delta is not None:
+    if delta is not None:
         raise MadnbError(
-            "0A000", "private secure aggregation is not supported yet",
-            detail="create_nb_statistics_shares releases exact statistics as shares",
-            hint="leave epsilon and delta out, or release private statistics with madnb.create_nb_statistics",
+            "22023", "delta is not used by shares", detail="delta belongs to domain => 'private'; shares need a public domain table",
+            hint=_SHARES_DOMAIN_HINT,
         )
     share_table.check_owners(owners)
     if share_dests is None:
@@ -514,9 +515,13 @@ def create_nb_statistics_shares(
             detail="the cells of every share table are the cells of the public domain, zeros included, so that they say nothing about the data",
             hint=_SHARES_DOMAIN_HINT,
         )
+    privacy = None
+    if epsilon is not None:  # a private release's parameters and its 20-bit encoding (the noise dwarfs finer steps)
+        privacy = privacy_parameters.privacy_spec(plpy, training, epsilon, bounds, domain, list(training.numeric_given))
+        nb = privacy.bounds
     dom = privacy_parameters.resolve_domain_table(plpy, domain)
     arrays.refuse_private(plpy, training)
-    secure.write_shares(plpy, training, nb, dom, dests, owners)
+    secure.write_shares(plpy, training, nb, dom, dests, owners, privacy)
 
 
 @entry_point

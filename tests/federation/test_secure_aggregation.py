@@ -318,10 +318,3 @@ def test_a_share_sum_of_more_owners_than_the_releases_state_is_refused(db):
     db.execute("SELECT madnb.create_nb_share_sum(ARRAY['t1_1', 't2_1'], 'ok')")
     e = _refused(db, "SELECT madnb.create_nb_share_sum(ARRAY['t1_1', 't2_1', 't3_1'], 'bad')")
     assert e.diag.message_primary == "shareSources hold the shares of 3 owners, more than the 2 the release was sized for"
-
-
-def test_private_shares_are_not_supported_yet(db):
-    make_domain(db)
-    make_owner(db, "t", owner_rows(1, 10))
-    _refused(db, "SELECT madnb.create_nb_statistics_shares('t', 'class', 'attributes', '3', 3, ARRAY['s1', 's2'], "
-             f"epsilon => 1, bounds => {BOUNDS}, domain => 'dom')", "0A000")

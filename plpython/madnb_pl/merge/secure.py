@@ -28,6 +28,7 @@ is read and checked before any cell crosses the network.
 
 from __future__ import annotations
 
+import math
 import secrets
 import uuid
 from collections.abc import Callable
@@ -38,11 +39,11 @@ from ..core.errors import MadnbError
 from ..core.names import NewName, Relation, created, parse_name, resolve_relation
 from ..core.sql import Plpy, Sql, quote_ident, temp_name
 from ..inputs.arrays import Training
-from ..inputs.privacy_parameters import NumericBounds
-from ..privacy import private_release
+from ..inputs.privacy_parameters import NumericBounds, Privacy
+from ..privacy import noise, private_release
 from ..release import share_table
 from ..release.share_table import MODULUS, SHARE, SHARE_SUM, ShareHeader
-from ..release.statistics_table import EXACT, FORMAT, Header, create_with_types, now
+from ..release.statistics_table import EXACT, FORMAT, PRIVATE_MODE, Header, create_with_types, now
 from . import federation, part_sources
 from .part_sums import difference
 
@@ -60,15 +61,45 @@ def _mod(x: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+def guarantee(p: Privacy, shares: int) -> str:
+    """What a private share release guarantees, and against whom (ledger, headers, model comments)."""
+    return (
+        f"{p.guarantee}: for the owners' summed statistics and the model made from them, against the analyst and "
+        f"anyone who sees them, with the noise that each of the {shares} aggregation servers adds to its share sum "
+        "(one honest aggregation server suffices; a coalition of all of them learns every owner's exact statistics); "
+        "each aggregation server alone sees uniformly random shares"
+    )
+
+
 def write_shares(
     plpy: Plpy, training: Training, bounds: NumericBounds, domain: Relation, dests: list[NewName], owners: int | None,
+    privacy: Privacy | None = None,
 ) -> list[ShareHeader]:
-    """The exact statistics of ``training`` over the public domain ``domain`` as ``len(dests)`` share tables."""
+    """The statistics of ``training`` over the public domain ``domain`` as ``len(dests)`` share tables.
+
+    Exact: counts (a numeric cell's: of its values present) and 40-bit fixed-point
+    sums.  Private (``privacy``): the cells of a private release (class and value
+    counts, 20-bit sums; no count on numeric cells), charged to the source's
+    budget and ledger here, before any share is written; the noise is added by
+    the aggregation servers (:func:`write_share_sum`), so the reconstructed sum
+    holds one release's noise per server, whatever the number of owners.
+    """
+    m = len(dests)
     dom = temp_name("madnb_domain_")
     plpy.execute(private_release.dp_domain_ddl(dom, training))
     private_release.fill_public_domain(plpy, training, domain, domain.display, dom)
+    release_id: int | None = None
+    if privacy is not None:  # charged before the data is read; nothing after this depends on the data
+        extra = {
+            "guarantee": guarantee(privacy, m), "shares": m, "owners": owners, "modulus": str(MODULUS),
+            "noise": f"discrete Laplace at epsilon_per_query {privacy.per_query!r}, added by each aggregation server to its share sum",
+        }
+        release_id = private_release.charge(
+            plpy, training.source, privacy,
+            private_release.release_parameters(training, privacy, ", ".join(d.display for d in dests), {"shares": ", ".join(d.display for d in dests)}, extra),
+        )
     cells = temp_name("madnb_cells_")
-    stats = private_release.dp_stats_select(training, bounds, value_counts=True)
+    stats = private_release.dp_stats_select(training, bounds, value_counts=privacy is None)
     plpy.execute(Sql(
         f"CREATE TEMPORARY TABLE {cells} ON COMMIT DROP AS SELECT pg_catalog.row_number() OVER () AS k, j.cls, j.o, j.v, j.isnum, "
         f"j.n::{NUMERIC} AS n, j.s1::{NUMERIC} AS s1, j.s2::{NUMERIC} AS s2 "
@@ -78,7 +109,7 @@ def write_shares(
         f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS cells, COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.o OPERATOR(pg_catalog.=) 0), 0) AS rows "
         f"FROM {cells} AS c"
     ))[0]
-    if int(size["rows"]) > share_table.ROWS_PER_OWNER_MAX:
+    if privacy is None and int(size["rows"]) > share_table.ROWS_PER_OWNER_MAX:  # private: 20-bit codes, no such bound
         raise MadnbError(
             "22023", f"{training.source.display} has more rows than a share release may hold",
             detail=share_table.BOUND_TEXT,
@@ -92,12 +123,19 @@ def write_shares(
         fixed_point_bits=bounds.bits, fixed_point_scale=bounds.scale, domain=domain.display,
         domain_fingerprint=private_release.domain_fingerprint(plpy, dom),
     )
+    if privacy is not None:
+        release = replace(
+            release, mode=PRIVATE_MODE, epsilon=privacy.epsilon_text, epsilon_per_query=privacy.per_query, delta=privacy.delta,
+            release_id=release_id, guarantee=guarantee(privacy, m),
+        )
     plpy.execute(Sql(f"DROP TABLE {dom}"))
     owner = secrets.token_hex(16)
-    m, count = len(dests), int(size["cells"])
+    count = int(size["cells"])
     sums = [[0] * count for _ in range(3)]  # per column, the sum of the random shares so far (mod p)
+    counted = "true" if privacy is None else "NOT c.isnum"  # which cells share their count n
     insert = (
-        "INSERT INTO {dest} (cls, attr, value, n, s1, s2) SELECT c.cls, c.o, c.v, {n}, "
+        "INSERT INTO {dest} (cls, attr, value, n, s1, s2) SELECT c.cls, c.o, c.v, "
+        f"CASE WHEN {counted} THEN {{n}} END, "
         "CASE WHEN c.isnum THEN {s1} END, CASE WHEN c.isnum THEN {s2} END FROM {cells} AS c "
         f"JOIN ROWS FROM (pg_catalog.unnest($1::{NUMERIC}[]), pg_catalog.unnest($2::{NUMERIC}[]), pg_catalog.unnest($3::{NUMERIC}[])) "
         "WITH ORDINALITY AS r(n, s1, s2, k) ON r.k OPERATOR(pg_catalog.=) c.k"
@@ -200,6 +238,8 @@ def check_same_release(parts: list[Part], argument: str) -> None:
                 detail=f"madnb shares statistics modulo p = {MODULUS}", hint=share_table.HINT,
             )
         diff = difference(h.statistics, first.statistics)
+        if diff is None and (h.statistics.epsilon, h.statistics.epsilon_per_query) != (first.statistics.epsilon, first.statistics.epsilon_per_query):
+            diff = ("epsilon", h.statistics.epsilon, first.statistics.epsilon)
         if diff is None and h.expected_owners != first.expected_owners:
             diff = ("owners", h.expected_owners, first.expected_owners)
         if diff is None and h.shares != first.shares:
@@ -282,19 +322,62 @@ def write_share_sum(plpy: Plpy, sources: list[str | None] | None, dest: NewName)
     check_cells(plpy, parts, argument)
     first = parts[0][1]
     create_with_types(plpy, dest, first.class_type, first.element_type)
-    plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {_summed(parts)}"))
+    stats = first.statistics
+    added = None
+    if stats.private:
+        added = _insert_noisy_sum(plpy, parts, dest, stats)
+    else:
+        plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {_summed(parts)}"))
     _drop_pulled(plpy, parts)
+    releases: list[int | str] | None = [f"{h.statistics.release_id} of owner {h.owners[0]}" for _, h in parts] if stats.private else None
     header = ShareHeader(
         format=share_table.FORMAT, kind=SHARE_SUM, id=str(uuid.uuid4()),
-        statistics=replace(first.statistics, id=str(uuid.uuid4()), source=", ".join(dict.fromkeys(h.statistics.source for _, h in parts)),
-                           parts=[r for _, h in parts for r in h.releases]),
+        statistics=replace(stats, id=str(uuid.uuid4()), source=", ".join(dict.fromkeys(h.statistics.source for _, h in parts)),
+                           parts=[r for _, h in parts for r in h.releases], release_id=None, release_ids=releases),
         share_index=first.share_index, shares=first.shares, modulus=first.modulus,
         owners=[o for _, h in parts for o in h.owners], releases=[r for _, h in parts for r in h.releases],
-        expected_owners=first.expected_owners, created_at=now(plpy),
+        expected_owners=first.expected_owners, created_at=now(plpy), noise=added,
     )
     share_table.write_header(plpy, dest.sql, header)
     plpy.execute(Sql(f"ANALYZE {dest.sql}"))
     return header
+
+
+def _insert_noisy_sum(plpy: Plpy, parts: list[Part], dest: NewName, stats: Header) -> str:
+    """The sum of private shares plus this server's noise, modulo p, into ``dest``; what noise it is.
+
+    Every released number gets discrete Laplace noise at the release's
+    epsilon' (sensitivity 1 for a count, K for a sum, K**2 for a sum of squares),
+    drawn exactly from the CSPRNG (:func:`madnb_pl.privacy.noise.laplace_array`),
+    as a central release draws it: the reconstructed sum then holds one such
+    noise per aggregation server.  The noise never leaves this call.
+    """
+    eps = float(stats.epsilon_per_query or 0.0)
+    k = int(stats.fixed_point_scale or 0)
+    summed = temp_name("madnb_summed_")
+    plpy.execute(Sql(
+        f"CREATE TEMPORARY TABLE {summed} ON COMMIT DROP AS SELECT r.*, "
+        "pg_catalog.row_number() OVER (PARTITION BY r.s1 IS NULL) AS i FROM ("
+        f"{_summed(parts)}) AS r"
+    ))
+    size = plpy.execute(Sql(
+        f"SELECT pg_catalog.count(*) FILTER (WHERE s.s1 IS NULL) AS counts, pg_catalog.count(*) FILTER (WHERE s.s1 IS NOT NULL) AS sums "
+        f"FROM {summed} AS s"
+    ))[0]
+    zeros = [[0] * int(size["counts"]), [0] * int(size["sums"])]
+    arrays = [noise.laplace_array(plpy, zeros[0], 1, eps), noise.laplace_array(plpy, zeros[1], k, eps),
+              noise.laplace_array(plpy, zeros[1], k * k, eps)]
+    plan = plpy.prepare(Sql(
+        f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) SELECT s.cls, s.attr, s.value, "
+        f"CASE WHEN s.s1 IS NULL THEN {_mod('s.n OPERATOR(pg_catalog.+) c.z')} ELSE s.n END, "
+        f"{_mod('s.s1 OPERATOR(pg_catalog.+) g.z1')}, {_mod('s.s2 OPERATOR(pg_catalog.+) g.z2')} FROM {summed} AS s "
+        f"LEFT JOIN pg_catalog.unnest($1::{NUMERIC}[]) WITH ORDINALITY AS c(z, i) ON s.s1 IS NULL AND c.i OPERATOR(pg_catalog.=) s.i "
+        f"LEFT JOIN ROWS FROM (pg_catalog.unnest($2::{NUMERIC}[]), pg_catalog.unnest($3::{NUMERIC}[])) WITH ORDINALITY AS g(z1, z2, i) "
+        "ON s.s1 IS NOT NULL AND g.i OPERATOR(pg_catalog.=) s.i"
+    ), [f"{NUMERIC}[]"] * 3)
+    plpy.execute(plan, [[str(x) for x in a or []] for a in arrays])
+    plpy.execute(Sql(f"DROP TABLE {summed}"))
+    return f"discrete Laplace at epsilon_per_query {eps!r} (sensitivities 1, {k}, {k * k}), drawn by this aggregation server"
 
 
 def _check_owner_count(n: int, first: ShareHeader, argument: str) -> None:
@@ -334,6 +417,11 @@ def gather_share_sums(plpy: Plpy, sources: list[str | None] | None) -> list[Part
                     f"{len(set(h.owners) ^ set(first.owners))} owner(s) are in one only",
                     hint="every aggregation server must sum the shares of the same owners (an owner that dropped out at one "
                     "server must be left out at every server)",
+                )
+            if h.statistics.private and h.noise is None:
+                raise MadnbError(
+                    "22023", f"{_named(argument, i, rel)} holds private shares without its aggregation server's noise",
+                    hint="share sums of private shares are made by madnb.create_nb_share_sum, which adds the noise",
                 )
         missing = sorted(set(range(1, first.shares + 1)) - set(seen))
         if missing:
@@ -377,6 +465,20 @@ def reconstruct(plpy: Plpy, parts: list[Part]) -> tuple[Relation, Header]:
     name = "madnb_reconstructed_" + secrets.token_hex(6)
     dest = NewName("pg_temp", name)
     create_with_types(plpy, dest, stats.class_type, stats.element_type)
+    owners = len(first.owners)
+    source = f"secure aggregation of {owners} owner{'s' if owners != 1 else ''} ({stats.source})"
+    if stats.private:  # the raw noisy integers of every cell, as a private release holds them
+        plpy.execute(Sql(
+            f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) SELECT r.cls, r.attr, r.value, "
+            f"CASE WHEN r.s1 IS NULL THEN {signed('r.n')} END, {signed('r.s1')}, {signed('r.s2')} FROM ({_summed(parts)}) AS r"
+        ))
+        _drop_pulled(plpy, parts)
+        # the noise of m servers: the variance floor's epsilon' is that of one release of m times the variance
+        per_query = float(stats.epsilon_per_query or 0.0) / math.sqrt(len(parts))
+        return created(plpy, dest), replace(
+            stats, id=str(uuid.uuid4()), created_at=now(plpy), parts=list(first.releases), source=source,
+            epsilon_per_query=per_query, release_id=None,
+        )
     numeric = [a for a, _, _ in nb.bounds]
     num = "'{" + ",".join(str(a) for a in numeric) + "}'::pg_catalog.int4[]"
     values = ", ".join(
@@ -404,11 +506,7 @@ def reconstruct(plpy: Plpy, parts: list[Part]) -> tuple[Relation, Header]:
         f"FROM d JOIN c ON c.cls = d.cls JOIN b ON {op('b.attr', '=', 'd.attr')}"
     ))
     _drop_pulled(plpy, parts)
-    owners = len(first.owners)
-    header = replace(
-        stats, id=str(uuid.uuid4()), mode=EXACT, created_at=now(plpy), parts=list(first.releases),
-        source=f"secure aggregation of {owners} owner{'s' if owners != 1 else ''} ({stats.source})",
-    )
+    header = replace(stats, id=str(uuid.uuid4()), mode=EXACT, created_at=now(plpy), parts=list(first.releases), source=source)
     return created(plpy, dest), header
 
 

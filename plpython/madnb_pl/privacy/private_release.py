@@ -66,6 +66,14 @@ def write_private(
     if p.selection is None:
         fill_domain(plpy, training, p, dom)
     create_table(plpy, dest, training)
+    return _release(plpy, training, p, dest, dom, release_parameters(training, p, dest.display, outputs, extra))
+
+
+def release_parameters(
+    training: Training, p: Privacy, statistics: str, outputs: dict[str, str], extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the ledger records of a private release of ``training`` (its parameters column): the queries,
+    epsilon' and delta, the guarantee, bounds, domain, fixed-point bits, sensitivities and outputs."""
     nb = p.bounds
     parameters: dict[str, Any] = {
         "class_column": training.cls.name,
@@ -83,7 +91,7 @@ def write_private(
         "fixed_point_bits": nb.bits,
         "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
         "outputs": outputs,
-        "statistics": dest.display,
+        "statistics": statistics,
         **(extra or {}),
     }
     if p.selection is not None:
@@ -93,7 +101,7 @@ def write_private(
             "delta_per_query": p.selection.delta_per_query,
             "threshold": p.selection.threshold,
         }
-    return _release(plpy, training, p, dest, dom, parameters)
+    return parameters
 
 
 def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relation, dom: str, parameters: dict[str, Any]) -> Header:
@@ -447,6 +455,6 @@ def domain_cells_select(training: Training, dom: str, stats: Sql) -> Sql:
 
 
 __all__ = [
-    "charge", "domain_cells_select", "domain_fingerprint", "dp_attrs_sql", "fixed_point_sql", "dp_domain_ddl", "dp_release_select",
+    "charge", "release_parameters", "domain_cells_select", "domain_fingerprint", "dp_attrs_sql", "fixed_point_sql", "dp_domain_ddl", "dp_release_select",
     "dp_selection_select", "dp_stats_select", "fill_domain", "fill_public_domain", "select_private_domain", "write_private",
 ]

@@ -75,6 +75,7 @@ class ShareHeader:
     releases: list[str]  # the statistics ids of those releases
     expected_owners: int | None  # the owners the release was sized for (None: not stated)
     created_at: str
+    noise: str | None = None  # a private share sum: the noise its aggregation server added (None: none)
     digest: str = ""  # sha256 of the header's other fields (:meth:`text`); a changed field shows
 
     @property
@@ -173,8 +174,10 @@ def residues_check_select(rel: str, modulus: int, numeric_attrs: int) -> Sql:
                 f"AND {c} OPERATOR(pg_catalog.=) pg_catalog.trunc({c}))")
 
     num = "s.s1 IS NOT NULL OR s.s2 IS NOT NULL"
+    # a numeric cell's n: the share of its count of values (exact), or none (private: the class count serves)
     bad = (
-        f"NOT {residue('s.n')} OR (({num}) AND NOT ({residue('s.s1')} AND {residue('s.s2')})) "
+        f"(NOT ({num}) AND NOT {residue('s.n')}) OR (({num}) AND NOT ({residue('s.s1')} AND {residue('s.s2')} "
+        f"AND (s.n IS NULL OR {residue('s.n')}))) "
         "OR s.nv IS NOT NULL OR s.mean IS NOT NULL OR s.mean_lo IS NOT NULL OR s.var IS NOT NULL"
     )
     dom = (
