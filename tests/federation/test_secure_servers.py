@@ -50,6 +50,7 @@ class Federation:
     owners: list[Party]
     servers: list[RemoteDb]
     rows: list[tuple[int, str, list[float]]]
+    analysts: list[str]  # the analyst's role on each aggregation server
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def federation(db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]) -> Itera
     """Owners with their shares granted one per aggregation server; both servers' share sums; the analyst linked."""
     servers = [create_remote_db(remote_dbs[0].cluster), create_remote_db(remote_dbs[1].cluster)]
     try:
-        owners, rows = [], []
+        owners, rows, analysts = [], [], []
         for i, r in enumerate(remote_dbs, start=1):
             r.install_madnb()
             data = owner_rows(i, 30 + 20 * i)
@@ -84,9 +85,10 @@ def federation(db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]) -> Itera
                 f"SELECT madnb.create_nb_share_sum(ARRAY['owner1:public.share_{j}', 'owner2:share_{j}', 'owner3:share_{j}'], 'share_sum')"
             )
             role, password = s.login_role(prefix="analyst_")
+            analysts.append(role)
             s.conn.execute(sql.SQL("GRANT SELECT ON share_sum TO {}").format(sql.Identifier(role)))
             link_server(db, s, f"aggregation{j}", remote_user=role, password=password, extensions=("postgres_fdw", "dblink"))
-        yield Federation(owners, servers, rows)
+        yield Federation(owners, servers, rows, analysts)
     finally:
         for s in servers:
             drop_remote_db(s)
@@ -188,3 +190,34 @@ def test_the_analyst_refuses_one_servers_share_sum_twice(db, federation: Federat
     assert e.diag.sqlstate == "22023"
     assert e.diag.message_primary == "shareSumSources[2] (public.share_sum on server aggregation1) is share sum 1 again"
     assert relations(db) | relations(db, "madnb_statistics") == before
+
+
+def test_a_share_read_through_a_foreign_table_sums_as_the_same_share_over_dblink(federation: Federation) -> None:
+    s = federation.servers[0].conn
+    s.execute("CREATE SCHEMA ft")
+    s.execute("IMPORT FOREIGN SCHEMA public LIMIT TO (share_1) FROM SERVER owner2 INTO ft")
+    s.execute("SELECT madnb.create_nb_share_sum(ARRAY['owner1:share_1', 'ft.share_1', 'owner3:share_1'], 'via_foreign')")
+    q = "SELECT cls, attr, value, n, s1, s2 FROM {} ORDER BY cls, attr, value NULLS FIRST"
+    assert s.execute(q.format("via_foreign")).fetchall() == s.execute(q.format("share_sum")).fetchall()
+
+
+def test_private_shares_across_servers_are_charged_once_to_each_owners_own_ledger_and_to_nobody_else(
+    db, federation: Federation,
+) -> None:
+    for o in federation.owners:
+        o.db.conn.execute(
+            "SELECT madnb.create_nb_statistics_shares('sales', 'class', 'attributes', '2', 2, ARRAY['pshare_1', 'pshare_2'], "
+            "epsilon => 1, bounds => '{-5,10}', domain => 'sales_domain', owners => 3)"
+        )
+        for j, (role, _) in enumerate(o.readers, start=1):
+            o.db.conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(f"pshare_{j}"), sql.Identifier(role)))
+    for j, s in enumerate(federation.servers, start=1):
+        s.conn.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['owner1:pshare_{j}', 'owner2:pshare_{j}', 'owner3:pshare_{j}'], 'psum')")
+        s.conn.execute(sql.SQL("GRANT SELECT ON psum TO {}").format(sql.Identifier(federation.analysts[j - 1])))
+    db.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['aggregation1:psum', 'aggregation2:psum'], 'p_fp', 'p_np', 'p_cp')")
+    assert db.execute("SELECT count(*) FROM p_cp").fetchone() == (2,)
+    for o in federation.owners:
+        rows = o.db.conn.execute("SELECT table_name, epsilon FROM madnb.privacy_ledger").fetchall()
+        assert [(t, float(e)) for t, e in rows] == [("sales", 1.0)]
+    for conn in [s.conn for s in federation.servers] + [db]:
+        assert conn.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone() == (0,)
