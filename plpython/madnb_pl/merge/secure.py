@@ -115,24 +115,45 @@ def write_shares(
             detail=share_table.BOUND_TEXT,
             hint=f"split the table into releases of at most {share_table.ROWS_PER_OWNER_MAX} rows, each an owner of its own",
         )
+    release = _release_header(plpy, training, bounds, domain, private_release.domain_fingerprint(plpy, dom), privacy, release_id, m)
+    plpy.execute(Sql(f"DROP TABLE {dom}"))
+    headers = _insert_shares(plpy, cells, int(size["cells"]), release, dests, owners, counted="true" if privacy is None else "NOT c.isnum")
+    plpy.execute(Sql(f"DROP TABLE {cells}"))
+    return headers
+
+
+def _release_header(
+    plpy: Plpy, training: Training, bounds: NumericBounds, domain: Relation, fingerprint: str, privacy: Privacy | None,
+    release_id: int | None, shares: int,
+) -> Header:
+    """The header of the statistics an owner's shares add up to (every share table's ``statistics``)."""
     order = {a: i for i, a in enumerate(training.numeric_given)}
     release = Header(
         format=FORMAT, id=str(uuid.uuid4()), mode=EXACT, num_attrs=training.num_attrs, numeric=list(training.numeric_given),
         class_type=training.cls.type_sql, element_type=str(training.attrs.elem_sql), source=training.source.display,
         created_at=now(plpy), bounds=[[a, lo, hi] for a, lo, hi in sorted(bounds.bounds, key=lambda b: order.get(b[0], 0))],
-        fixed_point_bits=bounds.bits, fixed_point_scale=bounds.scale, domain=domain.display,
-        domain_fingerprint=private_release.domain_fingerprint(plpy, dom),
+        fixed_point_bits=bounds.bits, fixed_point_scale=bounds.scale, domain=domain.display, domain_fingerprint=fingerprint,
     )
-    if privacy is not None:
-        release = replace(
-            release, mode=PRIVATE_MODE, epsilon=privacy.epsilon_text, epsilon_per_query=privacy.per_query, delta=privacy.delta,
-            release_id=release_id, guarantee=guarantee(privacy, m),
-        )
-    plpy.execute(Sql(f"DROP TABLE {dom}"))
+    if privacy is None:
+        return release
+    return replace(
+        release, mode=PRIVATE_MODE, epsilon=privacy.epsilon_text, epsilon_per_query=privacy.per_query, delta=privacy.delta,
+        release_id=release_id, guarantee=guarantee(privacy, shares),
+    )
+
+
+def _insert_shares(
+    plpy: Plpy, cells: Sql, count: int, release: Header, dests: list[NewName], owners: int | None, counted: str,
+) -> list[ShareHeader]:
+    """The m share tables of the ``count`` cells of temporary table ``cells`` (k, cls, o, v, isnum, n, s1, s2).
+
+    Shares 1..m-1 are drawn from the CSPRNG here; share m is the cells less
+    their sum modulo p, computed in SQL (the exact numbers never enter Python).
+    ``counted``: the cells whose count n is shared (SQL over ``c``).
+    """
+    m = len(dests)
     owner = secrets.token_hex(16)
-    count = int(size["cells"])
     sums = [[0] * count for _ in range(3)]  # per column, the sum of the random shares so far (mod p)
-    counted = "true" if privacy is None else "NOT c.isnum"  # which cells share their count n
     insert = (
         "INSERT INTO {dest} (cls, attr, value, n, s1, s2) SELECT c.cls, c.o, c.v, "
         f"CASE WHEN {counted} THEN {{n}} END, "
@@ -162,7 +183,6 @@ def write_shares(
         share_table.write_header(plpy, dest.sql, header)
         plpy.execute(Sql(f"ANALYZE {dest.sql}"))
         headers.append(header)
-    plpy.execute(Sql(f"DROP TABLE {cells}"))
     return headers
 
 
