@@ -98,7 +98,7 @@ def test_the_model_from_shares_is_the_model_of_the_owners_statistics_merged_in_t
     assert got["cp"] == want["cp"] and got["fp"] == want["fp"]
     assert len(got["np"]) == len(want["np"]) == 3
     for g, w in zip(got["np"], want["np"], strict=True):
-        assert g[:2] == w[:2] and g[4] == w[4] and close(g[2], w[2], 1e-12) and close(g[3], w[3], 1e-10), (g, w)
+        assert g[:2] == w[:2] and g[4] == w[4] and close(g[2], w[2], 1e-11) and close(g[3], w[3], 1e-10), (g, w)
 
 
 def test_the_model_from_shares_has_the_class_means_and_sample_variances_of_the_owners_rows(db, federation):
@@ -170,7 +170,7 @@ def test_each_share_alone_is_uniform_modulo_p_by_a_chi_square_test_over_many_cel
         residues = [int(n) for (n,) in db.execute(f"SELECT n FROM {share}").fetchall()]
         assert len(residues) == 2 * 1501
         counts = np.bincount([r * bins // P for r in residues], minlength=bins)
-        assert scipy_stats.chisquare(counts).pvalue > 1e-4, (share, counts)
+        assert scipy_stats.chisquare(counts).pvalue > 1e-6, (share, counts)
         assert all(0 <= r < P for r in residues)
 
 
