@@ -18,7 +18,7 @@ PAGES = sorted(
 FEDERATION = ROOT / "docs" / "federation.md"
 FENCE = re.compile(r"^```(sql[^\n]*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 NORUN = re.compile(r"sql norun: *(\S.*)")
-RUN_ON = re.compile(r"<!-- run on: (each owner|aggregator) -->\s*\Z")
+RUN_ON = re.compile(r"<!-- run on: (each owner|aggregator|aggregation server [12]|analyst) -->\s*\Z")
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Block:
     line: int
     sql: str
     norun: str | None  # the reason it is not run
-    run_on: str | None  # docs/federation.md: "each owner" or "aggregator"
+    run_on: str | None  # docs/federation.md: "each owner", "aggregator"; secure aggregation: "aggregation server 1", "... 2", "analyst"
 
 
 def blocks(text: str) -> list[Block]:

@@ -7,6 +7,7 @@ Every call goes through the same stages, each one package:
                         merge.shards (the same pass on each server)
     privacy             the private release -> a statistics table (inputs.privacy_parameters: its parameters)
     merge.federation    statistics tables on other servers (foreign tables' headers; create_nb_federated_tables pulls them)
+    merge.secure        secure aggregation: an owner's shares, an aggregation server's share sum, the analyst's reconstruction
     derive.model_tables merge (sum) the statistics tables and derive MADlib's model tables (ModelTables)
     derive.update       add a statistics table to a model in place (its kept sum + the part, derived again)
     scoring             a ScoringPlan for the model, then the classify / probs view over it
@@ -43,14 +44,23 @@ from typing import Any
 
 from . import scoring
 from .core.errors import MadnbError, entry_point
-from .core.names import NewName, Relation, created, distinct_outputs, resolve_column, resolve_new_name, resolve_relation
+from .core.names import (
+    NewName,
+    Relation,
+    created,
+    distinct_outputs,
+    refuse_nondeterministic_collation,
+    resolve_column,
+    resolve_new_name,
+    resolve_relation,
+)
 from .core.sql import Plpy, Sql, quote_ident, with_clause
 from .derive import model_tables, update
 from .derive.model_tables import ModelTables
 from .inputs import arrays, privacy_parameters
-from .merge import federation, part_sources, part_sums
+from .merge import federation, part_sources, part_sums, secure
 from .privacy import private_release
-from .release import array_pass, statistics_table
+from .release import array_pass, share_table, statistics_table
 
 
 @entry_point
@@ -444,3 +454,104 @@ def create_nb_federated_tables(
     )
     for part, _ in parts:
         plpy.execute(Sql(f"DROP TABLE {part.sql}"))
+
+
+# ---------------------------------------------------------------------------
+# Secure aggregation (merge.secure): owner, aggregation server, analyst
+# ---------------------------------------------------------------------------
+
+_SHARES_DOMAIN_HINT = (
+    "pass domain => 'a table with columns (attr integer, value text)' listing the class labels (attr 0) and the "
+    "values of each categorical attribute (attr i): every owner shares every cell of the same public domain"
+)
+
+
+@entry_point
+def create_nb_statistics_shares(
+    plpy: Plpy,
+    training_source: str | None,
+    training_class_column: str | None,
+    training_attr_column: str | None,
+    numeric_indices: str | None,
+    num_attrs: int | None,
+    share_dests: list[str | None] | None,
+    use_numeric: bool,
+    epsilon: float | None = None,
+    bounds: Any = None,
+    domain: str | None = None,
+    delta: float | None = None,
+    owners: int | None = None,
+) -> None:
+    """An owner's statistics as additive shares, one new table per aggregation server (:mod:`madnb_pl.merge.secure`).
+
+    Everything is checked before anything is written: the training, the share
+    tables' names (at least two), the bounds of every numeric attribute, the
+    public domain table and ``owners`` (no sum of that many owners may wrap).
+    With ``epsilon`` the release is charged to the source's budget and ledger
+    (the aggregation servers add the noise: see :func:`madnb_pl.merge.secure.write_share_sum`).
+    """
+    training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
+    if delta is not None:
+        raise MadnbError(
+            "22023", "delta is not used by shares", detail="delta belongs to domain => 'private'; shares need a public domain table",
+            hint=_SHARES_DOMAIN_HINT,
+        )
+    share_table.check_owners(owners)
+    if share_dests is None:
+        raise MadnbError("22004", "shareDestNames must not be NULL", hint="name one share table per aggregation server")
+    if len(share_dests) < 2:
+        raise MadnbError(
+            "22023", f"shareDestNames names {len(share_dests)} table(s): secure aggregation needs at least two",
+            detail="one share alone is the statistics", hint="name one share table per aggregation server, e.g. ARRAY['share_1', 'share_2']",
+        )
+    dests = [resolve_new_name(plpy, d, f"shareDestNames[{i}]") for i, d in enumerate(share_dests, start=1)]
+    distinct_outputs(*dests)
+    parsed = privacy_parameters.parse_bounds(bounds, list(training.numeric_given))
+    nb = privacy_parameters.NumericBounds(parsed.bounds, share_table.SHARE_FIXED_POINT_BITS)
+    refuse_nondeterministic_collation(plpy, training.source, training.cls, "class column")
+    if domain is None or domain.strip().lower() in (privacy_parameters.OBSERVED, privacy_parameters.PRIVATE):
+        raise MadnbError(
+            "22023", "shares need a public domain table" if domain is None else f"shares need a public domain table, not domain => {domain!r}",
+            detail="the cells of every share table are the cells of the public domain, zeros included, so that they say nothing about the data",
+            hint=_SHARES_DOMAIN_HINT,
+        )
+    privacy = None
+    if epsilon is not None:  # a private release's parameters and its 20-bit encoding (the noise dwarfs finer steps)
+        privacy = privacy_parameters.privacy_spec(plpy, training, epsilon, bounds, domain, list(training.numeric_given))
+        nb = privacy.bounds
+    dom = privacy_parameters.resolve_domain_table(plpy, domain)
+    arrays.refuse_private(plpy, training)
+    secure.write_shares(plpy, training, nb, dom, dests, owners, privacy)
+
+
+@entry_point
+def create_nb_share_sum(plpy: Plpy, share_sources: list[str | None] | None, share_sum_dest: str | None) -> None:
+    """An aggregation server's sum of one share index of every owner, into a new share-sum table."""
+    dest = resolve_new_name(plpy, share_sum_dest, "shareSumDestName")
+    secure.write_share_sum(plpy, share_sources, dest)
+
+
+@entry_point
+def create_nb_model_from_shares(
+    plpy: Plpy,
+    share_sum_sources: list[str | None] | None,
+    feature_probs_dest: str | None,
+    numeric_stats_dest: str | None,
+    class_priors_dest: str | None,
+    smoothing: float | None = 1.0,
+) -> None:
+    """The analyst's model: every aggregation server's share sum added up, decoded and derived.
+
+    The decoded statistics go through the derive stage as any statistics do
+    (:func:`madnb_pl.derive.model_tables.merge_and_derive`), and the model keeps
+    them in schema madnb_statistics as ``create_nb_model_from_statistics`` keeps its sum.
+    """
+    smoothing_factor = arrays.parse_smoothing(smoothing)
+    parts = secure.gather_share_sums(plpy, share_sum_sources)
+    model = _statistics_model_tables(plpy, parts[0][1].statistics, feature_probs_dest, numeric_stats_dest, class_priors_dest)
+    decoded, header = secure.reconstruct(plpy, parts)
+    model_tables.merge_and_derive(
+        plpy, [(decoded, header)], model, smoothing_factor, subject="reconstructed statistics",
+        keep=statistics_table.kept_name(plpy, model.feature_probs),
+    )
+    plpy.execute(Sql(f"DROP TABLE {decoded.sql}"))

@@ -38,7 +38,7 @@ from conftest import ROOT, data_file
 from docs_pages import FEDERATION, PAGES, blocks, page_id, runnable
 from madnb._cluster import find_bindir
 from psql_session import split_session
-from remote import RemoteDb
+from remote import RemoteDb, create_remote_db, drop_remote_db
 
 SETUP = re.compile(r"^<!-- setup: ([^>]*?) -->$", re.MULTILINE)
 FEDERATION_HOST = re.compile(r"host '(owner[123])\.example\.com', port '5432', dbname 'sales'")
@@ -120,8 +120,13 @@ def test_every_sql_block_of_the_page_runs_in_order_in_a_fresh_database(db, page,
         drop_roles(db, roles(db) - before)
 
 
+def secure_section_line() -> int:
+    """The line of docs/federation.md's "## Secure aggregation": its walkthrough has a test of its own."""
+    return FEDERATION.read_text(encoding="utf-8").split("\n").index("## Secure aggregation") + 1
+
+
 def test_the_federation_walkthrough_runs_on_three_owners_and_an_aggregator(db, remote_dbs, tmp_path):
-    bs = runnable(FEDERATION)
+    bs = [b for b in runnable(FEDERATION) if b.line < secure_section_line()]
     assert [b.run_on for b in bs] == ["each owner"] + ["aggregator"] * 4, "every runnable block says where it runs"
     where = {f"owner{i}": r for i, r in enumerate(remote_dbs, start=1)}
 
@@ -143,6 +148,46 @@ def test_the_federation_walkthrough_runs_on_three_owners_and_an_aggregator(db, r
                 run_psql(dsn, script, tmp_path, f"federation_{n}_{k}")
         assert db.execute("SELECT count(*) FROM sales_classified").fetchone()[0] == 2
     finally:
+        for r, before in zip(remote_dbs, befores):
+            drop_roles(r.conn, roles(r.conn) - before)
+
+
+SECURE_HOST = re.compile(r"host '(owner[123]|aggregation[12])\.example\.com', port '5432', dbname 'sales'")
+
+
+def test_the_secure_aggregation_walkthrough_runs_on_three_owners_two_aggregation_servers_and_an_analyst(db, remote_dbs, tmp_path):
+    bs = [b for b in runnable(FEDERATION) if b.line > secure_section_line()]
+    assert [b.run_on for b in bs] == ["each owner", "aggregation server 1", "aggregation server 2", "analyst"], (
+        "every runnable block of the secure aggregation walkthrough says where it runs")
+    for r in remote_dbs:
+        r.install_madnb()
+        owner_sales(r)
+    db.execute("CREATE TABLE new_sales (id int, class text, attributes float8[])")
+    db.execute("INSERT INTO new_sales VALUES (1, NULL, '{0,1,0.5}'), (2, NULL, '{2,0,1.5}')")
+    befores = [roles(r.conn) for r in remote_dbs]
+    servers = [create_remote_db(remote_dbs[0].cluster), create_remote_db(remote_dbs[1].cluster)]
+    try:
+        for s in servers:
+            s.install_madnb()
+        where = {**{f"owner{i}": r for i, r in enumerate(remote_dbs, start=1)},
+                 **{f"aggregation{i}": s for i, s in enumerate(servers, start=1)}}
+
+        def server_options(m: re.Match[str]) -> str:
+            r = where[m.group(1)]
+            return f"host '{r.host}', port '{r.port}', dbname '{r.dbname}'"
+
+        targets = {"each owner": [r.url for r in remote_dbs], "aggregation server 1": [servers[0].url],
+                   "aggregation server 2": [servers[1].url], "analyst": [dsn_of(db)]}
+        for n, b in enumerate(bs):
+            script = SECURE_HOST.sub(server_options, b.sql)
+            for k, dsn in enumerate(targets[str(b.run_on)]):
+                run_psql(dsn, script, tmp_path, f"secure_{n}_{k}")
+        assert db.execute("SELECT count(*) FROM sales_secure_classified").fetchone()[0] == 2
+        # the model of the 3 x 60 rows: the class priors of the union
+        assert sorted(db.execute("SELECT class, class_cnt, all_cnt FROM sales_secure_cp").fetchall()) == [("a", 90, 180), ("b", 90, 180)]
+    finally:
+        for s in servers:
+            drop_remote_db(s)
         for r, before in zip(remote_dbs, befores):
             drop_roles(r.conn, roles(r.conn) - before)
 

@@ -652,7 +652,8 @@ _SERVER_OPTIONS = re.compile(r"host '(owner[123])\.example\.com', port '5432', d
 
 
 def test_the_federation_walkthrough_in_the_docs_runs_as_written_and_equals_centralised_training(db, remote_dbs):
-    blocks = _BLOCK.findall(DOC.read_text(encoding="utf-8"))
+    # the federated walkthrough: the secure aggregation one after it runs in tests/docs/test_docs_examples.py
+    blocks = _BLOCK.findall(DOC.read_text(encoding="utf-8").split("\n## Secure aggregation\n")[0])
     assert [where for where, _ in blocks] == ["each owner", "aggregator", "aggregator", "aggregator", "aggregator"]
     reader = "federation_reader_" + secrets.token_hex(3)  # roles outlive a test on the session's clusters
     where = {f"owner{i}": r for i, r in enumerate(remote_dbs, start=1)}

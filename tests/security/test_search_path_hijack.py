@@ -118,6 +118,16 @@ def run_workload(conn: psycopg.Connection[Any]) -> list[str]:
             view = f"{name}_{kind}"
             conn.execute(f"SELECT madnb.create_nb_{kind}_view({args}, '{view}')")
             outs.append(view)
+    # secure aggregation: two owners' shares, two share sums, the model (the shares are random: not compared)
+    for owner in ("mixed", "mixed_test_owner"):
+        if owner != "mixed":
+            conn.execute(f"CREATE TABLE IF NOT EXISTS public.{owner} AS SELECT * FROM public.mixed WHERE id % 2 = 0")
+        conn.execute(f"SELECT madnb.create_nb_statistics_shares('public.{owner}', 'class', 'attributes', '2', 3, "
+                     f"ARRAY['{owner}_sh1', '{owner}_sh2'], bounds => '{{0,30}}', domain => 'public.mixed_domain')")
+    for j in (1, 2):
+        conn.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['mixed_sh{j}', 'mixed_test_owner_sh{j}'], 'mixed_sum{j}')")
+    conn.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['mixed_sum1', 'mixed_sum2'], 'secure_fp', 'secure_np', 'secure_cp')")
+    outs += ["secure_fp", "secure_np", "secure_cp"]
     return outs
 
 

@@ -384,14 +384,18 @@ def privacy_spec(
         if not dq > 0:
             raise MadnbError("22023", f"delta {d!r} is too small to split over {selection_queries} selection queries", hint=_DELTA_HINT)
         selection = Selection(d, selection_queries, dq, selection_threshold(per_query, dq))
-    rel: Relation | None = None
-    if kind == "table":
-        rel = resolve_relation(plpy, domain, "domain")
-        attr = resolve_column(plpy, rel, "attr", "domain")
-        resolve_column(plpy, rel, "value", "domain")
-        if attr.type_oid not in INTEGER_TYPES:
-            raise MadnbError(
-                "42804", f'column "attr" of domain table {rel.display} is {attr.type_sql}, not an integer',
-                hint=DOMAIN_HINT,
-            )
+    rel = resolve_domain_table(plpy, domain) if kind == "table" else None
     return Privacy(eps, queries + selection_queries, per_query, nb, rel, selection)
+
+
+def resolve_domain_table(plpy: Plpy, domain: str) -> Relation:
+    """The public domain table ``domain``: a relation with columns attr (an integer) and value (42804 otherwise)."""
+    rel = resolve_relation(plpy, domain, "domain")
+    attr = resolve_column(plpy, rel, "attr", "domain")
+    resolve_column(plpy, rel, "value", "domain")
+    if attr.type_oid not in INTEGER_TYPES:
+        raise MadnbError(
+            "42804", f'column "attr" of domain table {rel.display} is {attr.type_sql}, not an integer',
+            hint=DOMAIN_HINT,
+        )
+    return rel

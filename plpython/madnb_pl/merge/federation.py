@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from ..core.errors import MadnbError
 from ..core.names import NewName, QualifiedName, Relation, created, parse_name
@@ -333,6 +333,9 @@ def foreign_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None
 # ---------------------------------------------------------------------------
 
 
+HH = TypeVar("HH")
+
+
 @dataclass(frozen=True)
 class PulledPart(Relation):
     """A temporary table holding the statistics pulled from one server; named in messages as the remote table."""
@@ -345,21 +348,21 @@ class PulledPart(Relation):
 
 
 @dataclass
-class Federation:
+class Federation(Generic[HH]):
     """Open links to the servers of one call, each with its remote table, header and (empty) temporary table."""
 
     plpy: Plpy
     links: list[Link]
     tables: list[RemoteTable] = field(default_factory=list)
-    parts: list[tuple[PulledPart, Header]] = field(default_factory=list)
+    parts: list[tuple[PulledPart, HH]] = field(default_factory=list)
     columns: list[Sql] = field(default_factory=list)  # each part's columns, for dblink_get_result
 
-    def pull(self) -> list[tuple[PulledPart, Header]]:
+    def pull(self, doing: str = "send the statistics") -> list[tuple[PulledPart, HH]]:
         """Every part's cells into its temporary table: sent to all servers at once, then collected."""
         for link, table in zip(self.links, self.tables, strict=True):
-            link.send(Sql(f"SELECT {', '.join('s.' + c for c in COLUMNS)} FROM {table.sql} AS s"), "send the statistics")
+            link.send(Sql(f"SELECT {', '.join('s.' + c for c in COLUMNS)} FROM {table.sql} AS s"), doing)
         for link, (part, _), columns in zip(self.links, self.parts, self.columns, strict=True):
-            link.collect(part.sql, columns, "send the statistics")
+            link.collect(part.sql, columns, doing)
         return self.parts
 
 
@@ -408,10 +411,31 @@ def _local_type(plpy: Plpy, col: RemoteColumn) -> str | None:
     return str(rows[0]["typ"]) if rows else None
 
 
-def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPart, Header, Sql]:
+class Typed(Protocol):
+    """A header that names the class and value types of its table's columns (statistics and share headers)."""
+
+    @property
+    def class_type(self) -> str: ...
+
+    @property
+    def element_type(self) -> str: ...
+
+
+H = TypeVar("H", bound=Typed)
+
+ReadHeader = Callable[[str | None, str, str, str], H]
+"""(comment, subject, label, server) -> the header of a remote table, or a 22023 naming ``subject`` ``label``."""
+
+
+def read_statistics_header(comment: str | None, subject: str, label: str, server: str) -> Header:
+    """The statistics header of a remote table (:func:`connect`'s default reader)."""
+    return read_on_server(parse_header(comment, subject, label), server)
+
+
+def _checked_part(plpy: Plpy, link: Link, table: RemoteTable, read: ReadHeader[H]) -> tuple[PulledPart, H, Sql]:
     """The part's header, checked against its remote columns, an empty temporary table to pull it into, and its columns."""
     label = f"{table.display} on server {link.server}"
-    header = read_on_server(parse_header(table.comment, link.subject, label), link.server)
+    header = read(table.comment, link.subject, label, link.server)
     types: dict[str, str] = {}
     for col in COLUMNS:
         there = table.columns.get(col)
@@ -437,18 +461,27 @@ def _checked_part(plpy: Plpy, link: Link, table: RemoteTable) -> tuple[PulledPar
 
 
 @contextmanager
-def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> Iterator[Federation]:
+def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> Iterator[Federation[Header]]:
     """Connect to every server, find ``remote_statistics`` on each, check its header; close everything on the way out.
 
     Nothing but catalog facts has crossed the network when this yields: the
     caller checks the headers' compatibility, then calls :meth:`Federation.pull`.
     """
     qualified = ".".join(quote_ident(p) for p in parse_name(remote_statistics, "remoteStatisticsName"))
-    with _links(plpy, [(s, f"servers[{i}]") for i, s in enumerate(servers, start=1)]) as links:
-        fed = Federation(plpy, links)
-        for link in links:
+    targets = [(s, qualified, f"servers[{i}]") for i, s in enumerate(servers, start=1)]
+    with connect_tables(plpy, targets, read_statistics_header) as fed:
+        yield fed
+
+
+@contextmanager
+def connect_tables(plpy: Plpy, targets: Sequence[tuple[str, str, str]], read: ReadHeader[H]) -> Iterator[Federation[H]]:
+    """:func:`connect` to tables of any name: ``targets`` are (server, quoted remote name, subject), ``read``
+    parses each remote table's comment into its header (statistics tables, or secure aggregation's shares)."""
+    with _links(plpy, [(s, subject) for s, _, subject in targets]) as links:
+        fed: Federation[H] = Federation(plpy, links)
+        for link, (_, qualified, _) in zip(links, targets, strict=True):
             table = remote_table(link, qualified)
-            part, header, columns = _checked_part(plpy, link, table)
+            part, header, columns = _checked_part(plpy, link, table, read)
             fed.tables.append(table)
             fed.parts.append((part, header))
             fed.columns.append(columns)
@@ -456,6 +489,6 @@ def connect(plpy: Plpy, servers: list[str], remote_statistics: str | None) -> It
 
 
 __all__ = [
-    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "close_all", "closing", "connect", "dblink_schema",
-    "foreign_comment", "remote_table", "server_names", "spi_diagnostics",
+    "WRAPPERS", "Federation", "Link", "PulledPart", "RemoteTable", "close_all", "closing", "connect", "connect_tables", "dblink_schema",
+    "foreign_comment", "read_statistics_header", "remote_table", "server_names", "spi_diagnostics",
 ]

@@ -38,11 +38,23 @@ def read_header(plpy: Plpy, rel: Relation, subject: str) -> Header:
     foreign table's (:func:`madnb_pl.merge.federation.foreign_comment`), and it then
     names that server (:func:`madnb_pl.release.statistics_table.read_on_server`).
     """
+    comment, display, server = read_comment(plpy, rel, subject)
+    header = statistics_table.parse_header(comment, subject, display)
+    return header if server is None else statistics_table.read_on_server(header, server)
+
+
+def read_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None, str, str | None]:
+    """The comment of table ``rel`` wherever it is: (comment, how to name the table, its foreign server or None).
+
+    A postgres_fdw foreign table's comment is its remote table's, read on its
+    server (:func:`madnb_pl.merge.federation.foreign_comment`); the headers of
+    statistics and share tables (:mod:`madnb_pl.merge.secure`) are read so.
+    """
     comment, kind = statistics_table.comment_and_kind(plpy, rel)
     if kind == "f":
         remote, server, display = federation.foreign_comment(plpy, rel, subject)
-        return statistics_table.read_on_server(statistics_table.parse_header(remote, subject, display), server)
-    return statistics_table.parse_header(comment, subject, rel.display)
+        return remote, display, server
+    return comment, rel.display, None
 
 
-__all__ = ["read_header", "write_exact_here_or_on_shards"]
+__all__ = ["read_comment", "read_header", "write_exact_here_or_on_shards"]

@@ -66,6 +66,14 @@ def write_private(
     if p.selection is None:
         fill_domain(plpy, training, p, dom)
     create_table(plpy, dest, training)
+    return _release(plpy, training, p, dest, dom, release_parameters(training, p, dest.display, outputs, extra))
+
+
+def release_parameters(
+    training: Training, p: Privacy, statistics: str, outputs: dict[str, str], extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the ledger records of a private release of ``training`` (its parameters column): the queries,
+    epsilon' and delta, the guarantee, bounds, domain, fixed-point bits, sensitivities and outputs."""
     nb = p.bounds
     parameters: dict[str, Any] = {
         "class_column": training.cls.name,
@@ -83,7 +91,7 @@ def write_private(
         "fixed_point_bits": nb.bits,
         "sensitivity": {"count": 1, "sum": nb.scale, "sum_of_squares": nb.scale * nb.scale},
         "outputs": outputs,
-        "statistics": dest.display,
+        "statistics": statistics,
         **(extra or {}),
     }
     if p.selection is not None:
@@ -93,7 +101,7 @@ def write_private(
             "delta_per_query": p.selection.delta_per_query,
             "threshold": p.selection.threshold,
         }
-    return _release(plpy, training, p, dest, dom, parameters)
+    return parameters
 
 
 def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relation, dom: str, parameters: dict[str, Any]) -> Header:
@@ -133,11 +141,17 @@ def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
     that depends on the data can fail).  domain => 'private' is filled after
     the charge by :func:`select_private_domain`.
     """
+    fill_public_domain(plpy, training, p.domain, p.domain_text, dom)
+
+
+def fill_public_domain(plpy: Plpy, training: Training, domain: Relation | None, domain_text: str, dom: str) -> None:
+    """:func:`fill_domain` from the domain table ``domain`` (None: 'observed'), named ``domain_text`` in messages;
+    also the public domain of an owner's shares (:mod:`madnb_pl.merge.secure`)."""
     n = training.num_attrs
     cat = [i for i in range(1, n + 1) if i not in training.numeric]
     cat_sql = "'{" + ",".join(str(i) for i in cat) + "}'::pg_catalog.int4[]"
     ctype, etype = training.cls.type_sql, training.attrs.elem_sql
-    if p.domain is None:
+    if domain is None:
         plpy.warning(
             "domain 'observed' discloses the set of class labels and attribute values present in the data",
             detail=f"the model trained from {training.source.display} lists exactly the values that occur in it, so it is "
@@ -157,7 +171,7 @@ def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
             f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})")
         )
     else:
-        d = p.domain.sql
+        d = domain.sql
         bad = plpy.execute(
             Sql(f"SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) FILTER (WHERE d.attr < 0 OR d.attr > {n} "
             f"OR NOT (d.attr = 0 OR d.attr = ANY ({cat_sql}))) AS bad, "
@@ -165,11 +179,11 @@ def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
             f"FROM {d} AS d")
         )[0]
         if bad["nulls"]:
-            raise MadnbError("22023", f"the domain table {p.domain.display} has NULL in attr or value", hint=privacy_parameters.DOMAIN_HINT)
+            raise MadnbError("22023", f"the domain table {domain.display} has NULL in attr or value", hint=privacy_parameters.DOMAIN_HINT)
         if bad["bad"]:
             raise MadnbError(
                 "22023",
-                f"the domain table {p.domain.display} lists values for attribute(s) {bad['bad']}, "
+                f"the domain table {domain.display} lists values for attribute(s) {bad['bad']}, "
                 "which are not the class (0) or a categorical attribute",
                 detail=f"categorical attributes: {cat}; numeric attributes {list(training.numeric)} take bounds instead",
                 hint=privacy_parameters.DOMAIN_HINT,
@@ -204,11 +218,11 @@ def fill_domain(plpy: Plpy, training: Training, p: Privacy, dom: str) -> None:
         f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d")
     )[0]
     if r["classes"] == 0:
-        raise MadnbError("22023", f"the domain {p.domain_text} has no class labels (attr 0)", hint=privacy_parameters.DOMAIN_HINT)
+        raise MadnbError("22023", f"the domain {domain_text} has no class labels (attr 0)", hint=privacy_parameters.DOMAIN_HINT)
     missing = sorted(set(cat) - set(r["attrs"] or []))
-    if missing and p.domain is not None:
+    if missing and domain is not None:
         raise MadnbError(
-            "22023", f"the domain table {p.domain.display} lists no values for categorical attribute(s) {missing}",
+            "22023", f"the domain table {domain.display} lists no values for categorical attribute(s) {missing}",
             hint=privacy_parameters.DOMAIN_HINT,
         )
 
@@ -284,8 +298,12 @@ def fixed_point_sql(x: str, lo: str, hi: str, mid: str, step: str, k: int) -> st
             f"-{k}), {k})::pg_catalog.int8")
 
 
-def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
+def dp_stats_select(training: Training, nb: NumericBounds, value_counts: bool = False) -> Sql:
     """The one exact pass for private training: class counts, value counts, encoded sums.
+
+    ``value_counts``: a numeric cell's n counts the values present (nv), not the
+    class's rows (the exact statistics of secure aggregation, :mod:`madnb_pl.merge.secure`).
+    Squares of codes above 2**31 are summed in numeric (an int8 product would overflow).
 
     Elements beyond numAttrs are ignored and missing ones are missing values (no
     validation error: an error would disclose something about the data).  An
@@ -322,11 +340,18 @@ def dp_stats_select(training: Training, nb: NumericBounds) -> Sql:
         lo, hi, mid, step = (f"({a[c]})[u.o]" for c in ("lo", "hi", "mid", "step"))
         code = fixed_point_sql(x, lo, hi, mid, step, k)
         z = f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN {code} END)"
-        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({z} OPERATOR(pg_catalog.*) {z})"
+        zz = f"{z}::pg_catalog.numeric" if k > 1 << 31 else z
+        s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({zz} OPERATOR(pg_catalog.*) {zz})"
+        # (u.o - 1)::int4 is the grouped expression: u.o alone may not appear outside an aggregate
+        count = (
+            f"CASE WHEN (u.o - 1)::pg_catalog.int4 = ANY ({int_array(training.numeric)}) THEN pg_catalog.count({z}) "
+            "ELSE pg_catalog.count(*) END"
+        ) if value_counts else "pg_catalog.count(*)"
     else:
         s1 = s2 = "NULL::pg_catalog.numeric"
+        count = "pg_catalog.count(*)"
     return Sql(
-        f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
+        f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, {count} AS n, "
         f"{s1} AS s1, {s2} AS s2 "
         f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(training)} "
         f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
@@ -381,9 +406,31 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
     nor repeats it; MATERIALIZED: each cell and each call once), and the noisy
     numbers are joined back to their cells by position.
     """
-    elem = training.attrs.elem_sql
     eps = f"{float8_literal(epsilon_per_query)}::{F8}"
     k = nb.scale
+    noisy = ", ".join(
+        f"madnb._dp_laplace_array(pg_catalog.array_agg(j.{c} ORDER BY j.i) FILTER (WHERE {'' if numeric else 'NOT '}j.isnum), {s}, {eps}) AS {c}"
+        for c, s, numeric in (("n", 1, False), ("s1", k, True), ("s2", k * k, True))
+    )
+    return Sql(
+        f"WITH j AS MATERIALIZED ({domain_cells_select(training, dom, dp_stats_select(training, nb))}), "
+        f"z AS MATERIALIZED (SELECT {noisy} FROM j) "
+        "SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j "
+        "LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c "
+        "ON NOT j.isnum AND c.i = j.i "
+        "LEFT JOIN (SELECT u.s1, u.s2, u.i FROM z CROSS JOIN LATERAL "
+        "ROWS FROM (pg_catalog.unnest(z.s1), pg_catalog.unnest(z.s2)) WITH ORDINALITY AS u(s1, s2, i)) AS g "
+        "ON j.isnum AND g.i = j.i"
+    )
+
+
+def domain_cells_select(training: Training, dom: str, stats: Sql) -> Sql:
+    """Every cell of the public domain ``dom`` with its exact statistics from ``stats`` (0 where empty).
+
+    Rows (cls, o, v, isnum, n, s1, s2, i): i numbers the count cells and the
+    numeric cells apart (each from 1), in the order the noise arrays take them.
+    """
+    elem = training.attrs.elem_sql
     num = int_array(training.numeric)
     cells = (
         f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
@@ -395,30 +442,19 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
             f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
         )
     i8 = "pg_catalog.int8"
-    noisy = ", ".join(
-        f"madnb._dp_laplace_array(pg_catalog.array_agg(j.{c} ORDER BY j.i) FILTER (WHERE {'' if numeric else 'NOT '}j.isnum), {s}, {eps}) AS {c}"
-        for c, s, numeric in (("n", 1, False), ("s1", k, True), ("s2", k * k, True))
-    )
     return Sql(
-        f"WITH j AS MATERIALIZED (SELECT x.cls, x.o, x.v, x.o = ANY ({num}) AS isnum, COALESCE(e.n, 0) AS n, "
+        f"SELECT x.cls, x.o, x.v, x.o = ANY ({num}) AS isnum, COALESCE(e.n, 0) AS n, "
         "COALESCE(e.s1, 0) AS s1, COALESCE(e.s2, 0) AS s2, "
         f"pg_catalog.row_number() OVER (PARTITION BY x.o = ANY ({num}))::{i8} AS i "
-        f"FROM ({cells}) AS x LEFT JOIN ({dp_stats_select(training, nb)}) AS e "
+        f"FROM ({cells}) AS x LEFT JOIN ({stats}) AS e "
         # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
         # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
         # (both cast to the element type: a CASE over a domain yields its base type)
-        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]), "
-        f"z AS MATERIALIZED (SELECT {noisy} FROM j) "
-        "SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j "
-        "LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c "
-        "ON NOT j.isnum AND c.i = j.i "
-        "LEFT JOIN (SELECT u.s1, u.s2, u.i FROM z CROSS JOIN LATERAL "
-        "ROWS FROM (pg_catalog.unnest(z.s1), pg_catalog.unnest(z.s2)) WITH ORDINALITY AS u(s1, s2, i)) AS g "
-        "ON j.isnum AND g.i = j.i"
+        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
     )
 
 
 __all__ = [
-    "charge", "domain_fingerprint", "dp_attrs_sql", "fixed_point_sql", "dp_domain_ddl", "dp_release_select", "dp_selection_select",
-    "dp_stats_select", "fill_domain", "select_private_domain", "write_private",
+    "charge", "release_parameters", "domain_cells_select", "domain_fingerprint", "dp_attrs_sql", "fixed_point_sql", "dp_domain_ddl", "dp_release_select",
+    "dp_selection_select", "dp_stats_select", "fill_domain", "fill_public_domain", "select_private_domain", "write_private",
 ]

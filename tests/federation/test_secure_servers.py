@@ -1,0 +1,223 @@
+"""Secure aggregation across real servers (issue 20, part 1).
+
+Three owners (``remote_dbs``, one cluster each), two aggregation servers (a
+database of their own on the first two remote clusters) and the analyst (the
+session's cluster, ``db``).  Each party reaches the next through postgres_fdw
+servers and user mappings that log in as a role allowed to read one table: an
+aggregation server's role on an owner reads that owner's share of its index
+and nothing else; the analyst's role on an aggregation server reads its share
+sum.  The reference is plain federated training on the same owners
+(``create_nb_federated_tables``) and the numbers of the owners' rows (numpy).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from psycopg import sql
+
+from helpers import relations, sqlstate_of
+from remote import RemoteDb, create_remote_db, drop_remote_db, link_server
+
+CLASSES = ("a", "b")
+DOMAIN = [(0, "a"), (0, "b"), (1, "0"), (1, "1"), (1, "2"), (1, "3")]
+
+
+def owner_rows(seed: int, n: int) -> list[tuple[int, str, list[float]]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        cls = rng.choice(CLASSES)
+        x = round(rng.gauss(1.0 if cls == "a" else 4.0, 1.25), 6)
+        out.append((seed * 1000 + i, cls, [float(rng.randrange(3)), min(9.9, max(-4.9, x))]))
+    return out
+
+
+@dataclass
+class Party:
+    db: RemoteDb
+    readers: list[tuple[str, str]]  # (role, password) per aggregation server: reads that share only
+
+
+@dataclass
+class Federation:
+    owners: list[Party]
+    servers: list[RemoteDb]
+    rows: list[tuple[int, str, list[float]]]
+    analysts: list[str]  # the analyst's role on each aggregation server
+
+
+@pytest.fixture
+def federation(db: psycopg.Connection[Any], remote_dbs: list[RemoteDb]) -> Iterator[Federation]:
+    """Owners with their shares granted one per aggregation server; both servers' share sums; the analyst linked."""
+    servers = [create_remote_db(remote_dbs[0].cluster), create_remote_db(remote_dbs[1].cluster)]
+    try:
+        owners, rows, analysts = [], [], []
+        for i, r in enumerate(remote_dbs, start=1):
+            r.install_madnb()
+            data = owner_rows(i, 30 + 20 * i)
+            rows += data
+            r.conn.execute("CREATE TABLE sales (id int, class text, attributes float8[])")
+            with r.conn.cursor() as cur:
+                cur.executemany("INSERT INTO sales VALUES (%s, %s, %s)", data)
+                r.conn.execute("CREATE TABLE sales_domain (attr int, value text)")
+                cur.executemany("INSERT INTO sales_domain VALUES (%s, %s)", DOMAIN)
+            r.conn.execute(
+                "SELECT madnb.create_nb_statistics_shares('sales', 'class', 'attributes', '2', 2, ARRAY['share_1', 'share_2'], "
+                "bounds => '{-5,10}', domain => 'sales_domain', owners => 3)"
+            )
+            readers = [r.login_role(prefix=f"aggregation{j}_") for j in (1, 2)]
+            for j, (role, _) in enumerate(readers, start=1):
+                r.conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(f"share_{j}"), sql.Identifier(role)))
+            owners.append(Party(r, readers))
+        for j, s in enumerate(servers, start=1):
+            s.install_madnb()
+            for i, o in enumerate(owners, start=1):
+                role, password = o.readers[j - 1]
+                link_server(s.conn, o.db, f"owner{i}", remote_user=role, password=password, extensions=("postgres_fdw", "dblink"))
+            s.conn.execute(
+                f"SELECT madnb.create_nb_share_sum(ARRAY['owner1:public.share_{j}', 'owner2:share_{j}', 'owner3:share_{j}'], 'share_sum')"
+            )
+            role, password = s.login_role(prefix="analyst_")
+            analysts.append(role)
+            s.conn.execute(sql.SQL("GRANT SELECT ON share_sum TO {}").format(sql.Identifier(role)))
+            link_server(db, s, f"aggregation{j}", remote_user=role, password=password, extensions=("postgres_fdw", "dblink"))
+        yield Federation(owners, servers, rows, analysts)
+    finally:
+        for s in servers:
+            drop_remote_db(s)
+
+
+def as_role(r: RemoteDb, role: str, password: str) -> psycopg.Connection[Any]:
+    return psycopg.connect(host=r.host, port=r.port, dbname=r.dbname, user=role, password=password, autocommit=True)
+
+
+def test_an_aggregation_servers_role_reads_its_own_share_and_nothing_else(federation: Federation) -> None:
+    for o in federation.owners:
+        for j, (role, password) in enumerate(o.readers, start=1):
+            with as_role(o.db, role, password) as conn:
+                assert conn.execute(f"SELECT count(*) FROM share_{j}").fetchone() == (2 * (1 + 4 + 1),)
+                for other in (f"share_{3 - j}", "sales", "sales_domain"):
+                    e = sqlstate_of(conn, f"SELECT count(*) FROM {other}")
+                    assert e.diag.sqlstate == "42501", other
+
+
+def test_an_aggregation_server_cannot_sum_a_share_it_was_not_granted(federation: Federation) -> None:
+    s = federation.servers[0]
+    before = relations(s.conn)
+    e = sqlstate_of(s.conn, "SELECT madnb.create_nb_share_sum(ARRAY['owner1:share_2', 'owner2:share_2'], 'other')")
+    assert e.diag.sqlstate == "42501"
+    assert e.diag.message_primary.startswith('server "owner1" failed to send its shares for shareSources[1]: permission denied')
+    assert relations(s.conn) == before
+    assert s.conn.execute("SELECT public.dblink_get_connections()").fetchone() == (None,)
+
+
+def _model(db: psycopg.Connection[Any], m: str) -> dict[str, list[tuple[Any, ...]]]:
+    return {
+        "cp": sorted(db.execute(f"SELECT class, class_cnt, all_cnt FROM {m}_cp").fetchall()),
+        "fp": sorted(db.execute(f"SELECT class, attr, value, cnt, attr_cnt FROM {m}_fp").fetchall()),
+        "np": sorted(db.execute(f"SELECT class, attr, attr_mean, attr_var, value_cnt FROM {m}_np").fetchall()),
+    }
+
+
+def test_the_model_from_the_servers_share_sums_is_plain_federated_trainings_within_1e_9(db, federation: Federation) -> None:
+    db.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['aggregation1:share_sum', 'aggregation2:share_sum'], 'sec_fp', 'sec_np', 'sec_cp')")
+    # plain federated training on the same owners: exact statistics, read by a role allowed that table only
+    for i, o in enumerate(federation.owners, start=1):
+        o.db.conn.execute("SELECT madnb.create_nb_statistics('sales', 'class', 'attributes', '2', 2, 'stats')")
+        role, password = o.db.login_role(prefix="plain_")
+        o.db.conn.execute(sql.SQL("GRANT SELECT ON stats TO {}").format(sql.Identifier(role)))
+        link_server(db, o.db, f"owner{i}", remote_user=role, password=password, extensions=("postgres_fdw", "dblink"))
+    db.execute("SELECT madnb.create_nb_federated_tables(ARRAY['owner1', 'owner2', 'owner3'], 'stats', 'fed_fp', 'fed_np', 'fed_cp')")
+    got, want = _model(db, "sec"), _model(db, "fed")
+    assert got["cp"] == want["cp"] and got["fp"] == want["fp"] and len(got["np"]) == len(want["np"]) == 2
+    for g, w in zip(got["np"], want["np"], strict=True):
+        assert g[:2] == w[:2] and g[4] == w[4]
+        assert abs(g[2] - w[2]) <= 1e-11 * abs(w[2]) and abs(g[3] - w[3]) <= 1e-10 * w[3], (g, w)
+    # ... and the class means and sample variances of the owners' rows
+    for cls, _, mean, var, n in got["np"]:
+        x = np.array([r[2][1] for r in federation.rows if r[1] == cls])
+        assert n == len(x) and abs(mean - np.mean(x)) <= 1e-11 * abs(np.mean(x)) and abs(var - np.var(x, ddof=1)) <= 1e-10 * var
+    # the probabilities of both models, row by row
+    db.execute("CREATE TABLE new_sales (id int, attributes float8[])")
+    db.execute("INSERT INTO new_sales SELECT i, ARRAY[i % 3, (i % 17) * 0.7 - 3] FROM generate_series(1, 50) AS i")
+    for m in ("sec", "fed"):
+        db.execute(f"SELECT madnb.create_nb_probs_view('{m}_fp', '{m}_cp', 'new_sales', 'id', 'attributes', 2, '{m}_np', '{m}_probs')")
+    pairs = db.execute("SELECT s.nb_prob, f.nb_prob FROM sec_probs s JOIN fed_probs f ON f.key = s.key AND f.class = s.class").fetchall()
+    assert len(pairs) == 100 and all(abs(a - b) <= 1e-9 * b for a, b in pairs)
+
+
+def test_a_share_sum_holds_what_the_owners_shares_add_up_to_and_no_owners_statistics(db, federation: Federation) -> None:
+    p = (1 << 127) - 1
+    sums = [dict(((c, a, v), int(n)) for c, a, v, n in s.conn.execute("SELECT cls, attr, value, n FROM share_sum").fetchall())
+            for s in federation.servers]
+    counts = {c: sum(1 for r in federation.rows if r[1] == c) for c in CLASSES}
+    for c in CLASSES:
+        assert (sums[0][(c, 0, None)] + sums[1][(c, 0, None)]) % p == counts[c]
+        assert sums[0][(c, 0, None)] != counts[c] and sums[1][(c, 0, None)] != counts[c]
+
+
+def test_a_tampered_header_on_an_owner_is_refused_by_the_aggregation_server_naming_the_part(federation: Federation) -> None:
+    owner = federation.owners[1].db.conn
+    comment = owner.execute("SELECT obj_description('share_1'::regclass, 'pg_class')").fetchone()[0]
+    assert comment.count('"expected_owners": 3,') == 1
+    owner.execute(sql.SQL("COMMENT ON TABLE share_1 IS {}").format(sql.Literal(comment.replace('"expected_owners": 3', '"expected_owners": 30'))))
+    s = federation.servers[0]
+    before = relations(s.conn)
+    e = sqlstate_of(s.conn, "SELECT madnb.create_nb_share_sum(ARRAY['owner1:share_1', 'owner2:share_1', 'owner3:share_1'], 'again')")
+    assert e.diag.sqlstate == "22023"
+    assert e.diag.message_primary == "shareSources[2] public.share_1 on server owner2 has a tampered share header"
+    assert relations(s.conn) == before
+    assert s.conn.execute("SELECT public.dblink_get_connections()").fetchone() == (None,)
+
+
+def test_an_owner_listed_twice_at_an_aggregation_server_is_refused(federation: Federation) -> None:
+    s = federation.servers[1]
+    e = sqlstate_of(s.conn, "SELECT madnb.create_nb_share_sum(ARRAY['owner1:share_2', 'owner2:share_2', 'owner1:share_2'], 'again')")
+    assert e.diag.sqlstate == "22023"
+    assert e.diag.message_primary == "shareSources[3] (public.share_2 on server owner1) holds the shares of an owner that shareSources[1] holds"
+
+
+def test_the_analyst_refuses_one_servers_share_sum_twice(db, federation: Federation) -> None:
+    before = relations(db) | relations(db, "madnb_statistics")
+    e = sqlstate_of(db, "SELECT madnb.create_nb_model_from_shares(ARRAY['aggregation1:share_sum', 'aggregation1:share_sum'], 'fp', 'np', 'cp')")
+    assert e.diag.sqlstate == "22023"
+    assert e.diag.message_primary == "shareSumSources[2] (public.share_sum on server aggregation1) is share sum 1 again"
+    assert relations(db) | relations(db, "madnb_statistics") == before
+
+
+def test_a_share_read_through_a_foreign_table_sums_as_the_same_share_over_dblink(federation: Federation) -> None:
+    s = federation.servers[0].conn
+    s.execute("CREATE SCHEMA ft")
+    s.execute("IMPORT FOREIGN SCHEMA public LIMIT TO (share_1) FROM SERVER owner2 INTO ft")
+    s.execute("SELECT madnb.create_nb_share_sum(ARRAY['owner1:share_1', 'ft.share_1', 'owner3:share_1'], 'via_foreign')")
+    q = "SELECT cls, attr, value, n, s1, s2 FROM {} ORDER BY cls, attr, value NULLS FIRST"
+    assert s.execute(q.format("via_foreign")).fetchall() == s.execute(q.format("share_sum")).fetchall()
+
+
+def test_private_shares_across_servers_are_charged_once_to_each_owners_own_ledger_and_to_nobody_else(
+    db, federation: Federation,
+) -> None:
+    for o in federation.owners:
+        o.db.conn.execute(
+            "SELECT madnb.create_nb_statistics_shares('sales', 'class', 'attributes', '2', 2, ARRAY['pshare_1', 'pshare_2'], "
+            "epsilon => 1, bounds => '{-5,10}', domain => 'sales_domain', owners => 3)"
+        )
+        for j, (role, _) in enumerate(o.readers, start=1):
+            o.db.conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(f"pshare_{j}"), sql.Identifier(role)))
+    for j, s in enumerate(federation.servers, start=1):
+        s.conn.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['owner1:pshare_{j}', 'owner2:pshare_{j}', 'owner3:pshare_{j}'], 'psum')")
+        s.conn.execute(sql.SQL("GRANT SELECT ON psum TO {}").format(sql.Identifier(federation.analysts[j - 1])))
+    db.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['aggregation1:psum', 'aggregation2:psum'], 'p_fp', 'p_np', 'p_cp')")
+    assert db.execute("SELECT count(*) FROM p_cp").fetchone() == (2,)
+    for o in federation.owners:
+        rows = o.db.conn.execute("SELECT table_name, epsilon FROM madnb.privacy_ledger").fetchall()
+        assert [(t, float(e)) for t, e in rows] == [("sales", 1.0)]
+    for conn in [s.conn for s in federation.servers] + [db]:
+        assert conn.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone() == (0,)
