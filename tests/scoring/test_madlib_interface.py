@@ -186,6 +186,14 @@ EXPECTED_SIGNATURES[("create_nb_model_from_statistics", 4)] = ["statistics", "fe
 # federated training (issue 11): the servers and the remote statistics' name, then the model tables in MADlib's order
 EXPECTED_SIGNATURES[("create_nb_federated_tables", 5)] = ["servers", "remoteStatisticsName", "featureProbsDestName",
                                                           "numericFeatureStatsDestName", "classPriorsDestName"]
+# secure aggregation (issue 20): create_nb_statistics' arguments with one share table per aggregation server
+EXPECTED_SIGNATURES[("create_nb_statistics_shares", 5)] = ["trainingSource", "trainingClassColumn", "trainingAttrColumn",
+                                                           "numAttrs", "shareDestNames"]
+EXPECTED_SIGNATURES[("create_nb_statistics_shares", 6)] = ["trainingSource", "trainingClassColumn", "trainingAttrColumn",
+                                                           "numericAttrsColumnIndices", "numAttrs", "shareDestNames"]
+EXPECTED_SIGNATURES[("create_nb_share_sum", 2)] = ["shareSources", "shareSumDestName"]
+EXPECTED_SIGNATURES[("create_nb_model_from_shares", 4)] = ["shareSumSources", "featureProbsDestName",
+                                                           "numericFeatureStatsDestName", "classPriorsDestName"]
 for fn in ("create_nb_classify_view", "create_nb_probs_view"):
     EXPECTED_SIGNATURES[(fn, 7)] = ["featureProbsSource", "classPriorsSource", "classifySource", "classifyKeyColumn",
                                     "classifyAttrColumn", "numAttrs", "destName"]
