@@ -394,8 +394,18 @@ def create_adhoc_view(
         numeric_attrs=list(training.numeric), check_numeric=False, prefix=with_clause(model_tables.model_ctes(s, training)),
     )
     plpy.execute(Sql(f"DROP TABLE {s}"))
-    # the view itself trains on every query (the unnest pass: it must accept any array shape)
-    prefix = [("stats", array_pass.stats_select(training, by_subscript=False))] + model_tables.model_ctes("stats", training)
+    # the view itself trains on every query: with numeric attributes by subscript, and by the unnest pass (which
+    # accepts any array shape) only when the arrays are not all of numAttrs elements (a one-time filter on the first
+    # pass's rows, so that one of the two passes runs)
+    stats = [("stats", array_pass.stats_select(training, by_subscript=False))]
+    if training.numeric:
+        exact = array_pass.EXACT_AS_UNNESTED.format(stats="stats_fast", n=int(training.num_attrs))
+        stats = [
+            ("stats_fast", array_pass.stats_select(training, by_subscript=True, nan_missing=True, mark_short=True)),
+            ("stats", Sql(f"SELECT f.* FROM stats_fast AS f WHERE (SELECT {exact}) UNION ALL "
+                          f"SELECT u.* FROM ({stats[0][1]}) AS u WHERE (SELECT NOT {exact})")),
+        ]
+    prefix = stats + model_tables.model_ctes("stats", training)
     body = scoring.view_sql(
         plan, kind=kind, prefix=prefix, cp="cp", fp="fp", numeric_stats="np" if training.numeric else None,
         source=src.sql, key=key.sql, attrs=attrs.sql,

@@ -54,7 +54,7 @@ def numeric_value_sql(training: Training, x: str, nan_missing: bool) -> Sql:
     return Sql(f"{x}::pg_catalog.float8")
 
 
-def _numeric_stats_by_subscript(training: Training, nan_missing: bool = False) -> Sql:
+def _numeric_stats_by_subscript(training: Training, nan_missing: bool = False, mark_short: bool = False) -> Sql:
     """Numeric statistics by subscript: one GROUP BY class, no unnest.
 
     Yields the rows of the unnest pass for the numeric attributes of
@@ -62,7 +62,8 @@ def _numeric_stats_by_subscript(training: Training, nan_missing: bool = False) -
     longer, o = its length), plus a row o = -1 counting arrays of any other
     shape, for which the caller reruns the unnest pass (:func:`odd_arrays`).
     With categorical attributes too, :func:`_categorical_stats_by_slices` adds
-    theirs.
+    theirs.  ``mark_short``: also a row o = -2 counting the non-empty arrays
+    shorter than numAttrs (see :data:`EXACT_AS_UNNESTED`).
     """
     src, cls, a, n = training.source.sql, training.cls.sql, f"t.{training.attrs.sql}", training.num_attrs
     card = f"pg_catalog.cardinality({a})"
@@ -78,7 +79,7 @@ def _numeric_stats_by_subscript(training: Training, nan_missing: bool = False) -
         "(NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8)",
         "(g.max_len, g.n_long, NULL, NULL, NULL)",
         "(-1, g.n_odd, NULL, NULL, NULL)",
-    ]
+    ] + (["(-2, g.n_any - g.n_full, NULL, NULL, NULL)"] if mark_short else [])
     for j in training.numeric:
         x = numeric_value_sql(training, f"{a}[{j}]", nan_missing)
         counted = x if nan_missing else f"{a}[{j}]"
@@ -90,8 +91,14 @@ def _numeric_stats_by_subscript(training: Training, nan_missing: bool = False) -
         f"SELECT g.cls, x.o, NULL::{training.attrs.elem_sql} AS v, x.n, x.nv, x.mean, x.var FROM "
         f"(SELECT t.{cls} AS cls, {', '.join(aggs)} FROM {src} AS t GROUP BY t.{cls}) AS g "
         f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) AS x(o, n, nv, mean, var) "
-        f"WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND {n} OR x.o = g.max_len OR x.o = -1)"
+        f"WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND {n} OR x.o = g.max_len OR x.o {'< 0' if mark_short else '= -1'})"
     )
+
+
+EXACT_AS_UNNESTED = "NOT EXISTS (SELECT 1 FROM {stats} AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) {n})"
+"""Over the rows ``stats`` of the subscript pass with ``mark_short`` (numAttrs ``n``): whether they are the unnest
+pass's rows, i.e. every array is one-dimensional, 1-based, and of n elements or none (no row o = -1, -2 or
+o > n).  The one-query form of :func:`steps`' choice, for a view that trains on every query."""
 
 
 MAX_SUBSCRIPT_ATTRS = 500  # numeric attributes by subscript: 3 aggregates each, at most 1664 in a select list
@@ -469,20 +476,20 @@ def gather_cost(plpy: Plpy, factor: float) -> contextlib.AbstractContextManager[
     return setting(plpy, "parallel_tuple_cost", lambda old: repr(float(old) * factor))
 
 
-def stats_select(training: Training, by_subscript: bool = True, nan_missing: bool = False) -> Sql:
+def stats_select(training: Training, by_subscript: bool = True, nan_missing: bool = False, mark_short: bool = False) -> Sql:
     """The one aggregation pass over the training table (see the module docstring).
 
     ``nan_missing``: a NaN numeric value is a missing value.  The unnest pass
-    (ad hoc views train with it on every query) always tests for NaN.
+    always tests for NaN.  ``mark_short``: see :func:`_numeric_stats_by_subscript`.
     """
     src, cls, attrs = training.source.sql, training.cls.sql, training.attrs.sql
     elem = training.attrs.elem_sql
     # three aggregates per numeric attribute in one select list, which holds at most 1664
     by_subscript = by_subscript and len(training.numeric) <= MAX_SUBSCRIPT_ATTRS
     if training.numeric_only and by_subscript:
-        return Sql(_numeric_stats_by_subscript(training, nan_missing))
+        return Sql(_numeric_stats_by_subscript(training, nan_missing, mark_short))
     if training.numeric and by_subscript and len(_categorical_runs(training)) <= MAX_SLICES:
-        return Sql(f"{_categorical_stats_by_slices(training)} UNION ALL {_numeric_stats_by_subscript(training, nan_missing)}")
+        return Sql(f"{_categorical_stats_by_slices(training)} UNION ALL {_numeric_stats_by_subscript(training, nan_missing, mark_short)}")
     x = numeric_value_sql(training, "u.val", True)
     if training.categorical_only:
         v, nv, mean, var = "u.val", "NULL::pg_catalog.int8", "NULL::pg_catalog.float8", "NULL::pg_catalog.float8"
@@ -568,7 +575,7 @@ def check_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, int]:
 
 
 __all__ = [
-    "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "PASS", "REFINED", "SHAPE", "Inline", "Pass", "Relations", "Scan",
+    "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "EXACT_AS_UNNESTED", "PASS", "REFINED", "SHAPE", "Inline", "Pass", "Relations", "Scan",
     "TempTables", "check_stats", "class_counts_cte", "gather_cost", "materialise", "numeric_value_sql", "plan",
     "stats_select", "steps",
 ]
