@@ -296,3 +296,27 @@ def test_a_categorical_feature_of_thousands_of_values_is_served_over_shares(db, 
     want = [db.execute("SELECT madnb_models.big_predict_proba(v => %s, w => %s)", [None if pd.isna(r.v) else int(r.v), r.w]).fetchone()[0]
             for r in rows.itertuples()]
     assert_close(got, want)
+
+
+def test_categorical_features_of_every_text_rule_are_encoded_as_the_model_compares_their_values(db, empty_db):
+    """boolean, date, numeric, char(n), varchar and an enum: the client gives each value the text form the model
+    compares (madnb.to_sklearn's rule for the feature's base type), so every seen value lands in its slot."""
+    _, other = empty_db
+    db.execute("CREATE TYPE mood AS ENUM ('low', 'high')")
+    db.execute("CREATE TABLE r (id int, label text, b boolean, d date, n numeric, ch char(3), vc varchar(5), m mood)")
+    db.execute("INSERT INTO r SELECT i, (ARRAY['x', 'y'])[1 + i % 2], i % 3 = 0, date '2024-01-01' + i % 4, (i % 5) * 1.50, "
+               "(ARRAY['a', 'bb', 'ccc'])[1 + i % 3], 'v' || i % 4, (ARRAY['low', 'high']::mood[])[1 + i % 2 * (i % 3 % 2)] "
+               "FROM generate_series(1, 90) AS i")
+    db.execute("SELECT madnb.train('rr', 'r', 'label', exclude => ARRAY['id'], categorical => ARRAY['n'])")
+    other.execute("CREATE SCHEMA madnb_models")
+    other.execute(model_sql(db, "rr", "madnb_models.rr"))
+    rows = db.execute("SELECT b, d, n, ch, vc, m::text FROM r WHERE id <= 12 ORDER BY id").fetchall()
+    records = [dict(zip(["b", "d", "n", "ch", "vc", "m"], r, strict=True)) for r in rows]
+    got = madnb.private_predict([db, other], "rr", records)
+    want = proba(db, "madnb_models.rr", "r", "id <= 12")
+    assert_close(got, want)
+    # and the same rows with a value the model never saw add nothing for that feature, as in _predict_proba
+    unseen = [{**r, "vc": "zzz"} for r in records]
+    want_unseen = [db.execute("SELECT madnb_models.rr_predict_proba(b => %s, d => %s, n => %s, ch => %s, vc => 'zzz', m => %s)",
+                              [r["b"], r["d"], r["n"], r["ch"], r["m"]]).fetchone()[0] for r in records]
+    assert_close(madnb.private_predict([db, other], "rr", unseen), want_unseen)

@@ -64,7 +64,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.names import NewName
-from ..core.sql import BOOL, BPCHAR, DATE, INT2, INT4, INT8, NUMERIC, TIMESTAMP, TIMESTAMPTZ, UUID, Sql
+from ..core.sql import Sql
 from ..inputs.columns import ColumnTraining
 from .generated import Functions, ModelNumbers, ShareNames, plpy_literal
 
@@ -78,9 +78,6 @@ COEFFICIENT_BITS = 64
 """The coefficients' fixed point: coefficient c is ``round(c * 2^COEFFICIENT_BITS)``."""
 ENCODING_FORMAT = 1
 SHARE_TYPE = "pg_catalog.numeric[]"
-_TEXT_RULE = {BOOL: "bool", INT2: "int2", INT4: "int4", INT8: "int8", NUMERIC: "numeric", DATE: "date", TIMESTAMP: "timestamp",
-              TIMESTAMPTZ: "timestamptz", UUID: "uuid", BPCHAR: "bpchar"}
-"""The base types whose values' text form the client derives by a rule of its own (madnb.sklearn_export); any other: str."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +135,10 @@ def encoding(training: ColumnTraining, m: ModelNumbers) -> Encoding | str:
                 if not all(math.isfinite(x) for x in row):
                     return f'feature "{f.name}" has a value of probability 0 in class {m.classes[c]} (smoothing 0)'
                 weights[c] += [_fixed(Fraction(x)) for x in row[:len(values)]]
-            features.append({"name": f.name, "role": "categorical", "text": _TEXT_RULE.get(f.base_oid, "text"), "values": values})
+            # the base type's name, as madnb.to_sklearn's export gives it: the client's rule for a value's text form
+            # (madnb.sklearn_export; a type without a rule of its own, an enum's label included, is str)
+            text = f.param_type.removeprefix("pg_catalog.")
+            features.append({"name": f.name, "role": "categorical", "text": text, "values": values})
     # the largest |element| of an encoded row, slot by slot (in units of the fixed-point one): 1 but for u and u^2
     reach: list[Fraction] = [Fraction(1)]
     g = iter(reaches)
