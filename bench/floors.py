@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -118,8 +119,6 @@ def gaussian_terms(conn: psycopg.Connection[Any], attrs: int) -> list[str]:
     prior = dict(conn.execute(sql.SQL("SELECT class::text, ln(class_cnt::float8 / all_cnt) FROM {}").format(sql.Identifier(CP))).fetchall())
     stats = conn.execute(sql.SQL("SELECT class::text, attr, attr_mean, attr_var FROM {} ORDER BY 1, 2").format(sql.Identifier(NP))).fetchall()
     terms: dict[str, list[str]] = {c: [] for c in prior}
-    import math
-
     for c, a, mu, var in stats:
         terms[c].append(f" + ({_f8(-0.5 * math.log(2 * math.pi * var))} - ({_f8(math.sqrt(0.5 / var))} * (t.attributes[{a}] - {_f8(mu)})) ^ 2)")
     return [_f8(prior[c]) + "".join(terms[c]) for c in sorted(prior)]
