@@ -306,21 +306,24 @@ REVOKE ALL ON madnb._models FROM PUBLIC;
 
 -- madnb.evaluate: a named model's metrics on a labelled table, in one pass over
 -- it (plpython/madnb_pl/models/evaluate.py; docs/models.md "Evaluating a model").
-CREATE OR REPLACE FUNCTION madnb._evaluate(model text, source text, label text) RETURNS pg_catalog.jsonb
+DROP FUNCTION IF EXISTS madnb.evaluate(text, text, text);
+DROP FUNCTION IF EXISTS madnb._evaluate(text, text, text);
+CREATE OR REPLACE FUNCTION madnb._evaluate(model text, source text, label text, curves boolean) RETURNS pg_catalog.jsonb
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-return madnb_pl.models.evaluate.evaluate(plpy, model=model, source=source, label=label)
+return madnb_pl.models.evaluate.evaluate(plpy, model=model, source=source, label=label, curves=curves)
 $python$;
-COMMENT ON FUNCTION madnb._evaluate(text, text, text) IS 'internal: the PL/Python entry point behind madnb.evaluate';
+COMMENT ON FUNCTION madnb._evaluate(text, text, text, boolean) IS 'internal: the PL/Python entry point behind madnb.evaluate';
 
-CREATE OR REPLACE FUNCTION madnb.evaluate(model text, source text, label text DEFAULT NULL) RETURNS pg_catalog.jsonb
+CREATE OR REPLACE FUNCTION madnb.evaluate(model text, source text, label text DEFAULT NULL, curves boolean DEFAULT false)
+RETURNS pg_catalog.jsonb
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
-    RETURN madnb._evaluate(model => model, source => source, label => label);
+    RETURN madnb._evaluate(model => model, source => source, label => label, curves => curves);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.evaluate(text, text, text) IS
-    'metrics of a named model on the labelled rows of a table or view (label NULL: the model''s label column), named as scikit-learn''s: accuracy, balanced_accuracy, precision, recall, f1, support, confusion_matrix, log_loss, roc_auc (two classes), as jsonb';
+COMMENT ON FUNCTION madnb.evaluate(text, text, text, boolean) IS
+    'metrics of a named model on the labelled rows of a table or view (label NULL: the model''s label column), named as scikit-learn''s: accuracy, balanced_accuracy, precision, recall, f1, support, confusion_matrix, log_loss, roc_auc (two classes; more with curves), as jsonb; curves => true adds each class''s one-vs-rest AUC and the ROC, precision-recall and calibration curves';

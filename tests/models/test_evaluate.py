@@ -32,8 +32,9 @@ def fetch(db: psycopg.Connection[Any], model: str, table: str, label: str) -> tu
     return classes, [r[0] for r in rows], [r[1] for r in rows], np.array([r[2] for r in rows], dtype=np.float64)
 
 
-def expected(classes: list[str], y_true: list[Any], y_pred: list[Any], proba: np.ndarray) -> dict[str, Any]:
-    """scikit-learn's metrics on the fetched predictions (labels = the model's classes)."""
+def expected(classes: list[str], y_true: list[Any], y_pred: list[Any], proba: np.ndarray, ranked: bool = False) -> dict[str, Any]:
+    """scikit-learn's metrics on the fetched predictions (labels = the model's classes); ``ranked``: as madnb.evaluate
+    with curves => true, the one-vs-rest AUC of more than two classes too."""
     p, r, f, s = skm.precision_recall_fscore_support(y_true, y_pred, labels=classes, average=None, zero_division=0)
     avg = {}
     for how in ("macro", "weighted"):
@@ -52,8 +53,18 @@ def expected(classes: list[str], y_true: list[Any], y_pred: list[Any], proba: np
         "confusion_matrix": skm.confusion_matrix(y_true, y_pred, labels=classes).tolist(),
         "log_loss": skm.log_loss(y_known, proba[known], labels=classes),
         "roc_auc": None,
+        "roc_auc_ovr": None,
         "positive_class": None,
     }
+    if len(classes) > 2 and ranked:
+        # one-vs-rest: each class's AUC against the rest; their mean is roc_auc_score(multi_class='ovr'), defined
+        # (scikit-learn raises otherwise) when every class has labelled rows and is not every labelled row
+        yk = np.array(y_known, dtype=object)
+        defined = [0 < (yk == c).sum() < len(yk) for c in classes]
+        out["roc_auc_ovr"] = [skm.roc_auc_score(yk == c, proba[known][:, j]) if ok else None
+                              for j, (c, ok) in enumerate(zip(classes, defined, strict=True))]
+        if all(defined):
+            out["roc_auc"] = skm.roc_auc_score(y_known, proba[known], multi_class="ovr", labels=classes)
     if len(classes) == 2:
         # the positive class is the second of model_classes; its probability is the score
         out["roc_auc"] = skm.roc_auc_score([y == classes[1] for y in y_known], proba[known][:, 1])
@@ -263,3 +274,113 @@ def test_a_model_whose_label_and_source_need_quoting_evaluates(db):
     got = db.execute("""SELECT madnb.evaluate('odd_nb', '"Odd Src"')""").fetchone()[0]
     predicted = db.execute('SELECT madnb_models.odd_nb_predict(s) = s."y y" FROM "Odd Src" AS s').fetchall()
     assert got["accuracy"] == pytest.approx(sum(p for (p,) in predicted) / len(predicted), rel=1e-12)
+
+
+def load_student(db: psycopg.Connection[Any]) -> None:
+    """student_por.csv as a table: its columns snake-cased, the numeric ones int, the rest text, plus an id."""
+    path = data_file("student_por.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    cols = ["_".join(c.strip().split()) for c in rows[0]]
+    numeric = [all(r[i].lstrip("-").isdigit() for r in rows[1:]) for i in range(len(cols))]
+    db.execute("CREATE TABLE student (" + ", ".join(f'"{c}" {"int" if n else "text"}' for c, n in zip(cols, numeric, strict=True)) + ")")
+    with db.cursor().copy("COPY student FROM STDIN") as copy:
+        for r in rows[1:]:
+            copy.write_row(r)
+    db.execute("ALTER TABLE student ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+
+
+def test_a_five_class_model_has_scikit_learns_one_vs_rest_roc_auc_and_each_classs_auc(db):
+    load_student(db)
+    db.execute("CREATE VIEW st_train AS SELECT * FROM student WHERE id % 4 <> 0")
+    db.execute("CREATE VIEW st_test AS SELECT * FROM student WHERE id % 4 = 0")
+    db.execute("""SELECT madnb.train('mjob_nb', 'st_train', 'mothers_job', exclude => ARRAY['id'])""")
+    got = evaluate(db, "mjob_nb", "st_test", None, True)
+    got.pop("curves")
+    want = expected(*fetch(db, "mjob_nb", "st_test", "mothers_job"), ranked=True)
+    assert_close(got, want)
+    assert got["classes"] == ["at_home", "health", "other", "services", "teacher"]
+    assert got["roc_auc"] == pytest.approx(np.mean(got["roc_auc_ovr"]), abs=1e-15) and 0.5 < got["roc_auc"] < 1
+
+
+def test_a_class_without_a_labelled_row_leaves_the_one_vs_rest_roc_auc_undefined_but_not_the_other_classes(db):
+    load_student(db)
+    db.execute("CREATE VIEW st_test AS SELECT * FROM student WHERE mothers_job <> 'health'")
+    db.execute("""SELECT madnb.train('mjob_nb', 'student', 'mothers_job', exclude => ARRAY['id'])""")
+    got = evaluate(db, "mjob_nb", "st_test", None, True)
+    got.pop("curves")
+    with pytest.warns(UserWarning, match="y_pred contains classes not in y_true"):  # 'health' predicted, never true
+        want = expected(*fetch(db, "mjob_nb", "st_test", "mothers_job"), ranked=True)
+    assert_close(got, want)
+    assert got["roc_auc"] is None and got["roc_auc_ovr"][1] is None and None not in got["roc_auc_ovr"][::2]
+
+
+def thinned(n: int, most: int = 1000) -> list[int]:
+    """The positions of n points a curve keeps: all up to ``most``, else the first, the last and every ceil(n / most)-th."""
+    step = -(-n // most)
+    return list(range(n)) if n <= most else [i for i in range(n) if i in (0, n - 1) or (i + 1) % step == 0]
+
+
+def assert_curves(got: dict[str, Any], classes: list[str], y: list[Any], proba: np.ndarray, ranked: list[int]) -> None:
+    """madnb.evaluate's curves against scikit-learn's roc_curve, precision_recall_curve(drop_intermediate=True),
+    average_precision_score and calibration_curve(n_bins=10) of each ranked class against the rest (a curve of more
+    than 1,000 points: those :func:`thinned` keeps of scikit-learn's, in order of decreasing threshold)."""
+    from sklearn.calibration import calibration_curve
+
+    assert [c["class"] for c in got["roc"]] == [classes[j] for j in ranked]
+    y = np.array(y, dtype=object)
+    for roc, pr, cal, j in zip(got["roc"], got["precision_recall"], got["calibration"], ranked, strict=True):
+        truth, score = y == classes[j], proba[:, j]
+        fpr, tpr, thr = skm.roc_curve(truth, score)
+        keep = [0] + [1 + i for i in thinned(len(fpr) - 1)]  # scikit-learn's first point (0, 0) at inf, then its points
+        fpr, tpr, thr = fpr[keep], tpr[keep], thr[keep]
+        assert roc["fpr"] == pytest.approx(list(fpr), abs=TOL) and roc["tpr"] == pytest.approx(list(tpr), abs=TOL)
+        assert roc["thresholds"][0] is None and roc["thresholds"][1:] == pytest.approx(list(thr[1:]), abs=TOL)
+        assert roc["auc"] == pytest.approx(skm.roc_auc_score(truth, score), abs=TOL)
+        precision, recall, thr = skm.precision_recall_curve(truth, score, drop_intermediate=True)
+        n = len(thr)  # the points by increasing threshold, then scikit-learn's last (1, 0)
+        keep = sorted(n - 1 - i for i in thinned(n)) + [n]
+        precision, recall, thr = precision[keep], recall[keep], thr[keep[:-1]]
+        assert pr["precision"] == pytest.approx(list(precision), abs=TOL) and pr["recall"] == pytest.approx(list(recall), abs=TOL)
+        assert pr["thresholds"] == pytest.approx(list(thr), abs=TOL)
+        assert pr["average_precision"] == pytest.approx(skm.average_precision_score(truth, score), abs=TOL)
+        prob_true, prob_pred = calibration_curve(truth, score, n_bins=10)
+        assert cal["prob_true"] == pytest.approx(list(prob_true), abs=TOL) and cal["prob_pred"] == pytest.approx(list(prob_pred), abs=TOL)
+        assert sum(cal["count"]) == len(y) and len(cal["bin"]) == len(prob_true)
+
+
+def test_the_curves_of_a_two_class_model_on_adult_are_scikit_learns_for_the_positive_class(db):
+    load_adult(db, "adult")
+    load_adult(db, "adult_test", "test")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    got = db.execute("SELECT madnb.evaluate('adult_nb', 'adult_test', curves => true)").fetchone()[0]
+    classes, y, pred, proba = fetch(db, "adult_nb", "adult_test", "income")
+    curves = got.pop("curves")
+    assert_close(got, expected(classes, y, pred, proba))  # the metrics are those without curves
+    assert_curves(curves, classes, y, proba, [1])
+    assert 500 < len(curves["roc"][0]["fpr"]) <= 1002 and 0.5 < curves["precision_recall"][0]["average_precision"] < 1
+
+
+def test_the_curves_of_a_five_class_model_are_scikit_learns_one_against_the_rest_and_give_the_roc_auc(db):
+    load_student(db)
+    db.execute("CREATE VIEW st_train AS SELECT * FROM student WHERE id % 4 <> 0")
+    db.execute("CREATE VIEW st_test AS SELECT * FROM student WHERE id % 4 = 0")
+    db.execute("SELECT madnb.train('mjob_nb', 'st_train', 'mothers_job', exclude => ARRAY['id'])")
+    plain = evaluate(db, "mjob_nb", "st_test")
+    got = db.execute("SELECT madnb.evaluate('mjob_nb', 'st_test', curves => true)").fetchone()[0]
+    classes, y, pred, proba = fetch(db, "mjob_nb", "st_test", "mothers_job")
+    want = expected(classes, y, pred, proba, ranked=True)
+    assert plain["roc_auc"] is None and plain["roc_auc_ovr"] is None  # without curves: no ranking of 5 classes
+    assert_close(plain, expected(classes, y, pred, proba))
+    curves = got.pop("curves")
+    assert_close(got, want)
+    assert_curves(curves, classes, y, proba, list(range(5)))
+    assert [c["auc"] for c in curves["roc"]] == got["roc_auc_ovr"]
+
+
+def test_curves_must_not_be_null(db):
+    db.execute("CREATE TABLE t AS SELECT i % 2 AS y, (i % 5)::float8 AS x FROM generate_series(1, 20) i")
+    db.execute("SELECT madnb.train('m', 't', 'y')")
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT madnb.evaluate('m', 't', curves => NULL)")
+    assert e.value.sqlstate == "22004"

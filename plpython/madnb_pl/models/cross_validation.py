@@ -276,7 +276,7 @@ def cross_validate(
     ]
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{model_kind.label(training).type_sql}[]" if builtin else "$1::pg_catalog.text[]"
-    query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches), len(classes) == 2)
+    query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches), len(classes))
     result = evaluate.run_aggregate(plpy, query, classes)  # jit off, parallel workers where the plan allows
     temp.drop(plpy)
     per_fold = evaluate.read_metrics(classes, result)

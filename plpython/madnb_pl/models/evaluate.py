@@ -22,14 +22,24 @@ The metrics are scikit-learn's, named as its metric functions, with
   gives 0, as scikit-learn's default ``zero_division``;
 * ``log_loss`` clips probabilities to [eps, 1 - eps], eps = 2**-52 (float8's
   machine epsilon, as scikit-learn >= 1.5 does for float64);
-* ``roc_auc`` (two classes only): the positive class is the second of
-  ``model_classes`` and the score its probability.
+* ``curves => true`` (two classes or more) adds ``curves`` (:func:`curves`) and,
+  for more than two classes, ``roc_auc`` and ``roc_auc_ovr``: each class's
+  scores ranked, which costs a sort of every row per class (without it, a
+  model of more than two classes has no ``roc_auc``);
+* ``roc_auc``: for two classes, the positive class is the second of
+  ``model_classes`` and the score its probability (``roc_auc_score(y == positive,
+  proba[:, 1])``); for more, the mean of each class's AUC against the rest
+  (``roc_auc_ovr``, in the classes' order), scikit-learn's
+  ``roc_auc_score(y, proba, multi_class='ovr', labels=classes)``; NULL when a
+  class (two classes: either) has no labelled row or every labelled row, where
+  scikit-learn refuses.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
@@ -78,7 +88,7 @@ def predicted_class_sql(k: int, pr: str, m: str, exact: str) -> str:
 
 def evaluate_sql(
     name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True,
-    source_builtin: bool = True,
+    source_builtin: bool = True, ranked: bool = False,
 ) -> Sql:
     """The one query (:func:`aggregate_sql` of each labelled row's scores), for a model of ``k`` classes.
 
@@ -110,46 +120,156 @@ def evaluate_sql(
   FROM (SELECT p.t, p.y, p.pr, p.w, {largest} AS m
         FROM (SELECT pg_catalog.array_position({classes}, {y}) AS t, {y} AS y, {proba}(s.*) AS pr, (s.*)::{source} AS w
               FROM {source} AS s
-              WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q""", k == 2)
+              WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q""", k, ranked)
 
 
-def aggregate_sql(r: str, two_classes: bool) -> Sql:
+CALIBRATION_BINS = 10
+"""The calibration curve's bins: [0, 1] cut in this many of equal width (``calibration_curve(n_bins=10)``)."""
+CURVE_POINTS = 1000
+"""At most about this many points per ROC or precision-recall curve (:func:`_curves_sql`): enough to draw, few to send."""
+
+
+def _ranked_classes(k: int) -> str:
+    """The class positions whose scores are ranked (AUC, curves): the positive class for two, each for more."""
+    return "(VALUES (2))" if k == 2 else f"pg_catalog.generate_series(1, {k})"
+
+
+def _auc_sql(s: str) -> str:
+    """Per group g and ranked class j, from ``s``'s (g, j, score, pos, neg) rows (one per distinct score): the
+    positives, the negatives and twice the (positive, negative) pairs ranked right, a tie counting half."""
+    return f"""
+SELECT 'auc', a.g, a.j, NULL, pg_catalog.sum(a.pos), pg_catalog.sum(a.neg),
+       pg_catalog.sum(a.pos OPERATOR(pg_catalog.*) (2 OPERATOR(pg_catalog.*) a.below OPERATOR(pg_catalog.+) a.neg)), NULL
+FROM (SELECT q.g, q.j, q.pos, q.neg,
+             COALESCE(pg_catalog.sum(q.neg) OVER (PARTITION BY q.g, q.j ORDER BY q.score
+                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS below
+      FROM {s} AS q) AS a
+GROUP BY a.g, a.j"""
+
+
+def _curves_sql() -> str:
+    """The ranks of each ranked class, from ``s`` (g, j, score, pos, neg: one row per distinct score): one pass.
+
+    The distinct scores are read in descending order once (one sort); running sums
+    give the positives and negatives scored at least as high (scikit-learn's tps,
+    fps), and each score's neighbours.  Out of it:
+
+    * 'rank' (one row per class t): the positives a, the negatives b, twice the
+      (positive, negative) pairs ranked right c (a tie counting half: the AUC's
+      c / 2ab) and f the sum over the scores of the tps each adds times the
+      precision there (``average_precision_score`` times the positives);
+    * 'point' rows: per class t and score f, tps a and fps b, and h which curve keeps
+      the point (1 the ROC curve, 2 the precision-recall curve, 3 both).  A curve's
+      candidates are the points scikit-learn keeps: ``roc_curve``'s drop_intermediate
+      (the first, the last, and where the second difference of tps or fps is not 0)
+      and ``precision_recall_curve(drop_intermediate=True)``'s (the first, the last,
+      and where tps changes before or after); of n candidates, when n exceeds
+      :data:`CURVE_POINTS`, the first, the last and every ceil(n / CURVE_POINTS)-th;
+    * 'cal' rows: per class t and bin h of :data:`CALIBRATION_BINS`, the rows a,
+      the positives b and the probabilities' sum f (``calibration_curve``'s bins: a
+      bin holds the probabilities above its lower edge and up to its upper one,
+      numpy's searchsorted of the inner edges).
+    """
+    edges = [i * (1.0 / CALIBRATION_BINS) for i in range(1, CALIBRATION_BINS)]  # numpy.linspace(0, 1, n + 1)'s inner ones
+    bin_of = " OPERATOR(pg_catalog.+) ".join(f"CASE WHEN s.score OPERATOR(pg_catalog.>) {e!r}::{F8} THEN 1 ELSE 0 END" for e in edges)
+    ends = "p.rn OPERATOR(pg_catalog.=) 1 OR p.rn OPERATOR(pg_catalog.=) p.n"
+    # parenthesised: every OPERATOR(...) has the same precedence
+    corner = " OR ".join(
+        f"((p.{x}_next OPERATOR(pg_catalog.+) p.{x}_prev) OPERATOR(pg_catalog.-) (2 OPERATOR(pg_catalog.*) p.{x})) OPERATOR(pg_catalog.<>) 0"
+        for x in ("fps", "tps")
+    )
+    steps = "p.tps OPERATOR(pg_catalog.<>) p.tps_prev OR p.tps_next OPERATOR(pg_catalog.<>) p.tps"
+
+    def keep(c: str) -> str:  # 1 when candidate c (its rank c_i of c_n) is one of the thinned points
+        step = f"((x.{c}_n OPERATOR(pg_catalog.+) {CURVE_POINTS - 1}) OPERATOR(pg_catalog./) {CURVE_POINTS})"
+        return (f"CASE WHEN x.{c} OPERATOR(pg_catalog.=) 1 AND (x.{c}_i OPERATOR(pg_catalog.=) 1 OR x.{c}_i OPERATOR(pg_catalog.=) x.{c}_n "
+                f"OR pg_catalog.mod(x.{c}_i, {step}) OPERATOR(pg_catalog.=) 0) THEN 1 ELSE 0 END")
+
+    added = "(p.tps OPERATOR(pg_catalog.-) COALESCE(p.tps_prev, 0))"  # the positives at this score
+    return f"""
+UNION ALL
+SELECT o.what, o.g, o.t, o.h, o.a, o.b, o.c, o.f
+FROM (SELECT * FROM (SELECT x.*, ({keep("roc")}) OPERATOR(pg_catalog.+) (2 OPERATOR(pg_catalog.*) {keep("pr")}) AS keep
+      FROM (SELECT f.*, pg_catalog.sum(f.roc) OVER u AS roc_i, pg_catalog.sum(f.roc) OVER e AS roc_n,
+                   pg_catalog.sum(f.pr) OVER u AS pr_i, pg_catalog.sum(f.pr) OVER e AS pr_n,
+                   pg_catalog.sum(f.pairs) OVER e AS pairs_all, pg_catalog.sum(f.ap) OVER e AS ap_all,
+                   pg_catalog.max(f.tps) OVER e AS pos, pg_catalog.max(f.fps) OVER e AS neg
+            FROM (SELECT p.g, p.j, p.score, p.tps, p.fps, p.rn,
+                         CASE WHEN {ends} OR {corner} THEN 1 ELSE 0 END AS roc,
+                         CASE WHEN {ends} OR {steps} THEN 1 ELSE 0 END AS pr,
+                         {added} OPERATOR(pg_catalog.*) (p.fps OPERATOR(pg_catalog.+) COALESCE(p.fps_prev, 0)) AS pairs,
+                         ({added} OPERATOR(pg_catalog.*) p.tps)::{F8} OPERATOR(pg_catalog./) (p.tps OPERATOR(pg_catalog.+) p.fps)::{F8} AS ap
+                  FROM (SELECT q.*, pg_catalog.lag(q.tps) OVER w AS tps_prev, pg_catalog.lead(q.tps) OVER w AS tps_next,
+                               pg_catalog.lag(q.fps) OVER w AS fps_prev, pg_catalog.lead(q.fps) OVER w AS fps_next,
+                               pg_catalog.row_number() OVER w AS rn, pg_catalog.count(*) OVER (PARTITION BY q.g, q.j) AS n
+                        FROM (SELECT s.g, s.j, s.score, pg_catalog.sum(s.pos) OVER v AS tps, pg_catalog.sum(s.neg) OVER v AS fps
+                              FROM s WINDOW v AS (PARTITION BY s.g, s.j ORDER BY s.score DESC ROWS UNBOUNDED PRECEDING)) AS q
+                        WINDOW w AS (PARTITION BY q.g, q.j ORDER BY q.score DESC)) AS p) AS f
+            WINDOW u AS (PARTITION BY f.g, f.j ORDER BY f.score DESC ROWS UNBOUNDED PRECEDING),
+                   e AS (PARTITION BY f.g, f.j)) AS x) AS y
+      WHERE y.keep OPERATOR(pg_catalog.>) 0 OR y.rn OPERATOR(pg_catalog.=) 1) AS y
+CROSS JOIN LATERAL (VALUES
+    ('point', y.g, y.j, y.keep, y.tps, y.fps, NULL::pg_catalog.numeric, y.score),
+    ('rank', y.g, y.j, NULL, y.pos, y.neg,
+     2 OPERATOR(pg_catalog.*) y.pos OPERATOR(pg_catalog.*) y.neg OPERATOR(pg_catalog.-) y.pairs_all, y.ap_all)) AS o(what, g, t, h, a, b, c, f)
+WHERE (o.what OPERATOR(pg_catalog.=) 'point' AND y.keep OPERATOR(pg_catalog.>) 0)
+   OR (o.what OPERATOR(pg_catalog.=) 'rank' AND y.rn OPERATOR(pg_catalog.=) 1)
+UNION ALL
+SELECT 'cal', s.g, s.j, {bin_of}, pg_catalog.sum(s.pos OPERATOR(pg_catalog.+) s.neg), pg_catalog.sum(s.pos), NULL,
+       pg_catalog.sum(s.score OPERATOR(pg_catalog.*) (s.pos OPERATOR(pg_catalog.+) s.neg)::{F8})
+FROM s GROUP BY 1, 2, 3, 4"""
+
+
+def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
     """The metrics' aggregates of the rows of query ``r``, per group: (what, g, t, h, a, b, c, f) rows.
 
     ``r`` yields per labelled row: g (the group: 1 for madnb.evaluate, the fold
     for cross-validation), t and h (the true and the predicted class's position
-    in the classes, t NULL for a label that is not a class), y (the label) and
+    in the ``k`` classes, t NULL for a label that is not a class), y (the label) and
     pr (the probabilities in the classes' order); $2 is log-loss's clipping eps.
     :func:`read_metrics` reads the result.
 
-    ``r``'s rows are read once (an OFFSET 0 sub-select: each of its columns is
-    computed once however often it is named here) and grouped at once into c: one
-    row per (g, t, h), with the labels that are not classes apart (for their count)
-    and, for two classes, the score apart (for the AUC), holding the rows' count
-    and their log-loss sum.  Everything else aggregates c, a few rows (for the
-    AUC one per distinct score).
+    ``r``'s rows are read once (an OFFSET 0 sub-select, or with ``ranked`` a
+    materialised CTE: each of its columns is computed once however often it is
+    named here) and grouped at once into c: one row per (g, t, h), with the labels
+    that are not classes apart (for their count), holding the rows' count and their
+    log-loss sum.  Everything else aggregates c, a few rows.
+
+    Ranks: for two classes the AUC of the positive class's probability, from c
+    grouped by that score as well (one row per distinct score).  With ``ranked``
+    (madnb.evaluate's curves), each ranked class's (for more than two classes each
+    class against the rest) distinct scores s, the AUC of each, the ROC and
+    precision-recall points and the calibration bins (:func:`_curves_sql`).
     """
-    score = "CASE WHEN r.t IS NOT NULL THEN r.pr[2] END AS score, " if two_classes else ""
-    auc = ""
-    if two_classes:
-        # sum over positives of (negatives scored lower + half the negatives scored equal), times 2
-        auc = """
-UNION ALL
-SELECT 'auc', g.g, NULL, NULL, pg_catalog.sum(g.pos), pg_catalog.sum(g.neg),
-       pg_catalog.sum(g.pos OPERATOR(pg_catalog.*) (2 OPERATOR(pg_catalog.*) g.below OPERATOR(pg_catalog.+) g.neg)), NULL
-FROM (SELECT q.g, q.pos, q.neg,
-             COALESCE(pg_catalog.sum(q.neg) OVER (PARTITION BY q.g ORDER BY q.score
-                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS below
-      FROM (SELECT c.g, c.score,
-                   COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 2), 0) AS pos,
-                   COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 1), 0) AS neg
-            FROM c WHERE c.t IS NOT NULL GROUP BY c.g, c.score) AS q) AS g
-GROUP BY g.g"""
-    return Sql(f"""WITH c AS MATERIALIZED (
-  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}pg_catalog.count(*) AS n,
+    two = k == 2 and not ranked
+    score = "CASE WHEN r.t IS NOT NULL THEN r.pr[2] END AS score, " if two else ""
+    keys = ", ".join(str(i) for i in range(1, 6 if two else 5))
+    ranks = ""
+    if two:
+        by_score = (
+            "(SELECT c.g, 2 AS j, c.score, COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 2), 0) AS pos,\n"
+            "        COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 1), 0) AS neg\n"
+            "      FROM c WHERE c.t IS NOT NULL GROUP BY c.g, c.score)"
+        )
+        ranks = "\nUNION ALL" + _auc_sql(by_score)
+    head = f"WITH c AS MATERIALIZED (\n  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}pg_catalog.count(*) AS n,"
+    source = f"(SELECT * FROM ({r}) AS r OFFSET 0) AS r"
+    if ranked and k >= 2:
+        head = (
+            f"WITH r AS MATERIALIZED ({r}),\n"
+            "s AS MATERIALIZED (\n  SELECT r.g, j.j, r.pr[j.j] AS score,\n"
+            # int4 counts (a score's rows), so that the running sums of them are int8, not numeric
+            "         (pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.=) j.j))::pg_catalog.int4 AS pos,\n"
+            "         (pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.<>) j.j))::pg_catalog.int4 AS neg\n"
+            f"  FROM r CROSS JOIN {_ranked_classes(k)} AS j(j) WHERE r.t IS NOT NULL GROUP BY 1, 2, 3),\n"
+            + head[len("WITH "):]
+        )
+        source = "r"
+        ranks = _curves_sql()
+    return Sql(f"""{head}
          pg_catalog.sum(OPERATOR(pg_catalog.-) pg_catalog.ln(GREATEST(LEAST(r.pr[r.t], 1::{F8} OPERATOR(pg_catalog.-) $2), $2))) AS loss
-  FROM (SELECT * FROM ({r}) AS r OFFSET 0) AS r
-  GROUP BY {', '.join(str(i) for i in range(1, 6 if two_classes else 5))})
+  FROM {source}
+  GROUP BY {keys})
 SELECT 'cell' AS what, c.g, c.t, c.h, pg_catalog.sum(c.n) AS a, NULL::pg_catalog.numeric AS b,
        NULL::pg_catalog.numeric AS c, NULL::{F8} AS f
 FROM c GROUP BY c.g, c.t, c.h
@@ -158,10 +278,16 @@ SELECT 'unknown', c.g, NULL, NULL, pg_catalog.count(DISTINCT c.u)::pg_catalog.nu
 WHERE c.t IS NULL GROUP BY c.g
 UNION ALL
 SELECT 'log_loss', c.g, NULL, NULL, pg_catalog.sum(c.n), NULL, NULL, pg_catalog.sum(c.loss)
-FROM c WHERE c.t IS NOT NULL GROUP BY c.g{auc}""")
+FROM c WHERE c.t IS NOT NULL GROUP BY c.g{ranks}""")
 
 
-def run_aggregate(plpy: Plpy, query: Sql, classes: list[str]) -> Any:
+RANKED_WORK_MEM_KB = 64 * 1024
+"""work_mem (at least) for the ranked form of :func:`aggregate_sql`: its rows, one per row and class, grouped and sorted
+once, stay in memory up to a few hundred thousand (on bench.column_table's 200,000 rows of 3 classes they spilled to
+disk three times with PostgreSQL's default 4 MB)."""
+
+
+def run_aggregate(plpy: Plpy, query: Sql, classes: list[str], ranked: bool = False) -> Any:
     """The rows of :func:`aggregate_sql` query ``query`` ($1 ``classes``, $2 :data:`EPS`), scanning in parallel.
 
     PostgreSQL never runs a statement PL/Python prepared with parameters in parallel
@@ -174,13 +300,18 @@ def run_aggregate(plpy: Plpy, query: Sql, classes: list[str]) -> Any:
     holds the model twice (the probabilities, and ``<m>_predict`` for the rows near
     a tie), and compiling that in every process costs more than it saves
     (on issue 19's table, paired runs: 1.37x one batch probability pass with jit,
-    1.01x without), as for cross-validation's scoring query.
+    1.01x without), as for cross-validation's scoring query.  ``ranked`` (the query's
+    ranked form): work_mem at least :data:`RANKED_WORK_MEM_KB` for the statement too.
     """
     can = plpy.execute(Sql(
         "SELECT NOT pg_catalog.current_setting('transaction_read_only')::pg_catalog.bool "
         "AND pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') AS ok"
     ))[0]["ok"]
-    with setting(plpy, "jit", "off"):
+    memory = nullcontext() if not ranked else setting(plpy, "work_mem", plpy.execute(Sql(
+        f"SELECT GREATEST(pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) OPERATOR(pg_catalog./) 1024, "
+        f"{RANKED_WORK_MEM_KB})::pg_catalog.text OPERATOR(pg_catalog.||) 'kB' AS m"
+    ))[0]["m"])
+    with setting(plpy, "jit", "off"), memory:
         if not can:
             return plpy.execute(plpy.prepare(query, PARAMETER_TYPES), [classes, EPS])
         into = temp_name("madnb_metrics_")
@@ -191,11 +322,15 @@ def run_aggregate(plpy: Plpy, query: Sql, classes: list[str]) -> Any:
 
 
 def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
-    """Per group g, the :func:`metrics` of the rows of :func:`aggregate_sql` (groups without rows are absent)."""
+    """Per group g, the :func:`metrics` of the rows of :func:`aggregate_sql` (groups without rows are absent);
+    with the ranked rows of its ``ranked`` form, each group's ``curves`` too (:func:`curves`)."""
     cells: dict[int, dict[tuple[int | None, int], int]] = {}
     unknown_labels: dict[int, int] = {}
     log_loss: dict[int, float] = {}
-    auc: dict[int, tuple[int, int, int]] = {}
+    auc: dict[int, dict[int, tuple[int, int, int]]] = {}
+    points: dict[int, dict[int, list[tuple[float, int, int, int]]]] = {}
+    bins: dict[int, dict[int, list[tuple[int, int, int, float]]]] = {}
+    ap: dict[int, dict[int, float]] = {}
     for r in result:
         g = int(r["g"])
         if r["what"] == "cell":
@@ -205,12 +340,68 @@ def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
         elif r["what"] == "log_loss":
             if int(r["a"]):
                 log_loss[g] = float(r["f"]) / int(r["a"])
-        elif r["a"] is not None:
-            auc[g] = (int(r["a"]), int(r["b"]), int(r["c"]))
-    return {
+        elif r["what"] == "point":
+            points.setdefault(g, {}).setdefault(int(r["t"]), []).append((float(r["f"]), int(r["a"]), int(r["b"]), int(r["h"])))
+        elif r["what"] == "rank":  # the AUC's counts, and average precision times the positives
+            auc.setdefault(g, {})[int(r["t"])] = (int(r["a"]), int(r["b"]), int(r["c"]))
+            ap.setdefault(g, {})[int(r["t"])] = float(r["f"])
+        elif r["what"] == "cal":
+            bins.setdefault(g, {}).setdefault(int(r["t"]), []).append((int(r["h"]), int(r["a"]), int(r["b"]), float(r["f"])))
+        elif r["a"] is not None:  # 'auc', of the ranked class t
+            auc.setdefault(g, {})[int(r["t"])] = (int(r["a"]), int(r["b"]), int(r["c"]))
+    out = {
         g: metrics(classes, c, unknown_labels.get(g, 0), log_loss.get(g), auc.get(g))
         for g, c in sorted(cells.items())
     }
+    for g, m in out.items():
+        if g in points or g in bins:
+            m["curves"] = curves(classes, points.get(g, {}), ap.get(g, {}), bins.get(g, {}), m)
+    return out
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def curves(classes: list[str], points: dict[int, list[tuple[float, int, int, int]]], ap: dict[int, float],
+           bins: dict[int, list[tuple[int, int, int, float]]], m: dict[str, Any]) -> dict[str, Any]:
+    """madnb.evaluate's curves, per ranked class (position -> its rows of :func:`_curves_sql`), as scikit-learn's.
+
+    ``roc``: ``roc_curve(y == c, proba[:, j])`` (drop_intermediate, the first point
+    (0, 0) at threshold NULL for scikit-learn's inf); ``precision_recall``:
+    ``precision_recall_curve(..., drop_intermediate=True)`` and
+    ``average_precision_score`` (of every threshold); a curve of more than
+    :data:`CURVE_POINTS` points thinned to its first, last and every
+    ceil(n / CURVE_POINTS)-th; ``calibration``: ``calibration_curve(..., n_bins=10)``
+    with each non-empty bin's rows.  Two classes: the positive class's only.
+    """
+    roc, pr, cal = [], [], []
+    auc_of = dict(zip(classes, m["roc_auc_ovr"], strict=True)) if m["roc_auc_ovr"] is not None else {m["positive_class"]: m["roc_auc"]}
+    for j, rows in sorted(points.items()):
+        rows.sort(key=lambda x: -x[0])  # descending thresholds, as scikit-learn's tps and fps
+        name = classes[j - 1]
+        kept = [x for x in rows if x[3] & 1]
+        p_all, n_all = rows[-1][1], rows[-1][2]
+        roc.append({
+            "class": name, "auc": auc_of.get(name),
+            "fpr": [0.0] + [_ratio(x[2], n_all) for x in kept], "tpr": [0.0] + [_ratio(x[1], p_all) for x in kept],
+            "thresholds": [None] + [x[0] for x in kept],
+        })
+        kept = [x for x in rows if x[3] & 2]
+        precision = [x[1] / (x[1] + x[2]) for x in kept]
+        recall = [x[1] / p_all if p_all else 1.0 for x in kept]
+        average = ap[j] / p_all if p_all and j in ap else None
+        pr.append({
+            "class": name, "average_precision": average,
+            "precision": precision[::-1] + [1.0], "recall": recall[::-1] + [0.0], "thresholds": [x[0] for x in kept][::-1],
+        })
+    for j, cells in sorted(bins.items()):
+        cells.sort()
+        cal.append({
+            "class": classes[j - 1], "bins": CALIBRATION_BINS, "bin": [x[0] for x in cells], "count": [x[1] for x in cells],
+            "prob_true": [x[2] / x[1] for x in cells], "prob_pred": [x[3] / x[1] for x in cells],
+        })
+    return {"roc": roc, "precision_recall": pr, "calibration": cal}
 
 
 def _div(a: float, b: float) -> float:
@@ -218,7 +409,7 @@ def _div(a: float, b: float) -> float:
 
 
 def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknown_labels: int,
-            log_loss: float | None, auc: tuple[int, int, int] | None) -> dict[str, Any]:
+            log_loss: float | None, auc: dict[int, tuple[int, int, int]] | None) -> dict[str, Any]:
     """The metrics from the aggregated rows (class positions 1-based; t None = a label not among the classes)."""
     k = len(classes)
     cm = [[cells.get((i, j), 0) for j in range(1, k + 1)] for i in range(1, k + 1)]
@@ -238,9 +429,13 @@ def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknow
         return sum(per_class) / k, _div(sum(v * s for v, s in zip(per_class, support, strict=True)), known)
 
     macro, weighted = zip(averages(precision), averages(recall), averages(f1), strict=True)
-    roc_auc = None
-    if auc is not None and auc[0] > 0 and auc[1] > 0:
-        roc_auc = auc[2] / (2 * auc[0] * auc[1])
+    # per ranked class (position -> (positives, negatives, twice the pairs ranked right)): its AUC, None without
+    # a positive or a negative (scikit-learn refuses those: "only one class present")
+    per_class = {j: a[2] / (2 * a[0] * a[1]) if a[0] > 0 and a[1] > 0 else None for j, a in (auc or {}).items()}
+    roc_auc = per_class.get(2) if k == 2 else None
+    ovr: list[float | None] | None = [per_class.get(j) for j in range(1, k + 1)] if k > 2 and per_class else None
+    if ovr is not None and all(v is not None for v in ovr):
+        roc_auc = sum(v for v in ovr if v is not None) / k  # scikit-learn's multi_class='ovr', average='macro'
     return {
         "classes": classes,
         "rows": rows,
@@ -256,13 +451,17 @@ def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknow
         "confusion_matrix": cm,
         "log_loss": log_loss,
         "roc_auc": roc_auc,
+        "roc_auc_ovr": ovr,
         "positive_class": classes[1] if k == 2 else None,
     }
 
 
 @entry_point
-def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | None = None) -> str:
-    """Metrics of model ``model`` on the labelled rows of ``source`` (jsonb text; see the module docstring)."""
+def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | None = None, curves: bool | None = False) -> str:
+    """Metrics of model ``model`` on the labelled rows of ``source`` (jsonb text; see the module docstring);
+    ``curves``: each class's AUC against the rest (more than two classes) and the curves (:func:`curves`) too."""
+    if curves is None:
+        raise MadnbError("22004", "curves must not be NULL", hint="curves => true adds the ROC, precision-recall and calibration curves")
     name = model_name(model)
     model_row = require(plpy, name)
     rel = resolve_relation(plpy, source, "source")
@@ -270,9 +469,9 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     classes = model_row.classes
     sql = evaluate_sql(
         name, rel.sql, col.name, model_row.label_type, len(classes), type_is_builtin(plpy, model_row.label_type),
-        type_is_builtin(plpy, col.type_sql),
+        type_is_builtin(plpy, col.type_sql), ranked=bool(curves) and len(classes) >= 2,
     )
-    by_group = read_metrics(classes, run_aggregate(plpy, sql, classes))
+    by_group = read_metrics(classes, run_aggregate(plpy, sql, classes, ranked=bool(curves)))
     if not by_group:
         raise MadnbError(
             "22000", f"no labelled rows to evaluate model {name.key} on",
@@ -292,6 +491,6 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
 
 
 __all__ = [
-    "CLEAR_MARGIN", "EPS", "PARAMETER_TYPES", "aggregate_sql", "evaluate", "evaluate_sql", "metrics", "predicted_class_sql",
-    "read_metrics", "run_aggregate",
+    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql",
+    "curves", "evaluate", "evaluate_sql", "metrics", "predicted_class_sql", "read_metrics", "run_aggregate",
 ]
