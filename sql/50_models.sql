@@ -68,6 +68,46 @@ $$;
 COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
     'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
 
+-- A named model from released statistics (issue 20): statistics tables (here,
+-- foreign tables, server:table over dblink) or the share sums of a secure
+-- aggregation, through the same pipeline as madnb.train after its release.
+CREATE OR REPLACE FUNCTION madnb._train_from_statistics(
+    model text,
+    statistics text[],
+    features text[],
+    label text,
+    smoothing float8,
+    replace boolean
+) RETURNS void
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+madnb_pl.models.lifecycle.train_from_statistics(
+    plpy, model=model, statistics=statistics, features=features, label=label, smoothing=smoothing, replace=replace)
+$python$;
+COMMENT ON FUNCTION madnb._train_from_statistics(text, text[], text[], text, float8, boolean) IS
+    'internal: the PL/Python entry point behind madnb.train_from_statistics';
+
+CREATE OR REPLACE FUNCTION madnb.train_from_statistics(
+    model text,
+    statistics text[],
+    features text[] DEFAULT NULL,
+    label text DEFAULT 'class',
+    smoothing float8 DEFAULT 1,
+    replace boolean DEFAULT false
+) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._train_from_statistics(
+        model => model, statistics => statistics, features => features, label => label,
+        smoothing => smoothing, replace => replace);
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.train_from_statistics(text, text[], text[], text, float8, boolean) IS
+    'make a named naive Bayes model from released statistics: statistics tables (here, foreign tables, or server:table on federated servers; merged as create_nb_model_from_statistics merges them) or every aggregation server''s share sum (reconstructed as create_nb_model_from_shares does); features name the attribute positions (default attr_1 ..), label the class; predict with madnb_models.<model>_predict(row)';
+
 CREATE OR REPLACE FUNCTION madnb._drop_model(model text, "cascade" boolean) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
