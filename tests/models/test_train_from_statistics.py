@@ -259,3 +259,28 @@ def test_bad_arguments_are_refused_with_their_sqlstate_and_leave_nothing_behind(
         assert e.diag.message_primary == e.diag.message_primary.lower()[:1] + e.diag.message_primary[1:]
     assert (relations(db), relations(db, "madnb_statistics"), relations(db, "madnb_models")) == before
     assert db.execute("SELECT count(*) FROM madnb.models").fetchone() == (1,)  # union_nb
+
+
+FLOAT_CODES = [0.0, 1.0, 0.5, -3.25, 1e-05, 0.0001, 123.456, 1e14, 2.5e15, 0.1 + 0.2, 5e-324, -1.7976931348623157e308]
+
+
+def test_to_sklearn_of_a_model_with_float8_categorical_positions_compares_values_by_postgresqls_text_of_them(db):
+    db.execute("CREATE TABLE f (id int, class text, attributes float8[])")
+    rows = [(i, "ab"[i % 2 if i % 5 else 0], [FLOAT_CODES[i % len(FLOAT_CODES)], (i % 7) * 0.3]) for i in range(200)]
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO f VALUES (%s, %s, %s)", rows)
+    db.execute("SELECT madnb.create_nb_statistics('f', 'class', 'attributes', '2', 2, 'f_stats')")
+    db.execute("SELECT madnb.train_from_statistics('f_nb', ARRAY['f_stats'], ARRAY['code', 'x'])")
+    texts = db.execute("SELECT v::text FROM unnest(%s::float8[]) AS v", (FLOAT_CODES,)).fetchall()
+    values = db.execute(
+        "SELECT array_agg(DISTINCT value ORDER BY value) FROM madnb_statistics.\"madnb_models.f_nb\" WHERE attr = 1"
+    ).fetchone()[0]
+    assert sorted(values) == sorted(t for (t,) in texts)  # the kept statistics hold PostgreSQL's text of each value
+    db.execute("CREATE TABLE f_new (id int, code float8, x float8)")
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO f_new VALUES (%s, %s, %s)", [(i, FLOAT_CODES[i % len(FLOAT_CODES)], i * 0.05) for i in range(40)])
+    want = [r[0] for r in db.execute("SELECT madnb_models.f_nb_predict_proba_array(t) FROM f_new t ORDER BY t.id").fetchall()]
+    frame = pd.DataFrame(db.execute("SELECT code, x FROM f_new ORDER BY id").fetchall(), columns=["code", "x"])
+    got = madnb.to_sklearn(db, "f_nb").predict_proba(frame)
+    for g, w in zip(got, want, strict=True):
+        assert all(abs(a - b) <= 1e-9 for a, b in zip(g, w, strict=True)), (g, w)
