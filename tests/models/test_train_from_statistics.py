@@ -284,3 +284,31 @@ def test_to_sklearn_of_a_model_with_float8_categorical_positions_compares_values
     got = madnb.to_sklearn(db, "f_nb").predict_proba(frame)
     for g, w in zip(got, want, strict=True):
         assert all(abs(a - b) <= 1e-9 for a, b in zip(g, w, strict=True)), (g, w)
+
+
+def test_private_share_sums_make_a_private_model_charged_to_no_budget_beyond_the_owners_releases(db):
+    db.execute("CREATE TABLE dom (attr int, value text)")
+    db.execute("INSERT INTO dom VALUES (0, 'a'), (0, 'b'), (1, 'x'), (1, 'y'), (1, 'z')")
+    for o in range(OWNERS):
+        db.execute(f"CREATE TABLE p_owner{o} (id int, class text, attributes text[])")
+        db.execute(
+            f"INSERT INTO p_owner{o} SELECT i, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END, ARRAY[(ARRAY['x', 'y', 'z'])[1 + i % 3]] "
+            f"FROM generate_series(1, 100 + {o}) i"
+        )
+        db.execute(
+            f"SELECT madnb.create_nb_statistics_shares('p_owner{o}', 'class', 'attributes', 1, "
+            f"ARRAY['p_owner{o}_share1', 'p_owner{o}_share2'], epsilon => 1, domain => 'dom')"
+        )
+    for j in (1, 2):
+        db.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['p_owner0_share{j}', 'p_owner1_share{j}', 'p_owner2_share{j}'], 'p_sum{j}')")
+    ledger = db.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone()[0]
+    assert ledger == OWNERS
+    db.execute("SELECT madnb.train_from_statistics('p_nb', ARRAY['p_sum1', 'p_sum2'], ARRAY['letter'])")
+    assert db.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone()[0] == ledger
+    row = db.execute("SELECT privacy, epsilon FROM madnb.models WHERE name = 'p_nb'").fetchone()
+    assert row == ("private", 1.0)
+    header = json.loads(db.execute("SELECT obj_description('p_sum1'::regclass)").fetchone()[0][len("madnb share "):])
+    privacy = db.execute("SELECT m.privacy FROM madnb._models m WHERE m.name = 'p_nb'").fetchone()[0]
+    assert privacy["guarantee"] == header["statistics"]["guarantee"] and len(privacy["release_ids"]) == OWNERS
+    p = db.execute("SELECT madnb_models.p_nb_predict_proba_array(letter => 'y')").fetchone()[0]
+    assert len(p) == 2 and math.isclose(sum(p), 1.0)
