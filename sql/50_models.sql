@@ -319,11 +319,11 @@ SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
        m.schema_name
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
-    'one row per named model (madnb.train): what it was trained on, its classes, privacy, owner and size';
+    'one row per named model (madnb.train, madnb.train_from_statistics): what it was trained on, its classes, privacy, owner and size';
 COMMENT ON COLUMN madnb.models.name IS 'the model''s name as madnb.train was given it: one identifier (objects in schema madnb_models) or schema.identifier';
 COMMENT ON COLUMN madnb.models.schema_name IS 'the schema of the model''s prediction functions and tables';
 COMMENT ON COLUMN madnb.models.kind IS 'the kind of naive Bayes: naive_bayes (Gaussian numeric and categorical features, as MADlib''s), gaussian or categorical (scikit-learn''s GaussianNB, CategoricalNB), or multinomial, bernoulli, complement (one vector column of counts, as scikit-learn''s MultinomialNB, BernoulliNB, ComplementNB)';
-COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained';
+COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained; for madnb.train_from_statistics the statistics tables or share sums it was made from, as given';
 COMMENT ON COLUMN madnb.models.label IS 'the label column';
 COMMENT ON COLUMN madnb.models.label_type IS 'the label''s type: what <model>_predict returns';
 COMMENT ON COLUMN madnb.models.features IS 'the features in order: [{name, role (gaussian or categorical; counts or binary for the vector kinds), type}]';

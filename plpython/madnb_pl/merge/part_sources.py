@@ -1,7 +1,9 @@
 """The exact release, wherever the rows are: one table here, or the shards of a partitioned table.
 
 And the header of a statistics table wherever it is: here, or on another server
-behind a postgres_fdw foreign table.  This module only chooses;
+behind a postgres_fdw foreign table; and a list of sources wherever they are
+(:func:`gather`: tables here, foreign tables, ``server:table``), each with its
+header, read and checked before any cell crosses the network.  This module only chooses;
 :mod:`madnb_pl.release.statistics_table` (local), :mod:`madnb_pl.merge.shards` and
 :mod:`madnb_pl.merge.federation` (other servers) do the work, and none of them needs
 to know about the others' case.
