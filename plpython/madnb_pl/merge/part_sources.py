@@ -45,6 +45,12 @@ def read_header(plpy: Plpy, rel: Relation, subject: str) -> Header:
     names that server (:func:`madnb_pl.release.statistics_table.read_on_server`).
     """
     comment, display, server = read_comment(plpy, rel, subject)
+    return statistics_header(comment, subject, display, server)
+
+
+def statistics_header(comment: str | None, subject: str, display: str, server: str | None) -> Header:
+    """The statistics header in ``comment`` (22023 naming ``subject`` ``display`` when there is none); read on
+    foreign server ``server``, it says so (:func:`madnb_pl.release.statistics_table.read_on_server`)."""
     header = statistics_table.parse_header(comment, subject, display)
     return header if server is None else statistics_table.read_on_server(header, server)
 
@@ -126,4 +132,4 @@ def gather(
     return parts
 
 
-__all__ = ["ReadAny", "gather", "read_comment", "read_header", "split_source", "write_exact_here_or_on_shards"]
+__all__ = ["ReadAny", "gather", "read_comment", "read_header", "split_source", "statistics_header", "write_exact_here_or_on_shards"]

@@ -27,7 +27,7 @@ from ..core.names import Relation
 from ..core.sql import Plpy, Sql
 from ..release import share_table
 from ..release.share_table import SHARE_SUM, ShareHeader
-from ..release.statistics_table import Header, parse_header, read_on_server
+from ..release.statistics_table import Header
 from . import federation, part_sources, secure
 from .part_sums import check_compatible
 
@@ -52,8 +52,7 @@ def _read(comment: str | None, subject: str, label: str, server: str | None) -> 
     :func:`madnb_pl.release.share_table.parse`), else a statistics header (22023 when it is neither)."""
     if comment is not None and comment.startswith(share_table.COMMENT_PREFIX):
         return share_table.parse(comment, subject, label, SHARE_SUM)
-    h = parse_header(comment, subject, label)
-    return h if server is None else read_on_server(h, server)
+    return part_sources.statistics_header(comment, subject, label, server)
 
 
 def gather(plpy: Plpy, texts: list[str | None] | None, argument: str = "statistics") -> Sources:

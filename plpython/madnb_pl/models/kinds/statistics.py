@@ -33,7 +33,16 @@ from ...core.names import Column, ModelName, NewName, Relation, parse_name
 from ...core.sql import F8, FLOAT8, Plpy, Sql, base_type
 from ...derive import model_tables
 from ...inputs import arrays
-from ...inputs.columns import CATEGORICAL, GAUSSIAN, ColumnTraining, Feature, column_names, column_text_sql, parameter_type
+from ...inputs.columns import (
+    CATEGORICAL,
+    GAUSSIAN,
+    ColumnTraining,
+    Feature,
+    check_feature_names,
+    column_names,
+    column_text_sql,
+    parameter_type,
+)
 from ...merge import part_sums, statistics_sources
 from ...merge.statistics_sources import Sources
 from ...release import statistics_table
@@ -68,13 +77,7 @@ def feature_names(features: list[str | None] | None, label: str | None) -> tuple
     if features is None:
         return None, name
     names = column_names(features, "features")
-    seen: set[str] = set()
-    for n in names:
-        if n in seen:
-            raise MadnbError("42701", f'feature "{n}" is listed twice', hint="name each attribute position once")
-        seen.add(n)
-        if n == name:
-            raise MadnbError("22023", f'the label "{n}" is also listed as a feature', hint="give the label another name than the features'")
+    check_feature_names(names, name)
     return names, name
 
 
