@@ -68,7 +68,9 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
     missing values) -> its digits, a ``Decimal`` without trailing zeros, a date
     as ``YYYY-MM-DD``, a datetime as ``YYYY-MM-DD HH:MM:SS.ffffff`` (an aware
     one in UTC; a naive one for a timestamptz column is taken as UTC), a UUID in
-    lower case, char(n) without trailing blanks, anything else ``str(value)``.
+    lower case, char(n) without trailing blanks, a float (a categorical position of a model made from float8[]
+    statistics, madnb.train_from_statistics) as PostgreSQL writes it (``0``, ``0.5``, ``1e-05``), anything else
+    ``str(value)``.
     ``None`` and NaN are missing: they add nothing (and to a Gaussian feature in
     a :class:`MixedNB`; :class:`~sklearn.naive_bayes.GaussianNB` refuses NaN,
     as scikit-learn does).
@@ -138,6 +140,34 @@ def _numeric_text(v: Any) -> str:
     return "0" if s in ("-0", "") else s
 
 
+_FLOAT_DIGITS = {"float8": 15, "float4": 6}
+"""DBL_DIG and FLT_DIG: PostgreSQL writes a float in exponent form from this decimal exponent on (and below -4)."""
+
+
+def _float_text(v: Any, base: str) -> str:
+    """PostgreSQL's text of a float8 (float4) value at the default extra_float_digits: its shortest digits that read
+    back as the value, in fixed notation without a trailing ``.0``, or as ``1.5e+15`` / ``1e-05`` outside
+    [1e-4, 1e15) ([1e-4, 1e6) for float4); NaN, Infinity and -Infinity as PostgreSQL spells them."""
+    x = float(v)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0" if math.copysign(1.0, x) < 0 else "0"
+    shortest = repr(x) if base == "float8" else np.format_float_scientific(np.float32(x), unique=True)
+    sign, digits, exponent = decimal.Decimal(shortest).normalize().as_tuple()
+    assert isinstance(exponent, int)
+    text = "".join(str(d) for d in digits)
+    e = len(digits) + exponent - 1  # the decimal exponent of the first digit
+    if e < -4 or e >= _FLOAT_DIGITS[base]:
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        out = f"{mantissa}e{'-' if e < 0 else '+'}{abs(e):02d}"
+    else:
+        out = format(decimal.Decimal(f"{text}e{exponent}"), "f")
+    return ("-" if sign else "") + out
+
+
 def _text_of(base: str) -> Callable[[Any], str]:
     """The text form madnb compares for a value of a feature whose base type is ``base`` (pg_type.typname).
 
@@ -160,6 +190,8 @@ def _value_text_of(base: str) -> Callable[[Any], str]:
         return lambda v: str(int(v)) if not isinstance(v, float) or v.is_integer() else repr(v)
     if base == "numeric":
         return _numeric_text
+    if base in _FLOAT_DIGITS:
+        return lambda v: _float_text(v, base)
     if base == "date":
         return lambda v: (v.date() if isinstance(v, datetime.datetime) else v).isoformat()
     if base == "timestamp":

@@ -68,6 +68,46 @@ $$;
 COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
     'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
 
+-- A named model from released statistics (issue 20): statistics tables (here,
+-- foreign tables, server:table over dblink) or the share sums of a secure
+-- aggregation, through the same pipeline as madnb.train after its release.
+CREATE OR REPLACE FUNCTION madnb._train_from_statistics(
+    model text,
+    statistics text[],
+    features text[],
+    label text,
+    smoothing float8,
+    replace boolean
+) RETURNS void
+LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $python$
+#@madnb-prelude
+madnb_pl.models.lifecycle.train_from_statistics(
+    plpy, model=model, statistics=statistics, features=features, label=label, smoothing=smoothing, replace=replace)
+$python$;
+COMMENT ON FUNCTION madnb._train_from_statistics(text, text[], text[], text, float8, boolean) IS
+    'internal: the PL/Python entry point behind madnb.train_from_statistics';
+
+CREATE OR REPLACE FUNCTION madnb.train_from_statistics(
+    model text,
+    statistics text[],
+    features text[] DEFAULT NULL,
+    label text DEFAULT 'class',
+    smoothing float8 DEFAULT 1,
+    replace boolean DEFAULT false
+) RETURNS void
+LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
+AS $$
+BEGIN
+    PERFORM madnb._train_from_statistics(
+        model => model, statistics => statistics, features => features, label => label,
+        smoothing => smoothing, replace => replace);
+--@madnb-reraise
+END
+$$;
+COMMENT ON FUNCTION madnb.train_from_statistics(text, text[], text[], text, float8, boolean) IS
+    'make a named naive Bayes model from released statistics: statistics tables (here, foreign tables, or server:table on federated servers; merged as create_nb_model_from_statistics merges them) or every aggregation server''s share sum (reconstructed as create_nb_model_from_shares does); features name the attribute positions (default attr_1 ..), label the class; predict with madnb_models.<model>_predict(row)';
+
 CREATE OR REPLACE FUNCTION madnb._drop_model(model text, "cascade" boolean) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
@@ -279,11 +319,11 @@ SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
        m.schema_name
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
-    'one row per named model (madnb.train): what it was trained on, its classes, privacy, owner and size';
+    'one row per named model (madnb.train, madnb.train_from_statistics): what it was trained on, its classes, privacy, owner and size';
 COMMENT ON COLUMN madnb.models.name IS 'the model''s name as madnb.train was given it: one identifier (objects in schema madnb_models) or schema.identifier';
 COMMENT ON COLUMN madnb.models.schema_name IS 'the schema of the model''s prediction functions and tables';
 COMMENT ON COLUMN madnb.models.kind IS 'the kind of naive Bayes: naive_bayes (Gaussian numeric and categorical features, as MADlib''s), gaussian or categorical (scikit-learn''s GaussianNB, CategoricalNB), or multinomial, bernoulli, complement (one vector column of counts, as scikit-learn''s MultinomialNB, BernoulliNB, ComplementNB)';
-COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained';
+COMMENT ON COLUMN madnb.models.source IS 'the table or view it was trained from, as schema.name when trained; for madnb.train_from_statistics the statistics tables or share sums it was made from, as given';
 COMMENT ON COLUMN madnb.models.label IS 'the label column';
 COMMENT ON COLUMN madnb.models.label_type IS 'the label''s type: what <model>_predict returns';
 COMMENT ON COLUMN madnb.models.features IS 'the features in order: [{name, role (gaussian or categorical; counts or binary for the vector kinds), type}]';

@@ -127,7 +127,7 @@ def secure_section_line() -> int:
 
 def test_the_federation_walkthrough_runs_on_three_owners_and_an_aggregator(db, remote_dbs, tmp_path):
     bs = [b for b in runnable(FEDERATION) if b.line < secure_section_line()]
-    assert [b.run_on for b in bs] == ["each owner"] + ["aggregator"] * 4, "every runnable block says where it runs"
+    assert [b.run_on for b in bs] == ["each owner"] + ["aggregator"] * 5, "every runnable block says where it runs"
     where = {f"owner{i}": r for i, r in enumerate(remote_dbs, start=1)}
 
     def server_options(m: re.Match[str]) -> str:
@@ -147,6 +147,11 @@ def test_the_federation_walkthrough_runs_on_three_owners_and_an_aggregator(db, r
             for k, dsn in enumerate(targets):
                 run_psql(dsn, script, tmp_path, f"federation_{n}_{k}")
         assert db.execute("SELECT count(*) FROM sales_classified").fetchone()[0] == 2
+        # the named model from the owners' statistics predicts what the classify view of the merged tables does
+        assert db.execute(
+            "SELECT bool_and(c.nb_classification = ARRAY[madnb_models.sales_nb_predict(region => n.attributes[1], "
+            "channel => n.attributes[2], amount => n.attributes[3])]) FROM sales_classified c JOIN new_sales n ON n.id = c.key"
+        ).fetchone() == (True,)
     finally:
         for r, before in zip(remote_dbs, befores):
             drop_roles(r.conn, roles(r.conn) - before)
@@ -183,6 +188,10 @@ def test_the_secure_aggregation_walkthrough_runs_on_three_owners_two_aggregation
             for k, dsn in enumerate(targets[str(b.run_on)]):
                 run_psql(dsn, script, tmp_path, f"secure_{n}_{k}")
         assert db.execute("SELECT count(*) FROM sales_secure_classified").fetchone()[0] == 2
+        assert db.execute(
+            "SELECT bool_and(c.nb_classification = ARRAY[madnb_models.sales_secure_nb_predict(region => n.attributes[1], "
+            "channel => n.attributes[2], amount => n.attributes[3])]) FROM sales_secure_classified c JOIN new_sales n ON n.id = c.key"
+        ).fetchone() == (True,)
         # the model of the 3 x 60 rows: the class priors of the union
         assert sorted(db.execute("SELECT class, class_cnt, all_cnt FROM sales_secure_cp").fetchall()) == [("a", 90, 180), ("b", 90, 180)]
     finally:

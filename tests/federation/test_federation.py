@@ -654,7 +654,7 @@ _SERVER_OPTIONS = re.compile(r"host '(owner[123])\.example\.com', port '5432', d
 def test_the_federation_walkthrough_in_the_docs_runs_as_written_and_equals_centralised_training(db, remote_dbs):
     # the federated walkthrough: the secure aggregation one after it runs in tests/docs/test_docs_examples.py
     blocks = _BLOCK.findall(DOC.read_text(encoding="utf-8").split("\n## Secure aggregation\n")[0])
-    assert [where for where, _ in blocks] == ["each owner", "aggregator", "aggregator", "aggregator", "aggregator"]
+    assert [where for where, _ in blocks] == ["each owner"] + ["aggregator"] * 5
     reader = "federation_reader_" + secrets.token_hex(3)  # roles outlive a test on the session's clusters
     where = {f"owner{i}": r for i, r in enumerate(remote_dbs, start=1)}
     rng = np.random.default_rng(3)
@@ -679,3 +679,10 @@ def test_the_federation_walkthrough_in_the_docs_runs_as_written_and_equals_centr
     assert_same_model(db, ("sales_fp", "sales_np", "sales_cp"), ("fp", "np", "cp"))
     assert_same_model(db, ("sales_fed_fp", "sales_fed_np", "sales_fed_cp"), ("fp", "np", "cp"))
     assert db.execute("SELECT count(*) FROM sales_classified").fetchone()[0] == len(union[::7])
+    # the named model made from the same owners' statistics: the centralised model's probabilities
+    db.execute("SELECT madnb.create_nb_probs_view('fp', 'cp', 'new_sales', 'id', 'attributes', 3, 'np', 'central_probs')")
+    pairs = db.execute(
+        "SELECT p.nb_prob, (madnb_models.sales_nb_predict_proba(region => n.attributes[1], channel => n.attributes[2], "
+        "amount => n.attributes[3]) ->> p.class)::float8 FROM central_probs p JOIN new_sales n ON n.id = p.key"
+    ).fetchall()
+    assert len(pairs) == 2 * len(union[::7]) and all(abs(a - b) <= 1e-9 * a for a, b in pairs)

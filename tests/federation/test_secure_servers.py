@@ -221,3 +221,69 @@ def test_private_shares_across_servers_are_charged_once_to_each_owners_own_ledge
         assert [(t, float(e)) for t, e in rows] == [("sales", 1.0)]
     for conn in [s.conn for s in federation.servers] + [db]:
         assert conn.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone() == (0,)
+
+
+def owner_statistics(db: psycopg.Connection[Any], federation: Federation) -> None:
+    """The owners' exact statistics (table stats), each read by a role allowed that table only, linked as owner1..3."""
+    for i, o in enumerate(federation.owners, start=1):
+        o.db.conn.execute("SELECT madnb.create_nb_statistics('sales', 'class', 'attributes', '2', 2, 'stats')")
+        role, password = o.db.login_role(prefix="plain_")
+        o.db.conn.execute(sql.SQL("GRANT SELECT ON stats TO {}").format(sql.Identifier(role)))
+        link_server(db, o.db, f"owner{i}", remote_user=role, password=password, extensions=("postgres_fdw", "dblink"))
+
+
+def test_named_models_from_the_servers_share_sums_and_from_the_owners_statistics_predict_as_madnb_train_on_their_rows(
+    db, federation: Federation,
+) -> None:
+    owner_statistics(db, federation)
+    before = relations(db)
+    db.execute("SELECT madnb.train_from_statistics('from_shares', ARRAY['aggregation1:share_sum', 'aggregation2:share_sum'], ARRAY['colour', 'x'])")
+    db.execute("SELECT madnb.train_from_statistics('from_owners', ARRAY['owner1:stats', 'owner2:public.stats', 'owner3:stats'], ARRAY['colour', 'x'])")
+    assert relations(db) == before and db.execute("SELECT public.dblink_get_connections()").fetchone() == (None,)
+    # the reference: madnb.train on the union of the owners' rows, as ordinary columns
+    db.execute("CREATE TABLE all_sales (id int, class text, colour int, x float8)")
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO all_sales VALUES (%s, %s, %s, %s)", [(i, c, int(a[0]), a[1]) for i, c, a in federation.rows])
+    db.execute("SELECT madnb.train('union_nb', 'all_sales', 'class', exclude => ARRAY['id'], categorical => ARRAY['colour'])")
+    db.execute("CREATE TABLE new_sales (id int, colour int, x float8)")
+    db.execute("INSERT INTO new_sales SELECT i, i % 4, (i % 17) * 0.7 - 3 FROM generate_series(1, 60) AS i")  # colour 3: unseen
+    for m in ("from_shares", "from_owners"):
+        rows = db.execute(
+            f"SELECT madnb_models.{m}_predict(t), madnb_models.union_nb_predict(t), madnb_models.{m}_predict_proba_array(t), "
+            "madnb_models.union_nb_predict_proba_array(t) FROM new_sales t ORDER BY t.id"
+        ).fetchall()
+        assert len(rows) == 60
+        for got, want, p, q in rows:
+            assert got == want and all(abs(a - b) <= 1e-9 * b for a, b in zip(p, q, strict=True)), (m, p, q)
+    sources = dict(db.execute("SELECT name, source FROM madnb.models WHERE name LIKE 'from%'").fetchall())
+    assert sources == {"from_shares": "aggregation1:share_sum, aggregation2:share_sum",
+                       "from_owners": "owner1:stats, owner2:public.stats, owner3:stats"}
+    db.execute("SELECT madnb.drop_model('from_owners')")
+    assert all(o.db.conn.execute("SELECT to_regclass('stats') IS NOT NULL").fetchone() == (True,) for o in federation.owners)
+
+
+def test_a_named_model_from_foreign_tables_is_the_one_over_dblink_and_a_failed_call_leaves_nothing_here_or_open(
+    db, federation: Federation,
+) -> None:
+    owner_statistics(db, federation)
+    for i in (1, 2):
+        db.execute(f"CREATE SCHEMA o{i}")
+        db.execute(f"IMPORT FOREIGN SCHEMA public LIMIT TO (stats) FROM SERVER owner{i} INTO o{i}")
+    db.execute("SELECT madnb.train_from_statistics('via_foreign', ARRAY['o1.stats', 'o2.stats', 'owner3:stats'], ARRAY['colour', 'x'])")
+    db.execute("SELECT madnb.train_from_statistics('via_dblink', ARRAY['owner1:stats', 'owner2:stats', 'owner3:stats'], ARRAY['colour', 'x'])")
+    q = "SELECT cls, attr, value, n, nv, mean, var FROM {} ORDER BY cls, attr, value NULLS FIRST"
+    kept = dict(db.execute("SELECT name, statistics FROM madnb.models").fetchall())
+    assert db.execute(q.format(kept["via_foreign"])).fetchall() == db.execute(q.format(kept["via_dblink"])).fetchall()
+    before = relations(db), relations(db, "madnb_statistics"), relations(db, "madnb_models")
+    cases = [
+        ("ARRAY['owner1:stats', 'owner2:no_such_table']", "42P01"),
+        ("ARRAY['owner1:stats', 'o1.stats']", "22023"),  # one owner's release twice
+        ("ARRAY['owner1:stats', 'aggregation1:share_sum', 'aggregation2:share_sum']", "22023"),  # statistics and share sums
+        ("ARRAY['no_such_server:stats']", "42704"),
+        ("ARRAY['owner1:sales']", "22023"),  # the owner's rows: not a statistics table (refused before any row is read)
+    ]
+    for arr, state in cases:
+        e = sqlstate_of(db, f"SELECT madnb.train_from_statistics('failed', {arr})")
+        assert e.diag.sqlstate == state, (arr, e.diag.sqlstate, e.diag.message_primary)
+        assert (relations(db), relations(db, "madnb_statistics"), relations(db, "madnb_models")) == before
+        assert db.execute("SELECT public.dblink_get_connections()").fetchone() == (None,)

@@ -128,6 +128,11 @@ def run_workload(conn: psycopg.Connection[Any]) -> list[str]:
         conn.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['mixed_sh{j}', 'mixed_test_owner_sh{j}'], 'mixed_sum{j}')")
     conn.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['mixed_sum1', 'mixed_sum2'], 'secure_fp', 'secure_np', 'secure_cp')")
     outs += ["secure_fp", "secure_np", "secure_cp"]
+    # named models from statistics tables and from the share sums (in madnb_models: replaced on the second run)
+    conn.execute("SELECT madnb.create_nb_statistics('public.mixed', 'class', 'attributes', '2', 3, 'mixed_stats')")
+    conn.execute("SELECT madnb.train_from_statistics('hijack_from_stats', ARRAY['mixed_stats'], replace => true)")
+    conn.execute("SELECT madnb.train_from_statistics('hijack_from_shares', ARRAY['mixed_sum1', 'mixed_sum2'], replace => true)")
+    outs.append("mixed_stats")
     return outs
 
 

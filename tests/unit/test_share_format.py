@@ -7,7 +7,7 @@ import json
 import pytest
 
 from madnb_pl.core.errors import MadnbError
-from madnb_pl.merge.secure import split_source
+from madnb_pl.merge.part_sources import split_source
 from madnb_pl.release import share_table
 from madnb_pl.release.statistics_table import Header
 

@@ -14,6 +14,7 @@ privacy budget.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.names import NewName, Relation, created
@@ -59,6 +60,24 @@ def merge_and_derive(
     part and checked against its header, and its cells are checked
     (:func:`check_parts`).
     """
+    kept, header, training = merge(plpy, parts, subject, shape, keep)
+    derive_from_sum(plpy, kept, header, training, ModelSql.of(model), smoothing, create=True)
+
+
+def merge(
+    plpy: Plpy,
+    parts: list[tuple[Relation, Header]],
+    subject: str = "statistics",
+    shape: Training | None = None,
+    keep: NewName | None = None,
+    value_text: Callable[[str], Sql] | None = None,
+) -> tuple[Relation, Header, Training]:
+    """The checked sum of the parts (:func:`merge_and_derive`'s first half): the statistics table a model derives
+    from, its header and the shape of the parts.
+
+    ``value_text``: the sum keeps each categorical value as this text form of it (a named model's statistics,
+    :mod:`madnb_pl.models.kinds.statistics`; see :func:`madnb_pl.merge.part_sums.write_sum`).
+    """
     check_compatible(parts)
     first_rel, first = parts[0]
     if shape is not None:
@@ -69,12 +88,10 @@ def merge_and_derive(
             statistics_shape(plpy, other, h, subject)
         check_parts(plpy, parts)
     if keep is not None:
-        header = write_sum(plpy, parts, keep, training)
-        kept = created(plpy, keep)
-    else:
-        assert len(parts) == 1
-        kept, header = first_rel, first
-    derive_from_sum(plpy, kept, header, training, ModelSql.of(model), smoothing, create=True)
+        header = write_sum(plpy, parts, keep, training, value_text)
+        return created(plpy, keep), header, training
+    assert len(parts) == 1 and value_text is None
+    return first_rel, first, training
 
 
 @dataclass(frozen=True)
@@ -323,6 +340,7 @@ __all__ = [
     "derive_from_sum",
     "dp_model_ctes",
     "insert_model_rows",
+    "merge",
     "merge_and_derive",
     "model_ctes",
     "write_sum",

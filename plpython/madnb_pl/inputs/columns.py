@@ -258,6 +258,18 @@ def column_names(values: list[str | None] | None, argument: str) -> list[str]:
     return out
 
 
+def check_feature_names(names: list[str], label: str) -> None:
+    """A model's feature names: each once (42701), none the label's (22023); madnb.train's and
+    madnb.train_from_statistics's."""
+    seen: set[str] = set()
+    for n in names:
+        if n in seen:
+            raise MadnbError("42701", f'feature "{n}" is listed twice', hint="list each feature once")
+        seen.add(n)
+        if n == label:
+            raise MadnbError("22023", f'the label "{n}" is also listed as a feature', hint="leave the label out of features")
+
+
 @dataclass(frozen=True)
 class Inputs:
     """A training's source, label and feature column names, resolved once for every kind of model.
@@ -294,13 +306,7 @@ def resolve_inputs(
         names = column_names(features, "features")
         if excluded:
             raise MadnbError("22023", "features and exclude are given together", hint="list the features, or exclude columns from all of them, not both")
-        seen: set[str] = set()
-        for n in names:
-            if n in seen:
-                raise MadnbError("42701", f'feature "{n}" is listed twice', hint="list each feature column once")
-            seen.add(n)
-            if n == lab.name:
-                raise MadnbError("22023", f'the label "{n}" is also listed as a feature', hint="leave the label out of features")
+        check_feature_names(names, lab.name)
     if not names:
         raise MadnbError(
             "22023", f"no features to train on in {rel.display}",
@@ -411,6 +417,7 @@ __all__ = [
     "label_text_sql",
     "parameter_type",
     "plain_name",
+    "check_feature_names",
     "column_names",
     "resolve_inputs",
     "resolve_label",

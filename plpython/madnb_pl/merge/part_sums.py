@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 
@@ -29,7 +30,7 @@ from ..core.errors import MadnbError
 from ..core.names import Column, NewName, Relation, resolve_column
 from ..core.sql import F8, Plpy, Sql, temp_name
 from ..inputs.arrays import Training
-from ..release.statistics_table import Header, check_cells, create_table, now, write_header
+from ..release.statistics_table import Header, check_cells, create_table, create_with_types, now, write_header
 
 
 def effective_epsilon(headers: list[Header]) -> float:
@@ -250,12 +251,27 @@ def merged_select(parts: list[tuple[Relation, Header]], training: Training) -> S
 _CELLS = "(cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)"
 
 
-def write_sum(plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, training: Training) -> Header:
+def write_sum(
+    plpy: Plpy, parts: list[tuple[Relation, Header]], dest: NewName, training: Training, value_text: Callable[[str], Sql] | None = None,
+) -> Header:
     """The sum of compatible ``parts`` into a new statistics table ``dest`` (the cells as one release
-    would hold them, raw noisy sums for private parts); return its header (:func:`sum_header`)."""
-    create_table(plpy, dest, training)
-    plpy.execute(Sql(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, training)}"))
-    header = sum_header(plpy, [h for _, h in parts])
+    would hold them, raw noisy sums for private parts); return its header (:func:`sum_header`).
+
+    ``value_text``: ``dest``'s values are text, each categorical value the text form this gives of it (SQL over a
+    value); the named model of ordinary columns keeps its values so (:mod:`madnb_pl.release.column_pass`), and its
+    prediction functions look them up by that form.
+    """
+    if value_text is None:
+        create_table(plpy, dest, training)
+        plpy.execute(Sql(f"INSERT INTO {dest.sql} {_CELLS} {merged_select(parts, training)}"))
+        header = sum_header(plpy, [h for _, h in parts])
+    else:
+        create_with_types(plpy, dest, training.cls.type_sql, "text")
+        plpy.execute(Sql(
+            f"INSERT INTO {dest.sql} {_CELLS} SELECT m.cls, m.attr, {value_text('m.value')}, m.n, m.nv, m.mean, m.var, m.mean_lo, "
+            f"m.s1, m.s2 FROM ({merged_select(parts, training)}) AS m"
+        ))
+        header = replace(sum_header(plpy, [h for _, h in parts]), element_type="text")
     write_header(plpy, dest.sql, header)
     return header
 

@@ -36,8 +36,8 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..core.errors import MadnbError
-from ..core.names import NewName, Relation, created, parse_name, resolve_relation
-from ..core.sql import Plpy, Sql, quote_ident, temp_name
+from ..core.names import NewName, Relation, created
+from ..core.sql import Plpy, Sql, temp_name
 from ..inputs.arrays import Training
 from ..inputs.privacy_parameters import NumericBounds, Privacy
 from ..privacy import noise, private_release
@@ -191,57 +191,17 @@ def _insert_shares(
 # ---------------------------------------------------------------------------
 
 
-def split_source(text: str | None, argument: str) -> tuple[str | None, str]:
-    """(server or None, table name) of a source: ``table``, or ``server:table`` (a colon outside double quotes)."""
-    if text is None:
-        raise MadnbError("22004", f"{argument} must not be NULL", hint="name a table, or server:table for a table on a foreign server")
-    quoted = False
-    for i, ch in enumerate(text):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == ":" and not quoted:
-            (server,) = parse_name(text[:i], f"{argument} (its server)", max_parts=1)
-            return server, text[i + 1:]
-    return None, text
-
-
 Part = tuple[Relation, ShareHeader]
 
 
 def gather(plpy: Plpy, texts: list[str | None] | None, argument: str, kind: str, check: Callable[[list[Part]], None]) -> list[Part]:
-    """The parts named by ``texts``, each with its header of ``kind``; ``check`` runs on the headers before any
-    cell is read.  Tables on foreign servers are pulled into temporary tables (ON COMMIT DROP)."""
-    if texts is None:
-        raise MadnbError("22004", f"{argument} must not be NULL", hint="pass an array of table names (or server:table)")
-    if len(texts) == 0:
-        raise MadnbError("22023", f"{argument} is empty", hint="pass an array of table names (or server:table)")
-    local: dict[int, Part] = {}
-    remote: list[tuple[int, str, str, str]] = []
-    for i, text in enumerate(texts, start=1):
-        subject = f"{argument}[{i}]"
-        server, name = split_source(text, subject)
-        if server is None:
-            rel = resolve_relation(plpy, name, subject)
-            comment, display, on = part_sources.read_comment(plpy, rel, subject)
-            local[i] = (rel, share_table.parse(comment, subject, display, kind))
-        else:
-            federation.server_names(plpy, [quote_ident(server)])
-            qualified = ".".join(quote_ident(p) for p in parse_name(name, subject))
-            remote.append((i, server, qualified, subject))
+    """The share (or share sum, ``kind``) tables named by ``texts``, each with its header
+    (:func:`madnb_pl.merge.part_sources.gather`); ``check`` runs on the headers before any cell is read."""
 
-    def read(comment: str | None, subject: str, label: str, server: str) -> ShareHeader:
+    def read(comment: str | None, subject: str, label: str, server: str | None) -> ShareHeader:
         return share_table.parse(comment, subject, label, kind)
 
-    if not remote:
-        parts = [local[i] for i in sorted(local)]
-        check(parts)
-        return parts
-    with federation.connect_tables(plpy, [(s, q, subj) for _, s, q, subj in remote], read) as fed:
-        pulled = dict(zip((i for i, *_ in remote), fed.parts, strict=True))
-        parts = [local[i] if i in local else pulled[i] for i in range(1, len(texts) + 1)]
-        check(parts)
-        fed.pull("send its shares")
-    return parts
+    return part_sources.gather(plpy, texts, argument, read, check, "send its shares")
 
 
 def _named(argument: str, i: int, rel: Relation) -> str:
@@ -417,44 +377,46 @@ def _check_owner_count(n: int, first: ShareHeader, argument: str) -> None:
 def gather_share_sums(plpy: Plpy, sources: list[str | None] | None) -> list[Part]:
     """The m share sums of one federation, checked: same release, every share index once, the same owners."""
     argument = "shareSumSources"
-
-    def check(parts: list[Part]) -> None:
-        check_same_release(parts, argument)
-        first_rel, first = parts[0]
-        seen: dict[int, int] = {}
-        for i, (rel, h) in enumerate(parts, start=1):
-            if h.share_index in seen:
-                raise MadnbError(
-                    "22023", f"{_named(argument, i, rel)} is share sum {h.share_index} again",
-                    detail=f"{argument}[{seen[h.share_index]}] is share sum {h.share_index} too",
-                    hint="list the share sum of each aggregation server once",
-                )
-            seen[h.share_index] = i
-            if sorted(h.owners) != sorted(first.owners):
-                raise MadnbError(
-                    "22023", f"{_named(argument, i, rel)} holds the shares of other owners than {_named(argument, 1, first_rel)}",
-                    detail=f"it holds {len(h.owners)} owners' shares, {argument}[1] {len(first.owners)}; "
-                    f"{len(set(h.owners) ^ set(first.owners))} owner(s) are in one only",
-                    hint="every aggregation server must sum the shares of the same owners (an owner that dropped out at one "
-                    "server must be left out at every server)",
-                )
-            if h.statistics.private and h.noise is None:
-                raise MadnbError(
-                    "22023", f"{_named(argument, i, rel)} holds private shares without its aggregation server's noise",
-                    hint="share sums of private shares are made by madnb.create_nb_share_sum, which adds the noise",
-                )
-        missing = sorted(set(range(1, first.shares + 1)) - set(seen))
-        if missing:
-            raise MadnbError(
-                "22023", f"{argument} hold share sums {sorted(seen)} of {first.shares}: share sum(s) {missing} are missing",
-                detail="the statistics are the sum of every share sum; any fewer are uniformly random",
-                hint="list the share sum of every aggregation server",
-            )
-        _check_owner_count(len(first.owners), first, argument)
-
-    parts = gather(plpy, sources, argument, SHARE_SUM, check)
+    parts = gather(plpy, sources, argument, SHARE_SUM, lambda p: check_share_sums(p, argument))
     check_cells(plpy, parts, argument)
     return parts
+
+
+def check_share_sums(parts: list[Part], argument: str) -> None:
+    """The headers of the share sums the analyst reconstructs from (22023 naming the part): the same release,
+    every share index 1..m once, the same owners, a private share sum's noise added."""
+    check_same_release(parts, argument)
+    first_rel, first = parts[0]
+    seen: dict[int, int] = {}
+    for i, (rel, h) in enumerate(parts, start=1):
+        if h.share_index in seen:
+            raise MadnbError(
+                "22023", f"{_named(argument, i, rel)} is share sum {h.share_index} again",
+                detail=f"{argument}[{seen[h.share_index]}] is share sum {h.share_index} too",
+                hint="list the share sum of each aggregation server once",
+            )
+        seen[h.share_index] = i
+        if sorted(h.owners) != sorted(first.owners):
+            raise MadnbError(
+                "22023", f"{_named(argument, i, rel)} holds the shares of other owners than {_named(argument, 1, first_rel)}",
+                detail=f"it holds {len(h.owners)} owners' shares, {argument}[1] {len(first.owners)}; "
+                f"{len(set(h.owners) ^ set(first.owners))} owner(s) are in one only",
+                hint="every aggregation server must sum the shares of the same owners (an owner that dropped out at one "
+                "server must be left out at every server)",
+            )
+        if h.statistics.private and h.noise is None:
+            raise MadnbError(
+                "22023", f"{_named(argument, i, rel)} holds private shares without its aggregation server's noise",
+                hint="share sums of private shares are made by madnb.create_nb_share_sum, which adds the noise",
+            )
+    missing = sorted(set(range(1, first.shares + 1)) - set(seen))
+    if missing:
+        raise MadnbError(
+            "22023", f"{argument} hold share sums {sorted(seen)} of {first.shares}: share sum(s) {missing} are missing",
+            detail="the statistics are the sum of every share sum; any fewer are uniformly random",
+            hint="list the share sum of every aggregation server",
+        )
+    _check_owner_count(len(first.owners), first, argument)
 
 
 def _decimal(x: float) -> str:
@@ -530,5 +492,5 @@ def reconstruct(plpy: Plpy, parts: list[Part]) -> tuple[Relation, Header]:
     return created(plpy, dest), header
 
 
-__all__ = ["check_cells", "check_same_release", "gather", "gather_share_sums", "reconstruct", "split_source", "write_share_sum",
+__all__ = ["check_cells", "check_same_release", "check_share_sums", "gather", "gather_share_sums", "reconstruct", "write_share_sum",
            "write_shares"]

@@ -14,6 +14,10 @@ kind (:data:`madnb_pl.models.kinds.KINDS`, the interface :class:`madnb_pl.models
                 prediction functions, bodies shared by every kind (:mod:`madnb_pl.predict.generated`)
     here        the catalog row of madnb._models (read through the view madnb.models)
 
+madnb.train_from_statistics takes the same steps (:func:`_train`) with the statistics already
+released: its kind (:mod:`madnb_pl.models.kinds.statistics`) gathers statistics tables or share
+sums where resolve reads a table's columns, and sums them where statistics runs the pass.
+
 The model's objects are named in one place (:class:`madnb_pl.models.catalog.ModelObjects`):
 in schema madnb_models, for model ``m``, tables ``m_class_priors``, ``m_feature_probs``,
 ``m_numeric_stats`` (with Gaussian features), functions ``m_predict``, ``m_predict_proba``,
@@ -39,6 +43,7 @@ from . import catalog, export
 from .catalog import CatalogModel, ModelObjects, model_name
 from .kinds import KINDS, Kind
 from .kinds.base import N, T, TrainRequest
+from .kinds.statistics import STATISTICS_KIND
 from .kinds.table import NAIVE_BAYES
 
 KIND = NAIVE_BAYES
@@ -312,6 +317,29 @@ def train(
     _train(plpy, name, k, k.resolve(plpy, request), request, replace)
 
 
+@entry_point
+def train_from_statistics(
+    plpy: Plpy,
+    model: str | None,
+    statistics: list[str | None] | None,
+    features: list[str | None] | None = None,
+    label: str | None = "class",
+    smoothing: float | None = 1.0,
+    replace: bool | None = False,
+) -> None:
+    """Make model ``model`` from released statistics: statistics tables (here, foreign, ``server:table``) or the share
+    sums of a secure aggregation, through the pipeline of every training (:mod:`madnb_pl.models.kinds.statistics`)."""
+    name = model_name(model)
+    if replace is None:
+        raise MadnbError("22004", "replace must not be NULL")
+    parsed = arrays.parse_smoothing(smoothing)
+    _check_may_train(plpy, name)
+    _lock_name(plpy, name)
+    request = TrainRequest(None, label, features, None, None, parsed, {}, False, None, None, None, None)
+    training = STATISTICS_KIND.from_statistics(plpy, statistics, features, label, parsed)
+    _train(plpy, name, STATISTICS_KIND, training, request, replace)
+
+
 def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: TrainRequest, replace: bool) -> None:
     """The pipeline of every kind, around what the kind supplies: replace, release, derive, predict, catalog."""
     label = kind.label(training)
@@ -415,4 +443,4 @@ def drop_model(plpy: Plpy, model: str | None, cascade: bool | None = False) -> N
     catalog.delete(plpy, name)
 
 
-__all__ = ["KIND", "drop_model", "kind_named", "model_name", "parse_options", "train"]
+__all__ = ["KIND", "drop_model", "kind_named", "model_name", "parse_options", "train", "train_from_statistics"]
