@@ -1,6 +1,6 @@
 # madnb: naive Bayes inside PostgreSQL.
 #   make demo    set up (PL/Python, .venv) and run the demo on a throwaway PostgreSQL
-#   make test    set up, lint, and run the whole test suite (its own throwaway PostgreSQL)
+#   make test    set up (as root also Chromium), lint, and run the whole test suite (its own throwaway PostgreSQL)
 #   make bench   set up and run the benchmark (results in bench/results/)
 #   make bench-scale  time and backend memory of every path at 1M and 10M rows
 #                (bench/results/scale.md; under 30 minutes on 2 cores, about 10 GB of disk)
@@ -14,10 +14,14 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" madnb.control)
 
-.PHONY: setup demo test bench bench-scale privacy-curve install script lint clean
+.PHONY: setup setup-test demo test bench bench-scale privacy-curve install script lint clean
 
 setup:
 	@bash scripts/setup.sh
+
+# setup, and what only the tests need (as root with apt: Chromium, which opens the HTML report)
+setup-test:
+	@bash scripts/setup.sh --test
 
 demo: setup
 	$(VENV)/bin/madnb demo
@@ -25,7 +29,7 @@ demo: setup
 # Lint first, so that CI (.ci/run = make test) fails on a lint error too.
 # One pytest-xdist worker per core, each with its own throwaway cluster; loadgroup keeps
 # the tests that share what a session sets up once on one worker (tests/conftest.py).
-test: setup lint
+test: setup-test lint
 	$(VENV)/bin/pytest -q -n auto --dist loadgroup
 
 bench: setup

@@ -2,7 +2,10 @@
 # Idempotent setup for a fresh Debian machine (or any machine with PostgreSQL):
 #  - as root: the Debian packages madnb needs (PL/Python, PGXS headers);
 #  - .venv in the project root with madnb installed in editable mode.
+# --test (make test): also what only the tests need, as root: Chromium (a test opens the HTML report in it).
 set -euo pipefail
+TEST=0
+[ "${1:-}" = "--test" ] && TEST=1
 cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
@@ -26,6 +29,11 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: installing ${want[*]}"
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}" >/dev/null
+    fi
+    if [ "$TEST" = 1 ] && ! dpkg -s chromium >/dev/null 2>&1; then
+        echo "setup: installing chromium (the tests open the HTML report in it)"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
     fi
 elif [ -n "$MAJOR" ] && [ ! -e "/usr/lib/postgresql/$MAJOR/lib/plpython3.so" ]; then
     echo "setup: PL/Python is missing: install postgresql-plpython3-$MAJOR (as root) and run again" >&2
