@@ -174,20 +174,23 @@ def _predict(args: argparse.Namespace, dsn: str) -> int:
     with session(dsn) as c:
         info = read_model(c, args.model)
         with relation(c, args.source, key=args.key) as rel:
-            if rel.order is None:
+            order = rel.order_by()
+            if order is None:
                 raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
                                  hint="give --key: the column written beside each prediction, whose order they follow")
+            t = rel.alias
             columns: list[sql.Composable] = []
             if args.key:
-                columns.append(sql.SQL("t.{}").format(sql.Identifier(args.key)))
-            columns.append(sql.SQL("{}(t) AS predicted").format(info.function()))
+                columns.append(sql.SQL("{}.{}").format(t, sql.Identifier(args.key)))
+            columns.append(sql.SQL("{}({}) AS predicted").format(info.function(), t))
             proba: sql.Composable = sql.SQL("")
             if args.proba:  # the array once per row, its elements as columns
                 (classes,) = c.execute("SELECT madnb.model_classes(%s::pg_catalog.text)", [info.name]).fetchone() or ([],)
-                columns += [sql.SQL("p.a[{}] AS {}").format(sql.Literal(i), sql.Identifier(f"proba_{k}"))
+                p = sql.Identifier("madnb_proba")
+                columns += [sql.SQL("{}.a[{}] AS {}").format(p, sql.Literal(i), sql.Identifier(f"proba_{k}"))
                             for i, k in enumerate(classes, start=1)]
-                proba = sql.SQL(" CROSS JOIN LATERAL (SELECT {}(t) AS a) AS p").format(info.function("_proba_array"))
-            query = sql.SQL("SELECT {} FROM {} AS t{} ORDER BY {}").format(sql.SQL(", ").join(columns), rel.ident, proba, rel.order)
+                proba = sql.SQL(" CROSS JOIN LATERAL (SELECT {}({}) AS a) AS {}").format(info.function("_proba_array"), t, p)
+            query = sql.SQL("SELECT {} FROM {} AS {}{} ORDER BY {}").format(sql.SQL(", ").join(columns), rel.ident, t, proba, order)
             if args.into:
                 (parts,) = c.execute("SELECT pg_catalog.parse_ident(%s::pg_catalog.text)", [args.into]).fetchone() or ([],)
                 cur = c.execute(sql.SQL("CREATE TABLE {} AS {}").format(sql.Identifier(*parts), query))

@@ -50,14 +50,41 @@ class Relation:
     name : str
         The relation's name as madnb's SQL functions take it (resolved on the session's search_path).
     ident : psycopg.sql.Composable
-        The same relation, composed for a query (``FROM {ident} AS t``).
-    order : psycopg.sql.Composable or None
-        The ORDER BY list, on alias ``t``, that gives the source's order; None when it has none.
+        The same relation, composed for a query (``FROM {ident} AS {alias}``).
+    columns : tuple of str
+        Its columns' names.
+    order : tuple of str or None
+        The columns (or system columns: ``ctid``, ``tableoid``) whose order is the source's; None when it has none.
     """
 
     name: str
     ident: sql.Composable
-    order: sql.Composable | None
+    columns: tuple[str, ...]
+    order: tuple[str, ...] | None
+
+    @property
+    def alias(self) -> sql.Identifier:
+        """A table alias that is none of its column names (a row-form call ``f(t)`` would take a column ``t``)."""
+        alias = "t"
+        while alias in self.columns:
+            alias += "_"
+        return sql.Identifier(alias)
+
+    def order_by(self) -> sql.Composable | None:
+        """The ORDER BY list on :attr:`alias` (None when the source has no order)."""
+        if self.order is None:
+            return None
+        return sql.SQL(", ").join(sql.SQL("{}.{}").format(self.alias, sql.Identifier(c)) for c in self.order)
+
+
+def _columns(conn: psycopg.Connection[Any], ident: sql.Composable) -> tuple[str, ...]:
+    """A relation's column names, read from the catalog."""
+    rows = conn.execute(
+        sql.SQL("SELECT a.attname FROM pg_catalog.pg_attribute AS a WHERE a.attrelid OPERATOR(pg_catalog.=) {}::pg_catalog.regclass "
+                "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped ORDER BY a.attnum").format(
+            sql.Literal(ident.as_string(conn))),
+    ).fetchall()
+    return tuple(str(r[0]) for r in rows)
 
 
 def is_frame(source: Any) -> bool:
@@ -162,8 +189,8 @@ def _upload(conn: psycopg.Connection[Any], frame: Any, types: Mapping[str, TypeN
             for row in zip(*data, strict=True):
                 copy.write_row(row)
         conn.execute(sql.SQL("ANALYZE {}").format(ident))
-        order = sql.SQL("t.{}").format(sql.Identifier(ordinal)) if row_number else None
-        yield Relation(f"pg_temp.{table}", ident, order)
+        listed_names = tuple(names + ([ordinal] if row_number else []))
+        yield Relation(f"pg_temp.{table}", ident, listed_names, (ordinal,) if row_number else None)
 
 
 def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relation:
@@ -178,15 +205,16 @@ def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relatio
         raise MadnbError("42P01", f"relation {name!r} does not exist", hint="name a table or view (schema-qualified, or on your search_path)")
     schema, rel, relkind = row
     ident = sql.Identifier(schema, rel)
+    order: tuple[str, ...] | None
     if key is not None:
-        order: sql.Composable | None = sql.SQL("t.{}").format(sql.Identifier(key))
+        order = (key,)
     elif relkind in ("r", "m"):
-        order = sql.SQL("t.ctid")
+        order = ("ctid",)
     elif relkind == "p":
-        order = sql.SQL("t.tableoid, t.ctid")
+        order = ("tableoid", "ctid")
     else:
         order = None
-    return Relation(name, ident, order)
+    return Relation(name, ident, _columns(conn, ident), order)
 
 
 @contextlib.contextmanager
@@ -205,7 +233,7 @@ def _selected(conn: psycopg.Connection[Any], selectable: Any) -> Iterator[Relati
         dict(compiled.params),
     )
     with _temporary(conn, table):
-        yield Relation(f"pg_temp.{table}", ident, sql.SQL("t.{}").format(sql.Identifier(ROW_NUMBER)))
+        yield Relation(f"pg_temp.{table}", ident, _columns(conn, ident), (ROW_NUMBER,))
 
 
 @contextlib.contextmanager

@@ -456,7 +456,8 @@ class NaiveBayes:
             info = read_model(c, name)
         numeric = {"smallint", "integer", "bigint", "numeric"}
         categorical = [f["name"] for f in info.features if f.get("role") == "categorical" and f.get("type") in numeric]
-        est = cls(conn, name, kind=info.kind, smoothing=info.smoothing, categorical=categorical or None,
+        smoothing = 1.0 if "alpha" in info.parameters else info.smoothing  # alpha is the smoothing: madnb.train takes one of them
+        est = cls(conn, name, kind=info.kind, smoothing=smoothing, categorical=categorical or None,
                   epsilon=info.epsilon, delta=info.delta, **info.parameters)
         est._fitted(info)
         est._auto_name = False
@@ -498,10 +499,11 @@ class NaiveBayes:
     def _column(self, source: Any, key: str | None, suffix: str) -> list[Any]:
         info = self._info()
         with session(self.conn) as c, self._rows(c, source, key) as rel:
-            if rel.order is None:
+            order = rel.order_by()
+            if order is None:
                 raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
                                  hint="give key: the column that orders the predictions (key='id')")
-            query = sql.SQL("SELECT {}(t) FROM {} AS t ORDER BY {}").format(info.function(suffix), rel.ident, rel.order)
+            query = sql.SQL("SELECT {}({}) FROM {} AS {} ORDER BY {}").format(info.function(suffix), rel.alias, rel.ident, rel.alias, order)
             return [r[0] for r in c.cursor(binary=True).execute(query).fetchall()]
 
     def predict(self, source: Any, key: str | None = None) -> np.ndarray:
