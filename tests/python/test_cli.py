@@ -15,12 +15,8 @@ import os
 from typing import Any
 
 import psycopg
-import pytest
 
 from helpers import run_cli
-
-COMMANDS = ["train", "predict", "evaluate", "cross-validate", "models", "drop", "install-check",
-            "install", "upgrade", "uninstall", "version", "build-script", "export-sql", "demo", "sandbox", "privacy-curve"]
 
 
 def fruit(db: psycopg.Connection[Any]) -> None:
@@ -120,14 +116,6 @@ def test_libpqs_environment_variables_name_the_database_when_dsn_is_not_given(db
     out = run_cli("models", "--json", env=env)
     assert out.returncode == 0, out.stderr
     assert [r["name"] for r in json.loads(out.stdout)] == ["fruit_nb"]
-
-
-@pytest.mark.parametrize("command", COMMANDS)
-def test_every_commands_help_ends_with_an_example(command):
-    out = run_cli(command, "--help")
-    assert out.returncode == 0, out.stderr
-    example = out.stdout.split("example:\n", 1)[1]
-    assert example.strip().splitlines()[0].split()[:2] in (["madnb", command], ["PGHOST=localhost", "PGDATABASE=mydb"])
 
 
 def test_install_check_passes_and_rolls_everything_back(db, empty_db):
