@@ -394,6 +394,7 @@ class NaiveBayes:
         """
         if label is None:
             raise TypeError("fit needs the label: fit(source, 'label_column') or fit(X, y)")
+        features, exclude = _text_array(features, "features"), _text_array(exclude, "exclude")
         frame, label_name = (_frame_of(source) if isinstance(source, np.ndarray) else source), label
         if not isinstance(label, str):
             if not is_frame(frame):
@@ -405,6 +406,10 @@ class NaiveBayes:
             model = "nb_" + secrets.token_hex(6)
         replace = self.replace or (auto and getattr(self, "_auto_name", False))
         bounds = self.bounds if self.bounds is None or isinstance(self.bounds, str) else json.dumps(self.bounds)
+        if is_frame(frame):  # only what madnb.train is to read goes up: the features, or every column not excluded
+            keep = [*features, label_name] if features is not None else [n for n in frame.columns if n not in (exclude or ())]
+            exclude = [n for n in exclude or () if n not in frame.columns] or None  # the server names a column the frame lacks
+            frame = frame[[n for n in frame.columns if n in set(keep)]]
         with session(self.conn) as c, relation(c, frame) as rel:
             c.execute(
                 "SELECT madnb.train(model => %s::pg_catalog.text, source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
@@ -412,7 +417,7 @@ class NaiveBayes:
                 "smoothing => %s::pg_catalog.float8, replace => %s::pg_catalog.bool, kind => %s::pg_catalog.text, "
                 "epsilon => %s::pg_catalog.float8, bounds => %s::pg_catalog.jsonb, domain => %s::pg_catalog.text, "
                 "delta => %s::pg_catalog.float8, options => %s::pg_catalog.jsonb)",
-                [model, rel.name, label_name, _text_array(features, "features"), _text_array(exclude, "exclude"),
+                [model, rel.name, label_name, features, exclude,
                  _text_array(self.categorical, "categorical"), self.smoothing, replace, self.kind, self.epsilon, bounds,
                  self.domain, self.delta, json.dumps(self.options) if self.options else None],
             )
@@ -472,8 +477,11 @@ class NaiveBayes:
     # -- prediction --------------------------------------------------------
 
     @contextlib.contextmanager
-    def _rows(self, c: psycopg.Connection[Any], source: Any, key: str | None, *, labels: Any = None) -> Iterator[Relation]:
-        """The source's rows, a DataFrame uploaded as the model's feature types (and its label, for evaluation)."""
+    def _rows(
+        self, c: psycopg.Connection[Any], source: Any, key: str | None, *, labels: Any = None, label: str | None = None,
+        evaluate: bool = False,
+    ) -> Iterator[Relation]:
+        """The source's rows; of a DataFrame only the features are uploaded (typed as the model's), and to evaluate the label."""
         info = self._info()
         if isinstance(source, np.ndarray):
             source = _frame_of(source, [str(n) for n in self.feature_names_in_])
@@ -489,10 +497,10 @@ class NaiveBayes:
                              detail=f"the model's features: {', '.join(map(str, self.feature_names_in_))}")
         columns = [str(f) for f in self.feature_names_in_]
         if labels is not None:
-            source, label = _with_labels(source, labels, info.label)
-            columns.append(label)
-        elif info.label in source.columns:
-            columns.append(info.label)
+            source, name = _with_labels(source, labels, label or info.label)
+            columns.append(name)
+        elif evaluate and (label or info.label) in source.columns:
+            columns.append(label or info.label)
         with relation(c, source, types=info.feature_types, columns=columns, row_number=True) as rel:
             yield rel
 
@@ -584,7 +592,7 @@ class NaiveBayes:
         Evaluation
         """
         info = self._info()
-        with session(self.conn) as c, self._rows(c, source, None, labels=y) as rel:
+        with session(self.conn) as c, self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
             (metrics,) = c.execute(
                 "SELECT madnb.evaluate(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text)",
                 [info.name, rel.name, label],

@@ -118,6 +118,14 @@ def test_a_dataframe_is_uploaded_typed_from_its_dtypes_and_only_its_features_are
     with pytest.raises(madnb.MadnbError) as e:
         madnb.NaiveBayes(db, "typed_nb2").fit(rows.assign(y=frame["y"]), "y")
     assert e.value.sqlstate == "42804" and "extra" in e.value.message
+    # a column left out (exclude, or not among the features) is not uploaded either
+    madnb.NaiveBayes(db, "typed_nb3").fit(rows.assign(y=frame["y"]), "y", exclude=["extra"])
+    madnb.NaiveBayes(db, "typed_nb4").fit(rows.assign(y=frame["y"]), "y", features=["n", "s"])
+    (features,) = db.execute("SELECT features FROM madnb.models WHERE name = 'typed_nb4'").fetchone()
+    assert [f["name"] for f in features] == ["n", "s"]
+    with pytest.raises(madnb.MadnbError) as e:
+        madnb.NaiveBayes(db, "typed_nb5").fit(frame, "y", exclude=["nope"])
+    assert e.value.sqlstate == "42703"
 
 
 def test_grid_search_over_smoothing_on_a_tables_rows_finds_scikit_learns_best_point_on_the_same_folds(db):
