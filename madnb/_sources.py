@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import psycopg
 from psycopg import sql
 
@@ -96,17 +97,19 @@ def _is_sqlalchemy(source: Any) -> bool:
     return type(source).__module__.split(".")[0] == "sqlalchemy"
 
 
-def column_type(name: str, dtype: Any) -> TypeName:
+def column_type(name: str, series: Any) -> TypeName:
     """The column type of a frame's column uploaded for training, from its dtype.
 
     Integers -> ``int8``, floats -> ``float8``, booleans -> ``boolean``, a
     datetime -> ``timestamp`` (``timestamptz`` when it has a time zone),
-    category, object and string -> ``text`` (each value's ``str``); any other
-    dtype is refused (42804: cast the column first).
+    category, object and string -> ``text`` (each value's ``str``), but an
+    object column of lists or arrays (a vector kind's counts) -> ``int8[]``, or
+    ``float8[]`` when an element is not an integer; any other dtype is refused
+    (42804: cast the column first).
     """
     import pandas as pd
 
-    api = pd.api.types
+    api, dtype = pd.api.types, series.dtype
     if api.is_bool_dtype(dtype):
         return ("pg_catalog", "bool")
     if api.is_integer_dtype(dtype):
@@ -115,11 +118,16 @@ def column_type(name: str, dtype: Any) -> TypeName:
         return ("pg_catalog", "float8")
     if api.is_datetime64_any_dtype(dtype):
         return ("pg_catalog", "timestamptz" if getattr(dtype, "tz", None) is not None else "timestamp")
+    if api.is_object_dtype(dtype):
+        present = series.dropna()
+        if len(present) and all(isinstance(v, (list, tuple, np.ndarray)) for v in present):
+            whole = all(api.is_integer(x) for v in present for x in v)
+            return ("pg_catalog", "_int8" if whole else "_float8")
     if isinstance(dtype, pd.CategoricalDtype) or api.is_object_dtype(dtype) or api.is_string_dtype(dtype):
         return ("pg_catalog", "text")
     raise MadnbError(
         "42804", f"column {name!r} of the DataFrame has dtype {dtype}, which madnb does not upload",
-        hint="integers, floats, booleans, datetimes, strings and categories are uploaded: cast the column to one of them",
+        hint="integers, floats, booleans, datetimes, strings, categories and lists of numbers are uploaded: cast the column to one of them",
     )
 
 
@@ -136,6 +144,8 @@ def _values(series: Any, type_name: TypeName) -> list[Any]:
         return [v if v is None or isinstance(v, str) else str(v) for v in values]
     if type_name[0] == "pg_catalog" and type_name[1] in _INTEGER_TYPES:  # a whole float (an int column with NaN) as its integer
         return [int(v) if isinstance(v, float) and v.is_integer() else v for v in values]
+    if type_name[1].startswith("_"):  # an array: numpy arrays and tuples as lists of Python numbers
+        return [v.tolist() if isinstance(v, np.ndarray) else list(v) if isinstance(v, tuple) else v for v in values]
     return values
 
 
@@ -170,7 +180,7 @@ def _upload(conn: psycopg.Connection[Any], frame: Any, types: Mapping[str, TypeN
             raise TypeError(f"the DataFrame's column names must be strings (the table's column names): {n!r} is not")
     if len(set(names)) != len(names):
         raise MadnbError("42701", "the DataFrame has two columns of the same name", hint="rename one of them")
-    col_types = [types.get(n) or column_type(n, frame.dtypes[n]) for n in names]
+    col_types = [types.get(n) or column_type(n, frame[n]) for n in names]
     table = _temp_name()
     ident = sql.Identifier("pg_temp", table)
     columns = [sql.SQL("{} {}").format(sql.Identifier(n), sql.Identifier(*t)) for n, t in zip(names, col_types, strict=True)]

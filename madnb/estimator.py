@@ -258,7 +258,8 @@ class NaiveBayes:
     categorical : list of str, optional
         Integer or numeric columns to treat as categorical rather than Gaussian.
     epsilon, bounds, domain, delta : optional
-        A differentially private model (``madnb.train``'s arguments; ``bounds`` a dict or JSON text).
+        A differentially private model (``madnb.train``'s arguments; ``bounds`` and ``domain`` a dict or
+        JSON text, ``domain`` also a table's name or ``'private'``).
     replace : bool, default False
         Re-train a model of that name that exists already (else :meth:`fit` fails with 42710).
         With a ``name``, ``GridSearchCV(..., n_jobs=1)`` re-trains the one model for each fit.
@@ -291,7 +292,7 @@ class NaiveBayes:
         categorical: Sequence[str] | None = None,
         epsilon: float | None = None,
         bounds: Any = None,
-        domain: str | None = None,
+        domain: Any = None,
         delta: float | None = None,
         replace: bool = False,
         **options: Any,
@@ -406,6 +407,7 @@ class NaiveBayes:
             model = "nb_" + secrets.token_hex(6)
         replace = self.replace or (auto and getattr(self, "_auto_name", False))
         bounds = self.bounds if self.bounds is None or isinstance(self.bounds, str) else json.dumps(self.bounds)
+        domain = self.domain if self.domain is None or isinstance(self.domain, str) else json.dumps(self.domain)
         if is_frame(frame):  # only what madnb.train is to read goes up: the features, or every column not excluded
             keep = [*features, label_name] if features is not None else [n for n in frame.columns if n not in (exclude or ())]
             exclude = [n for n in exclude or () if n not in frame.columns] or None  # the server names a column the frame lacks
@@ -419,7 +421,7 @@ class NaiveBayes:
                 "delta => %s::pg_catalog.float8, options => %s::pg_catalog.jsonb)",
                 [model, rel.name, label_name, features, exclude,
                  _text_array(self.categorical, "categorical"), self.smoothing, replace, self.kind, self.epsilon, bounds,
-                 self.domain, self.delta, json.dumps(self.options) if self.options else None],
+                 domain, self.delta, json.dumps(self.options) if self.options else None],
             )
             info = read_model(c, model)
         self._fitted(info)

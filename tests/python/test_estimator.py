@@ -279,3 +279,31 @@ def test_a_sqlalchemy_table_and_selectable_are_sources(db):
     assert np.abs(est.predict_proba(query) - np.array(want)).max() == 0
     assert est.score(table) == db.execute("SELECT (madnb.evaluate('sa_nb', 'cat')->>'accuracy')::float8").fetchone()[0]
     engine.dispose()
+
+
+def test_a_frame_of_count_vectors_fits_scikit_learns_multinomial_nb(db):
+    from sklearn.datasets import load_digits
+    from sklearn.naive_bayes import MultinomialNB
+
+    digits = load_digits()
+    X, y = digits.data.astype(int)[:600], digits.target[:600]
+    frame = pd.DataFrame({"pixels": list(X)})  # one list of 64 counts per row: uploaded as bigint[]
+    est = madnb.NaiveBayes(db, "digits_nb", kind="multinomial", alpha=0.5).fit(frame, y)
+    ref = MultinomialNB(alpha=0.5).fit(X, y)
+    (features,) = db.execute("SELECT features FROM madnb.models WHERE name = 'digits_nb'").fetchone()
+    assert [(f["name"], f["type"], f["role"]) for f in features] == [("pixels", "bigint[]", "counts")]
+    assert list(est.classes_) == list(range(10))
+    test = pd.DataFrame({"pixels": list(digits.data.astype(int)[600:700])})
+    assert np.abs(est.predict_proba(test) - ref.predict_proba(digits.data[600:700])).max() <= TOL
+
+
+def test_a_private_fit_passes_epsilon_bounds_and_domain_to_madnb_train(db):
+    load_table(db, "cat", categorical_rows(n=200))
+    domain = {"label": ["no", "yes"], "f1": ["a", "b", "c"], "f2": ["w", "x", "y", "z"], "f3": ["p", "q"]}
+    est = madnb.NaiveBayes(db, "cat_dp", epsilon=1.0, domain=domain).fit("cat", "label", exclude=["id"])
+    assert db.execute("SELECT privacy, epsilon FROM madnb.models WHERE name = 'cat_dp'").fetchone() == ("private", 1.0)
+    assert madnb.NaiveBayes.load(db, "cat_dp").get_params()["epsilon"] == 1.0
+    assert est.predict_proba("cat", key="id").shape == (200, 2)
+    with pytest.raises(madnb.MadnbError) as e:
+        madnb.NaiveBayes(db, "cat_dp2", domain=domain).fit("cat", "label", exclude=["id"])  # a domain without epsilon
+    assert e.value.sqlstate == "22023"
