@@ -185,7 +185,7 @@ def _predict(args: argparse.Namespace, dsn: str) -> int:
             columns.append(sql.SQL("{}({}) AS predicted").format(info.function(), t))
             proba: sql.Composable = sql.SQL("")
             if args.proba:  # the array once per row, its elements as columns
-                (classes,) = c.execute("SELECT madnb.model_classes(%s::pg_catalog.text)", [info.name]).fetchone() or ([],)
+                classes = info.classes
                 p = sql.Identifier("madnb_proba")
                 columns += [sql.SQL("{}.a[{}] AS {}").format(p, sql.Literal(i), sql.Identifier(f"proba_{k}"))
                             for i, k in enumerate(classes, start=1)]

@@ -61,8 +61,8 @@ class ModelInfo:
         The catalog's columns of the same names.
     features : list of dict
         ``[{name, role, type}]`` in the model's order.
-    classes : list
-        The classes typed as the label (psycopg's Python types), in the model's order.
+    classes : list of str
+        The classes as text (``madnb.model_classes``), in the model's order; typed as the label by :func:`typed_classes`.
     smoothing : float
     epsilon, delta : float or None
         A private model's release (None for an exact one).
@@ -80,7 +80,7 @@ class ModelInfo:
     label: str
     label_type: str
     features: list[dict[str, Any]]
-    classes: list[Any]
+    classes: list[str]
     smoothing: float
     epsilon: float | None
     delta: float | None
@@ -95,8 +95,8 @@ class ModelInfo:
 
 
 _CATALOG_ROW = """
-SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.smoothing, m.epsilon, m.delta, m.parameters,
-       pg_catalog.parse_ident(m.predict_function)
+SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.smoothing, m.epsilon, m.delta,
+       m.parameters, pg_catalog.parse_ident(m.predict_function)
 FROM madnb.models AS m, pg_catalog.parse_ident(%(model)s::pg_catalog.text) AS p(v)
 WHERE CASE WHEN pg_catalog.cardinality(p.v) OPERATOR(pg_catalog.=) 1
            THEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' AND m.name OPERATOR(pg_catalog.=) p.v[1]
@@ -114,20 +114,25 @@ JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) t.typnamespace
 
 def read_model(c: psycopg.Connection[Any], model: str) -> ModelInfo:
     """Model ``model`` from the catalog (42704 when there is none, as ``madnb.model_classes`` says)."""
-    from .sklearn_export import typed_classes
-
     c.execute("SELECT madnb.model_classes(%s::pg_catalog.text)", [model])  # the server's errors for a bad or unknown name
     row = c.execute(_CATALOG_ROW, {"model": model}).fetchone()
     if row is None:  # dropped between the two statements
         raise MadnbError("42704", f'model "{model}" does not exist', hint="madnb.models lists the models")
-    name, kind, source, label, label_type, features, smoothing, epsilon, delta, parameters, fn = row
-    numbers = json.loads(c.execute("SELECT madnb._model_numbers(%s::pg_catalog.text)", [model]).fetchone()[0])  # type: ignore[index]
+    name, kind, source, label, label_type, features, classes, smoothing, epsilon, delta, parameters, fn = row
     types = {str(r[0]): (str(r[1]), str(r[2])) for r in c.execute(_FEATURE_TYPES, [json.dumps(features)]).fetchall()}
     return ModelInfo(
         name=name, kind=kind, source=source, label=label, label_type=label_type, features=list(features),
-        classes=typed_classes(c, numbers), smoothing=float(smoothing), epsilon=epsilon, delta=delta,
+        classes=list(classes), smoothing=float(smoothing), epsilon=epsilon, delta=delta,
         parameters=dict(parameters or {}), predict_function=(fn[0], fn[1]), feature_types=types,
     )
+
+
+def typed_classes(c: psycopg.Connection[Any], model: str) -> list[Any]:
+    """Model ``model``'s classes typed as its label (psycopg's Python types), in the model's order."""
+    from .sklearn_export import typed_classes as of_numbers
+
+    numbers = json.loads(c.execute("SELECT madnb._model_numbers(%s::pg_catalog.text)", [model]).fetchone()[0])  # type: ignore[index]
+    return of_numbers(c, numbers)
 
 
 # ---------------------------------------------------------------------------
@@ -272,7 +277,8 @@ class NaiveBayes:
     model_ : str
         The fitted model's name in the catalog.
     classes_ : numpy.ndarray
-        The classes, typed as the label, in the order of :meth:`predict_proba`'s columns.
+        The classes, typed as the label, in the order of :meth:`predict_proba`'s columns
+        (read from the database on first use).
     feature_names_in_ : numpy.ndarray
         The features, in the model's order.
     n_features_in_ : int
@@ -432,7 +438,7 @@ class NaiveBayes:
         self.model_ = info.name
         self.info_ = info
         self.label_ = info.label
-        self.classes_ = _array(info.classes)
+        self.__dict__.pop("_typed_classes", None)
         self.feature_names_in_ = np.array([f["name"] for f in info.features], dtype=object)
         self.n_features_in_ = len(info.features)
 
@@ -469,6 +475,19 @@ class NaiveBayes:
         est._fitted(info)
         est._auto_name = False
         return est
+
+    @property
+    def classes_(self) -> np.ndarray:
+        """The classes, typed as the label, in the order of :meth:`predict_proba`'s columns (read once, on first use)."""
+        cached: np.ndarray | None = self.__dict__.get("_typed_classes")
+        if cached is None:
+            info: ModelInfo | None = getattr(self, "info_", None)
+            if info is None:
+                raise AttributeError("classes_: this NaiveBayes is not fitted")
+            with session(self.conn) as c:
+                cached = _array(typed_classes(c, info.name))
+            self.__dict__["_typed_classes"] = cached
+        return cached
 
     def _info(self) -> ModelInfo:
         info: ModelInfo | None = getattr(self, "info_", None)
@@ -536,9 +555,7 @@ class NaiveBayes:
             One class per row (None where the model predicts NULL, e.g. a NULL vector).
         """
         values = self._column(source, key, "")
-        out = np.empty(len(values), dtype=self.classes_.dtype if None not in values else object)
-        out[:] = values
-        return out
+        return _array(values)
 
     def predict_proba(self, source: Any, key: str | None = None) -> np.ndarray:
         """The probability of each class for each row (``<model>_predict_proba_array``), columns in ``classes_`` order.
@@ -553,7 +570,7 @@ class NaiveBayes:
         numpy.ndarray of shape (rows, classes)
             NaN rows where the model predicts NULL.
         """
-        k = len(self.classes_)
+        k = len(self._info().classes)
         rows = self._column(source, key, "_proba_array")
         if not rows:
             return np.zeros((0, k))
@@ -704,7 +721,7 @@ class NaiveBayes:
         """
         with session(self.conn) as c:
             c.execute("SELECT madnb.drop_model(%s::pg_catalog.text, %s::pg_catalog.bool)", [self._info().name, cascade])
-        for attr in ("model_", "info_", "label_", "classes_", "feature_names_in_", "n_features_in_"):
+        for attr in ("model_", "info_", "label_", "_typed_classes", "feature_names_in_", "n_features_in_"):
             self.__dict__.pop(attr, None)
         self._auto_name = False
 
