@@ -167,8 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         f"The estimator's own statements beside (a)'s two (the catalog reads after fit, the sources' lookups), timed alone: "
         f"median {extra * 1000:.1f} ms of 31, {extra / a_median:.3f} of (a)'s median: (a + them) / a = {(a_median + extra) / a_median:.3f}x.",
         f"Largest difference of the probabilities from (a): (b) {same_b:.1e}, (c) {same_c:.1e} "
-        "(scikit-learn's GaussianNB uses the population variance and its var_smoothing, madnb the sample variance: "
-        "the same model up to those).",
+        "((c) is a model of the same kind, not the same numbers: a missing value is a category of its own where madnb "
+        "skips it, the categories are both tables' values where madnb smooths over the training values seen, and "
+        "GaussianNB's variance is the population one plus var_smoothing; it is timed as the export path's cost).",
         f"Load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; {os.cpu_count()} cores.",
     ]
     text = "\n".join(lines) + "\n"
