@@ -7,6 +7,7 @@ estimator only relays (evaluate, cross_validate, model_sql).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -307,3 +308,14 @@ def test_a_private_fit_passes_epsilon_bounds_and_domain_to_madnb_train(db):
     with pytest.raises(madnb.MadnbError) as e:
         madnb.NaiveBayes(db, "cat_dp2", domain=domain).fit("cat", "label", exclude=["id"])  # a domain without epsilon
     assert e.value.sqlstate == "22023"
+
+
+def test_a_table_source_needs_neither_pandas_nor_scikit_learn(db, monkeypatch):
+    load_table(db, "cat", categorical_rows(n=60))
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now fails, as where it is not installed
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    est = madnb.NaiveBayes(db, "plain_nb").fit("cat", "label", exclude=["id"])
+    want = [r[0] for r in db.execute("SELECT madnb_models.plain_nb_predict_proba_array(t) FROM cat AS t ORDER BY id").fetchall()]
+    assert np.array_equal(est.predict_proba("cat", key="id"), np.array(want))
+    assert list(est.classes_) == ["no", "yes"] and 0 < est.score("cat") <= 1
+    assert len(est.cross_validate("cat", key="id", folds=3).folds) == 3
