@@ -228,22 +228,21 @@ def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relatio
 
 
 @contextlib.contextmanager
-def _selected(conn: psycopg.Connection[Any], selectable: Any) -> Iterator[Relation]:
-    """A SQLAlchemy selectable, run into a temporary table (its rows numbered in its order)."""
+def _selected(conn: psycopg.Connection[Any], selectable: Any, row_number: bool) -> Iterator[Relation]:
+    """A SQLAlchemy selectable, run into a temporary table (``row_number``: its rows numbered in its order)."""
     from sqlalchemy.dialects.postgresql import psycopg as sa_psycopg
 
     compiled = selectable.compile(dialect=sa_psycopg.dialect())  # type: ignore[no-untyped-call]
     table = _temp_name()
     ident = sql.Identifier("pg_temp", table)
     query = sql.SQL(str(compiled))  # SQLAlchemy's text with %(name)s placeholders: the values go as parameters
+    numbered = sql.SQL(", pg_catalog.row_number() OVER () AS {}").format(sql.Identifier(ROW_NUMBER)) if row_number else sql.SQL("")
     conn.execute(
-        sql.SQL("CREATE TEMPORARY TABLE {} AS SELECT s.*, pg_catalog.row_number() OVER () AS {} FROM ({}) AS s").format(
-            ident, sql.Identifier(ROW_NUMBER), query
-        ),
-        dict(compiled.params),
+        sql.SQL("CREATE TEMPORARY TABLE {} AS SELECT s.*{} FROM ({}) AS s").format(ident, numbered, query), dict(compiled.params)
     )
     with _temporary(conn, table):
-        yield Relation(f"pg_temp.{table}", ident, _columns(conn, ident), (ROW_NUMBER,))
+        # (a selectable's own column of that name: CREATE TABLE AS fails, 42701)
+        yield Relation(f"pg_temp.{table}", ident, _columns(conn, ident), (ROW_NUMBER,) if row_number else None)
 
 
 @contextlib.contextmanager
@@ -258,9 +257,11 @@ def relation(
 ) -> Iterator[Relation]:
     """``source`` (a table or view name, a SQLAlchemy ``Table`` or selectable, a DataFrame) as a :class:`Relation`.
 
-    ``key``: the column that orders a named source's rows.  For a DataFrame:
-    ``columns`` the columns uploaded (all when None), ``types`` their column
-    types where given (else by dtype), ``row_number`` an ordinality column.
+    ``key``: the column that orders a named source's rows.  ``row_number``: a
+    DataFrame's or selectable's rows get an ordinality column, their order (not
+    when training: it would be a feature).  For a DataFrame: ``columns`` the
+    columns uploaded (all when None), ``types`` their column types where given
+    (else by dtype).
     """
     if isinstance(source, str):
         yield _named(conn, source, key)
@@ -271,7 +272,7 @@ def relation(
     elif _is_sqlalchemy(source) and hasattr(source, "fullname") and hasattr(source, "columns"):  # a Table
         yield _named(conn, str(sql.Identifier(*([source.schema] if source.schema else []), source.name).as_string(conn)), key)
     elif _is_sqlalchemy(source) and hasattr(source, "compile"):
-        with _selected(conn, source) as rel:
+        with _selected(conn, source, row_number) as rel:
             yield rel
     else:
         raise TypeError(

@@ -507,7 +507,7 @@ class NaiveBayes:
         if isinstance(source, np.ndarray):
             source = _frame_of(source, [str(n) for n in self.feature_names_in_])
         if not is_frame(source):
-            with relation(c, source, key=key) as rel:
+            with relation(c, source, key=key, row_number=True) as rel:
                 yield rel
             return
         if key is not None:

@@ -279,6 +279,10 @@ def test_a_sqlalchemy_table_and_selectable_are_sources(db):
     query = sa.select(table).where(table.c.id > sa.bindparam("low", 40)).order_by(table.c.id.desc())
     assert np.abs(est.predict_proba(query) - np.array(want)).max() == 0
     assert est.score(table) == db.execute("SELECT (madnb.evaluate('sa_nb', 'cat')->>'accuracy')::float8").fetchone()[0]
+    # a selectable to train on: its columns are the features (no row number among them)
+    chosen = madnb.NaiveBayes(engine, "sa_sel").fit(sa.select(table.c.f1, table.c.f2, table.c.label).where(table.c.id <= 60), "label")
+    assert list(chosen.feature_names_in_) == ["f1", "f2"]
+    assert db.execute("SELECT training_rows FROM madnb.models WHERE name = 'sa_sel'").fetchone()[0] == 60
     engine.dispose()
 
 
