@@ -36,7 +36,7 @@ def _plain_url(url: str) -> str:
 
 
 @contextlib.contextmanager
-def connection(target: Target) -> Iterator[psycopg.Connection[Any]]:
+def connection(target: Target, *, pin_search_path: bool = True) -> Iterator[psycopg.Connection[Any]]:
     """A psycopg connection to work on, in a transaction, from any kind of target.
 
     ``target`` is a libpq URL (SQLAlchemy's ``postgresql+psycopg://`` spelling
@@ -52,14 +52,18 @@ def connection(target: Target) -> Iterator[psycopg.Connection[Any]]:
     on an error), whatever the connection's autocommit setting.  A connection
     in a failed transaction is refused.  A connection passed in is left open;
     one opened here is closed.  Inside, the installer's statements run under
-    ``search_path = pg_catalog, pg_temp`` (:func:`_pinned_search_path`).
+    ``search_path = pg_catalog, pg_temp`` (:func:`_pinned_search_path`);
+    ``pin_search_path=False`` keeps the session's own (the estimator's calls,
+    whose table names are the user's, resolved on the user's path; every name
+    they write themselves is schema-qualified).
     """
+    pin = _pinned_search_path if pin_search_path else _session_search_path
     if isinstance(target, psycopg.Connection):
-        with _in_transaction(target), _pinned_search_path(target):
+        with _in_transaction(target), pin(target):
             yield target
         return
     if _is_sqlalchemy_connection(target):
-        with _sqlalchemy_connection(target) as conn, _pinned_search_path(conn):
+        with _sqlalchemy_connection(target) as conn, pin(conn):
             yield conn
         return
     if hasattr(target, "url") and hasattr(target, "connect"):  # SQLAlchemy Engine
@@ -80,7 +84,7 @@ def connection(target: Target) -> Iterator[psycopg.Connection[Any]]:
             f"got {type(target).__name__}"
         )
     with psycopg.connect(_plain_url(url), autocommit=True) as conn:
-        with conn.transaction(), _pinned_search_path(conn):
+        with conn.transaction(), pin(conn):
             yield conn
 
 
@@ -128,6 +132,12 @@ def _sqlalchemy_connection(sa_conn: Any) -> Iterator[psycopg.Connection[Any]]:
             driver.execute("SELECT 1")
         with _in_transaction(driver):
             yield driver
+
+
+@contextlib.contextmanager
+def _session_search_path(conn: psycopg.Connection[Any]) -> Iterator[None]:
+    """The session's search_path as it is (``connection(..., pin_search_path=False)``)."""
+    yield
 
 
 @contextlib.contextmanager

@@ -1,4 +1,11 @@
-"""The ``madnb`` command line: install, upgrade, uninstall, version, build-script, export-sql, demo, sandbox, privacy-curve."""
+"""The ``madnb`` command line.
+
+Installing: install, upgrade, uninstall, version, build-script, export-sql,
+install-check; modelling (:mod:`madnb._model_cli`): train, predict, evaluate,
+cross-validate, models, drop; and demo, sandbox, privacy-curve.  Exit codes:
+0 done, 1 the database or madnb refused (a database error's SQLSTATE in the
+message), 2 a usage error (argparse's, or no database given).
+"""
 
 from __future__ import annotations
 
@@ -9,18 +16,43 @@ from pathlib import Path
 
 import psycopg
 
-from . import privacy_curve
+from . import _model_cli, privacy_curve
 from ._build import build_script, psql_script, write_extension_files
+from ._errors import MadnbError
 from ._install import CASCADE, DROP_PRIVACY_STATE, InstallError, connection, install, uninstall, upgrade, version
 from ._version import __version__
 from .demo import DemoError
 
+# libpq's own variables: with one of them set, an empty connection string connects as psql would.
+LIBPQ_VARIABLES = ("PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE")
+
+
+EXAMPLES = {
+    "install": "madnb install --dsn postgresql://user@host/mydb",
+    "upgrade": "madnb upgrade --dsn postgresql://user@host/mydb",
+    "uninstall": "madnb uninstall --dsn postgresql://user@host/mydb --cascade",
+    "version": "PGHOST=localhost PGDATABASE=mydb madnb version",
+    "build-script": "madnb build-script --psql -o madnb-install.sql",
+    "export-sql": "madnb export-sql adult_nb --function-name public.adult_nb > adult_nb.sql",
+    "demo": "madnb demo",
+    "sandbox": "madnb sandbox --database sandbox",
+    "privacy-curve": "madnb privacy-curve --reps 5 --only adult --out /tmp/curve",
+}
+"""The example each installing command's --help ends with (the model commands give theirs in madnb._model_cli)."""
+
+
+class _UsageError(Exception):
+    """A command line that cannot run (exit code 2)."""
+
 
 def _dsn(args: argparse.Namespace) -> str:
+    """--dsn, else $MADNB_DSN, else libpq's PG* variables (an empty connection string) when one is set."""
     dsn = args.dsn or os.environ.get("MADNB_DSN")
-    if not dsn:
-        raise SystemExit("madnb: no database given: use --dsn URL (or set MADNB_DSN)")
-    return str(dsn)
+    if dsn:
+        return str(dsn)
+    if any(os.environ.get(v) for v in LIBPQ_VARIABLES):
+        return ""
+    raise _UsageError("no database given: use --dsn URL (or set MADNB_DSN, or libpq's PGHOST, PGDATABASE, ... as for psql)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--version", action="version", version=f"madnb {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
 
-    def with_dsn(name: str, help: str) -> argparse.ArgumentParser:
-        sp = sub.add_parser(name, help=help)
-        sp.add_argument("--dsn", help="libpq URL or key=value string (default: $MADNB_DSN)")
+    def with_dsn(name: str, help: str, **kw: object) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help, description=help, **kw)  # type: ignore[arg-type]
+        sp.add_argument("--dsn", help="libpq URL or key=value string (default: $MADNB_DSN, else libpq's PGHOST, PGDATABASE, ...)")
         return sp
 
     with_dsn("install", "install madnb into schema madnb of a database")
@@ -73,12 +105,18 @@ def main(argv: list[str] | None = None) -> int:
         help="accuracy against epsilon on four UCI datasets (throwaway cluster; writes privacy_curve.md and .png; needs the bench extra)",
     )
     privacy_curve.add_arguments(pc)
+    _model_cli.add_parsers(sub, with_dsn)
+    for name, example in EXAMPLES.items():
+        sub.choices[name].epilog = "example:\n  " + example
+        sub.choices[name].formatter_class = argparse.RawDescriptionHelpFormatter
 
     if not (sys.argv[1:] if argv is None else argv):
         p.print_help()
         return 0
     args = p.parse_args(argv)
     try:
+        if args.cmd in _model_cli.COMMANDS:
+            return _model_cli.run(args, _dsn(args))
         if args.cmd == "install":
             print(install(_dsn(args)))
         elif args.cmd == "upgrade":
@@ -130,12 +168,21 @@ def main(argv: list[str] | None = None) -> int:
             from .sandbox import main as sandbox_main
 
             return sandbox_main(args.database)
+    except BrokenPipeError:  # the reader stopped (| head): no traceback, and no second error when Python flushes stdout
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except _UsageError as e:
+        print(f"madnb {args.cmd}: {e}", file=sys.stderr)
+        return 2
     except (InstallError, DemoError) as e:
         message = str(e).replace(CASCADE, "--cascade") if args.cmd == "uninstall" else str(e)
         print(f"madnb: {message}", file=sys.stderr)
         return 1
-    except psycopg.Error as e:
+    except MadnbError as e:
         print(f"madnb: {e}", file=sys.stderr)
+        return 1
+    except psycopg.Error as e:
+        print(f"madnb: {MadnbError.from_psycopg(e)}", file=sys.stderr)
         return 1
     return 0
 

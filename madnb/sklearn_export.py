@@ -98,13 +98,22 @@ def to_sklearn(conn: Target, model: str) -> Pipeline:
         builder = _BUILDERS.get(numbers["kind"])
         if builder is None:
             raise NotImplementedError(f"models of kind {numbers['kind']!r} cannot be exported to scikit-learn yet")
-        # the classes typed as the label (psycopg's Python types), in the model's class order
-        table = sql.Identifier(*numbers["class_priors"])  # the server names the model's objects
-        count = sql.Identifier("class_count" if "vector" in numbers else "class_cnt")  # the vector kinds' column name
-        rows = c.execute(sql.SQL("SELECT m.class, m.{} FROM {} AS m ORDER BY m.class").format(count, table)).fetchall()
+        classes = typed_classes(c, numbers)
+    return builder(numbers, classes)
+
+
+def typed_classes(c: Any, numbers: dict[str, Any]) -> list[Any]:
+    """A model's classes typed as its label (psycopg's Python types), in the model's class order.
+
+    ``numbers`` is the model's ``madnb._model_numbers``; ``c`` the psycopg
+    connection it was read on (in the same transaction).
+    """
+    table = sql.Identifier(*numbers["class_priors"])  # the server names the model's objects
+    count = sql.Identifier("class_count" if "vector" in numbers else "class_cnt")  # the vector kinds' column name
+    rows = c.execute(sql.SQL("SELECT m.class, m.{} FROM {} AS m ORDER BY m.class").format(count, table)).fetchall()
     if [float(r[1]) for r in rows] != numbers["class_count"]:
         raise RuntimeError(f"model {numbers['model']!r} was re-trained while it was read: try again")
-    return builder(numbers, [r[0] for r in rows])
+    return [r[0] for r in rows]
 
 
 # ---------------------------------------------------------------------------
