@@ -36,7 +36,7 @@ bench: setup
 	$(PY) -m bench.run
 
 # Issue 20's secure aggregation and private prediction figures, apart from make bench
-# (python -m bench.secure; bench/README.md; about 5 minutes on 2 cores).
+# (python -m bench.secure; bench/README.md; about 10 minutes on 2 cores).
 bench-secure: setup
 	$(PY) -m bench.secure
 

@@ -1,8 +1,9 @@
 """Secure aggregation and private prediction: what they cost (issue 20, section 3).
 
-    python -m bench.secure [--budget 60] [--reps 5] [--out bench/results]   # make bench-secure; about 5 minutes on 2 cores
+    python -m bench.secure [--budget 100] [--reps 5] [--rows-per-owner 20000] [--one-database] [--out bench/results]
+    make bench-secure                                                      # the same with the defaults; about 10 minutes on 2 cores
 
-Two figures, each a median of per-run ratios to a baseline run made just before it
+Three figures, each a median of per-run ratios to a baseline run made just before it
 (:func:`bench.timing.measure`):
 
 * **secure_federation**: 10 owners of 20,000 rows each (``mixed`` rows of
@@ -19,6 +20,12 @@ Two figures, each a median of per-run ratios to a baseline run made just before 
   figure is the parties' work, without the network between them (the
   statistics, shares and share sums that would cross it are a few hundred rows
   each, listed in the results).
+* **secure_federation_servers**: the same on real servers -- 10 owner clusters
+  and 2 aggregation server clusters on localhost (:class:`Servers`), the
+  analyst the benchmark cluster; share sums pull ``owner<k>:sales_s<j>`` over
+  dblink, the model ``agg<j>:sales_sum``; plain federation is each owner's
+  ``create_nb_statistics`` and the analyst's ``create_nb_federated_tables``.
+  ``--one-database`` leaves it out.
 * **private_predict**: 1,000 rows of the same data as columns (``col_text`` of
   :mod:`bench.column_table`) classified by :func:`madnb.private_predict` over two
   servers -- the benchmark cluster, where the model was trained (``madnb.train``
@@ -38,6 +45,7 @@ import json
 import os
 import statistics
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -73,11 +81,17 @@ def owner_names() -> list[str]:
 
 
 def setup_owners(conn: psycopg.Connection[Any], owner_rows: int = OWNER_ROWS) -> None:
-    """The owners' tables (``owner_rows`` each) and the public domain (classes 0..2, categorical attributes 1..10 over 0..9)."""
+    """The owners' tables (``owner_rows`` each) in one database."""
+    setup_owner_tables(conn, [(name, k * owner_rows + 1, (k + 1) * owner_rows) for k, name in enumerate(owner_names())])
+
+
+def setup_owner_tables(conn: psycopg.Connection[Any], tables: list[tuple[str, int, int]]) -> None:
+    """Tables (name, first id, last id) of DATA's rows and the public domain (classes 0..2, categorical attributes
+    1..10 over 0..9)."""
     conn.execute(SUPPORT_SQL)
-    for k, name in enumerate(owner_names()):
+    for name, lo, hi in tables:
         conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(name)))
-        conn.execute(rows_sql(DATA, name, k * owner_rows + 1, (k + 1) * owner_rows))
+        conn.execute(rows_sql(DATA, name, lo, hi))
         conn.execute(sql.SQL("VACUUM ANALYZE {}").format(sql.Identifier(name)))
     conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(DOMAIN)))
     conn.execute(sql.SQL(
@@ -188,6 +202,122 @@ def federation(conn: psycopg.Connection[Any], budget: Budget, reps: int, owner_r
     return out
 
 
+def _link(conn: psycopg.Connection[Any], name: str, pg: LocalCluster) -> None:
+    """A postgres_fdw server ``name`` for cluster ``pg`` on ``conn``'s database, with the superuser's mapping."""
+    conn.execute("CREATE EXTENSION IF NOT EXISTS postgres_fdw")
+    conn.execute("CREATE EXTENSION IF NOT EXISTS dblink")
+    conn.execute(sql.SQL("DROP SERVER IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+    conn.execute(sql.SQL("CREATE SERVER {} FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host {}, port {}, dbname {})").format(
+        sql.Identifier(name), sql.Literal(pg.host), sql.Literal(str(pg.port)), sql.Literal(pg.dbname)))
+    conn.execute(sql.SQL("CREATE USER MAPPING FOR CURRENT_USER SERVER {} OPTIONS (user 'postgres')").format(sql.Identifier(name)))
+
+
+class Servers:
+    """The federation on real servers: one cluster per owner and per aggregation server; the analyst is ``analyst``.
+
+    Each owner's cluster holds its rows as ``sales`` and the domain; each aggregation server reaches every owner
+    (postgres_fdw servers ``owner1`` ..), the analyst every owner (plain federation) and both aggregation servers
+    (``agg1``, ``agg2``).  Every party's calls run one after the other from this client (the machine has 2 cores).
+    """
+
+    def __init__(self, analyst: psycopg.Connection[Any], owners: list[psycopg.Connection[Any]], servers: list[psycopg.Connection[Any]],
+                 owner_clusters: list[LocalCluster], server_clusters: list[LocalCluster], owner_rows: int) -> None:
+        self.analyst, self.owners, self.servers = analyst, owners, servers
+        for k, conn in enumerate(owners):
+            madnb.install(conn)
+            conn.execute("SET client_min_messages = warning")
+            setup_owner_tables(conn, [("sales", k * owner_rows + 1, (k + 1) * owner_rows)])
+        for conn in servers:
+            madnb.install(conn)
+            conn.execute("SET client_min_messages = warning")
+            for k, pg in enumerate(owner_clusters, start=1):
+                _link(conn, f"owner{k}", pg)
+        for k, pg in enumerate(owner_clusters, start=1):
+            _link(analyst, f"owner{k}", pg)
+        for j, pg in enumerate(server_clusters, start=1):
+            _link(analyst, f"agg{j}", pg)
+
+    def plain(self, private: bool) -> float:
+        for conn in self.owners:
+            conn.execute("DROP TABLE IF EXISTS sales_stats")
+        _clear_model(self.analyst)
+
+        def run() -> None:
+            for conn in self.owners:
+                conn.execute(sql.SQL("SELECT madnb.create_nb_statistics('sales', 'class', 'attributes', {}, {}, 'sales_stats'{})").format(
+                    sql.Literal(DATA.numeric_text), sql.Literal(DATA.num_attrs), _privacy(private)))
+            self.analyst.execute(sql.SQL("SELECT madnb.create_nb_federated_tables({}, 'sales_stats', {})").format(
+                _text_array([f"owner{k}" for k in range(1, len(self.owners) + 1)]), _model_args()))
+
+        return timed(run)
+
+    def secure(self, private: bool, parts: dict[str, list[float]]) -> float:
+        for conn in self.owners:
+            _drop(conn, [f"sales_s{j}" for j in range(1, SERVERS + 1)])
+        for conn in self.servers:
+            _drop(conn, ["sales_sum"])
+        _clear_model(self.analyst)
+        extra = sql.SQL("") if private else sql.SQL(", bounds => {}, domain => {}").format(sql.Literal(BOUNDS), sql.Literal(DOMAIN))
+
+        def owners() -> None:
+            for conn in self.owners:
+                conn.execute(sql.SQL(
+                    "SELECT madnb.create_nb_statistics_shares('sales', 'class', 'attributes', {}, {}, {}{}{}, owners => {})"
+                ).format(sql.Literal(DATA.numeric_text), sql.Literal(DATA.num_attrs),
+                         _text_array([f"sales_s{j}" for j in range(1, SERVERS + 1)]), _privacy(private), extra, sql.Literal(OWNERS)))
+
+        def servers() -> None:
+            for j, conn in enumerate(self.servers, start=1):
+                conn.execute(sql.SQL("SELECT madnb.create_nb_share_sum({}, 'sales_sum')").format(
+                    _text_array([f"owner{k}:sales_s{j}" for k in range(1, len(self.owners) + 1)])))
+
+        def analyst() -> None:
+            self.analyst.execute(sql.SQL("SELECT madnb.create_nb_model_from_shares({}, {})").format(
+                _text_array([f"agg{j}:sales_sum" for j in range(1, len(self.servers) + 1)]), _model_args()))
+
+        total = 0.0
+        for party, step in (("owners", owners), ("servers", servers), ("analyst", analyst)):
+            t = timed(step)
+            parts.setdefault(party, []).append(t)
+            total += t
+        return total
+
+
+def federation_on_servers(conn: psycopg.Connection[Any], budget: Budget, reps: int, owner_rows: int = OWNER_ROWS) -> list[dict[str, Any]]:
+    """The figures of :func:`federation` with every party on its own cluster on localhost (12 more clusters)."""
+    out = []
+    print(f"  secure federation on servers: starting {OWNERS + SERVERS} clusters", flush=True)
+    with ExitStack() as stack:
+        owner_clusters = [stack.enter_context(LocalCluster(fast=True)) for _ in range(OWNERS)]
+        server_clusters = [stack.enter_context(LocalCluster(fast=True)) for _ in range(SERVERS)]
+        owners = [stack.enter_context(psycopg.connect(pg.url, autocommit=True)) for pg in owner_clusters]
+        servers = [stack.enter_context(psycopg.connect(pg.url, autocommit=True)) for pg in server_clusters]
+        fed = Servers(conn, owners, servers, owner_clusters, server_clusters, owner_rows)
+        for private in (False, True):
+            parts: dict[str, list[float]] = {}
+            fed.plain(private)
+            fed.secure(private, {})
+            fig = measure(lambda private=private, parts=parts: fed.secure(private, parts), reps, budget,
+                          lambda private=private: fed.plain(private))
+            n = len(fig.runs)
+            row = {
+                "figure": "secure_federation_servers", "private": private, "owners": OWNERS, "rows_per_owner": owner_rows,
+                "servers": SERVERS, "secure_median_s": fig.median, "plain_median_s": statistics.median(fig.base_runs),
+                "ratio": fig.ratio, "runs": n, "target": TARGET_FEDERATION,
+                "parts_median_s": {p: statistics.median(v[-n:]) for p, v in parts.items()},
+            }
+            out.append(row)
+            print(f"  secure federation on servers ({'private' if private else 'exact'}): {fig.median:.2f} s, plain "
+                  f"{row['plain_median_s']:.2f} s, {fig.ratio or 0:.2f}x ({n} runs); "
+                  + ", ".join(f"{p} {t:.2f} s" for p, t in row["parts_median_s"].items()), flush=True)
+        _clear_model(conn)
+        for j in range(1, SERVERS + 1):
+            conn.execute(sql.SQL("DROP SERVER IF EXISTS {} CASCADE").format(sql.Identifier(f"agg{j}")))
+        for k in range(1, OWNERS + 1):
+            conn.execute(sql.SQL("DROP SERVER IF EXISTS {} CASCADE").format(sql.Identifier(f"owner{k}")))
+    return out
+
+
 def prediction(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> dict[str, Any]:
     """private_predict of 1,000 rows over this cluster and a second one, against _predict_proba of the same rows."""
     d = DATASETS["mixed200k"]
@@ -231,7 +361,7 @@ def prediction(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> dict
     return row
 
 
-def markdown(meta: dict[str, Any], fed: list[dict[str, Any]], pred: dict[str, Any]) -> str:
+def markdown(meta: dict[str, Any], fed: list[dict[str, Any]], pred: dict[str, Any], on_servers: list[dict[str, Any]] | None = None) -> str:
     L = [
         "# Secure aggregation and private prediction (make bench-secure)", "",
         f"{meta['date']}, madnb {meta['madnb_version']}, PostgreSQL {meta['server_version']}, {meta['nproc']} cores "
@@ -256,6 +386,25 @@ def markdown(meta: dict[str, Any], fed: list[dict[str, Any]], pred: dict[str, An
             f"{p['owners']:.2f} / {p['servers']:.2f} / {p['analyst']:.2f} s | "
             f"{r['statistics_rows']}, {r['share_rows']}, {r['share_sum_rows']} |"
         )
+    if on_servers:
+        L += [
+            "", f"### The same on real servers: {OWNERS} owner clusters, {SERVERS} aggregation server clusters, the analyst", "",
+            f"Every owner a cluster of its own on localhost (its rows as `sales`), each aggregation server a cluster reaching "
+            "every owner through postgres_fdw servers (`create_nb_share_sum` of `owner<k>:sales_s<j>` over dblink), the "
+            "analyst the benchmark cluster (`create_nb_model_from_shares` of `agg<j>:sales_sum`; plain: "
+            "`create_nb_federated_tables` of the owners' `sales_stats`). Each party's calls run one after the other "
+            f"from the client ({meta['nproc']} cores for {OWNERS + SERVERS + 1} clusters).", "",
+            "| release | secure | plain | ratio | target | secure by party (owners / servers / analyst) |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in on_servers:
+            p = r["parts_median_s"]
+            ok = "ok" if r["ratio"] is not None and r["ratio"] <= r["target"] else "MISSED"
+            L.append(
+                f"| {'private, epsilon ' + format(EPSILON, 'g') if r['private'] else 'exact'} | {r['secure_median_s']:.2f} s | "
+                f"{r['plain_median_s']:.2f} s | {r['ratio']:.2f}x | <= {r['target']:g} {ok} | "
+                f"{p['owners']:.2f} / {p['servers']:.2f} / {p['analyst']:.2f} s |"
+            )
     L += [
         "", f"## Private prediction: {pred['rows']:,} rows over two servers", "",
         f"A named model (`madnb.train`, {pred['features']} features, 3 classes, {pred['training_rows']:,} training rows) "
@@ -273,9 +422,10 @@ def markdown(meta: dict[str, Any], fed: list[dict[str, Any]], pred: dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.secure", description=__doc__.splitlines()[0])
-    ap.add_argument("--budget", type=float, default=60.0, help="seconds of runs per figure (default 60)")
+    ap.add_argument("--budget", type=float, default=100.0, help="seconds of runs per figure (default 100)")
     ap.add_argument("--reps", type=int, default=5, help="runs per figure when the budget allows (default 5)")
     ap.add_argument("--rows-per-owner", type=int, default=OWNER_ROWS, help=f"rows of each of the {OWNERS} owners (default {OWNER_ROWS:,})")
+    ap.add_argument("--one-database", action="store_true", help="leave out the figures on real servers (12 more clusters)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=3600)
@@ -286,12 +436,13 @@ def main(argv: list[str] | None = None) -> int:
                 "server_version": conn.execute("SHOW server_version").fetchone()[0], "nproc": _nproc()}
         print(f"madnb bench.secure: PostgreSQL {meta['server_version']}", flush=True)
         fed = federation(conn, budget, args.reps, args.rows_per_owner)
+        servers = federation_on_servers(conn, budget, args.reps, args.rows_per_owner) if not args.one_database else []
         pred = prediction(conn, budget, args.reps)
         meta["elapsed_s"] = budget.elapsed()
     args.out.mkdir(parents=True, exist_ok=True)
-    md = markdown(meta, fed, pred)
+    md = markdown(meta, fed, pred, servers)
     (args.out / "secure.md").write_text(md, encoding="utf-8")
-    (args.out / "secure.json").write_text(json.dumps({"meta": meta, "figures": [*fed, pred]}, indent=2) + "\n", encoding="utf-8")
+    (args.out / "secure.json").write_text(json.dumps({"meta": meta, "figures": [*fed, *servers, pred]}, indent=2) + "\n", encoding="utf-8")
     print(md)
     return 0
 
