@@ -27,9 +27,10 @@ Two audits:
   hold, a loss of epsilon' exactly -- the honest server's noise alone.
 
 Margin: a log ratio of two counts of at least 2000 has a standard error of at
-most sqrt(2 / 2000) = 0.032; :data:`SLACK` = 0.15 is over 4.7 of them, so a
-correct mechanism fails with probability below 1e-5 over all bins, and a
-mechanism with half the noise (loss 2 epsilon' = 1.0) cannot pass.
+most sqrt(2 / 2000) = 0.032; :data:`SLACK` = 0.15 is over 4.7 of them (a
+two-sided 3e-6 per bin), so a correct mechanism fails with probability below
+1e-4 over the fewer than 30 bins checked, and a mechanism with half the noise
+(a loss of 2 epsilon' = 1.0) cannot pass.
 """
 
 from __future__ import annotations
