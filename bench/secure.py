@@ -26,8 +26,8 @@ Three figures, each a median of per-run ratios to a baseline run made just befor
   dblink, the model ``agg<j>:sales_sum``; plain federation is each owner's
   ``create_nb_statistics`` and the analyst's ``create_nb_federated_tables``.
   ``--one-database`` leaves it out.
-* **private_predict**: 1,000 rows of the same data as columns (``col_text`` of
-  :mod:`bench.column_table`) classified by :func:`madnb.private_predict` over two
+* **private_predict**: 1,000 rows of mixed200k as columns (``sec_col_text``, made
+  as :mod:`bench.column_table` makes ``col_text``: 10 text, 5 float8) classified by :func:`madnb.private_predict` over two
   servers -- the benchmark cluster, where the model was trained (``madnb.train``
   on 200,000 rows), and a second cluster on localhost holding the model's
   exported script (``madnb.model_sql``) -- against the model's plain
@@ -55,7 +55,6 @@ from psycopg import sql
 import madnb
 from madnb._cluster import LocalCluster
 
-from .column_table import MODEL as _COLUMN_MODEL
 from .datagen import DATASETS, SUPPORT_SQL, Dataset
 from .evaluate import text_table_sql
 from .sharding import rows_sql
@@ -72,7 +71,7 @@ DOMAIN = "sec_domain"
 EPSILON = 1.0
 FP, NP, CP = "sec_fp", "sec_np", "sec_cp"
 PREDICT_ROWS = 1_000
-MODEL = f"{_COLUMN_MODEL}_sec"
+MODEL = "bench_secure_nb"
 TARGET_FEDERATION = 2.0
 
 
