@@ -2,9 +2,13 @@
 #   make demo    set up (PL/Python, .venv) and run the demo on a throwaway PostgreSQL
 #   make test    set up (as root also Chromium), lint, and run the whole test suite (its own throwaway PostgreSQL)
 #   make bench   set up and run the benchmark (results in bench/results/)
+#   make bench-secure  secure aggregation of 10 owners against plain federation, private prediction
+#                (bench/results/secure.md)
 #   make bench-scale  time and backend memory of every path at 1M and 10M rows
 #                (bench/results/scale.md; under 30 minutes on 2 cores, about 10 GB of disk)
 #   make privacy-curve  accuracy against epsilon (docs/privacy_curve.md and .png)
+#   make privacy-curve-federated  the same for N = 1, 10, 100 owners, plain private federation beside
+#                secure aggregation (docs/privacy_curve_federated.md and .png)
 #   make install copy madnb.control and the generated script into PostgreSQL (PGXS),
 #                so that CREATE EXTENSION madnb CASCADE works
 #   make lint    static checks: ruff (all Python) and mypy --strict (madnb, madnb_pl);
@@ -14,7 +18,7 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" madnb.control)
 
-.PHONY: setup setup-test demo test bench bench-scale privacy-curve install script lint clean
+.PHONY: setup setup-test demo test bench bench-scale bench-secure privacy-curve privacy-curve-federated install script lint clean
 
 setup:
 	@bash scripts/setup.sh
@@ -35,6 +39,11 @@ test: setup-test lint
 bench: setup
 	$(PY) -m bench.run
 
+# Issue 20's secure aggregation and private prediction figures, apart from make bench
+# (python -m bench.secure; bench/README.md; about 10 minutes on 2 cores).
+bench-secure: setup
+	$(PY) -m bench.secure
+
 # Issue 19's scale figures, apart from make bench (python -m bench.scale; bench/README.md).
 bench-scale: setup
 	$(PY) -m bench.scale
@@ -44,6 +53,10 @@ bench-scale: setup
 PRIVACY_DATA ?= ../shared/data
 privacy-curve: setup
 	$(VENV)/bin/madnb privacy-curve --data $(PRIVACY_DATA) --out docs
+
+# Issue 20's federated panel, apart from make privacy-curve (its own figure; docs/privacy_curve_federated.md).
+privacy-curve-federated: setup
+	$(VENV)/bin/madnb privacy-curve --federated --data $(PRIVACY_DATA) --out docs
 
 # The generated script for CREATE EXTENSION, plus an upgrade script from every
 # earlier version we ship a script of (the script is idempotent, so it also upgrades).

@@ -308,6 +308,11 @@ def _train(conn: psycopg.Connection[Any], d: Dataset, epsilon: float | None, tag
 def accuracy(conn: psycopg.Connection[Any], d: Dataset, epsilon: float | None, tag: str = "main") -> float:
     """Train (privately unless ``epsilon`` is None) and return the test accuracy."""
     _train(conn, d, epsilon, tag)
+    return scored_accuracy(conn, d, tag)
+
+
+def scored_accuracy(conn: psycopg.Connection[Any], d: Dataset, tag: str) -> float:
+    """The test accuracy of the model tables of task ``tag`` (:func:`_names`), scored by the classify view."""
     fp, np_, cp, view = (n.as_string(conn) for n in _names(tag))
     conn.execute(sql.SQL("DROP VIEW IF EXISTS {}").format(_names(tag)[3]))
     test = f"{d.table}_test"
@@ -457,9 +462,290 @@ def plot(curves: list[Curve], path: Path) -> None:
     plt.close(fig)
 
 
+# ---------------------------------------------------------------------------
+# The federated panel (``--federated``): N owners, plain private federation beside secure aggregation
+# ---------------------------------------------------------------------------
+
+FEDERATED_EPSILONS = (0.1, 0.3, 1.0, 3.0, 10.0)
+FEDERATED_OWNERS = (1, 10, 100)
+FEDERATED_DATASETS = ("adult", "mushroom")
+FEDERATED_REPS = 10
+SERVERS = 2  # aggregation servers of secure aggregation (each adds one central release's noise)
+PLAIN, SECURE = "plain", "secure"
+# The issue's targets for secure aggregation at 100 owners (epsilon, accuracy at least), and its tolerance
+# against the one-owner (central) figure at every epsilon.
+FEDERATED_TARGETS: dict[str, tuple[float, float]] = {"adult": (0.1, 0.81), "mushroom": (1.0, 0.93)}
+FEDERATED_TOLERANCE = 0.01
+# The paper's scheme (Marchioro et al., 2022): (epsilon, one owner, 100 owners).
+PAPER_FEDERATED: dict[str, tuple[float, float, float]] = {"adult": (0.1, 0.817, 0.738), "mushroom": (1.0, 0.937, 0.904)}
+
+
+def owner_tables(conn: psycopg.Connection[Any], d: Dataset, n: int) -> list[str]:
+    """The training set split into ``n`` disjoint owners of (almost) equal size: tables ``<table>_n<n>_o<k>``.
+
+    The split is a seeded shuffle (the same on every run); the tables have the columns of ``<table>_train``.
+    """
+    order = list(range(len(d.train)))
+    random.Random(SPLIT_SEED + n).shuffle(order)
+    names = [f"{d.table}_n{n}_o{k}" for k in range(1, n + 1)]
+    for k, name in enumerate(names):
+        ident = sql.Identifier(name)
+        conn.execute(sql.SQL("CREATE TABLE {} (id int PRIMARY KEY, cls text NOT NULL, attrs {}[] NOT NULL)").format(
+            ident, sql.SQL(d.elem)))
+        with conn.cursor().copy(sql.SQL("COPY {} (id, cls, attrs) FROM STDIN").format(ident)) as cp:
+            for i in order[k::n]:
+                cp.write_row(d.train[i])
+        conn.execute(sql.SQL("ANALYZE {}").format(ident))
+    return names
+
+
+def _owner_release(
+    conn: psycopg.Connection[Any], d: Dataset, function: str, source: str, dest: sql.Composable, epsilon: float,
+    extra: sql.Composable | None = None,
+) -> None:
+    """``madnb.<function>`` (create_nb_statistics or create_nb_statistics_shares) of one owner at ``epsilon``."""
+    privacy = sql.SQL("epsilon => {}, bounds => {}, domain => {}").format(
+        sql.Literal(epsilon), sql.Literal([[float(x) for x in b] for b in d.bounds] or None), sql.Literal(f"{d.table}_domain"))
+    numeric = sql.SQL("{}, ").format(sql.Literal(",".join(map(str, d.numeric)))) if d.numeric else sql.SQL("")
+    conn.execute(sql.SQL("SELECT madnb.{}({}, 'cls', 'attrs', {}{}, {}, {}{})").format(
+        sql.Identifier(function), sql.Literal(source), numeric, sql.Literal(d.num_attrs), dest, privacy, extra or sql.SQL("")))
+
+
+def _drop_model(conn: psycopg.Connection[Any], tag: str) -> None:
+    """The model tables of task ``tag`` and the statistics their model kept (schema madnb_statistics)."""
+    fp, np_, cp, _ = _names(tag)
+    kept = sql.Identifier("madnb_statistics", f"public.pc_{tag}_fp")
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}, {}, {}, {}").format(fp, np_, cp, kept))
+
+
+def _model_tables(conn: psycopg.Connection[Any], d: Dataset, tag: str) -> sql.Composable:
+    """The model tables' names as the three destination arguments (the numeric one NULL without numeric attributes)."""
+    fp, np_, cp, _ = (sql.Literal(n.as_string(conn)) for n in _names(tag))
+    return sql.SQL("{}, {}, {}").format(fp, np_ if d.numeric else sql.SQL("NULL"), cp)
+
+
+def _array(names: Sequence[str]) -> sql.Composable:
+    return sql.SQL("ARRAY[{}]::text[]").format(sql.SQL(", ").join(sql.Literal(n) for n in names))
+
+
+def plain_federated_accuracy(conn: psycopg.Connection[Any], d: Dataset, owners: Sequence[str], epsilon: float, tag: str) -> float:
+    """Plain private federation: each owner's own private statistics, merged by create_nb_model_from_statistics."""
+    parts = [f"pc_{tag}_part{k}" for k in range(1, len(owners) + 1)]
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.SQL(", ").join(sql.Identifier(p) for p in parts)))
+    for owner, part in zip(owners, parts, strict=True):
+        _owner_release(conn, d, "create_nb_statistics", owner, sql.Literal(part), epsilon)
+    _drop_model(conn, tag)
+    conn.execute(sql.SQL("SELECT madnb.create_nb_model_from_statistics({}, {})").format(_array(parts), _model_tables(conn, d, tag)))
+    return scored_accuracy(conn, d, tag)
+
+
+def secure_shares(conn: psycopg.Connection[Any], d: Dataset, owners: Sequence[str], epsilon: float, tag: str) -> list[list[str]]:
+    """Every owner's private shares (create_nb_statistics_shares, owners => N): the share tables of each server."""
+    tables = [[f"pc_{tag}_o{k}_s{j}" for k in range(1, len(owners) + 1)] for j in range(1, SERVERS + 1)]
+    for k, owner in enumerate(owners):
+        dests = [server[k] for server in tables]
+        _owner_release(conn, d, "create_nb_statistics_shares", owner, _array(dests), epsilon,
+                       sql.SQL(", owners => {}").format(sql.Literal(len(owners))))
+    return tables
+
+
+def secure_accuracy(conn: psycopg.Connection[Any], d: Dataset, shares: list[list[str]], tag: str) -> float:
+    """Secure aggregation from the owners' share tables: each server's share sum (its noise drawn afresh), the model."""
+    sums = [f"pc_{tag}_sum{j}" for j in range(1, len(shares) + 1)]
+    conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.SQL(", ").join(sql.Identifier(s) for s in sums)))
+    for server, dest in zip(shares, sums, strict=True):
+        conn.execute(sql.SQL("SELECT madnb.create_nb_share_sum({}, {})").format(_array(server), sql.Literal(dest)))
+    _drop_model(conn, tag)
+    conn.execute(sql.SQL("SELECT madnb.create_nb_model_from_shares({}, {})").format(_array(sums), _model_tables(conn, d, tag)))
+    return scored_accuracy(conn, d, tag)
+
+
+@dataclass
+class FederatedCurve:
+    """One dataset's federated panel: the non-private accuracy, and the private runs per (mode, owners, epsilon)."""
+
+    dataset: Dataset
+    exact: float
+    runs: dict[tuple[str, int, float], list[float]]
+
+    def mean(self, mode: str, n: int, eps: float) -> float:
+        return statistics.fmean(self.runs[(mode, n, eps)])
+
+    def sd(self, mode: str, n: int, eps: float) -> float:
+        xs = self.runs[(mode, n, eps)]
+        return statistics.stdev(xs) if len(xs) > 1 else 0.0
+
+    @property
+    def owners(self) -> list[int]:
+        return sorted({n for _, n, _ in self.runs})
+
+    @property
+    def epsilons(self) -> list[float]:
+        return sorted({e for _, _, e in self.runs})
+
+    def central(self, eps: float) -> float:
+        """The one-owner figure: plain federation of one owner, a central release."""
+        return self.mean(PLAIN, 1, eps)
+
+
+def run_federated(
+    url: str, datasets: Sequence[Dataset], reps: int, owners: Sequence[int] = FEDERATED_OWNERS,
+    epsilons: Sequence[float] = FEDERATED_EPSILONS, jobs: int = 2, progress: Callable[[str], None] = lambda s: None,
+) -> list[FederatedCurve]:
+    """The federated panels: for every dataset, number of owners and epsilon, ``reps`` models of each mode.
+
+    Plain: every run, each owner releases its private statistics afresh.  Secure: each owner's shares are
+    released once per (owners, epsilon) -- they carry no noise, and reconstruction cancels their randomness
+    exactly -- and every run makes both servers' share sums afresh, which is where all the noise is drawn.
+    The (dataset, owners, epsilon) tasks run on ``jobs`` connections side by side.
+    """
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET client_min_messages = error")
+        exact = {}
+        split: dict[tuple[str, int], list[str]] = {}
+        for d in datasets:
+            create_tables(conn, d)
+            exact[d.name] = accuracy(conn, d, None, tag=f"{d.table}_exact")
+            for n in owners:
+                split[(d.name, n)] = owner_tables(conn, d, n)
+    local = threading.local()
+    opened: list[psycopg.Connection[Any]] = []
+    lock = threading.Lock()
+
+    def task(d: Dataset, n: int, i: int, eps: float) -> dict[str, list[float]]:
+        if not hasattr(local, "conn"):
+            local.conn = psycopg.connect(url, autocommit=True)
+            local.conn.execute("SET client_min_messages = error")
+            with lock:
+                opened.append(local.conn)
+        conn = local.conn
+        tag = f"{d.table}_n{n}_e{i}"
+        t0 = time.monotonic()
+        plain = [plain_federated_accuracy(conn, d, split[(d.name, n)], eps, f"{tag}_p") for _ in range(reps)]
+        shares = secure_shares(conn, d, split[(d.name, n)], eps, f"{tag}_s")
+        secure = [secure_accuracy(conn, d, shares, f"{tag}_s") for _ in range(reps)]
+        progress(f"{d.name}, {n} owner(s), epsilon {eps:g}: {reps} plain and {reps} secure models in {time.monotonic() - t0:.0f} s")
+        return {PLAIN: plain, SECURE: secure}
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            # the largest federations first, so that the last tasks are short ones
+            keys = [(d, n, i, eps) for n in sorted(owners, reverse=True) for d in datasets for i, eps in enumerate(epsilons)]
+            futures = {(d.name, n, eps): pool.submit(task, d, n, i, eps) for d, n, i, eps in keys}
+            results = {key: f.result() for key, f in futures.items()}
+    finally:
+        for c in opened:
+            c.close()
+    return [
+        FederatedCurve(d, exact[d.name], {(mode, n, eps): results[(d.name, n, eps)][mode]
+                                          for mode in (PLAIN, SECURE) for n in owners for eps in epsilons})
+        for d in datasets
+    ]
+
+
+def federated_markdown(curves: list[FederatedCurve], reps: int, seconds: float, jobs: int = 1) -> str:
+    """The federated panel's tables: mean (sd) per epsilon, mode and number of owners; the targets."""
+    owners = curves[0].owners
+    lines = [
+        "# Accuracy against epsilon, federated: plain private federation beside secure aggregation",
+        "",
+        f"Generated by `madnb privacy-curve --federated` (`make privacy-curve-federated`): mean test accuracy "
+        f"(standard deviation) over {reps} private models per cell; {seconds:.0f} s in all ({jobs} connection(s) "
+        "side by side). The training set is split into N disjoint owners of equal size (a seeded shuffle).",
+        "",
+        "* **plain**: each owner releases its own private statistics (`madnb.create_nb_statistics` with epsilon), "
+        "merged by `madnb.create_nb_model_from_statistics`: the sum holds N owners' noise. N = 1 is a central release, "
+        "the one-owner figure.",
+        f"* **secure**: each owner releases private shares (`madnb.create_nb_statistics_shares`, owners => N, "
+        f"{SERVERS} shares), each of {SERVERS} aggregation servers sums its shares and adds one central release's "
+        f"noise (`madnb.create_nb_share_sum`), the analyst reconstructs (`madnb.create_nb_model_from_shares`): "
+        f"the sum holds {SERVERS} releases' noise whatever N. Each owner's shares are released once per (N, epsilon) "
+        "(they hold no noise, and their randomness cancels exactly); every run makes both share sums afresh, "
+        "which is where all of the noise is drawn.",
+        "",
+        "Every owner, share, share sum and model is a table of the one throwaway database: accuracy depends on the "
+        "numbers, not on where the tables are (tests/federation/test_secure_servers.py runs the same calls on "
+        "separate servers).",
+        "",
+    ]
+    for c in curves:
+        lines += [f"## {c.dataset.name}", "",
+                  "| epsilon | " + " | ".join(f"{mode} N={n}" for mode in (PLAIN, SECURE) for n in owners) + " |",
+                  "|---|" + "---|" * (2 * len(owners))]
+        for e in c.epsilons:
+            lines.append(f"| {e:g} | " + " | ".join(
+                f"{c.mean(mode, n, e):.3f} ({c.sd(mode, n, e):.3f})" for mode in (PLAIN, SECURE) for n in owners) + " |")
+        lines += [f"| non-private | {c.exact:.3f} |" + " |" * (2 * len(owners) - 1), ""]
+    big = max(owners)
+    lines += [
+        f"Secure aggregation at N = {big} against the one-owner (central) figure (target of the issue: within "
+        f"{FEDERATED_TOLERANCE} at every epsilon >= 0.1), and plain federation at N = {big}:",
+        "",
+        f"| dataset | epsilon | one owner | secure N={big} | difference | within {FEDERATED_TOLERANCE} | plain N={big} |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for c in curves:
+        for e in c.epsilons:
+            one, sec = c.central(e), c.mean(SECURE, big, e)
+            lines.append(f"| {c.dataset.name} | {e:g} | {one:.3f} | {sec:.3f} | {sec - one:+.3f} | "
+                         f"{'yes' if sec >= one - FEDERATED_TOLERANCE else 'no'} | {c.mean(PLAIN, big, e):.3f} |")
+    lines += ["", "Targets of the issue, and the paper's scheme (one owner / 100 owners):", "",
+              f"| dataset | epsilon | target | secure N={big} | plain N={big} | paper, one owner | paper, 100 owners |",
+              "|---|---|---|---|---|---|---|"]
+    for c in curves:
+        name = c.dataset.name
+        if name in FEDERATED_TARGETS and FEDERATED_TARGETS[name][0] in c.epsilons:
+            e, target = FEDERATED_TARGETS[name]
+            _, one, hundred = PAPER_FEDERATED[name]
+            sec = c.mean(SECURE, big, e)
+            lines.append(f"| {name} | {e:g} | {target:.2f} | {sec:.3f} {'ok' if sec >= target else 'MISSED'} | "
+                         f"{c.mean(PLAIN, big, e):.3f} | {one:.3f} | {hundred:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def federated_plot(curves: list[FederatedCurve], path: Path) -> None:
+    """One panel per dataset: accuracy against epsilon, a line per (mode, N); non-private dashed grey."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(curves), figsize=(5.5 * len(curves), 4), squeeze=False)
+    colours = ["tab:blue", "tab:orange", "tab:red", "tab:purple"]
+    for ax, c in zip(axes[0], curves, strict=True):
+        eps = c.epsilons
+        for colour, n in zip(colours, c.owners, strict=False):
+            for mode, style, marker in ((PLAIN, ":", "s"), (SECURE, "-", "o")):
+                ax.plot(eps, [c.mean(mode, n, e) for e in eps], linestyle=style, marker=marker, color=colour,
+                        label=f"{mode}, N = {n}")
+        ax.axhline(c.exact, linestyle="--", color="grey", label="non-private")
+        ax.set_xscale("log")
+        ax.set_title(f"{c.dataset.name}: N owners")
+        ax.set_xlabel("epsilon")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("test accuracy")
+    axes[0][0].legend(loc="lower right", fontsize=7, ncol=2)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``madnb privacy-curve``."""
-    p.add_argument("--reps", type=int, default=DEFAULT_REPS, help=f"private trainings per epsilon and dataset (default {DEFAULT_REPS})")
+    p.add_argument(
+        "--reps", type=int,
+        help=f"private trainings per epsilon and dataset (default {DEFAULT_REPS}; with --federated {FEDERATED_REPS} per mode and N)",
+    )
+    p.add_argument(
+        "--federated", action="store_true",
+        help="the federated panel instead: N owners, plain private federation beside secure aggregation, on "
+        + ", ".join(FEDERATED_DATASETS) + " unless --only says otherwise (writes privacy_curve_federated.md and .png)",
+    )
+    p.add_argument(
+        "--owners", help="with --federated: comma-separated numbers of owners (default "
+        + ",".join(map(str, FEDERATED_OWNERS)) + "; 1 must be among them, the one-owner figure)",
+    )
     p.add_argument(
         "--data", type=Path,
         help="folder with the UCI CSV files (" + ", ".join(f for fs in FILES.values() for f in fs)
@@ -483,13 +769,32 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
 
 
+def _owners(args: argparse.Namespace) -> list[int]:
+    if not args.federated:
+        if args.owners:
+            raise CurveError("--owners needs --federated")
+        return []
+    if not args.owners:
+        return list(FEDERATED_OWNERS)
+    try:
+        owners = sorted({int(x) for x in args.owners.split(",")})
+    except ValueError:
+        raise CurveError(f"--owners must be comma-separated integers, got {args.owners!r}") from None
+    if owners[0] != 1:
+        raise CurveError("--owners must include 1 (the one-owner figure the others are compared with) and no number below it")
+    return owners
+
+
 def _run(args: argparse.Namespace) -> int:
-    names = [s.strip() for s in args.only.split(",")] if args.only else list(LOADERS)
+    default = list(FEDERATED_DATASETS) if args.federated else list(LOADERS)
+    names = [s.strip() for s in args.only.split(",")] if args.only else default
     unknown = [n for n in names if n not in LOADERS]
     if unknown:
         raise CurveError(f"unknown dataset(s): {', '.join(unknown)} (choose from {', '.join(LOADERS)})")
-    if args.reps < 2:
+    reps = args.reps if args.reps is not None else (FEDERATED_REPS if args.federated else DEFAULT_REPS)
+    if reps < 2:
         raise CurveError("--reps must be at least 2")
+    owners = _owners(args)
     # Everything a user can fix is checked before the (long) run starts.
     check_plotting()
     data = check_data(args.data if args.data is not None else default_data(), names)
@@ -500,18 +805,27 @@ def _run(args: argparse.Namespace) -> int:
         print(s, file=sys.stderr, flush=True)
 
     t0 = time.monotonic()
+
+    def compute(url: str) -> tuple[str, Callable[[Path], None]]:
+        """The table's text and the function that draws the plot."""
+        if args.federated:
+            fed = run_federated(url, datasets, reps, owners, jobs=args.jobs, progress=say)
+            return federated_markdown(fed, reps, time.monotonic() - t0, args.jobs), lambda path: federated_plot(fed, path)
+        curves = run(url, datasets, reps, jobs=args.jobs, progress=say)
+        return markdown(curves, reps, time.monotonic() - t0, args.jobs), lambda path: plot(curves, path)
+
     if args.dsn:
-        curves = run(args.dsn, datasets, args.reps, jobs=args.jobs, progress=say)
+        text, draw = compute(args.dsn)
     else:
         with LocalCluster() as pg:
             with psycopg.connect(pg.url, autocommit=True) as conn:
                 install(conn)
-            curves = run(pg.url, datasets, args.reps, jobs=args.jobs, progress=say)
-    text = markdown(curves, args.reps, time.monotonic() - t0, args.jobs)
+            text, draw = compute(pg.url)
+    stem = "privacy_curve_federated" if args.federated else "privacy_curve"
     try:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "privacy_curve.md").write_text(text, encoding="utf-8")
-        plot(curves, out / "privacy_curve.png")
+        (out / f"{stem}.md").write_text(text, encoding="utf-8")
+        draw(out / f"{stem}.png")
     except OSError as e:
         print(text)
         raise CurveError(f"cannot write the results to {out} (--out): {e}") from e

@@ -116,3 +116,26 @@ def test_in_a_source_checkout_the_defaults_are_the_shared_data_and_docs():
     assert privacy_curve.default_out() == ROOT / "docs"
     shared = ROOT.parent / "shared" / "data"
     assert privacy_curve.default_data() == (shared if shared.is_dir() else None)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--owners", "1,10"], "--owners needs --federated"),
+    (["--federated", "--owners", "10,100"], "--owners must include 1"),
+    (["--federated", "--owners", "1,ten"], "--owners must be comma-separated integers"),
+    (["--federated", "--reps", "1"], "--reps must be at least 2"),
+])
+def test_the_federated_panels_options_are_checked_in_one_line_before_anything_runs(capsys, tmp_path, argv, message):
+    from madnb import privacy_curve
+
+    assert privacy_curve.main([*argv, "--data", str(tmp_path / "nowhere"), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"madnb privacy-curve: {message}"), err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_federated_panel_defaults_to_adult_and_mushroom_and_names_their_files_only(capsys, tmp_path):
+    from madnb import privacy_curve
+
+    assert privacy_curve.main(["--federated", "--data", str(tmp_path)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.endswith(f"data folder {tmp_path} lacks adult_train.csv, adult_test.csv, mushroom.csv (use --only to run fewer datasets)")
