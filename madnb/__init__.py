@@ -11,12 +11,14 @@ see README.md.  A named model becomes a fitted scikit-learn estimator with
 ``madnb.to_sklearn(conn, "adult_nb")`` (needs the ``sklearn`` extra).
 ``madnb.NaiveBayes(conn).fit("adult", "income")`` trains, predicts and
 evaluates from Python with scikit-learn's estimator interface, the work done
-in the database (docs/python.md).
+in the database (docs/python.md); ``.evaluate(..., curves=True).plot()`` and
+``.report("report.html")`` draw the curves the database computed (``madnb.report``).
 ``madnb.private_predict([server1, server2], "adult_nb", rows)`` classifies rows
 with a model two or more servers hold, none of them seeing a row
 (docs/private_prediction.md).
 """
 
+from . import report
 from ._build import build_script
 from ._errors import MadnbError
 from ._install import InstallError, VersionInfo, connection, install, uninstall, upgrade, version
@@ -38,6 +40,7 @@ __all__ = [
     "connection",
     "install",
     "private_predict",
+    "report",
     "to_sklearn",
     "uninstall",
     "upgrade",

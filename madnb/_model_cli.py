@@ -90,6 +90,9 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     ev.add_argument("source", help="the labelled table or view")
     ev.add_argument("--label", help="the label column of the source (default: the model's)")
     ev.add_argument("--json", action="store_true", help="print madnb.evaluate's jsonb")
+    ev.add_argument("--report", metavar="FILE.html",
+                    help="also write a self-contained HTML report (confusion matrix, ROC, precision-recall and calibration "
+                    "curves, computed in the database; needs matplotlib: the bench extra)")
 
     cv = with_dsn("cross-validate", "k-fold cross-validation in the database (madnb.cross_validate); writes nothing",
                   **_example("madnb cross-validate adult income --exclude fnlwgt --folds 5 --seed 0"))
@@ -240,7 +243,9 @@ def _print_evaluation(e: Evaluation) -> None:
 
 def _evaluate(args: argparse.Namespace, dsn: str) -> int:
     est = NaiveBayes.load(dsn, args.model)
-    e = est.evaluate(args.source, label=args.label)
+    e = est.evaluate(args.source, label=args.label, curves=args.report is not None)
+    if args.report is not None:
+        e.report(args.report, title=f"{args.model} on {args.source}")
     if args.json:
         _print_json(e.to_dict())
     else:

@@ -22,6 +22,7 @@ from ._errors import MadnbError
 from ._install import CASCADE, DROP_PRIVACY_STATE, InstallError, connection, install, uninstall, upgrade, version
 from ._version import __version__
 from .demo import DemoError
+from .report import ReportError
 
 # libpq's own variables: with one of them set, an empty connection string connects as psql would.
 LIBPQ_VARIABLES = ("PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE")
@@ -174,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     except _UsageError as e:
         print(f"madnb {args.cmd}: {e}", file=sys.stderr)
         return 2
+    except ReportError as e:  # matplotlib missing, or nothing to draw
+        print(f"madnb {args.cmd}: {e}", file=sys.stderr)
+        return 1
     except (InstallError, DemoError) as e:
         message = str(e).replace(CASCADE, "--cascade") if args.cmd == "uninstall" else str(e)
         print(f"madnb: {message}", file=sys.stderr)

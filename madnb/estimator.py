@@ -164,8 +164,14 @@ class Evaluation:
         Counts, rows the true class and columns the predicted one.
     log_loss : float or None
     roc_auc : float or None
-        Two classes: the area under the ROC curve of ``positive_class``.
+        Two classes: the area under the ROC curve of ``positive_class``; more classes, evaluated with
+        ``curves=True``: the mean of ``roc_auc_ovr``.
+    roc_auc_ovr : list of float or None
+        More than two classes, evaluated with ``curves=True``: each class's AUC against the rest.
     positive_class : str or None
+    curves : dict or None
+        Evaluated with ``curves=True``: the ROC, precision-recall and calibration curves the database computed
+        (docs/models.md, "Evaluating a model"); :meth:`plot` and :meth:`report` draw them.
     """
 
     classes: list[Any]
@@ -184,6 +190,8 @@ class Evaluation:
     roc_auc: float | None
     positive_class: Any
     metrics: Mapping[str, Any] = field(repr=False, compare=False)
+    roc_auc_ovr: list[float | None] | None = None
+    curves: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, metrics: Mapping[str, Any]) -> Evaluation:
@@ -198,7 +206,30 @@ class Evaluation:
             weighted_avg=dict(m.get("weighted_avg") or {}),
             confusion_matrix=np.array(m.get("confusion_matrix") or [], dtype=np.int64),
             log_loss=m.get("log_loss"), roc_auc=m.get("roc_auc"), positive_class=m.get("positive_class"), metrics=m,
+            roc_auc_ovr=m.get("roc_auc_ovr"), curves=m.get("curves"),
         )
+
+    def plot(self, folds: CrossValidation | None = None) -> Any:
+        """The figure of this evaluation (:func:`madnb.report.figure`): confusion matrix, ROC, precision-recall and
+        calibration curves, and given ``folds`` the spread of a cross-validation's scores.
+
+        Needs an evaluation made with ``curves=True`` and matplotlib (the ``bench`` extra).
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+        """
+        from . import report
+
+        return report.figure(self.metrics, None if folds is None else [f.metrics for f in folds.folds])
+
+    def report(self, path: str, folds: CrossValidation | None = None, title: str = "madnb evaluation") -> None:
+        """Write the self-contained HTML report of this evaluation to ``path`` (:func:`madnb.report.html`)."""
+        from . import report
+
+        page = report.html(self.metrics, None if folds is None else [f.metrics for f in folds.folds], title)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
 
     def to_dict(self) -> dict[str, Any]:
         """The metrics as the database gave them (a copy: JSON types, ``confusion_matrix`` as lists)."""
@@ -594,7 +625,7 @@ class NaiveBayes:
 
     # -- evaluation --------------------------------------------------------
 
-    def evaluate(self, source: Any, y: Any = None, *, label: str | None = None) -> Evaluation:
+    def evaluate(self, source: Any, y: Any = None, *, label: str | None = None, curves: bool = False) -> Evaluation:
         """The model's metrics on labelled rows, computed in the database (``madnb.evaluate``).
 
         Parameters
@@ -605,6 +636,9 @@ class NaiveBayes:
             With a DataFrame ``source``: the labels (``evaluate(X, y)``).
         label : str, optional
             The label column of ``source`` (default: the model's label column).
+        curves : bool, default False
+            Also the ROC, precision-recall and calibration curves, computed in the database (for more than two
+            classes with the one-vs-rest AUC): what :meth:`Evaluation.plot` draws.
 
         Returns
         -------
@@ -613,8 +647,8 @@ class NaiveBayes:
         info = self._info()
         with session(self.conn) as c, self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
             (metrics,) = c.execute(
-                "SELECT madnb.evaluate(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text)",
-                [info.name, rel.name, label],
+                "SELECT madnb.evaluate(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.bool)",
+                [info.name, rel.name, label, bool(curves)],
             ).fetchone() or ({},)
         return Evaluation.from_dict(metrics)
 

@@ -64,6 +64,14 @@ def test_the_python_page_runs_as_written_and_says_what_it_gives(db, monkeypatch)
     assert proba.shape == (16281, 2)
     assert db.execute("SELECT count(*) FROM adult_predictions").fetchone()[0] == 16281
     assert [r[0] for r in db.execute("SELECT name FROM madnb.models ORDER BY name").fetchall()] == ["adult_nb", "adult_search"]
+    # the pictures: the curves' points drawn as the database gave them, and the two reports the page writes
+    ec, fig = namespace["ec"], namespace["fig"]
+    assert list(fig.axes[2].get_lines()[0].get_xdata()) == ec.curves["roc"][0]["fpr"]  # type: ignore[attr-defined]
+    for name in ("adult_report.html", "adult_cli_report.html"):
+        page = ROOT / name
+        text = page.read_text()
+        page.unlink()  # written where the page runs: the repository's folder
+        assert text.startswith("<!DOCTYPE html>") and "data:image/png;base64," in text
 
 
 def test_the_readme_quick_starts_python_and_shell_lines_run_after_its_sql(db, monkeypatch, tmp_path):

@@ -266,6 +266,23 @@ def test_evaluate_and_cross_validate_are_the_databases_metrics(db):
     assert cv.to_dict() == rows
     assert [f.accuracy for f in cv.folds] == [rows[str(i)]["accuracy"] for i in range(1, 5)]
     assert cv.mean.rows == 300
+    # with curves: the database's curves, drawn by Evaluation.plot and written by Evaluation.report
+    e = est.evaluate("cat", curves=True)
+    assert e.to_dict() == db.execute("SELECT madnb.evaluate('ev_nb', 'cat', curves => true)").fetchone()[0]
+    fig = e.plot(cv)
+    assert list(fig.axes[2].get_lines()[0].get_xdata()) == e.curves["roc"][0]["fpr"]
+    assert fig.axes[5].get_title() == "cross-validation: 4 folds"
+    with pytest.raises(madnb.report.ReportError, match="curves"):
+        est.evaluate("cat").plot()
+
+
+def test_an_evaluations_report_is_one_html_page_with_its_figure(db, tmp_path):
+    load_table(db, "cat", categorical_rows(n=200))
+    est = madnb.NaiveBayes(db, "rep_nb").fit("cat", "label", exclude=["id"])
+    e = est.evaluate("cat", curves=True)
+    e.report(str(tmp_path / "r.html"), est.cross_validate("cat", key="id", folds=3), title="cat")
+    page = (tmp_path / "r.html").read_text()
+    assert "<title>cat</title>" in page and "data:image/png;base64," in page and "Cross-validation" in page
 
 
 def test_a_sqlalchemy_table_and_selectable_are_sources(db):

@@ -62,6 +62,13 @@ def test_train_predict_evaluate_cross_validate_and_drop_from_the_shell_give_the_
     accuracy = db.execute("SELECT (madnb.evaluate('fruit_nb', 'fruit')->>'accuracy')::float8").fetchone()[0]
     assert f"accuracy: {accuracy:.6f}" in text and "confusion matrix" in text
 
+    out = run_cli("evaluate", "fruit_nb", "fruit", "--report", str(tmp_path / "r.html"), "--json", *dsn(db))
+    assert out.returncode == 0, out.stderr
+    with_curves = db.execute("SELECT madnb.evaluate('fruit_nb', 'fruit', curves => true)").fetchone()[0]
+    assert json.loads(out.stdout) == with_curves
+    page = (tmp_path / "r.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "data:image/png;base64," in page and f"{accuracy:.4f}" in page
+
     out = run_cli("cross-validate", "fruit", "kind", "--exclude", "id", "--folds", "3", "--seed", "4", "--key", "id", "--json", *dsn(db))
     assert out.returncode == 0, out.stderr
     want_cv = dict(db.execute("SELECT fold, metrics FROM madnb.cross_validate('fruit', 'kind', exclude => ARRAY['id'], "
