@@ -22,6 +22,7 @@ from . import report
 from ._build import build_script
 from ._errors import MadnbError
 from ._install import InstallError, VersionInfo, connection, install, uninstall, upgrade, version
+from ._progress import Reporter
 from ._version import __version__
 from .estimator import CrossValidation, Evaluation, NaiveBayes
 from .private_predict import PrivatePredictionError, private_predict
@@ -34,6 +35,7 @@ __all__ = [
     "MadnbError",
     "NaiveBayes",
     "PrivatePredictionError",
+    "Reporter",
     "VersionInfo",
     "__version__",
     "build_script",

@@ -46,6 +46,7 @@ def _option(text: str) -> tuple[str, Any]:
 
 
 def _training_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--progress", action="store_true", help="show the database's phases on standard error (madnb.progress)")
     p.add_argument("--features", nargs="+", metavar="COLUMN", help="the feature columns (default: every column but the label and --exclude)")
     p.add_argument("--exclude", nargs="+", metavar="COLUMN", help="columns left out when --features is not given")
     p.add_argument("--categorical", nargs="+", metavar="COLUMN", help="integer or numeric columns to treat as categorical")
@@ -90,6 +91,7 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     ev.add_argument("source", help="the labelled table or view")
     ev.add_argument("--label", help="the label column of the source (default: the model's)")
     ev.add_argument("--json", action="store_true", help="print madnb.evaluate's jsonb")
+    ev.add_argument("--progress", action="store_true", help="show the database's phases on standard error (madnb.progress)")
     ev.add_argument("--report", metavar="FILE.html",
                     help="also write a self-contained HTML report (confusion matrix, ROC, precision-recall and calibration "
                     "curves, computed in the database; needs matplotlib: the bench extra)")
@@ -162,7 +164,7 @@ def _catalog_rows(dsn: str, model: str | None = None) -> list[dict[str, Any]]:
 def _train(args: argparse.Namespace, dsn: str) -> int:
     est = NaiveBayes(dsn, args.model, kind=args.kind, smoothing=args.smoothing, categorical=args.categorical,
                      epsilon=args.epsilon, bounds=args.bounds, domain=args.domain, delta=args.delta, replace=args.replace,
-                     **dict(args.options))
+                     progress=args.progress, **dict(args.options))
     est.fit(args.source, args.label, features=args.features, exclude=args.exclude)
     info = est.info_
     if args.json:
@@ -243,6 +245,7 @@ def _print_evaluation(e: Evaluation) -> None:
 
 def _evaluate(args: argparse.Namespace, dsn: str) -> int:
     est = NaiveBayes.load(dsn, args.model)
+    est.progress = args.progress
     e = est.evaluate(args.source, label=args.label, curves=args.report is not None)
     if args.report is not None:
         e.report(args.report, title=f"{args.model} on {args.source}")
@@ -254,7 +257,8 @@ def _evaluate(args: argparse.Namespace, dsn: str) -> int:
 
 
 def _cross_validate(args: argparse.Namespace, dsn: str) -> int:
-    est = NaiveBayes(dsn, kind=args.kind, smoothing=args.smoothing, categorical=args.categorical, **dict(args.options))
+    est = NaiveBayes(dsn, kind=args.kind, smoothing=args.smoothing, categorical=args.categorical, progress=args.progress,
+                     **dict(args.options))
     cv = est.cross_validate(args.source, args.label, folds=args.folds, seed=args.seed, key=args.key,
                             features=args.features, exclude=args.exclude)
     if args.json:

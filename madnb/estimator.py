@@ -26,6 +26,7 @@ from psycopg import sql
 
 from ._errors import MadnbError, database_errors
 from ._install import Target, connection
+from ._progress import Reporter, reporting
 from ._sources import Relation, TypeName, is_frame, relation
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["CrossValidation", "Evaluation", "NaiveBayes", "ModelInfo", "read_model"]
 
-_PARAMS = ("conn", "name", "kind", "smoothing", "categorical", "epsilon", "bounds", "domain", "delta", "replace")
+_PARAMS = ("conn", "name", "kind", "smoothing", "categorical", "epsilon", "bounds", "domain", "delta", "replace", "progress")
 """The named parameters of :class:`NaiveBayes` (its ``**options`` are the kind's, by scikit-learn's names)."""
 
 
@@ -299,6 +300,10 @@ class NaiveBayes:
     replace : bool, default False
         Re-train a model of that name that exists already (else :meth:`fit` fails with 42710).
         With a ``name``, ``GridSearchCV(..., n_jobs=1)`` re-trains the one model for each fit.
+    progress : bool or madnb.Reporter, default False
+        Show the phases of :meth:`fit`, :meth:`evaluate` and :meth:`cross_validate` as the database reports
+        them (``madnb.progress``): a tqdm bar when tqdm is installed (the ``progress`` extra; a notebook bar in
+        a notebook), else one line per phase on standard error; or a :class:`madnb.Reporter` of your own.
     **options
         The kind's parameters, named as scikit-learn names them (``alpha``, ``var_smoothing``,
         ``fit_prior``, ``class_prior``, ``min_categories``, ``binarize``, ``norm``).
@@ -332,6 +337,7 @@ class NaiveBayes:
         domain: Any = None,
         delta: float | None = None,
         replace: bool = False,
+        progress: bool | Reporter = False,
         **options: Any,
     ) -> None:
         self.conn = conn
@@ -344,7 +350,14 @@ class NaiveBayes:
         self.domain = domain
         self.delta = delta
         self.replace = replace
+        self.progress = progress
         self.options = dict(options)
+
+    def _reporting(self, c: psycopg.Connection[Any]) -> contextlib.AbstractContextManager[None]:
+        """Progress of the database's work in ``c``'s transaction, as ``progress`` asks."""
+        if self.progress is False or self.progress is None:
+            return contextlib.nullcontext()
+        return reporting(c, self.progress if isinstance(self.progress, Reporter) else Reporter())
 
     # -- scikit-learn's parameter protocol ---------------------------------
 
@@ -449,7 +462,7 @@ class NaiveBayes:
             keep = [*features, label_name] if features is not None else [n for n in frame.columns if n not in (exclude or ())]
             exclude = [n for n in exclude or () if n not in frame.columns] or None  # the server names a column the frame lacks
             frame = frame[[n for n in frame.columns if n in set(keep)]]
-        with session(self.conn) as c, relation(c, frame) as rel:
+        with session(self.conn) as c, self._reporting(c), relation(c, frame) as rel:
             c.execute(
                 "SELECT madnb.train(model => %s::pg_catalog.text, source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], "
@@ -645,7 +658,7 @@ class NaiveBayes:
         Evaluation
         """
         info = self._info()
-        with session(self.conn) as c, self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
+        with session(self.conn) as c, self._reporting(c), self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
             (metrics,) = c.execute(
                 "SELECT madnb.evaluate(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.bool)",
                 [info.name, rel.name, label, bool(curves)],
@@ -705,7 +718,7 @@ class NaiveBayes:
             label = fitted.label
         if features is None and exclude is None and fitted is not None:
             features = [str(f) for f in self.feature_names_in_]
-        with session(self.conn) as c, relation(c, source) as rel:
+        with session(self.conn) as c, self._reporting(c), relation(c, source) as rel:
             rows = c.execute(
                 "SELECT c.fold, c.metrics FROM madnb.cross_validate(source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], folds => %s::pg_catalog.int4, seed => %s::pg_catalog.int4, "

@@ -686,3 +686,23 @@ def test_the_federation_walkthrough_in_the_docs_runs_as_written_and_equals_centr
         "amount => n.attributes[3]) ->> p.class)::float8 FROM central_probs p JOIN new_sales n ON n.id = p.key"
     ).fetchall()
     assert len(pairs) == 2 * len(union[::7]) and all(abs(a - b) <= 1e-9 * a for a, b in pairs)
+
+
+def test_a_federated_training_reports_each_server_it_pulled_when_the_session_asks(db, owners):
+    for o in owners:
+        o.load("t", [(1, "a", [1.0]), (2, "b", [2.0])])
+        o.release("'t', 'label', 'attrs', 1")
+    events: list[str] = []
+
+    def handler(d: psycopg.errors.Diagnostic) -> None:
+        if (d.message_primary or "").startswith("madnb progress: "):
+            events.append(json.loads(d.message_detail or "{}")["phase"])
+
+    db.add_notice_handler(handler)
+    db.execute("SET madnb.progress = on")
+    try:
+        db.execute("SELECT madnb.create_nb_federated_tables(ARRAY['owner1', 'owner2', 'owner3'], 'public.stats', 'fp', NULL, 'cp')")
+    finally:
+        db.execute("RESET madnb.progress")
+        db.remove_notice_handler(handler)
+    assert events == ["server 1 of 3 (owner1)", "server 2 of 3 (owner2)", "server 3 of 3 (owner3)", "done"]

@@ -45,6 +45,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ..core.errors import MadnbError
 from ..core.names import NewName, QualifiedName, Relation, created, parse_name
+from ..core.progress import Progress
 from ..core.sql import Plpy, Sql, quote_ident
 from ..release.statistics_table import COLUMNS, FIXED_COLUMN_TYPES, Header, columns_ddl, parse_header, read_on_server
 
@@ -359,10 +360,13 @@ class Federation(Generic[HH]):
 
     def pull(self, doing: str = "send the statistics") -> list[tuple[PulledPart, HH]]:
         """Every part's cells into its temporary table: sent to all servers at once, then collected."""
+        progress = Progress(self.plpy, f"pull the statistics of {len(self.links)} servers", len(self.links))
         for link, table in zip(self.links, self.tables, strict=True):
             link.send(Sql(f"SELECT {', '.join('s.' + c for c in COLUMNS)} FROM {table.sql} AS s"), doing)
-        for link, (part, _), columns in zip(self.links, self.parts, self.columns, strict=True):
+        for i, (link, (part, _), columns) in enumerate(zip(self.links, self.parts, self.columns, strict=True), start=1):
+            progress.phase(f"server {i} of {len(self.links)} ({link.server})")
             link.collect(part.sql, columns, doing)
+        progress.done()
         return self.parts
 
 

@@ -49,6 +49,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
+from ..core.progress import Progress
 from ..core.sql import Plpy, Sql, setting, text_sql, type_is_builtin
 from ..inputs import arrays
 from . import evaluate, lifecycle
@@ -229,6 +230,9 @@ def cross_validate(
     rel, trained_rows = model_kind.source(training), model_kind.trained_rows(training)
     key_expr = key_sql(plpy, rel, key)
     fold = fold_sql(key_expr, k, sd)
+    # phases: the statistics pass, each fold's model, the scoring pass, the metrics (fixed by k, not by the data)
+    progress = Progress(plpy, f"cross-validate {rel.display} ({k} folds)", k + 3)
+    progress.phase("statistics pass (every fold at once)")
     fold_pass = model_kind.fold_pass(plpy, training, fold)
     labelled = fold_pass.labelled
     if labelled < k:
@@ -269,19 +273,23 @@ def cross_validate(
     )[0]["c"])
     parts = model_kind.fold_parts(plpy, training, fold_pass, k, temp.name)
     values = [f"p.c{j}" for j in range(1, len(model_kind.score_values(training)) + 1)]
-    branches = [
+    branches = []
+    for f in range(1, k + 1):
+        progress.phase(f"fold {f} of {k}: the model of the other folds")
         # the fold-complement model: the other folds' statistics summed and derived, as any merge
-        model_kind.complement_scores(plpy, training, [p for i, p in enumerate(parts, start=1) if i != f], classes, values, temp.name)
-        for f in range(1, k + 1)
-    ]
+        branches.append(model_kind.complement_scores(
+            plpy, training, [p for i, p in enumerate(parts, start=1) if i != f], classes, values, temp.name))
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{model_kind.label(training).type_sql}[]" if builtin else "$1::pg_catalog.text[]"
     query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches), len(classes))
+    progress.phase("score every fold (one pass)")
     result = evaluate.run_aggregate(plpy, query, classes)  # jit off, parallel workers where the plan allows
     temp.drop(plpy)
+    progress.phase("metrics")
     per_fold = evaluate.read_metrics(classes, result)
     rows = [{"fold": str(f), "metrics": json.dumps(per_fold[f])} for f in range(1, k + 1)]
     rows.append({"fold": MEAN, "metrics": json.dumps(mean_metrics([per_fold[f] for f in range(1, k + 1)]))})
+    progress.done()
     return rows
 
 

@@ -44,6 +44,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
+from ..core.progress import Progress
 from ..core.sql import F8, Plpy, Sql, quote_ident, setting, temp_name, text_sql, type_is_builtin
 from .catalog import ModelObjects, model_name, require
 
@@ -467,11 +468,15 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     rel = resolve_relation(plpy, source, "source")
     col = resolve_column(plpy, rel, quote_ident(model_row.label) if label is None else label, "label")  # the catalog holds the bare name
     classes = model_row.classes
+    progress = Progress(plpy, f"evaluate {name.key} on {rel.display}", 2)
+    progress.phase("score and aggregate every row (one pass)" + (", ranking each class's scores" if curves else ""))
     sql = evaluate_sql(
         name, rel.sql, col.name, model_row.label_type, len(classes), type_is_builtin(plpy, model_row.label_type),
         type_is_builtin(plpy, col.type_sql), ranked=bool(curves) and len(classes) >= 2,
     )
-    by_group = read_metrics(classes, run_aggregate(plpy, sql, classes, ranked=bool(curves)))
+    result = run_aggregate(plpy, sql, classes, ranked=bool(curves))
+    progress.phase("metrics")
+    by_group = read_metrics(classes, result)
     if not by_group:
         raise MadnbError(
             "22000", f"no labelled rows to evaluate model {name.key} on",
@@ -487,6 +492,7 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
             hint="evaluate on the column the model was trained to predict, with its values written as in training "
             "(madnb.model_classes lists them)",
         )
+    progress.done()
     return json.dumps(m)
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import MODELS_SCHEMA, ModelName, NewName
+from ..core.progress import Progress
 from ..core.sql import Plpy, Sql, quote_ident
 from ..inputs import arrays
 from ..predict import generated
@@ -342,22 +343,27 @@ def train_from_statistics(
 
 def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: TrainRequest, replace: bool) -> None:
     """The pipeline of every kind, around what the kind supplies: replace, release, derive, predict, catalog."""
+    progress = Progress(plpy, f"train {name.key}", 4)
     label = kind.label(training)
     entry = kind.catalog_entry(training, request)
     signature = _signature([(f["name"], f["type"]) for f in entry.features])
     kept_functions = _clear_old_version(plpy, name, replace, label.type_sql, signature)
     made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
+    progress.phase("statistics pass")
     kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
     released = kind.statistics(plpy, training, name, kept)
     # derive: the model tables
+    progress.phase("derive the model tables")
     derived = kind.derive(plpy, training, name, kept, released)
     # predict: the generated functions
+    progress.phase("write the prediction functions")
     objects = ModelObjects.of(name)
     numbers = kind.read_numbers(plpy, training, objects)
     _write_functions(plpy, kind.function_statements(
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ).statements)
+    progress.phase("catalog")
     _insert_catalog_row(
         plpy, name, [kind.name, kind.source(training).display, label.name, label.type_sql, json.dumps(entry.features),
                      numbers.classes, derived.rows, entry.smoothing,
@@ -365,6 +371,7 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: 
                      None if entry.parameters is None else json.dumps(entry.parameters)],
         made.functions(plpy, name), derived.tables,
     )
+    progress.done()
 
 
 def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: str, signature: str) -> list[str]:
