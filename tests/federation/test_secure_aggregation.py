@@ -318,3 +318,37 @@ def test_a_share_sum_of_more_owners_than_the_releases_state_is_refused(db):
     db.execute("SELECT madnb.create_nb_share_sum(ARRAY['t1_1', 't2_1'], 'ok')")
     e = _refused(db, "SELECT madnb.create_nb_share_sum(ARRAY['t1_1', 't2_1', 't3_1'], 'bad')")
     assert e.diag.message_primary == "shareSources hold the shares of 3 owners, more than the 2 the release was sized for"
+
+
+def test_arrays_of_every_shape_share_as_the_rules_of_a_release_read_them(db):
+    """Attribute i is element i of a one-dimensional array from its own lower bound; a multi-dimensional, empty or
+    NULL array has every attribute missing; elements beyond numAttrs are ignored; NaN is missing; values are
+    clipped to the bounds; a NULL class leaves the row out. Expected numbers from those rules, in Python."""
+    make_domain(db)
+    db.execute("CREATE TABLE odd (class text, attributes float8[])")
+    rows = [
+        ("a", "{0,1,2.5}"), ("b", "[0:2]={1,0,-3.5}"), ("a", "{{0,1},{1,1}}"), ("c", "{2,1,4.0,99}"), ("b", "{1}"),
+        ("c", None), ("a", "{0,0,NaN}"), ("a", "{}"), (None, "{0,0,1}"), ("c", "{0,1,50}"), ("b", "[5:7]={2,1,-20}"),
+    ]
+    with db.cursor() as cur:
+        cur.executemany("INSERT INTO odd VALUES (%s, %s::float8[])", rows)
+    shares(db, "odd", ["odd_s1", "odd_s2"])
+    for j in (1, 2):
+        db.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['odd_s{j}'], 'odd_sum{j}')")
+    db.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['odd_sum1', 'odd_sum2'], 'o_fp', 'o_np', 'o_cp')")
+    # the rules, by hand: (class, attribute 1, attribute 2, attribute 3) with None for missing
+    read = [("a", 0, 1, 2.5), ("b", 1, 0, -3.5), ("a", None, None, None), ("c", 2, 1, 4.0), ("b", 1, None, None),
+            ("c", None, None, None), ("a", 0, 0, None), ("a", None, None, None), ("c", 0, 1, 10.0), ("b", 2, 1, -10.0)]
+    priors = dict(db.execute("SELECT class, class_cnt FROM o_cp").fetchall())
+    assert priors == {c: sum(1 for r in read if r[0] == c) for c in CLASSES}
+    counts = {(c, a, v): n for c, a, v, n in db.execute("SELECT class, attr, value, cnt FROM o_fp").fetchall()}
+    for c in CLASSES:
+        for attr, values in ((1, range(4)), (2, range(2))):
+            for v in values:
+                assert counts.get((c, attr, float(v)), 0) == sum(1 for r in read if r[0] == c and r[attr] == v), (c, attr, v)
+    got = {c: (m, v, n) for c, _, m, v, n in db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM o_np").fetchall()}
+    for c in CLASSES:
+        x = np.array([r[3] for r in read if r[0] == c and r[3] is not None])
+        m, v, n = got[c]
+        assert n == len(x) and close(m, float(np.mean(x)), 1e-11), c
+        assert (v is None and len(x) < 2) or close(v, float(np.var(x, ddof=1)), 1e-10), c

@@ -99,7 +99,7 @@ def write_shares(
             private_release.release_parameters(training, privacy, ", ".join(d.display for d in dests), {"shares": ", ".join(d.display for d in dests)}, extra),
         )
     cells = temp_name("madnb_cells_")
-    stats = private_release.dp_stats_select(training, bounds, value_counts=privacy is None)
+    stats = private_release.share_stats_select(training, bounds) if privacy is None else private_release.dp_stats_select(training, bounds)
     plpy.execute(Sql(
         f"CREATE TEMPORARY TABLE {cells} ON COMMIT DROP AS SELECT pg_catalog.row_number() OVER () AS k, j.cls, j.o, j.v, j.isnum, "
         f"j.n::{NUMERIC} AS n, j.s1::{NUMERIC} AS s1, j.s2::{NUMERIC} AS s2 "
