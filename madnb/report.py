@@ -38,17 +38,15 @@ class ReportError(RuntimeError):
     """A report cannot be drawn: matplotlib is missing, or the metrics lack what it draws."""
 
 
-def _pyplot() -> Any:
+def _figure_class() -> Any:
+    """matplotlib's Figure, drawn without pyplot: the caller's backend and pyplot state are left alone."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")  # no display: files and notebooks
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ReportError(
             f"drawing an evaluation needs matplotlib: pip install 'madnb[{PLOT_EXTRA}]'"
         ) from e
-    return plt
+    return Figure
 
 
 def _require_curves(metrics: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -80,12 +78,14 @@ def figure(metrics: Mapping[str, Any], folds: Sequence[Mapping[str, Any]] | None
     Returns
     -------
     matplotlib.figure.Figure
+        Made without pyplot (the session's backend is left as it is): in a notebook, show it by evaluating it, or
+        with ``IPython.display.display(fig)``; ``fig.savefig(path)`` writes it.
     """
-    plt = _pyplot()
     curves = _require_curves(metrics)
     classes = [str(c) for c in metrics["classes"]]
     panels = 6 if folds else 5
-    fig, axes = plt.subplots(2, 3, figsize=(16, 10))
+    fig = _figure_class()(figsize=(16, 10))
+    axes = fig.subplots(2, 3)
     ax = list(axes.flat)
     cm = metrics["confusion_matrix"]
     _matrix(ax[0], cm, classes, "confusion matrix (rows: true class)", normalise=False)
@@ -149,11 +149,8 @@ def _matrix(ax: Any, cm: Sequence[Sequence[int]], classes: list[str], title: str
 
 def png(metrics: Mapping[str, Any], folds: Sequence[Mapping[str, Any]] | None = None, title: str | None = None) -> bytes:
     """:func:`figure` as PNG bytes."""
-    plt = _pyplot()
-    fig = figure(metrics, folds, title)
     out = io.BytesIO()
-    fig.savefig(out, format="png", dpi=90)
-    plt.close(fig)
+    figure(metrics, folds, title).savefig(out, format="png", dpi=90)  # a pyplot-free Figure: nothing to close
     return out.getvalue()
 
 

@@ -48,6 +48,18 @@ def test_the_figure_draws_the_curves_the_database_computed_and_the_spread_of_the
     assert image.shape[0] > 500 and image.shape[1] > 800 and image[..., :3].std() > 0.05
 
 
+def test_drawing_leaves_the_sessions_matplotlib_backend_and_pyplot_alone(adult_metrics):
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    metrics, _folds = adult_metrics
+    matplotlib.use("svg")
+    before = plt.get_fignums()
+    report.png(metrics)
+    report.figure(metrics)
+    assert matplotlib.get_backend() == "svg" and plt.get_fignums() == before
+
+
 def test_metrics_without_curves_cannot_be_drawn_and_say_how_to_get_them(db):
     db.execute("CREATE TABLE t AS SELECT i % 2 AS y, (i % 5)::float8 AS x FROM generate_series(1, 40) i")
     db.execute("SELECT madnb.train('m', 't', 'y')")
