@@ -54,6 +54,7 @@ from .core.names import (
     resolve_new_name,
     resolve_relation,
 )
+from .core.progress import Progress
 from .core.sql import Plpy, Sql, quote_ident, with_clause
 from .derive import model_tables, update
 from .derive.model_tables import ModelTables
@@ -93,8 +94,10 @@ def create_nb_prepared_data_tables(
     smoothing_factor = arrays.parse_smoothing(smoothing)
     privacy = _privacy(plpy, training, epsilon, bounds, domain, delta)
     model = _model_tables(plpy, feature_probs_dest, numeric_stats_dest, class_priors_dest, use_numeric)
+    progress = Progress(plpy, f"train {model.feature_probs.display} from {training.source.display}", 2)
 
     # release: the statistics, kept in schema madnb_statistics
+    progress.phase("statistics pass")
     kept = statistics_table.kept_name(plpy, model.feature_probs)
     if privacy is not None:
         outputs = {"featureProbs": model.feature_probs.display, "classPriors": model.class_priors.display}
@@ -105,7 +108,9 @@ def create_nb_prepared_data_tables(
         header = part_sources.write_exact_here_or_on_shards(plpy, training, kept)
         arrays.warn_suspect_classes(plpy, kept.sql, training.cls, training.source)
     # derive: the model tables from that one part
+    progress.phase("derive the model tables")
     model_tables.merge_and_derive(plpy, [(created(plpy, kept), header)], model, smoothing_factor, shape=training)
+    progress.done()
 
 
 def _model_tables(
@@ -161,11 +166,14 @@ def create_nb_statistics(
     training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     privacy = _privacy(plpy, training, epsilon, bounds, domain, delta)
     dest = resolve_new_name(plpy, statistics_dest, "statisticsDestName")
+    progress = Progress(plpy, f"release the statistics of {training.source.display}", 1)
+    progress.phase("statistics pass")
     if privacy is not None:
         private_release.write_private(plpy, training, privacy, dest, {"statistics": dest.display})
     else:
         part_sources.write_exact_here_or_on_shards(plpy, training, dest)
     plpy.execute(Sql(f"ANALYZE {dest.sql}"))
+    progress.done()
 
 
 @entry_point

@@ -108,3 +108,14 @@ def test_the_command_line_shows_progress_on_standard_error_only_when_asked(db):
                    "--dsn", db.info.dsn)
     assert loud.returncode == 0, loud.stderr
     assert "cross-validate public.fruit (3 folds)" in loud.stderr and json.loads(loud.stdout)["mean"]["folds"] == 3
+
+
+def test_madlibs_face_reports_its_statistics_pass_and_derivation(db):
+    db.execute("CREATE TABLE arr (id int, class text, attributes float8[])")
+    db.execute("INSERT INTO arr SELECT i, (ARRAY['a', 'b'])[1 + i % 2], ARRAY[i % 3, i % 5 + 0.5] FROM generate_series(1, 50) i")
+    db.execute("SET madnb.progress = on")
+    events = heard(db, "SELECT madnb.create_nb_prepared_data_tables('arr', 'class', 'attributes', '2', 2, 'fp', 'np', 'cp')")
+    assert [e["phase"] for e in events] == ["statistics pass", "derive the model tables", "done"]
+    assert events[0]["message"] == "madnb progress: train public.fp from public.arr: statistics pass (1 of 2)"
+    events = heard(db, "SELECT madnb.create_nb_statistics('arr', 'class', 'attributes', '2', 2, 'st')")
+    assert [e["phase"] for e in events] == ["statistics pass", "done"]
