@@ -20,8 +20,11 @@ from madnb.demo import SPLIT_SEED, house_votes_rows
 
 def start_sandbox() -> tuple[subprocess.Popen[str], list[str]]:
     """``madnb sandbox`` running, and what it printed up to its "stop with" line."""
+    # SIGINT at its default in the child: a suite started in the background (nohup, a CI runner) ignores it, the
+    # child would inherit that, Python would then never raise KeyboardInterrupt, and the Ctrl-C case would hang
     p = subprocess.Popen([sys.executable, "-m", "madnb.cli", "sandbox"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert p.stdout is not None
     printed = []
     for line in p.stdout:
