@@ -6,7 +6,9 @@ resolve it on the session's search_path), the same relation composed for a
 query, and the ORDER BY that returns its rows in the source's order.
 
 * A table or view name (a ``str``, or a SQLAlchemy ``Table``) is used where it
-  is; nothing is copied.  Order: the ``key`` column when one is given; without
+  is; nothing is copied.  Order: the ``key`` column when one is given (an SQL
+  identifier, as madnb's SQL functions read column names: ``ID`` is column
+  ``id``, ``'"Id"'`` column ``Id``); without
   it, a table's (or materialised view's) physical order (``ctid``: the order
   ``SELECT * FROM t`` returns while nothing writes to it); a view or a foreign
   table has no order of its own, so predicting on one needs ``key``.
@@ -203,6 +205,16 @@ def _upload(conn: psycopg.Connection[Any], frame: Any, types: Mapping[str, TypeN
         yield Relation(f"pg_temp.{table}", ident, listed_names, (ordinal,) if row_number else None)
 
 
+def column_identifier(conn: psycopg.Connection[Any], name: str, what: str) -> str:
+    """The column that ``name`` names as SQL reads an identifier (the server's ``parse_ident``: ``ID`` is ``id``,
+    ``'"Id"'`` is ``Id``); 42602 unless it is one identifier."""
+    (parts,) = conn.execute("SELECT pg_catalog.parse_ident(%s::pg_catalog.text)", [name]).fetchone() or ([],)
+    if len(parts) != 1:
+        raise MadnbError("42602", f"{what} {name!r} is not one column name",
+                         hint="a column name is one identifier: quote it if it has a dot (\"a.b\")")
+    return str(parts[0])
+
+
 def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relation:
     """A table or view by name, resolved on the session's search_path."""
     row = conn.execute(
@@ -217,7 +229,7 @@ def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relatio
     ident = sql.Identifier(schema, rel)
     order: tuple[str, ...] | None
     if key is not None:
-        order = (key,)
+        order = (column_identifier(conn, key, "key"),)
     elif relkind in ("r", "m"):
         order = ("ctid",)
     elif relkind == "p":

@@ -272,6 +272,23 @@ def _text_array(names: Sequence[str] | str | None, what: str) -> list[str] | Non
     return [str(n) for n in names]
 
 
+def _identifier(c: psycopg.Connection[Any], name: str) -> str:
+    """An exact column name (a frame's column, a Series' name, the catalog's) as SQL reads it: quoted where it must be.
+
+    madnb's SQL functions read their column-name arguments as identifiers (folded to lower case unless quoted).
+    """
+    return sql.Identifier(name).as_string(c)
+
+
+def _quote_ident(c: psycopg.Connection[Any], name: str) -> str:
+    """``name`` as the server's ``quote_ident`` writes it (``a``, ``"My col"``): for names a user reads and may edit."""
+    return str((c.execute("SELECT pg_catalog.quote_ident(%s::pg_catalog.text)", [name]).fetchone() or [name])[0])
+
+
+def _identifiers(c: psycopg.Connection[Any], names: list[str] | None) -> list[str] | None:
+    return None if names is None else [_identifier(c, n) for n in names]
+
+
 class NaiveBayes:
     """Naive Bayes trained, scored and evaluated in PostgreSQL, with scikit-learn's estimator interface.
 
@@ -433,6 +450,10 @@ class NaiveBayes:
         exclude : list of str, optional
             Columns left out when ``features`` is None.
 
+        Column names (``label``, ``features``, ``exclude``, ``categorical``) of a table, view or
+        selectable are SQL identifiers, as ``madnb.train`` reads them: folded to lower case unless
+        double-quoted (``'"Play"'``).  Of a DataFrame they are its columns' exact names (``'Play'``).
+
         Returns
         -------
         NaiveBayes
@@ -462,15 +483,18 @@ class NaiveBayes:
             keep = [*features, label_name] if features is not None else [n for n in frame.columns if n not in (exclude or ())]
             exclude = [n for n in exclude or () if n not in frame.columns] or None  # the server names a column the frame lacks
             frame = frame[[n for n in frame.columns if n in set(keep)]]
+        categorical = _text_array(self.categorical, "categorical")
         with session(self.conn) as c, self._reporting(c), relation(c, frame) as rel:
+            if is_frame(frame):  # a frame's names are its columns' exact names
+                label_name, features, exclude = _identifier(c, label_name), _identifiers(c, features), _identifiers(c, exclude)
+                categorical = _identifiers(c, categorical)
             c.execute(
                 "SELECT madnb.train(model => %s::pg_catalog.text, source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], "
                 "smoothing => %s::pg_catalog.float8, replace => %s::pg_catalog.bool, kind => %s::pg_catalog.text, "
                 "epsilon => %s::pg_catalog.float8, bounds => %s::pg_catalog.jsonb, domain => %s::pg_catalog.text, "
                 "delta => %s::pg_catalog.float8, options => %s::pg_catalog.jsonb)",
-                [model, rel.name, label_name, features, exclude,
-                 _text_array(self.categorical, "categorical"), self.smoothing, replace, self.kind, self.epsilon, bounds,
+                [model, rel.name, label_name, features, exclude, categorical, self.smoothing, replace, self.kind, self.epsilon, bounds,
                  domain, self.delta, json.dumps(self.options) if self.options else None],
             )
             info = read_model(c, model)
@@ -492,7 +516,8 @@ class NaiveBayes:
 
         Its parameters are the catalog's (kind, smoothing, options, epsilon;
         ``categorical`` the integer and numeric features it treats as
-        categorical), so that ``clone`` of it trains the same kind of model.
+        categorical, as SQL identifiers: quoted where they must be), so that
+        ``clone`` of it trains the same kind of model on a table.
 
         Parameters
         ----------
@@ -509,10 +534,12 @@ class NaiveBayes:
         MadnbError
             42704 when there is no such model.
         """
+        numeric = {"smallint", "integer", "bigint", "numeric"}
         with session(conn) as c:
             info = read_model(c, name)
-        numeric = {"smallint", "integer", "bigint", "numeric"}
-        categorical = [f["name"] for f in info.features if f.get("role") == "categorical" and f.get("type") in numeric]
+            # as identifiers, quoted where they must be (quote_ident): the names a table source takes
+            categorical = [_quote_ident(c, f["name"]) for f in info.features
+                           if f.get("role") == "categorical" and f.get("type") in numeric]
         smoothing = 1.0 if "alpha" in info.parameters else info.smoothing  # alpha is the smoothing: madnb.train takes one of them
         est = cls(conn, name, kind=info.kind, smoothing=smoothing, categorical=categorical or None,
                   epsilon=info.epsilon, delta=info.delta, **info.parameters)
@@ -588,7 +615,8 @@ class NaiveBayes:
             The rows: they need the model's feature columns (other columns are ignored).
             A DataFrame is uploaded (only its feature columns, typed as the model's).
         key : str, optional
-            For a table or view: the column whose order the result follows.  Without
+            For a table or view: the column whose order the result follows, an SQL identifier
+            as madnb's functions read column names (``'id'``, ``'"Id"'``).  Without
             it a table's rows come in its physical order (``ctid``: the order of
             ``SELECT * FROM t`` while nothing writes to it); a view needs ``key``.
             A DataFrame's rows come in its own order, a selectable's in its ORDER BY's.
@@ -648,7 +676,8 @@ class NaiveBayes:
         y : array-like, optional
             With a DataFrame ``source``: the labels (``evaluate(X, y)``).
         label : str, optional
-            The label column of ``source`` (default: the model's label column).
+            The label column of ``source`` (default: the model's label column): an SQL identifier
+            for a table (``'"Play"'``), a DataFrame's exact column name (``'Play'``).
         curves : bool, default False
             Also the ROC, precision-recall and calibration curves, computed in the database (for more than two
             classes with the one-vs-rest AUC): what :meth:`Evaluation.plot` draws.
@@ -659,9 +688,10 @@ class NaiveBayes:
         """
         info = self._info()
         with session(self.conn) as c, self._reporting(c), self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
+            named = label if label is None or not (is_frame(source) or isinstance(source, np.ndarray)) else _identifier(c, label)
             (metrics,) = c.execute(
                 "SELECT madnb.evaluate(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.bool)",
-                [info.name, rel.name, label, bool(curves)],
+                [info.name, rel.name, named, bool(curves)],
             ).fetchone() or ({},)
         return Evaluation.from_dict(metrics)
 
@@ -707,25 +737,37 @@ class NaiveBayes:
         features, exclude : list of str, optional
             As :meth:`fit` (default for a fitted estimator: its features).
 
+        Column names are read as :meth:`fit` reads them: SQL identifiers for a table, exact names for a
+        DataFrame; the fitted model's own label and features are sent as the exact names they are.
+
         Returns
         -------
         CrossValidation
         """
         fitted: ModelInfo | None = getattr(self, "info_", None)
+        exact = is_frame(source)  # a frame's names are exact; a table's are SQL identifiers, but the catalog's are exact
+        label_exact, features_exact = exact or label is None, exact or (features is None and exclude is None)
         if label is None:
             if fitted is None:
                 raise TypeError("cross_validate needs the label column (or a fitted estimator, whose label it takes)")
             label = fitted.label
+        features_list, exclude_list = _text_array(features, "features"), _text_array(exclude, "exclude")
         if features is None and exclude is None and fitted is not None:
-            features = [str(f) for f in self.feature_names_in_]
+            features_list = [str(f) for f in self.feature_names_in_]
+        categorical = _text_array(self.categorical, "categorical")
         with session(self.conn) as c, self._reporting(c), relation(c, source) as rel:
+            if label_exact:
+                label = _identifier(c, label)
+            if features_exact:
+                features_list = _identifiers(c, features_list)
+            if exact:
+                exclude_list, categorical = _identifiers(c, exclude_list), _identifiers(c, categorical)
             rows = c.execute(
                 "SELECT c.fold, c.metrics FROM madnb.cross_validate(source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], folds => %s::pg_catalog.int4, seed => %s::pg_catalog.int4, "
                 "exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], smoothing => %s::pg_catalog.float8, "
                 "key => %s::pg_catalog.text, kind => %s::pg_catalog.text, options => %s::pg_catalog.jsonb) AS c",
-                [rel.name, label, _text_array(features, "features"), folds, seed, _text_array(exclude, "exclude"),
-                 _text_array(self.categorical, "categorical"), self.smoothing, key, self.kind,
+                [rel.name, label, features_list, folds, seed, exclude_list, categorical, self.smoothing, key, self.kind,
                  json.dumps(self.options) if self.options else None],
             ).fetchall()
         by_fold = {str(f): Evaluation.from_dict(m) for f, m in rows}
