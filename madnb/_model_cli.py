@@ -26,7 +26,7 @@ from psycopg import sql
 from ._errors import MadnbError
 from ._install import version
 from ._sources import relation
-from .estimator import Evaluation, NaiveBayes, read_model, session
+from .estimator import CALL_NAME, Evaluation, NaiveBayes, read_model, session
 
 Connect = Callable[[argparse.Namespace], str]
 
@@ -150,15 +150,16 @@ def _print_json(value: Any) -> None:
 
 
 def _catalog_rows(dsn: str, model: str | None = None) -> list[dict[str, Any]]:
+    """The catalog's rows (of model ``model`` only, by the name madnb's functions take: :data:`CALL_NAME`)."""
     with session(dsn) as c:
         cur = c.execute(
             "SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.training_rows, m.smoothing, "
             "m.privacy, m.epsilon, m.delta, m.predict_function, m.created_at, m.owner, m.size, m.parameters "
-            "FROM madnb.models AS m ORDER BY m.schema_name, m.name"
+            f"FROM madnb.models AS m WHERE %(model)s::pg_catalog.text IS NULL OR {CALL_NAME} OPERATOR(pg_catalog.=) %(model)s "
+            "ORDER BY m.schema_name, m.name", {"model": model},
         )
         names = [d.name for d in cur.description or []]
-        rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-    return [r for r in rows if model is None or r["name"] == model]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
 def _train(args: argparse.Namespace, dsn: str) -> int:

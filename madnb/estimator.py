@@ -57,7 +57,8 @@ class ModelInfo:
     Attributes
     ----------
     name : str
-        The model's name as the catalog lists it (``adult_nb``, ``analytics.churn``).
+        The model's name as madnb's functions take it (``adult_nb``, ``"MyModel"``, ``analytics.churn``):
+        :data:`CALL_NAME`.
     kind, source, label, label_type : str
         The catalog's columns of the same names.
     features : list of dict
@@ -95,12 +96,19 @@ class ModelInfo:
         return sql.Identifier(schema, fn + suffix)
 
 
-_CATALOG_ROW = """
-SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.smoothing, m.epsilon, m.delta,
+CALL_NAME = ("CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN pg_catalog.quote_ident(m.name) "
+             "ELSE m.name END")
+"""The name madnb's functions take for the model of catalog row ``m`` (``madnb.models`` lists a model of schema
+madnb_models by its bare name, ``MyModel``, and one of another schema as ``schema.name``, quoted already)."""
+
+_CATALOG_ROW = f"""
+SELECT {CALL_NAME}, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.smoothing, m.epsilon, m.delta,
        m.parameters, pg_catalog.parse_ident(m.predict_function)
 FROM madnb.models AS m, pg_catalog.parse_ident(%(model)s::pg_catalog.text) AS p(v)
 WHERE CASE WHEN pg_catalog.cardinality(p.v) OPERATOR(pg_catalog.=) 1
-           THEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' AND m.name OPERATOR(pg_catalog.=) p.v[1]
+                OR p.v[1] OPERATOR(pg_catalog.=) 'madnb_models'
+           THEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models'
+                AND m.name OPERATOR(pg_catalog.=) p.v[pg_catalog.cardinality(p.v)]
            ELSE m.schema_name OPERATOR(pg_catalog.=) p.v[1]
                 AND m.name OPERATOR(pg_catalog.=) pg_catalog.format('%%I.%%I', p.v[1], p.v[2]) END
 """
