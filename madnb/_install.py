@@ -46,8 +46,9 @@ def connection(target: Target, *, pin_search_path: bool = True) -> Iterator[psyc
     Transactions: when the target is in a transaction already (a psycopg
     connection inside ``with conn.transaction()``, a non-autocommit psycopg
     connection that has run a statement, a SQLAlchemy Connection inside
-    ``begin()`` or after an autobegin), the work happens inside that transaction
-    and the caller's COMMIT or ROLLBACK decides.  Otherwise madnb begins the
+    ``begin()`` or after an autobegin), the work happens inside that transaction,
+    in a savepoint (a failure rolls back only the work, and the caller's
+    transaction goes on), and the caller's COMMIT or ROLLBACK decides.  Otherwise madnb begins the
     transaction itself and commits it when the block completes (rolls it back
     on an error), whatever the connection's autocommit setting.  A connection
     in a failed transaction is refused.  A connection passed in is left open;
@@ -97,7 +98,9 @@ def _in_transaction(conn: psycopg.Connection[Any]) -> Iterator[None]:
             "the connection's transaction has failed: roll it back (conn.rollback()) before calling madnb"
         )
     if status == psycopg.pq.TransactionStatus.INTRANS:
-        yield  # the caller's transaction: nested blocks become savepoints, the caller commits
+        # the caller's transaction, the work in a SAVEPOINT: a failure rolls back only it, the caller commits
+        with conn.transaction():
+            yield
         return
     # Idle: begin a transaction and commit it (psycopg does so for an outermost
     # block on an idle connection, autocommit or not).
