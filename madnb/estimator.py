@@ -612,7 +612,9 @@ class NaiveBayes:
                 raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
                                  hint="give key: the column that orders the predictions (key='id')")
             query = sql.SQL("SELECT {}({}) FROM {} AS {} ORDER BY {}").format(info.function(suffix), rel.alias, rel.ident, rel.alias, order)
-            return [r[0] for r in c.cursor(binary=True).execute(query).fetchall()]
+            # binary only for the float8[] of probabilities (exact, and faster); classes in text, so that an
+            # enum or any type psycopg does not know comes as str, as classes_ has it
+            return [r[0] for r in c.cursor(binary=suffix == "_proba_array").execute(query).fetchall()]
 
     def predict(self, source: Any, key: str | None = None) -> np.ndarray:
         """The predicted class of each row (``<model>_predict``), in the source's order.
