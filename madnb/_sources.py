@@ -244,7 +244,8 @@ def _selected(conn: psycopg.Connection[Any], selectable: Any, row_number: bool) 
     """A SQLAlchemy selectable, run into a temporary table (``row_number``: its rows numbered in its order)."""
     from sqlalchemy.dialects.postgresql import psycopg as sa_psycopg
 
-    compiled = selectable.compile(dialect=sa_psycopg.dialect())  # type: ignore[no-untyped-call]
+    # render_postcompile: an expanding parameter (column.in_([...])) becomes one placeholder per value
+    compiled = selectable.compile(dialect=sa_psycopg.dialect(), compile_kwargs={"render_postcompile": True})  # type: ignore[no-untyped-call]
     table = _temp_name()
     ident = sql.Identifier("pg_temp", table)
     query = sql.SQL(str(compiled))  # SQLAlchemy's text with %(name)s placeholders: the values go as parameters
