@@ -280,6 +280,30 @@ def _text_array(names: Sequence[str] | str | None, what: str) -> list[str] | Non
     return [str(n) for n in names]
 
 
+def _json_value(v: Any) -> Any:
+    """json.dumps's ``default``: numpy's scalars and arrays as the Python numbers and lists they hold."""
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"{type(v).__name__} is not JSON: give numbers, strings, lists or dicts")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=_json_value)
+
+
+def _is_default(name: str, value: Any) -> bool:
+    """Whether parameter ``name`` holds its default (an option: None); never raises (an array compares elementwise)."""
+    default = _DEFAULTS.get(name)
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
 def _identifier(c: psycopg.Connection[Any], name: str) -> str:
     """An exact column name (a frame's column, a Series' name, the catalog's) as SQL reads it: quoted where it must be.
 
@@ -432,7 +456,7 @@ class NaiveBayes:
         )
 
     def __repr__(self) -> str:
-        shown = {k: v for k, v in self.get_params().items() if k != "conn" and v != _DEFAULTS.get(k)}
+        shown = {k: v for k, v in self.get_params().items() if k != "conn" and not _is_default(k, v)}
         return f"NaiveBayes({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
     # -- training ----------------------------------------------------------
@@ -485,8 +509,8 @@ class NaiveBayes:
         if model is None:
             model = "nb_" + secrets.token_hex(6)
         replace = self.replace or (auto and getattr(self, "_auto_name", False))
-        bounds = self.bounds if self.bounds is None or isinstance(self.bounds, str) else json.dumps(self.bounds)
-        domain = self.domain if self.domain is None or isinstance(self.domain, str) else json.dumps(self.domain)
+        bounds = self.bounds if self.bounds is None or isinstance(self.bounds, str) else _json(self.bounds)
+        domain = self.domain if self.domain is None or isinstance(self.domain, str) else _json(self.domain)
         if is_frame(frame):  # only what madnb.train is to read goes up: the features, or every column not excluded
             keep = [*features, label_name] if features is not None else [n for n in frame.columns if n not in (exclude or ())]
             exclude = [n for n in exclude or () if n not in frame.columns] or None  # the server names a column the frame lacks
@@ -503,7 +527,7 @@ class NaiveBayes:
                 "epsilon => %s::pg_catalog.float8, bounds => %s::pg_catalog.jsonb, domain => %s::pg_catalog.text, "
                 "delta => %s::pg_catalog.float8, options => %s::pg_catalog.jsonb)",
                 [model, rel.name, label_name, features, exclude, categorical, self.smoothing, replace, self.kind, self.epsilon, bounds,
-                 domain, self.delta, json.dumps(self.options) if self.options else None],
+                 domain, self.delta, _json(self.options) if self.options else None],
             )
             info = read_model(c, model)
         self._fitted(info)
@@ -778,7 +802,7 @@ class NaiveBayes:
                 "exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], smoothing => %s::pg_catalog.float8, "
                 "key => %s::pg_catalog.text, kind => %s::pg_catalog.text, options => %s::pg_catalog.jsonb) AS c",
                 [rel.name, label, features_list, folds, seed, exclude_list, categorical, self.smoothing, key, self.kind,
-                 json.dumps(self.options) if self.options else None],
+                 _json(self.options) if self.options else None],
             ).fetchall()
         by_fold = {str(f): Evaluation.from_dict(m) for f, m in rows}
         mean = by_fold.pop("mean")

@@ -162,7 +162,7 @@ def test_numpy_values_among_the_options_are_sent_as_json_and_shown_by_repr(db):
     X = rng.integers(0, 5, size=(200, 4))
     y = np.where(X[:, 0] + rng.integers(0, 3, 200) > 3, "a", "b")
     est = madnb.NaiveBayes(db, "np_nb", kind="multinomial", alpha=np.float64(0.5), class_prior=np.array([0.3, 0.7]))
-    assert repr(est) == "NaiveBayes(name='np_nb', kind='multinomial', alpha=np.float64(0.5), class_prior=array([0.3, 0.7]))"
+    assert "alpha=np.float64(0.5), class_prior=array([0.3, 0.7])" in repr(est)
     est.fit(pd.DataFrame({"counts": list(X)}), y)
     ref = MultinomialNB(alpha=0.5, class_prior=[0.3, 0.7]).fit(X, y)
     assert np.abs(est.predict_proba(pd.DataFrame({"counts": list(X)})) - ref.predict_proba(X)).max() <= TOL
