@@ -11,12 +11,15 @@ madnb) refused, with the SQLSTATE in the message, 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import decimal
 import json
 import math
+import os
 import secrets
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
@@ -212,11 +215,28 @@ def _predict(args: argparse.Namespace, dsn: str) -> int:
 
 
 def _copy_csv(c: psycopg.Connection[Any], query: sql.Composable, output: str | None) -> None:
-    out: IO[bytes]
-    with (open(output, "wb") if output else _stdout()) as out:
-        with c.cursor().copy(sql.SQL("COPY ({}) TO STDOUT WITH (FORMAT csv, HEADER true)").format(query)) as copy:
+    """The query's rows as CSV to standard output, or to file ``output``: written beside it, then moved over it
+    (``os.replace``) once the query has completed, so that a failed query leaves an existing file as it was."""
+    copy_sql = sql.SQL("COPY ({}) TO STDOUT WITH (FORMAT csv, HEADER true)").format(query)
+    if not output:
+        with _stdout() as out, c.cursor().copy(copy_sql) as copy:
             for block in copy:
                 out.write(block)
+        return
+    folder, base = os.path.split(os.path.abspath(output))
+    fd, partial = tempfile.mkstemp(prefix=f".{base}.", suffix=".partial", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f, c.cursor().copy(copy_sql) as copy:
+            for block in copy:
+                f.write(block)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(partial, 0o666 & ~umask)  # as open() would have made it (mkstemp's file is private)
+        os.replace(partial, output)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
+        raise
 
 
 class _stdout:
