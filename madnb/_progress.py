@@ -53,6 +53,10 @@ class Reporter:
         self.seen: list[dict[str, Any]] = []
         """Every progress message received, as its DETAIL's JSON (task, phase, step, steps, fraction)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Reporter:
+        """The reporter itself: it holds a stream and open bars, shared (not copied) by a ``clone`` of an estimator."""
+        return self
+
     def notice(self, diag: psycopg.errors.Diagnostic) -> None:
         """A psycopg notice handler: the progress messages are shown, every other notice is left alone."""
         text = diag.message_primary or ""
