@@ -80,7 +80,8 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
                              "madnb predict adult_nb adult_test --key id --into adult_predictions"))
     pr.add_argument("model", help="the model's name")
     pr.add_argument("source", help="the table or view of the rows (it needs the model's feature columns)")
-    pr.add_argument("--key", help="a column written beside each prediction, whose order the rows follow "
+    pr.add_argument("--key", help="a column written beside each prediction, whose order the rows follow, as SQL reads an "
+                                  "identifier (ID is id; quote capitals: '\"Id\"'), as cross-validate's --key "
                                   "(default: a table's physical order; a view needs --key)")
     pr.add_argument("--proba", action="store_true", help="also each class's probability, in a column proba_<class>")
     out = pr.add_mutually_exclusive_group()
@@ -189,8 +190,8 @@ def _predict(args: argparse.Namespace, dsn: str) -> int:
                                  hint="give --key: the column written beside each prediction, whose order they follow")
             t = rel.alias
             columns: list[sql.Composable] = []
-            if args.key:
-                columns.append(sql.SQL("{}.{}").format(t, sql.Identifier(args.key)))
+            if args.key and rel.order:  # the key as SQL reads an identifier (relation resolved it: ID is id)
+                columns.append(sql.SQL("{}.{}").format(t, sql.Identifier(rel.order[0])))
             columns.append(sql.SQL("{}({}) AS predicted").format(info.function(), t))
             proba: sql.Composable = sql.SQL("")
             if args.proba:  # the array once per row, its elements as columns

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import json
 from typing import Any
 
 import numpy as np
@@ -221,8 +222,6 @@ def test_predict_key_is_an_identifier_as_cross_validates_key_is(db):
     for key, header in (('"Id"', "Id"), ("N", "n")):
         out = run_cli("predict", "key_nb", "tennis", "--key", key, "--json", "--dsn", db.info.dsn)
         assert out.returncode == 0, out.stderr
-        import json
-
         got = [json.loads(line) for line in out.stdout.splitlines()]
         assert [r[header] for r in got] == list(range(1, len(rows) + 1))
         assert [r["predicted"] for r in got] == want
