@@ -25,7 +25,7 @@ import psycopg
 from psycopg import sql
 
 from ._errors import MadnbError, database_errors
-from ._install import Target, connection
+from ._install import InstallError, Target, connection
 from ._progress import Reporter, reporting
 from ._sources import Relation, TypeName, is_frame, relation
 
@@ -40,9 +40,14 @@ _PARAMS = ("conn", "name", "kind", "smoothing", "categorical", "epsilon", "bound
 
 @contextlib.contextmanager
 def session(conn: Target) -> Iterator[psycopg.Connection[Any]]:
-    """A psycopg connection in a transaction (:func:`madnb.connection`) under the session's search_path, psycopg errors as :class:`MadnbError`."""
-    with database_errors(), connection(conn, pin_search_path=False) as c:
-        yield c
+    """A psycopg connection in a transaction (:func:`madnb.connection`) under the session's search_path, psycopg errors
+    and the connection's refusals (25P02 a failed transaction, 22023 another database's URL) as :class:`MadnbError`."""
+    try:
+        opened = connection(conn, pin_search_path=False)
+        with database_errors(), opened as c:
+            yield c
+    except InstallError as e:
+        raise MadnbError(e.sqlstate, str(e)) from e
 
 
 # ---------------------------------------------------------------------------
