@@ -270,7 +270,8 @@ def relation(
 ) -> Iterator[Relation]:
     """``source`` (a table or view name, a SQLAlchemy ``Table`` or selectable, a DataFrame) as a :class:`Relation`.
 
-    ``key``: the column that orders a named source's rows.  ``row_number``: a
+    ``key``: the column that orders a named source's rows (a TypeError with a selectable or a DataFrame,
+    whose rows have their own order).  ``row_number``: a
     DataFrame's or selectable's rows get an ordinality column, their order (not
     when training: it would be a feature).  For a DataFrame: ``columns`` the
     columns uploaded (all when None), ``types`` their column types where given
@@ -279,12 +280,16 @@ def relation(
     if isinstance(source, str):
         yield _named(conn, source, key)
     elif is_frame(source):
+        if key is not None:
+            raise TypeError("key orders a table's rows: a DataFrame's rows come back in its own order")
         frame = source if columns is None else source[list(columns)]
         with upload(conn, frame, types, row_number=row_number) as rel:
             yield rel
     elif _is_sqlalchemy(source) and hasattr(source, "fullname") and hasattr(source, "columns"):  # a Table
         yield _named(conn, str(sql.Identifier(*([source.schema] if source.schema else []), source.name).as_string(conn)), key)
     elif _is_sqlalchemy(source) and hasattr(source, "compile"):
+        if key is not None:
+            raise TypeError("key orders a table's rows: a selectable's rows come in its ORDER BY's order")
         with _selected(conn, source, row_number) as rel:
             yield rel
     else:

@@ -615,6 +615,8 @@ class NaiveBayes:
         if isinstance(source, np.ndarray):
             source = _frame_of(source, [str(n) for n in self.feature_names_in_])
         if not is_frame(source):
+            if labels is not None:
+                raise TypeError("y gives a DataFrame's labels: a table's labels are its label column (label='...')")
             with relation(c, source, key=key, row_number=True) as rel:
                 yield rel
             return
