@@ -31,8 +31,6 @@ from ._install import version
 from ._sources import relation
 from .estimator import CALL_NAME, Evaluation, NaiveBayes, read_model, session
 
-Connect = Callable[[argparse.Namespace], str]
-
 
 def _example(text: str) -> dict[str, Any]:
     return {"epilog": "example:\n  " + text.strip().replace("\n", "\n  "), "formatter_class": argparse.RawDescriptionHelpFormatter}

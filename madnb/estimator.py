@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import inspect
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
@@ -33,10 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from sklearn.pipeline import Pipeline
 
 __all__ = ["CrossValidation", "Evaluation", "NaiveBayes", "ModelInfo", "read_model"]
-
-_PARAMS = ("conn", "name", "kind", "smoothing", "categorical", "epsilon", "bounds", "domain", "delta", "replace", "progress")
-"""The named parameters of :class:`NaiveBayes` (its ``**options`` are the kind's, by scikit-learn's names)."""
-
 
 @contextlib.contextmanager
 def session(conn: Target) -> Iterator[psycopg.Connection[Any]]:
@@ -856,8 +853,12 @@ class NaiveBayes:
         self._auto_name = False
 
 
-_DEFAULTS: dict[str, Any] = {"name": None, "kind": "naive_bayes", "smoothing": 1.0, "categorical": None, "epsilon": None,
-                             "bounds": None, "domain": None, "delta": None, "replace": False}
+_SIGNATURE = [p for p in inspect.signature(NaiveBayes.__init__).parameters.values()
+              if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD]
+_PARAMS = tuple(p.name for p in _SIGNATURE)
+"""The named parameters of :class:`NaiveBayes`, from its signature (its ``**options`` are the kind's, by scikit-learn's names)."""
+_DEFAULTS: dict[str, Any] = {p.name: p.default for p in _SIGNATURE if p.default is not inspect.Parameter.empty}
+"""Their defaults, from the signature: what ``repr`` leaves out."""
 
 
 def _array(values: list[Any]) -> np.ndarray:
