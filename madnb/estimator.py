@@ -123,6 +123,26 @@ JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) t.typnamespace
 """
 
 
+_PRIVATE_RELEASE = f"""
+SELECT l.parameters OPERATOR(pg_catalog.->) 'bounds_by_column', l.parameters OPERATOR(pg_catalog.->>) 'domain'
+FROM madnb.models AS m JOIN madnb.privacy_ledger AS l ON l.release_id OPERATOR(pg_catalog.=) m.release_id
+WHERE {CALL_NAME} OPERATOR(pg_catalog.=) %s::pg_catalog.text
+"""
+
+_JSON_DOMAIN = "given as jsonb"
+"""What the ledger records of a domain given as jsonb (plpython/madnb_pl/privacy/column_release.py): not its values."""
+
+
+def private_release(c: psycopg.Connection[Any], model: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A private model's ``bounds`` and ``domain`` as ``madnb.train`` takes them, from its release in the ledger
+    (None for what it does not record: a domain given as jsonb is recorded without its values)."""
+    row = c.execute(_PRIVATE_RELEASE, [model]).fetchone()
+    if row is None:
+        return None, None
+    bounds, domain = row
+    return (dict(bounds) if bounds else None), (None if domain is None or domain == _JSON_DOMAIN else str(domain))
+
+
 def read_model(c: psycopg.Connection[Any], model: str) -> ModelInfo:
     """Model ``model`` from the catalog (42704 when there is none, as ``madnb.model_classes`` says)."""
     c.execute("SELECT madnb.model_classes(%s::pg_catalog.text)", [model])  # the server's errors for a bad or unknown name
@@ -550,8 +570,11 @@ class NaiveBayes:
 
         Its parameters are the catalog's (kind, smoothing, options, epsilon;
         ``categorical`` the integer and numeric features it treats as
-        categorical, as SQL identifiers: quoted where they must be), so that
-        ``clone`` of it trains the same kind of model on a table.
+        categorical, as SQL identifiers: quoted where they must be; for a
+        private model ``bounds`` and ``domain`` as its release in
+        ``madnb.privacy_ledger`` records them), so that ``clone`` of it trains
+        the same kind of model on a table.  A domain given as jsonb is recorded
+        without its values: give ``domain`` again (``set_params``).
 
         Parameters
         ----------
@@ -574,9 +597,11 @@ class NaiveBayes:
             # as identifiers, quoted where they must be (quote_ident): the names a table source takes
             categorical = [_quote_ident(c, f["name"]) for f in info.features
                            if f.get("role") == "categorical" and f.get("type") in numeric]
+            bounds, domain = private_release(c, info.name) if info.epsilon is not None else (None, None)
         smoothing = 1.0 if "alpha" in info.parameters else info.smoothing  # alpha is the smoothing: madnb.train takes one of them
         est = cls(conn, name, kind=info.kind, smoothing=smoothing, categorical=categorical or None,
-                  epsilon=info.epsilon, delta=info.delta, **info.parameters)
+                  epsilon=info.epsilon, bounds=bounds, domain=domain, delta=info.delta or None,  # 0: pure epsilon-DP
+                  **info.parameters)
         est._fitted(info)
         est._auto_name = False
         return est

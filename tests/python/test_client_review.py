@@ -284,11 +284,18 @@ def test_the_parameters_are_the_signatures_and_a_default_estimators_repr_shows_n
 def test_clone_of_a_loaded_private_model_trains_another_private_model_with_its_bounds_and_domain(db):
     rows = tennis()
     tennis_table(db, rows)
-    domain = {"Play": ["no", "yes"], "Outlook": ["overcast", "rain", "sunny"]}
-    madnb.NaiveBayes(db, "dp_nb", epsilon=1.0, domain=domain, bounds={"my wind": [0, 1]}).fit(
+    db.execute("CREATE TABLE tennis_domain (attr text, value text)")
+    db.execute("INSERT INTO tennis_domain VALUES ('Play', 'no'), ('Play', 'yes'), ('Outlook', 'overcast'), ('Outlook', 'rain'), "
+               "('Outlook', 'sunny')")
+    madnb.NaiveBayes(db, "dp_nb", epsilon=1.0, domain="tennis_domain", bounds={"my wind": [0, 1]}).fit(
         "tennis", '"Play"', exclude=['"Id"'])
     loaded = madnb.NaiveBayes.load(db, "dp_nb")
-    assert loaded.bounds is not None and loaded.domain is not None
+    assert loaded.bounds == {"my wind": [0, 1]} and loaded.domain == "public.tennis_domain"
     again = clone(loaded).set_params(name="dp_again").fit("tennis", '"Play"', exclude=['"Id"'])
     assert db.execute("SELECT privacy, epsilon FROM madnb.models WHERE name = 'dp_again'").fetchone() == ("private", 1.0)
     assert again.predict_proba("tennis", key='"Id"').shape == (len(rows), 2)
+    # a domain given as jsonb is recorded without its values: the loaded estimator has the bounds, not the domain
+    madnb.NaiveBayes(db, "dp_json", epsilon=1.0, domain={"Play": ["no", "yes"], "Outlook": ["overcast", "rain", "sunny"]},
+                     bounds={"my wind": [0, 1]}).fit("tennis", '"Play"', exclude=['"Id"'])
+    loaded = madnb.NaiveBayes.load(db, "dp_json")
+    assert (loaded.bounds, loaded.domain) == ({"my wind": [0, 1]}, None)
