@@ -327,7 +327,7 @@ def _is_default(name: str, value: Any) -> bool:
 
 
 def _identifier(c: psycopg.Connection[Any], name: str) -> str:
-    """An exact column name (a frame's column, a Series' name, the catalog's) as SQL reads it: quoted where it must be.
+    """An exact column name (a frame's column, a Series' name, the catalog's) as an SQL identifier (double-quoted).
 
     madnb's SQL functions read their column-name arguments as identifiers (folded to lower case unless quoted).
     """
@@ -825,6 +825,7 @@ class NaiveBayes:
                 features_list = _identifiers(c, features_list)
             if exact:
                 exclude_list, categorical = _identifiers(c, exclude_list), _identifiers(c, categorical)
+                key = None if key is None else _identifier(c, key)
             rows = c.execute(
                 "SELECT c.fold, c.metrics FROM madnb.cross_validate(source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], folds => %s::pg_catalog.int4, seed => %s::pg_catalog.int4, "

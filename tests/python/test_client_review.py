@@ -83,6 +83,9 @@ def test_cross_validate_and_clone_of_a_loaded_model_send_the_catalogs_names_as_i
     want = db.execute("""SELECT c.metrics FROM madnb.cross_validate('tennis', '"Play"', features => ARRAY['"Outlook"', '"my wind"'],
                          categorical => ARRAY['"my wind"'], folds => 3, key => '"Id"') AS c WHERE c.fold = 'mean'""").fetchone()[0]
     assert cv.mean.accuracy == want["accuracy"] and cv.mean.rows == len(rows)
+    # a frame's names, the fold key's among them, are its columns' names
+    framed = madnb.NaiveBayes(db, categorical=["my wind"]).cross_validate(rows, "Play", key="Id", exclude=["Id"], folds=3)
+    assert framed.mean.accuracy == want["accuracy"]
     again = clone(est).set_params(name="tennis_again").fit("tennis", '"Play"', exclude=['"Id"'])
     assert {f["name"]: f["role"] for f in again.info_.features} == {"Outlook": "categorical", "my wind": "categorical"}
     ref = reference(rows, ["Outlook", "my wind"])
