@@ -18,15 +18,16 @@ class MadnbError(RuntimeError):
 
     Attributes
     ----------
-    sqlstate : str
-        The five-character SQLSTATE (``'42704'``: undefined object, e.g. an unknown model).
+    sqlstate : str or None
+        The five-character SQLSTATE (``'42704'``: undefined object, e.g. an unknown model); None for an
+        error of the client library that has none (psycopg's refusal of a query it cannot send).
     message : str
         The primary message, lower case as PostgreSQL writes it.
     detail, hint : str or None
         PostgreSQL's DETAIL and HINT, where the server gave them.
     """
 
-    def __init__(self, sqlstate: str, message: str, *, detail: str | None = None, hint: str | None = None) -> None:
+    def __init__(self, sqlstate: str | None, message: str, *, detail: str | None = None, hint: str | None = None) -> None:
         self.sqlstate = sqlstate
         self.message = message
         self.detail = detail
@@ -34,7 +35,7 @@ class MadnbError(RuntimeError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        parts = [f"{self.message} (SQLSTATE {self.sqlstate})"]
+        parts = [self.message if self.sqlstate is None else f"{self.message} (SQLSTATE {self.sqlstate})"]
         if self.detail:
             parts.append(f"DETAIL: {self.detail}")
         if self.hint:
@@ -43,11 +44,13 @@ class MadnbError(RuntimeError):
 
     @classmethod
     def from_psycopg(cls, e: psycopg.Error) -> MadnbError:
-        """The database's error ``e`` as a :class:`MadnbError` (SQLSTATE ``08000`` when the connection itself failed)."""
+        """The database's error ``e`` as a :class:`MadnbError`: its SQLSTATE; without one, ``08000`` when the
+        connection itself failed (OperationalError, InterfaceError), else None."""
         diag = e.diag
         text = str(e).strip()
         message = diag.message_primary or (text.splitlines()[0] if text else type(e).__name__)
-        return cls(e.sqlstate or "08000", message, detail=diag.message_detail, hint=diag.message_hint)
+        sqlstate = e.sqlstate or ("08000" if isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)) else None)
+        return cls(sqlstate, message, detail=diag.message_detail, hint=diag.message_hint)
 
 
 @contextlib.contextmanager

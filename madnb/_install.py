@@ -18,7 +18,15 @@ Target = Any  # a URL string, a psycopg connection, a SQLAlchemy Engine or Conne
 
 
 class InstallError(RuntimeError):
-    """madnb could not be installed, upgraded or uninstalled; the message says why."""
+    """madnb could not be installed, upgraded or uninstalled, or a connection not used; the message says why.
+
+    ``sqlstate``: the SQLSTATE of the refusal where it has one (25P02 a failed transaction, 22023 a URL or
+    engine of another database), which :class:`madnb.MadnbError` carries when the estimator refuses.
+    """
+
+    def __init__(self, message: str, sqlstate: str | None = None) -> None:
+        super().__init__(message)
+        self.sqlstate = sqlstate
 
 
 CASCADE = "cascade=True"
@@ -46,8 +54,9 @@ def connection(target: Target, *, pin_search_path: bool = True) -> Iterator[psyc
     Transactions: when the target is in a transaction already (a psycopg
     connection inside ``with conn.transaction()``, a non-autocommit psycopg
     connection that has run a statement, a SQLAlchemy Connection inside
-    ``begin()`` or after an autobegin), the work happens inside that transaction
-    and the caller's COMMIT or ROLLBACK decides.  Otherwise madnb begins the
+    ``begin()`` or after an autobegin), the work happens inside that transaction,
+    in a savepoint (a failure rolls back only the work, and the caller's
+    transaction goes on), and the caller's COMMIT or ROLLBACK decides.  Otherwise madnb begins the
     transaction itself and commits it when the block completes (rolls it back
     on an error), whatever the connection's autocommit setting.  A connection
     in a failed transaction is refused.  A connection passed in is left open;
@@ -70,14 +79,14 @@ def connection(target: Target, *, pin_search_path: bool = True) -> Iterator[psyc
         if target.url.get_backend_name() != "postgresql":
             raise InstallError(
                 f"madnb needs PostgreSQL: this engine is for {target.url.get_backend_name()}; "
-                "give a postgresql:// URL, or an engine of one"
+                "give a postgresql:// URL, or an engine of one", "22023",
             )
         url = target.url.render_as_string(hide_password=False)
     elif isinstance(target, str):
         url = target
         scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", url)
         if scheme and scheme.group(1).split("+")[0].lower() not in ("postgresql", "postgres"):
-            raise InstallError(f"madnb needs PostgreSQL: the URL is for {scheme.group(1)}; give a postgresql:// URL")
+            raise InstallError(f"madnb needs PostgreSQL: the URL is for {scheme.group(1)}; give a postgresql:// URL", "22023")
     else:
         raise TypeError(
             "expected a URL, a psycopg connection, a SQLAlchemy engine or a SQLAlchemy connection, "
@@ -94,10 +103,12 @@ def _in_transaction(conn: psycopg.Connection[Any]) -> Iterator[None]:
     status = conn.info.transaction_status
     if status == psycopg.pq.TransactionStatus.INERROR:
         raise InstallError(
-            "the connection's transaction has failed: roll it back (conn.rollback()) before calling madnb"
+            "the connection's transaction has failed: roll it back (conn.rollback()) before calling madnb", "25P02",
         )
     if status == psycopg.pq.TransactionStatus.INTRANS:
-        yield  # the caller's transaction: nested blocks become savepoints, the caller commits
+        # the caller's transaction, the work in a SAVEPOINT: a failure rolls back only it, the caller commits
+        with conn.transaction():
+            yield
         return
     # Idle: begin a transaction and commit it (psycopg does so for an outermost
     # block on an idle connection, autocommit or not).

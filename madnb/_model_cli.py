@@ -11,12 +11,15 @@ madnb) refused, with the SQLSTATE in the message, 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import decimal
 import json
 import math
+import os
 import secrets
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
@@ -26,9 +29,7 @@ from psycopg import sql
 from ._errors import MadnbError
 from ._install import version
 from ._sources import relation
-from .estimator import Evaluation, NaiveBayes, read_model, session
-
-Connect = Callable[[argparse.Namespace], str]
+from .estimator import CALL_NAME, Evaluation, NaiveBayes, read_model, session
 
 
 def _example(text: str) -> dict[str, Any]:
@@ -77,7 +78,8 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
                              "madnb predict adult_nb adult_test --key id --into adult_predictions"))
     pr.add_argument("model", help="the model's name")
     pr.add_argument("source", help="the table or view of the rows (it needs the model's feature columns)")
-    pr.add_argument("--key", help="a column written beside each prediction, whose order the rows follow "
+    pr.add_argument("--key", help="a column written beside each prediction, whose order the rows follow, as SQL reads an "
+                                  "identifier (ID is id; quote capitals: '\"Id\"'), as cross-validate's --key "
                                   "(default: a table's physical order; a view needs --key)")
     pr.add_argument("--proba", action="store_true", help="also each class's probability, in a column proba_<class>")
     out = pr.add_mutually_exclusive_group()
@@ -150,15 +152,16 @@ def _print_json(value: Any) -> None:
 
 
 def _catalog_rows(dsn: str, model: str | None = None) -> list[dict[str, Any]]:
+    """The catalog's rows (of model ``model`` only, by the name madnb's functions take: :data:`CALL_NAME`)."""
     with session(dsn) as c:
         cur = c.execute(
             "SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.training_rows, m.smoothing, "
             "m.privacy, m.epsilon, m.delta, m.predict_function, m.created_at, m.owner, m.size, m.parameters "
-            "FROM madnb.models AS m ORDER BY m.schema_name, m.name"
+            f"FROM madnb.models AS m WHERE %(model)s::pg_catalog.text IS NULL OR {CALL_NAME} OPERATOR(pg_catalog.=) %(model)s "
+            "ORDER BY m.schema_name, m.name", {"model": model},
         )
         names = [d.name for d in cur.description or []]
-        rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-    return [r for r in rows if model is None or r["name"] == model]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
 def _train(args: argparse.Namespace, dsn: str) -> int:
@@ -185,8 +188,8 @@ def _predict(args: argparse.Namespace, dsn: str) -> int:
                                  hint="give --key: the column written beside each prediction, whose order they follow")
             t = rel.alias
             columns: list[sql.Composable] = []
-            if args.key:
-                columns.append(sql.SQL("{}.{}").format(t, sql.Identifier(args.key)))
+            if args.key and rel.order:  # the key as SQL reads an identifier (relation resolved it: ID is id)
+                columns.append(sql.SQL("{}.{}").format(t, sql.Identifier(rel.order[0])))
             columns.append(sql.SQL("{}({}) AS predicted").format(info.function(), t))
             proba: sql.Composable = sql.SQL("")
             if args.proba:  # the array once per row, its elements as columns
@@ -211,11 +214,28 @@ def _predict(args: argparse.Namespace, dsn: str) -> int:
 
 
 def _copy_csv(c: psycopg.Connection[Any], query: sql.Composable, output: str | None) -> None:
-    out: IO[bytes]
-    with (open(output, "wb") if output else _stdout()) as out:
-        with c.cursor().copy(sql.SQL("COPY ({}) TO STDOUT WITH (FORMAT csv, HEADER true)").format(query)) as copy:
+    """The query's rows as CSV to standard output, or to file ``output``: written beside it, then moved over it
+    (``os.replace``) once the query has completed, so that a failed query leaves an existing file as it was."""
+    copy_sql = sql.SQL("COPY ({}) TO STDOUT WITH (FORMAT csv, HEADER true)").format(query)
+    if not output:
+        with _stdout() as out, c.cursor().copy(copy_sql) as copy:
             for block in copy:
                 out.write(block)
+        return
+    folder, base = os.path.split(os.path.abspath(output))
+    fd, partial = tempfile.mkstemp(prefix=f".{base}.", suffix=".partial", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f, c.cursor().copy(copy_sql) as copy:
+            for block in copy:
+                f.write(block)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(partial, 0o666 & ~umask)  # as open() would have made it (mkstemp's file is private)
+        os.replace(partial, output)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(partial)
+        raise
 
 
 class _stdout:

@@ -53,6 +53,10 @@ class Reporter:
         self.seen: list[dict[str, Any]] = []
         """Every progress message received, as its DETAIL's JSON (task, phase, step, steps, fraction)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Reporter:
+        """The reporter itself: it holds a stream and open bars, shared (not copied) by a ``clone`` of an estimator."""
+        return self
+
     def notice(self, diag: psycopg.errors.Diagnostic) -> None:
         """A psycopg notice handler: the progress messages are shown, every other notice is left alone."""
         text = diag.message_primary or ""
@@ -93,19 +97,36 @@ class Reporter:
 def reporting(conn: psycopg.Connection[Any], reporter: Reporter | None) -> Iterator[None]:
     """Inside: ``conn``'s transaction reports progress to ``reporter`` (nothing when it is None).
 
-    ``madnb.progress`` is set for the transaction only (``set_config(..., true)``),
-    so the connection's own setting comes back with it.
+    ``madnb.progress`` is set to on, and ``client_min_messages`` to at most
+    ``notice`` (so that the NOTICEs arrive), for the transaction only
+    (``set_config(..., true)``) and set back to what they were on the way out:
+    inside a caller's transaction they do not stay on until its commit.  (A call
+    that failed leaves them to its savepoint's or transaction's rollback.)
     """
     if reporter is None:
         yield
         return
+    (progress, level) = conn.execute(
+        "SELECT pg_catalog.current_setting('madnb.progress', true), pg_catalog.current_setting('client_min_messages')"
+    ).fetchone() or (None, "notice")
+    quiet = str(level).lower() in _ABOVE_NOTICE
     conn.execute("SELECT pg_catalog.set_config('madnb.progress', 'on', true)")
+    if quiet:
+        conn.execute("SELECT pg_catalog.set_config('client_min_messages', 'notice', true)")
     conn.add_notice_handler(reporter.notice)
     try:
         yield
     finally:
         conn.remove_notice_handler(reporter.notice)
         reporter.close()
+        if conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS and not conn.closed:
+            conn.execute("SELECT pg_catalog.set_config('madnb.progress', %s::pg_catalog.text, true)", [progress or ""])
+            if quiet:
+                conn.execute("SELECT pg_catalog.set_config('client_min_messages', %s::pg_catalog.text, true)", [level])
+
+
+_ABOVE_NOTICE = frozenset({"warning", "error"})
+"""The ``client_min_messages`` levels at which a NOTICE would not reach the client."""
 
 
 __all__ = ["PREFIX", "PROGRESS_EXTRA", "Reporter", "reporting"]

@@ -6,7 +6,9 @@ resolve it on the session's search_path), the same relation composed for a
 query, and the ORDER BY that returns its rows in the source's order.
 
 * A table or view name (a ``str``, or a SQLAlchemy ``Table``) is used where it
-  is; nothing is copied.  Order: the ``key`` column when one is given; without
+  is; nothing is copied.  Order: the ``key`` column when one is given (an SQL
+  identifier, as madnb's SQL functions read column names: ``ID`` is column
+  ``id``, ``'"Id"'`` column ``Id``); without
   it, a table's (or materialised view's) physical order (``ctid``: the order
   ``SELECT * FROM t`` returns while nothing writes to it); a view or a foreign
   table has no order of its own, so predicting on one needs ``key``.
@@ -203,6 +205,16 @@ def _upload(conn: psycopg.Connection[Any], frame: Any, types: Mapping[str, TypeN
         yield Relation(f"pg_temp.{table}", ident, listed_names, (ordinal,) if row_number else None)
 
 
+def column_identifier(conn: psycopg.Connection[Any], name: str, what: str) -> str:
+    """The column that ``name`` names as SQL reads an identifier (the server's ``parse_ident``: ``ID`` is ``id``,
+    ``'"Id"'`` is ``Id``); 42602 unless it is one identifier."""
+    (parts,) = conn.execute("SELECT pg_catalog.parse_ident(%s::pg_catalog.text)", [name]).fetchone() or ([],)
+    if len(parts) != 1:
+        raise MadnbError("42602", f"{what} {name!r} is not one column name",
+                         hint="a column name is one identifier: quote it if it has a dot (\"a.b\")")
+    return str(parts[0])
+
+
 def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relation:
     """A table or view by name, resolved on the session's search_path."""
     row = conn.execute(
@@ -217,7 +229,7 @@ def _named(conn: psycopg.Connection[Any], name: str, key: str | None) -> Relatio
     ident = sql.Identifier(schema, rel)
     order: tuple[str, ...] | None
     if key is not None:
-        order = (key,)
+        order = (column_identifier(conn, key, "key"),)
     elif relkind in ("r", "m"):
         order = ("ctid",)
     elif relkind == "p":
@@ -232,7 +244,8 @@ def _selected(conn: psycopg.Connection[Any], selectable: Any, row_number: bool) 
     """A SQLAlchemy selectable, run into a temporary table (``row_number``: its rows numbered in its order)."""
     from sqlalchemy.dialects.postgresql import psycopg as sa_psycopg
 
-    compiled = selectable.compile(dialect=sa_psycopg.dialect())  # type: ignore[no-untyped-call]
+    # render_postcompile: an expanding parameter (column.in_([...])) becomes one placeholder per value
+    compiled = selectable.compile(dialect=sa_psycopg.dialect(), compile_kwargs={"render_postcompile": True})  # type: ignore[no-untyped-call]
     table = _temp_name()
     ident = sql.Identifier("pg_temp", table)
     query = sql.SQL(str(compiled))  # SQLAlchemy's text with %(name)s placeholders: the values go as parameters
@@ -257,7 +270,8 @@ def relation(
 ) -> Iterator[Relation]:
     """``source`` (a table or view name, a SQLAlchemy ``Table`` or selectable, a DataFrame) as a :class:`Relation`.
 
-    ``key``: the column that orders a named source's rows.  ``row_number``: a
+    ``key``: the column that orders a named source's rows (a TypeError with a selectable or a DataFrame,
+    whose rows have their own order).  ``row_number``: a
     DataFrame's or selectable's rows get an ordinality column, their order (not
     when training: it would be a feature).  For a DataFrame: ``columns`` the
     columns uploaded (all when None), ``types`` their column types where given
@@ -266,12 +280,16 @@ def relation(
     if isinstance(source, str):
         yield _named(conn, source, key)
     elif is_frame(source):
+        if key is not None:
+            raise TypeError("key orders a table's rows: a DataFrame's rows come back in its own order")
         frame = source if columns is None else source[list(columns)]
         with upload(conn, frame, types, row_number=row_number) as rel:
             yield rel
     elif _is_sqlalchemy(source) and hasattr(source, "fullname") and hasattr(source, "columns"):  # a Table
         yield _named(conn, str(sql.Identifier(*([source.schema] if source.schema else []), source.name).as_string(conn)), key)
     elif _is_sqlalchemy(source) and hasattr(source, "compile"):
+        if key is not None:
+            raise TypeError("key orders a table's rows: a selectable's rows come in its ORDER BY's order")
         with _selected(conn, source, row_number) as rel:
             yield rel
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import inspect
 import json
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
@@ -25,7 +26,7 @@ import psycopg
 from psycopg import sql
 
 from ._errors import MadnbError, database_errors
-from ._install import Target, connection
+from ._install import InstallError, Target, connection
 from ._progress import Reporter, reporting
 from ._sources import Relation, TypeName, is_frame, relation
 
@@ -34,15 +35,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["CrossValidation", "Evaluation", "NaiveBayes", "ModelInfo", "read_model"]
 
-_PARAMS = ("conn", "name", "kind", "smoothing", "categorical", "epsilon", "bounds", "domain", "delta", "replace", "progress")
-"""The named parameters of :class:`NaiveBayes` (its ``**options`` are the kind's, by scikit-learn's names)."""
-
-
 @contextlib.contextmanager
 def session(conn: Target) -> Iterator[psycopg.Connection[Any]]:
-    """A psycopg connection in a transaction (:func:`madnb.connection`) under the session's search_path, psycopg errors as :class:`MadnbError`."""
-    with database_errors(), connection(conn, pin_search_path=False) as c:
-        yield c
+    """A psycopg connection in a transaction (:func:`madnb.connection`) under the session's search_path, psycopg errors
+    and the connection's refusals (25P02 a failed transaction, 22023 another database's URL) as :class:`MadnbError`."""
+    try:
+        opened = connection(conn, pin_search_path=False)
+        with database_errors(), opened as c:
+            yield c
+    except InstallError as e:
+        raise MadnbError(e.sqlstate, str(e)) from e
 
 
 # ---------------------------------------------------------------------------
@@ -57,7 +59,8 @@ class ModelInfo:
     Attributes
     ----------
     name : str
-        The model's name as the catalog lists it (``adult_nb``, ``analytics.churn``).
+        The model's name as madnb's functions take it (``adult_nb``, ``"MyModel"``, ``analytics.churn``):
+        :data:`CALL_NAME`.
     kind, source, label, label_type : str
         The catalog's columns of the same names.
     features : list of dict
@@ -95,12 +98,19 @@ class ModelInfo:
         return sql.Identifier(schema, fn + suffix)
 
 
-_CATALOG_ROW = """
-SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.smoothing, m.epsilon, m.delta,
+CALL_NAME = ("CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN pg_catalog.quote_ident(m.name) "
+             "ELSE m.name END")
+"""The name madnb's functions take for the model of catalog row ``m`` (``madnb.models`` lists a model of schema
+madnb_models by its bare name, ``MyModel``, and one of another schema as ``schema.name``, quoted already)."""
+
+_CATALOG_ROW = f"""
+SELECT {CALL_NAME}, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.smoothing, m.epsilon, m.delta,
        m.parameters, pg_catalog.parse_ident(m.predict_function)
 FROM madnb.models AS m, pg_catalog.parse_ident(%(model)s::pg_catalog.text) AS p(v)
 WHERE CASE WHEN pg_catalog.cardinality(p.v) OPERATOR(pg_catalog.=) 1
-           THEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' AND m.name OPERATOR(pg_catalog.=) p.v[1]
+                OR p.v[1] OPERATOR(pg_catalog.=) 'madnb_models'
+           THEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models'
+                AND m.name OPERATOR(pg_catalog.=) p.v[pg_catalog.cardinality(p.v)]
            ELSE m.schema_name OPERATOR(pg_catalog.=) p.v[1]
                 AND m.name OPERATOR(pg_catalog.=) pg_catalog.format('%%I.%%I', p.v[1], p.v[2]) END
 """
@@ -111,6 +121,26 @@ FROM pg_catalog.jsonb_array_elements(%s::pg_catalog.jsonb) AS f(value)
 JOIN pg_catalog.pg_type AS t ON t.oid OPERATOR(pg_catalog.=) pg_catalog.to_regtype(f.value OPERATOR(pg_catalog.->>) 'type')
 JOIN pg_catalog.pg_namespace AS n ON n.oid OPERATOR(pg_catalog.=) t.typnamespace
 """
+
+
+_PRIVATE_RELEASE = f"""
+SELECT l.parameters OPERATOR(pg_catalog.->) 'bounds_by_column', l.parameters OPERATOR(pg_catalog.->>) 'domain'
+FROM madnb.models AS m JOIN madnb.privacy_ledger AS l ON l.release_id OPERATOR(pg_catalog.=) m.release_id
+WHERE {CALL_NAME} OPERATOR(pg_catalog.=) %s::pg_catalog.text
+"""
+
+_JSON_DOMAIN = "given as jsonb"
+"""What the ledger records of a domain given as jsonb (plpython/madnb_pl/privacy/column_release.py): not its values."""
+
+
+def private_release(c: psycopg.Connection[Any], model: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A private model's ``bounds`` and ``domain`` as ``madnb.train`` takes them, from its release in the ledger
+    (None for what it does not record: a domain given as jsonb is recorded without its values)."""
+    row = c.execute(_PRIVATE_RELEASE, [model]).fetchone()
+    if row is None:
+        return None, None
+    bounds, domain = row
+    return (dict(bounds) if bounds else None), (None if domain is None or domain == _JSON_DOMAIN else str(domain))
 
 
 def read_model(c: psycopg.Connection[Any], model: str) -> ModelInfo:
@@ -272,6 +302,47 @@ def _text_array(names: Sequence[str] | str | None, what: str) -> list[str] | Non
     return [str(n) for n in names]
 
 
+def _json_value(v: Any) -> Any:
+    """json.dumps's ``default``: numpy's scalars and arrays as the Python numbers and lists they hold."""
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"{type(v).__name__} is not JSON: give numbers, strings, lists or dicts")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=_json_value)
+
+
+def _is_default(name: str, value: Any) -> bool:
+    """Whether parameter ``name`` holds its default (an option: None); never raises (an array compares elementwise)."""
+    default = _DEFAULTS.get(name)
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _identifier(c: psycopg.Connection[Any], name: str) -> str:
+    """An exact column name (a frame's column, a Series' name, the catalog's) as an SQL identifier (double-quoted).
+
+    madnb's SQL functions read their column-name arguments as identifiers (folded to lower case unless quoted).
+    """
+    return sql.Identifier(name).as_string(c)
+
+
+def _quote_ident(c: psycopg.Connection[Any], name: str) -> str:
+    """``name`` as the server's ``quote_ident`` writes it (``a``, ``"My col"``): for names a user reads and may edit."""
+    return str((c.execute("SELECT pg_catalog.quote_ident(%s::pg_catalog.text)", [name]).fetchone() or [name])[0])
+
+
+def _identifiers(c: psycopg.Connection[Any], names: list[str] | None) -> list[str] | None:
+    return None if names is None else [_identifier(c, n) for n in names]
+
+
 class NaiveBayes:
     """Naive Bayes trained, scored and evaluated in PostgreSQL, with scikit-learn's estimator interface.
 
@@ -407,7 +478,7 @@ class NaiveBayes:
         )
 
     def __repr__(self) -> str:
-        shown = {k: v for k, v in self.get_params().items() if k != "conn" and v != _DEFAULTS.get(k)}
+        shown = {k: v for k, v in self.get_params().items() if k != "conn" and not _is_default(k, v)}
         return f"NaiveBayes({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
     # -- training ----------------------------------------------------------
@@ -433,6 +504,10 @@ class NaiveBayes:
         exclude : list of str, optional
             Columns left out when ``features`` is None.
 
+        Column names (``label``, ``features``, ``exclude``, ``categorical``) of a table, view or
+        selectable are SQL identifiers, as ``madnb.train`` reads them: folded to lower case unless
+        double-quoted (``'"Play"'``).  Of a DataFrame they are its columns' exact names (``'Play'``).
+
         Returns
         -------
         NaiveBayes
@@ -456,22 +531,25 @@ class NaiveBayes:
         if model is None:
             model = "nb_" + secrets.token_hex(6)
         replace = self.replace or (auto and getattr(self, "_auto_name", False))
-        bounds = self.bounds if self.bounds is None or isinstance(self.bounds, str) else json.dumps(self.bounds)
-        domain = self.domain if self.domain is None or isinstance(self.domain, str) else json.dumps(self.domain)
+        bounds = self.bounds if self.bounds is None or isinstance(self.bounds, str) else _json(self.bounds)
+        domain = self.domain if self.domain is None or isinstance(self.domain, str) else _json(self.domain)
         if is_frame(frame):  # only what madnb.train is to read goes up: the features, or every column not excluded
             keep = [*features, label_name] if features is not None else [n for n in frame.columns if n not in (exclude or ())]
             exclude = [n for n in exclude or () if n not in frame.columns] or None  # the server names a column the frame lacks
             frame = frame[[n for n in frame.columns if n in set(keep)]]
+        categorical = _text_array(self.categorical, "categorical")
         with session(self.conn) as c, self._reporting(c), relation(c, frame) as rel:
+            if is_frame(frame):  # a frame's names are its columns' exact names
+                label_name, features, exclude = _identifier(c, label_name), _identifiers(c, features), _identifiers(c, exclude)
+                categorical = _identifiers(c, categorical)
             c.execute(
                 "SELECT madnb.train(model => %s::pg_catalog.text, source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], "
                 "smoothing => %s::pg_catalog.float8, replace => %s::pg_catalog.bool, kind => %s::pg_catalog.text, "
                 "epsilon => %s::pg_catalog.float8, bounds => %s::pg_catalog.jsonb, domain => %s::pg_catalog.text, "
                 "delta => %s::pg_catalog.float8, options => %s::pg_catalog.jsonb)",
-                [model, rel.name, label_name, features, exclude,
-                 _text_array(self.categorical, "categorical"), self.smoothing, replace, self.kind, self.epsilon, bounds,
-                 domain, self.delta, json.dumps(self.options) if self.options else None],
+                [model, rel.name, label_name, features, exclude, categorical, self.smoothing, replace, self.kind, self.epsilon, bounds,
+                 domain, self.delta, _json(self.options) if self.options else None],
             )
             info = read_model(c, model)
         self._fitted(info)
@@ -492,7 +570,11 @@ class NaiveBayes:
 
         Its parameters are the catalog's (kind, smoothing, options, epsilon;
         ``categorical`` the integer and numeric features it treats as
-        categorical), so that ``clone`` of it trains the same kind of model.
+        categorical, as SQL identifiers: quoted where they must be; for a
+        private model ``bounds`` and ``domain`` as its release in
+        ``madnb.privacy_ledger`` records them), so that ``clone`` of it trains
+        the same kind of model on a table.  A domain given as jsonb is recorded
+        without its values: give ``domain`` again (``set_params``).
 
         Parameters
         ----------
@@ -509,13 +591,17 @@ class NaiveBayes:
         MadnbError
             42704 when there is no such model.
         """
+        numeric = {"smallint", "integer", "bigint", "numeric"}
         with session(conn) as c:
             info = read_model(c, name)
-        numeric = {"smallint", "integer", "bigint", "numeric"}
-        categorical = [f["name"] for f in info.features if f.get("role") == "categorical" and f.get("type") in numeric]
+            # as identifiers, quoted where they must be (quote_ident): the names a table source takes
+            categorical = [_quote_ident(c, f["name"]) for f in info.features
+                           if f.get("role") == "categorical" and f.get("type") in numeric]
+            bounds, domain = private_release(c, info.name) if info.epsilon is not None else (None, None)
         smoothing = 1.0 if "alpha" in info.parameters else info.smoothing  # alpha is the smoothing: madnb.train takes one of them
         est = cls(conn, name, kind=info.kind, smoothing=smoothing, categorical=categorical or None,
-                  epsilon=info.epsilon, delta=info.delta, **info.parameters)
+                  epsilon=info.epsilon, bounds=bounds, domain=domain, delta=info.delta or None,  # 0: pure epsilon-DP
+                  **info.parameters)
         est._fitted(info)
         est._auto_name = False
         return est
@@ -551,6 +637,8 @@ class NaiveBayes:
         if isinstance(source, np.ndarray):
             source = _frame_of(source, [str(n) for n in self.feature_names_in_])
         if not is_frame(source):
+            if labels is not None:
+                raise TypeError("y gives a DataFrame's labels: a table's labels are its label column (label='...')")
             with relation(c, source, key=key, row_number=True) as rel:
                 yield rel
             return
@@ -577,7 +665,9 @@ class NaiveBayes:
                 raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
                                  hint="give key: the column that orders the predictions (key='id')")
             query = sql.SQL("SELECT {}({}) FROM {} AS {} ORDER BY {}").format(info.function(suffix), rel.alias, rel.ident, rel.alias, order)
-            return [r[0] for r in c.cursor(binary=True).execute(query).fetchall()]
+            # binary only for the float8[] of probabilities (exact, and faster); classes in text, so that an
+            # enum or any type psycopg does not know comes as str, as classes_ has it
+            return [r[0] for r in c.cursor(binary=suffix == "_proba_array").execute(query).fetchall()]
 
     def predict(self, source: Any, key: str | None = None) -> np.ndarray:
         """The predicted class of each row (``<model>_predict``), in the source's order.
@@ -588,7 +678,8 @@ class NaiveBayes:
             The rows: they need the model's feature columns (other columns are ignored).
             A DataFrame is uploaded (only its feature columns, typed as the model's).
         key : str, optional
-            For a table or view: the column whose order the result follows.  Without
+            For a table or view: the column whose order the result follows, an SQL identifier
+            as madnb's functions read column names (``'id'``, ``'"Id"'``).  Without
             it a table's rows come in its physical order (``ctid``: the order of
             ``SELECT * FROM t`` while nothing writes to it); a view needs ``key``.
             A DataFrame's rows come in its own order, a selectable's in its ORDER BY's.
@@ -648,7 +739,8 @@ class NaiveBayes:
         y : array-like, optional
             With a DataFrame ``source``: the labels (``evaluate(X, y)``).
         label : str, optional
-            The label column of ``source`` (default: the model's label column).
+            The label column of ``source`` (default: the model's label column): an SQL identifier
+            for a table (``'"Play"'``), a DataFrame's exact column name (``'Play'``).
         curves : bool, default False
             Also the ROC, precision-recall and calibration curves, computed in the database (for more than two
             classes with the one-vs-rest AUC): what :meth:`Evaluation.plot` draws.
@@ -659,9 +751,10 @@ class NaiveBayes:
         """
         info = self._info()
         with session(self.conn) as c, self._reporting(c), self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
+            named = label if label is None or not (is_frame(source) or isinstance(source, np.ndarray)) else _identifier(c, label)
             (metrics,) = c.execute(
                 "SELECT madnb.evaluate(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.bool)",
-                [info.name, rel.name, label, bool(curves)],
+                [info.name, rel.name, named, bool(curves)],
             ).fetchone() or ({},)
         return Evaluation.from_dict(metrics)
 
@@ -707,26 +800,39 @@ class NaiveBayes:
         features, exclude : list of str, optional
             As :meth:`fit` (default for a fitted estimator: its features).
 
+        Column names are read as :meth:`fit` reads them: SQL identifiers for a table, exact names for a
+        DataFrame; the fitted model's own label and features are sent as the exact names they are.
+
         Returns
         -------
         CrossValidation
         """
         fitted: ModelInfo | None = getattr(self, "info_", None)
+        exact = is_frame(source)  # a frame's names are exact; a table's are SQL identifiers, but the catalog's are exact
+        label_exact, features_exact = exact or label is None, exact or (features is None and exclude is None)
         if label is None:
             if fitted is None:
                 raise TypeError("cross_validate needs the label column (or a fitted estimator, whose label it takes)")
             label = fitted.label
+        features_list, exclude_list = _text_array(features, "features"), _text_array(exclude, "exclude")
         if features is None and exclude is None and fitted is not None:
-            features = [str(f) for f in self.feature_names_in_]
+            features_list = [str(f) for f in self.feature_names_in_]
+        categorical = _text_array(self.categorical, "categorical")
         with session(self.conn) as c, self._reporting(c), relation(c, source) as rel:
+            if label_exact:
+                label = _identifier(c, label)
+            if features_exact:
+                features_list = _identifiers(c, features_list)
+            if exact:
+                exclude_list, categorical = _identifiers(c, exclude_list), _identifiers(c, categorical)
+                key = None if key is None else _identifier(c, key)
             rows = c.execute(
                 "SELECT c.fold, c.metrics FROM madnb.cross_validate(source => %s::pg_catalog.text, label => %s::pg_catalog.text, "
                 "features => %s::pg_catalog.text[], folds => %s::pg_catalog.int4, seed => %s::pg_catalog.int4, "
                 "exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], smoothing => %s::pg_catalog.float8, "
                 "key => %s::pg_catalog.text, kind => %s::pg_catalog.text, options => %s::pg_catalog.jsonb) AS c",
-                [rel.name, label, _text_array(features, "features"), folds, seed, _text_array(exclude, "exclude"),
-                 _text_array(self.categorical, "categorical"), self.smoothing, key, self.kind,
-                 json.dumps(self.options) if self.options else None],
+                [rel.name, label, features_list, folds, seed, exclude_list, categorical, self.smoothing, key, self.kind,
+                 _json(self.options) if self.options else None],
             ).fetchall()
         by_fold = {str(f): Evaluation.from_dict(m) for f, m in rows}
         mean = by_fold.pop("mean")
@@ -773,8 +879,12 @@ class NaiveBayes:
         self._auto_name = False
 
 
-_DEFAULTS: dict[str, Any] = {"name": None, "kind": "naive_bayes", "smoothing": 1.0, "categorical": None, "epsilon": None,
-                             "bounds": None, "domain": None, "delta": None, "replace": False}
+_SIGNATURE = [p for p in inspect.signature(NaiveBayes.__init__).parameters.values()
+              if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD]
+_PARAMS = tuple(p.name for p in _SIGNATURE)
+"""The named parameters of :class:`NaiveBayes`, from its signature (its ``**options`` are the kind's, by scikit-learn's names)."""
+_DEFAULTS: dict[str, Any] = {p.name: p.default for p in _SIGNATURE if p.default is not inspect.Parameter.empty}
+"""Their defaults, from the signature: what ``repr`` leaves out."""
 
 
 def _array(values: list[Any]) -> np.ndarray:
