@@ -71,71 +71,65 @@ SELECT pg_catalog.set_config('search_path', $1, true)
 SELECT pg_catalog.to_regclass($1) IS NOT NULL AS taken
 
 -- statement 24
-SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
+SELECT pg_catalog.current_setting('madnb.progress', true) AS v
 
 -- statement 25
-SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s
+SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
 -- statement 26
-CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex1>" ON COMMIT DROP AS SELECT t."class" AS cls, ('{1,3}'::pg_catalog.int4[])[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(t."attributes"[1:1] || t."attributes"[3:3]) WITH ORDINALITY AS u(val, r) GROUP BY 1, 2, 3 UNION ALL SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."class" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count(t."attributes"[2]) AS c2, pg_catalog.avg(t."attributes"[2]::pg_catalog.float8) AS m2, pg_catalog.var_samp(t."attributes"[2]::pg_catalog.float8) AS v2 FROM "public"."mixed" AS t GROUP BY t."class") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (2, g.n_full, g.c2, g.m2, g.v2)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o = -1)
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1 AND c.relkind OPERATOR(pg_catalog.=) 'p' AND EXISTS (SELECT 1 FROM pg_catalog.pg_partition_tree(c.oid) p JOIN pg_catalog.pg_foreign_table f ON f.ftrelid OPERATOR(pg_catalog.=) p.relid)) AS s
 
 -- statement 27
-SELECT EXISTS (SELECT 1 FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.o = -1) AS odd
+CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex1>" ON COMMIT DROP AS SELECT t."class" AS cls, ('{1,3}'::pg_catalog.int4[])[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(t."attributes"[1:1] || t."attributes"[3:3]) WITH ORDINALITY AS u(val, r) GROUP BY 1, 2, 3 UNION ALL SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."class" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count(t."attributes"[2]) AS c2, pg_catalog.avg(t."attributes"[2]::pg_catalog.float8) AS m2, pg_catalog.var_samp(t."attributes"[2]::pg_catalog.float8) AS v2 FROM "public"."mixed" AS t GROUP BY t."class") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (2, g.n_full, g.c2, g.m2, g.v2)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o = -1)
 
 -- statement 28
-SELECT s.o, CASE WHEN pg_catalog.num_nulls(s.cls) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.format('%s'::pg_catalog.text, s.cls) END AS cls, s.mean, s.var FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AND (s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY s.o LIMIT 1
+SELECT EXISTS (SELECT 1 FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.o = -1) AS odd
 
 -- statement 29
-SELECT  COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 3), 0)::int8 AS full_length, COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len, pg_catalog.count(DISTINCT cls)::int8 AS classes FROM pg_temp."madnb_stats_<hex1>" AS s
+SELECT s.o, CASE WHEN pg_catalog.num_nulls(s.cls) OPERATOR(pg_catalog.=) 0 THEN pg_catalog.format('%s'::pg_catalog.text, s.cls) END AS cls, s.mean, s.var FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AND (s.mean OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR s.var OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY s.o LIMIT 1
 
 -- statement 30
-CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls text, attr pg_catalog.int4 NOT NULL, value double precision, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
+SELECT  COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS null_class_rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND (o = 1 OR o IS NULL)), 0)::int8 AS rows, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 1), 0)::int8 AS with_attrs, COALESCE(pg_catalog.sum(n) FILTER (WHERE cls IS NOT NULL AND o = 3), 0)::int8 AS full_length, COALESCE(pg_catalog.max(o) FILTER (WHERE cls IS NOT NULL), 0)::int8 AS max_len, pg_catalog.count(DISTINCT cls)::int8 AS classes FROM pg_temp."madnb_stats_<hex1>" AS s
 
 -- statement 31
-SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
+CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls text, attr pg_catalog.int4 NOT NULL, value double precision, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
 
 -- statement 32
-DROP TABLE pg_temp."madnb_kept_<hex2>"
+SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
 
 -- statement 33
+DROP TABLE pg_temp."madnb_kept_<hex2>"
+
+-- statement 34
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls)
  INSERT INTO "madnb_statistics"."public.mixed_fp" (cls, attr, value, n, nv, mean, var) SELECT cc.cls, 0, NULL, cc.class_cnt, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM cc UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 1 AND s.o OPERATOR(pg_catalog.<=) 3 AND NOT s.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) UNION ALL SELECT s.cls, s.o, NULL, NULL, s.nv, s.mean, s.var FROM pg_temp."madnb_stats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[])
 
--- statement 34
+-- statement 35
 DROP TABLE pg_temp."madnb_stats_<hex1>"
 
--- statement 35
+-- statement 36
 SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM "madnb_statistics"."public.mixed_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AND s.nv > 1 AND pg_catalog.abs(s.mean) > 10000.0::pg_catalog.float8 * pg_catalog.sqrt(s.var) ORDER BY s.attr, s.nv DESC
 
--- statement 36
+-- statement 37
 SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
--- statement 37
+-- statement 38
 COMMENT ON TABLE "madnb_statistics"."public.mixed_fp" IS 'madnb statistics {"bounds": null, "class_type": "text", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "double precision", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [2], "release_id": null, "source": "public.mixed"}'
 
--- statement 38
+-- statement 39
 SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."public.mixed_fp" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
--- statement 39
+-- statement 40
 SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
--- statement 40
+-- statement 41
 CREATE TABLE "public"."mixed_cp" (class text, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
 
--- statement 41
+-- statement 42
 CREATE TABLE "public"."mixed_fp" (class text, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
 
--- statement 42
-CREATE TABLE "public"."mixed_np" (class text, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
-
 -- statement 43
-WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
-cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
-vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
-ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
-fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
-np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{2}'::pg_catalog.int4[]))
- INSERT INTO "public"."mixed_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
+CREATE TABLE "public"."mixed_np" (class text, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
 
 -- statement 44
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
@@ -144,7 +138,7 @@ vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v,
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{2}'::pg_catalog.int4[]))
- INSERT INTO "public"."mixed_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
+ INSERT INTO "public"."mixed_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
 -- statement 45
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
@@ -153,25 +147,34 @@ vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v,
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{2}'::pg_catalog.int4[]))
- INSERT INTO "public"."mixed_np" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
+ INSERT INTO "public"."mixed_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
 -- statement 46
-COMMENT ON TABLE "public"."mixed_cp" IS 'madnb class priors trained from public.mixed; derived from statistics "madnb_statistics"."public.mixed_fp" (id <uuid>)'
+WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
+cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
+vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
+ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
+fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."public.mixed_fp" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{2}'::pg_catalog.int4[]))
+ INSERT INTO "public"."mixed_np" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
 
 -- statement 47
-COMMENT ON TABLE "public"."mixed_fp" IS 'madnb categorical feature counts trained from public.mixed; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.mixed_fp" (id <uuid>)'
+COMMENT ON TABLE "public"."mixed_cp" IS 'madnb class priors trained from public.mixed; derived from statistics "madnb_statistics"."public.mixed_fp" (id <uuid>)'
 
 -- statement 48
-COMMENT ON TABLE "public"."mixed_np" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.mixed; derived from statistics "madnb_statistics"."public.mixed_fp" (id <uuid>)'
+COMMENT ON TABLE "public"."mixed_fp" IS 'madnb categorical feature counts trained from public.mixed; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 3; derived from statistics "madnb_statistics"."public.mixed_fp" (id <uuid>)'
 
 -- statement 49
-ANALYZE "public"."mixed_fp"
+COMMENT ON TABLE "public"."mixed_np" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.mixed; derived from statistics "madnb_statistics"."public.mixed_fp" (id <uuid>)'
 
 -- statement 50
-ANALYZE "public"."mixed_cp"
+ANALYZE "public"."mixed_fp"
 
 -- statement 51
-ANALYZE "public"."mixed_np"
+ANALYZE "public"."mixed_cp"
 
 -- statement 52
+ANALYZE "public"."mixed_np"
+
+-- statement 53
 SELECT pg_catalog.set_config('search_path', $1, true)
