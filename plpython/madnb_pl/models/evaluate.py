@@ -135,12 +135,18 @@ def _ranked_classes(k: int) -> str:
     return "(VALUES (2))" if k == 2 else f"pg_catalog.generate_series(1, {k})"
 
 
+def _twice_ranked_right(pos: str, below: str, tied: str) -> str:
+    """Twice the (positive, negative) pairs that ``pos`` positives at one score rank right: each negative scored
+    ``below`` it counts 1, each ``tied`` with it a half (the AUC is their sum over the scores / 2PN)."""
+    return f"({pos} OPERATOR(pg_catalog.*) ((2 OPERATOR(pg_catalog.*) {below}) OPERATOR(pg_catalog.+) {tied}))"
+
+
 def _auc_sql(s: str) -> str:
     """Per group g and ranked class j, from ``s``'s (g, j, score, pos, neg) rows (one per distinct score): the
-    positives, the negatives and twice the (positive, negative) pairs ranked right, a tie counting half."""
+    positives, the negatives and twice the (positive, negative) pairs ranked right (:func:`_twice_ranked_right`)."""
     return f"""
 SELECT 'auc', a.g, a.j, NULL, pg_catalog.sum(a.pos), pg_catalog.sum(a.neg),
-       pg_catalog.sum(a.pos OPERATOR(pg_catalog.*) (2 OPERATOR(pg_catalog.*) a.below OPERATOR(pg_catalog.+) a.neg)), NULL
+       pg_catalog.sum({_twice_ranked_right("a.pos", "a.below", "a.neg")}), NULL
 FROM (SELECT q.g, q.j, q.pos, q.neg,
              COALESCE(pg_catalog.sum(q.neg) OVER (PARTITION BY q.g, q.j ORDER BY q.score
                                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS below
@@ -156,8 +162,8 @@ def _curves_sql() -> str:
     fps), and each score's neighbours.  Out of it:
 
     * 'rank' (one row per class t): the positives a, the negatives b, twice the
-      (positive, negative) pairs ranked right c (a tie counting half: the AUC's
-      c / 2ab) and f the sum over the scores of the tps each adds times the
+      (positive, negative) pairs ranked right c (:func:`_twice_ranked_right`, each
+      score's negatives below it the total less fps: the AUC's c / 2ab) and f the sum over the scores of the tps each adds times the
       precision there (``average_precision_score`` times the positives);
     * 'point' rows: per class t and score f, tps a and fps b, and h which curve keeps
       the point (1 the ROC curve, 2 the precision-recall curve, 3 both).  A curve's
@@ -198,11 +204,13 @@ FROM (SELECT * FROM (SELECT x.*, ({keep("roc")}) OPERATOR(pg_catalog.+) (2 OPERA
             FROM (SELECT p.g, p.j, p.score, p.tps, p.fps, p.rn,
                          CASE WHEN {ends} OR {corner} THEN 1 ELSE 0 END AS roc,
                          CASE WHEN {ends} OR {steps} THEN 1 ELSE 0 END AS pr,
-                         {added} OPERATOR(pg_catalog.*) (p.fps OPERATOR(pg_catalog.+) COALESCE(p.fps_prev, 0)) AS pairs,
+                         {_twice_ranked_right(added, "(p.neg_all OPERATOR(pg_catalog.-) p.fps)",
+                                              "(p.fps OPERATOR(pg_catalog.-) COALESCE(p.fps_prev, 0))")} AS pairs,
                          ({added} OPERATOR(pg_catalog.*) p.tps)::{F8} OPERATOR(pg_catalog./) (p.tps OPERATOR(pg_catalog.+) p.fps)::{F8} AS ap
                   FROM (SELECT q.*, pg_catalog.lag(q.tps) OVER w AS tps_prev, pg_catalog.lead(q.tps) OVER w AS tps_next,
                                pg_catalog.lag(q.fps) OVER w AS fps_prev, pg_catalog.lead(q.fps) OVER w AS fps_next,
-                               pg_catalog.row_number() OVER w AS rn, pg_catalog.count(*) OVER (PARTITION BY q.g, q.j) AS n
+                               pg_catalog.row_number() OVER w AS rn, pg_catalog.count(*) OVER (PARTITION BY q.g, q.j) AS n,
+                               pg_catalog.max(q.fps) OVER (PARTITION BY q.g, q.j) AS neg_all
                         FROM (SELECT s.g, s.j, s.score, pg_catalog.sum(s.pos) OVER v AS tps, pg_catalog.sum(s.neg) OVER v AS fps
                               FROM s WINDOW v AS (PARTITION BY s.g, s.j ORDER BY s.score DESC ROWS UNBOUNDED PRECEDING)) AS q
                         WINDOW w AS (PARTITION BY q.g, q.j ORDER BY q.score DESC)) AS p) AS f
@@ -212,7 +220,7 @@ FROM (SELECT * FROM (SELECT x.*, ({keep("roc")}) OPERATOR(pg_catalog.+) (2 OPERA
 CROSS JOIN LATERAL (VALUES
     ('point', y.g, y.j, y.keep, y.tps, y.fps, NULL::pg_catalog.numeric, y.score),
     ('rank', y.g, y.j, NULL, y.pos, y.neg,
-     2 OPERATOR(pg_catalog.*) y.pos OPERATOR(pg_catalog.*) y.neg OPERATOR(pg_catalog.-) y.pairs_all, y.ap_all)) AS o(what, g, t, h, a, b, c, f)
+     y.pairs_all, y.ap_all)) AS o(what, g, t, h, a, b, c, f)
 WHERE (o.what OPERATOR(pg_catalog.=) 'point' AND y.keep OPERATOR(pg_catalog.>) 0)
    OR (o.what OPERATOR(pg_catalog.=) 'rank' AND y.rn OPERATOR(pg_catalog.=) 1)
 UNION ALL
