@@ -323,26 +323,26 @@ def dp_stats_select(training: Training, nb: NumericBounds, value_counts: bool = 
     if training.categorical_only:  # every attribute is categorical: a cheaper test than = ANY per element
         v = "CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END"
     else:
-        v = f"CASE WHEN u.o = ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
+        v = f"CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ({int_array(cat)}) THEN u.val END" if cat else f"NULL::{elem}"
     if num:
         k = nb.scale
         code, present = _numeric_code_sql(training, nb, "u.val", "u.o")
-        z = f"(CASE WHEN u.o = ANY ({int_array(num)}) AND {present} THEN {code} END)"
+        z = f"(CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ({int_array(num)}) AND {present} THEN {code} END)"
         zz = f"{z}::pg_catalog.numeric" if k > 1 << 31 else z
         s1, s2 = f"pg_catalog.sum({z})", f"pg_catalog.sum({zz} OPERATOR(pg_catalog.*) {zz})"
-        # (u.o - 1)::int4 is the grouped expression: u.o alone may not appear outside an aggregate
+        # (u.o - 1)::int4 is the grouped expression (written the same in both places): u.o alone may not appear outside an aggregate
         count = (
-            f"CASE WHEN (u.o - 1)::pg_catalog.int4 = ANY ({int_array(training.numeric)}) THEN pg_catalog.count({z}) "
+            f"CASE WHEN (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 OPERATOR(pg_catalog.=) ANY ({int_array(training.numeric)}) THEN pg_catalog.count({z}) "
             "ELSE pg_catalog.count(*) END"
         ) if value_counts else "pg_catalog.count(*)"
     else:
         s1 = s2 = "NULL::pg_catalog.numeric"
         count = "pg_catalog.count(*)"
     return Sql(
-        f"SELECT t.{cls} AS cls, (u.o - 1)::pg_catalog.int4 AS o, {v} AS v, {count} AS n, "
+        f"SELECT t.{cls} AS cls, (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, {v} AS v, {count} AS n, "
         f"{s1} AS s1, {s2} AS s2 "
         f"FROM {src} AS t CROSS JOIN LATERAL {_dp_cells_unnest(training)} "
-        f"WHERE t.{cls} IS NOT NULL AND u.o <= {n + 1} "
+        f"WHERE t.{cls} IS NOT NULL AND u.o OPERATOR(pg_catalog.<=) {n + 1} "
         "GROUP BY 1, 2, 3"
     )
 
@@ -406,10 +406,10 @@ def _numeric_code_sql(training: Training, nb: NumericBounds, val: str, slot: str
     oid = training.attrs.elem_oid
     if oid == NUMERIC:  # numeric: clip in numeric first (a huge numeric does not fit a float8)
         x = f"LEAST(GREATEST({val}, ({a['lo_n']})[{slot}]), ({a['hi_n']})[{slot}])::{F8}"
-        present = f"{val} IS NOT NULL AND {val} <> 'NaN'::pg_catalog.numeric"
+        present = f"{val} IS NOT NULL AND {val} OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.numeric"
     elif oid in FLOAT_TYPES:
         x = f"{val}::{F8}"
-        present = f"{val} IS NOT NULL AND {val}::{F8} <> 'NaN'::{F8}"
+        present = f"{val} IS NOT NULL AND {val}::{F8} OPERATOR(pg_catalog.<>) 'NaN'::{F8}"
     else:  # integers
         x = f"{val}::{F8}"
         present = f"{val} IS NOT NULL"
