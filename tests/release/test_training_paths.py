@@ -264,3 +264,64 @@ def test_mixed_statistics_with_many_categorical_runs(db):
     db.execute(f"SELECT madnb.create_nb_prepared_data_tables('t', 'class', 'attributes', '{indices}', 40, 'fp', 'np', 'cp')")
     fp, cp, np = _mixed_expected(rows, numeric, 40)
     _assert_mixed_tables(db, fp, cp, np)
+
+
+# ---------------------------------------------------------------------------
+# Text columns: grouping sets split among branches that parallel workers hash
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2, 3, 7])
+def test_text_column_counts_are_the_same_whatever_the_grouping_sets_branches(db, workers):
+    """madnb.train counts text columns with grouping sets split into max_parallel_workers_per_gather branches
+    (at most one per column); every split gives the counts computed here in Python, and a missing value is
+    not counted."""
+    rows = [(i, "abc"[i % 3], None if i % 7 == 0 else f"v{i % 4}", f"w{i % 5}", f"x{(i // 3) % 2}", float(i % 11))
+            for i in range(1, 301)]
+    db.execute("CREATE TABLE t (id int, class text, c1 text, c2 text, c3 text, f float8)")
+    with db.cursor().copy("COPY t FROM STDIN") as cp:
+        for r in rows:
+            cp.write_row(r)
+    db.execute(f"SET max_parallel_workers_per_gather = {workers}")
+    db.execute("SELECT madnb.train('m', 't', 'class', exclude => ARRAY['id'])")
+    got = {(c, a, v): n for c, a, v, n in db.execute(
+        "SELECT class, attr, value, cnt FROM madnb_models.m_feature_probs")}
+    want = {}
+    for _, c, *vals, _ in rows:
+        for a, v in enumerate(vals, start=1):
+            if v is not None:
+                want[(c, a, v)] = want.get((c, a, v), 0) + 1
+    assert got == want
+
+
+def test_text_column_grouping_sets_are_hashed_by_parallel_workers_at_once(db):
+    """With 2 workers the 4 text columns' grouping sets are two branches of one Parallel Append, each a
+    HashAggregate of its own scan (grouping sets take no workers of their own)."""
+    db.execute("CREATE TABLE t AS SELECT i AS id, (i % 3)::text AS class, (i % 4)::text AS c1, (i % 5)::text AS c2, "
+               "(i % 6)::text AS c3, (i % 7)::text AS c4 FROM generate_series(1, 20000) AS i")
+    db.execute("ANALYZE t")
+    db.execute("SET max_parallel_workers_per_gather = 2")
+    db.execute("SET parallel_setup_cost = 0")
+    db.execute("SET min_parallel_table_scan_size = 0")
+    db.execute("LOAD 'auto_explain'")
+    db.execute("SET auto_explain.log_min_duration = 0")
+    db.execute("SET auto_explain.log_nested_statements = on")
+    db.execute("SET auto_explain.log_level = notice")
+    plans = []
+    db.add_notice_handler(lambda d: plans.append(d.message_primary))
+    db.execute("SELECT madnb.train('m', 't', 'class', exclude => ARRAY['id'])")
+    db.execute("SET auto_explain.log_min_duration = -1")
+    passes = [p for p in plans if "madnb_colstats_" in p and "CREATE TEMPORARY TABLE" in p]
+    assert len(passes) == 1
+    plan = passes[0]
+    assert "Parallel Append" in plan, plan
+    keys_per_node, node = [], None
+    for line in plan.splitlines():
+        if "HashAggregate" in line:
+            node = []
+            keys_per_node.append(node)
+        elif "->" in line:
+            node = None
+        elif "Hash Key:" in line and node is not None:
+            node.append(line)
+    assert sorted(len(k) for k in keys_per_node if k) == [2, 2], plan  # two branches of two columns each
