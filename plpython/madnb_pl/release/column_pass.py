@@ -118,9 +118,18 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
             gs_fold, gs_lab = "x.f", "t.l"
             cols = [f"t.a{i}" for i in others]
         texts = list(zip(others, (column_text_sql(c, training.features[i - 1]) for c, i in zip(cols, others, strict=True)), strict=True))
-        for part in chunks(texts, 1 if fold is not None else branches):
-            parts.append(f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM ({value_counts_sql(gs_lab, gs_src, part, gs_fold)}) AS g")
+        for counts in value_counts_branches(gs_lab, gs_src, texts, 1 if fold is not None else branches, gs_fold):
+            parts.append(f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM ({counts}) AS g")
     return Sql(" UNION ALL ".join(parts))
+
+
+def value_counts_branches(
+    cls: str, src: str, values: Sequence[tuple[int, str]], branches: int, fold: str | None = None, where: str | None = None,
+) -> list[Sql]:
+    """:func:`value_counts_sql` of ``values`` split into ``branches`` queries (:func:`chunks`), to be UNION ALL'd:
+    grouping sets take no parallel workers, so one query hashes every feature in one process, while branches of a
+    Parallel Append are hashed by as many processes at once (see :func:`grouping_branches`)."""
+    return [value_counts_sql(cls, src, part, fold, where) for part in chunks(values, branches)]
 
 
 def chunks(items: Sequence[T], n: int) -> list[Sequence[T]]:
@@ -137,11 +146,11 @@ def _grouped(training: ColumnTraining) -> list[int]:
     return [i for i, f in enumerate(training.features, start=1) if not f.gaussian and i not in ints]
 
 
-def grouping_branches(plpy: Plpy, training: ColumnTraining) -> int:
-    """How many branches the grouping sets get (:func:`stats_select`): max_parallel_workers_per_gather (the leader
-    and that many workers scan; the first part, per class, takes one of them), at least 1, at most one per feature
-    they count (1, with no setting read, for fewer than two)."""
-    if len(_grouped(training)) < 2:
+def grouping_branches(plpy: Plpy, features: int) -> int:
+    """How many branches the grouping sets of ``features`` categorical features get (:func:`value_counts_branches`):
+    max_parallel_workers_per_gather (the leader and that many workers scan; the first part of the pass, per class,
+    takes one of them), at least 1, at most one per feature (1, with no setting read, for fewer than two)."""
+    if features < 2:
         return 1
     return max(1, int(plpy.execute(Sql("SELECT pg_catalog.current_setting('max_parallel_workers_per_gather')::pg_catalog.int4 AS w"))[0]["w"]))
 
@@ -229,7 +238,7 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
         "rescale the column in a view, or make the feature categorical",
     )
     rels = array_pass.TempTables(plpy, {array_pass.PASS: "madnb_colstats_"})
-    procs = 1 if fold is not None else grouping_branches(plpy, training)
+    procs = 1 if fold is not None else grouping_branches(plpy, len(_grouped(training)))
     rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold, procs), gather_factor(training, fold), overflow))
     s = rels.read(array_pass.PASS)
     r = plpy.execute(
