@@ -94,7 +94,8 @@ def test_with_the_same_noise_a_model_from_columns_equals_the_model_from_an_attri
     assert col_params["features"] == ["code", "size"] and col_params["bounds_by_column"] == {"size": [0.0, 30.0]}
 
 
-def test_with_the_same_noise_missing_nan_and_out_of_bounds_values_release_as_from_an_attribute_array(db):
+@pytest.mark.parametrize("workers", [0, 2, 3])
+def test_with_the_same_noise_missing_nan_and_out_of_bounds_values_release_as_from_an_attribute_array(db, workers):
     # columns are read by their own pass (grouping sets and one GROUP BY), arrays by an unpivot of every
     # element: the same statistics, so with the same noise the same model; two categorical columns with
     # NULLs, a float8 with NULL, NaN and values beyond its bounds, a numeric beyond its bounds
@@ -114,12 +115,43 @@ def test_with_the_same_noise_missing_nan_and_out_of_bounds_values_release_as_fro
         "epsilon => 2, bounds => '{{-2,10},{0,1}}', domain => 'm_domain')"
     )
     use_seeded_noise(db, 20261201)
+    # the column pass splits its features into max_parallel_workers_per_gather groups (one group: 0)
+    db.execute(f"SET max_parallel_workers_per_gather = {workers}")
     db.execute(
         "SELECT madnb.train('m_nb', 'm', 'c', features => ARRAY['k1', 'k2', 'x', 'y'], categorical => ARRAY['k1', 'k2'], "
         "epsilon => 2, bounds => '{\"x\": [-2, 10], \"y\": [0, 1]}', "
         "domain => '{\"c\": [\"p\", \"q\"], \"k1\": [\"0\", \"1\", \"2\"], \"k2\": [\"0\", \"1\", \"2\"]}')"
     )
     assert model(db, "m_nb") == model(db)
+
+
+def test_the_private_column_pass_runs_its_groups_in_parallel_workers(db):
+    """The exact statistics inside the private release from columns are one Parallel Append of groups of
+    features (the Gaussian sums, the grouping sets), as exact training's pass, not a serial Append."""
+    db.execute("CREATE TABLE m AS SELECT (i % 3)::text AS c, (i % 4)::text AS k1, (i % 5)::text AS k2, (i % 7)::float8 AS x, "
+               "(i % 9)::float8 AS y FROM generate_series(1, 100000) AS i")
+    db.execute("ANALYZE m")
+    for setting in ("max_parallel_workers_per_gather = 2",
+                    "auto_explain.log_min_duration = 0", "auto_explain.log_nested_statements = on", "auto_explain.log_level = notice"):
+        if setting.startswith("auto_explain.log_min"):
+            db.execute("LOAD 'auto_explain'")
+        db.execute(f"SET {setting}")
+    plans: list[str] = []
+    db.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
+    db.execute(
+        "SELECT madnb.train('m_nb', 'm', 'c', categorical => ARRAY['k1', 'k2'], epsilon => 1, "
+        "bounds => '{\"x\": [0, 10], \"y\": [0, 10]}', "
+        "domain => '{\"c\": [\"0\", \"1\", \"2\"], \"k1\": [\"0\", \"1\", \"2\", \"3\"], \"k2\": [\"0\", \"1\"]}')"
+    )
+    db.execute("SET auto_explain.log_min_duration = -1")
+    release = [p for p in plans if "madnb_released_" in p and "CREATE TEMPORARY TABLE" in p]
+    assert len(release) == 1
+    plan = release[0]
+    assert "Parallel Append" in plan, plan
+    lines = plan.splitlines()
+    # two aggregates of the text values, one column each (k1; k2), not one aggregate of both
+    by_value = [b for a, b in zip(lines, lines[1:], strict=False) if "HashAggregate" in a and "::text" in b]
+    assert len(by_value) == 2, plan
 
 
 def test_a_huge_epsilon_gives_the_exact_counts_and_means(s):

@@ -90,7 +90,9 @@ def privacy(
     if named is not None and table is not None and p.domain is not None:
         # named as pg_temp (not pg_temp_<n>, which depends on the backend), and shown as the user gave it
         p = dataclasses.replace(p, domain=Relation("pg_temp", table.name, p.domain.oid), domain_name=named)
-    cells, stats = dp_cells_sql(training, p.bounds), dp_column_stats_sql(training, p.bounds)
+    cells = dp_cells_sql(training, p.bounds)
+    grouped = max(len(training.numeric), sum(not f.gaussian for f in training.features))
+    stats = dp_column_stats_sql(training, p.bounds, column_pass.grouping_branches(plpy, grouped))
     return ColumnPrivacy(dataclasses.replace(shape, cells=cells, column_stats=stats), p, by_name, table)
 
 
@@ -213,35 +215,50 @@ def _domain_table(plpy: Plpy, training: ColumnTraining, domain: str) -> tuple[Ne
     return table, named
 
 
-def dp_column_stats_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds) -> Sql:
+def dp_column_stats_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds, branches: int = 1) -> Sql:
     """The private pass's exact statistics from columns: the rows (cls, o, v, n, s1, s2) of
-    :func:`madnb_pl.privacy.private_release.dp_stats_select`, the same numbers, from two scans instead
-    of an unpivot of every row into one row per feature.
+    :func:`madnb_pl.privacy.private_release.dp_stats_select`, the same numbers, from scans of the columns
+    instead of an unpivot of every row into one row per feature.
 
     * per class its row count (o = 0) and, per Gaussian feature o, the sums s1 and
-      s2 of its fixed-point values (:func:`_fixed_point_sql`), one ``GROUP BY``,
-      each class's row then unpivoted (a few rows);
-    * per class and categorical value its count
-      (:func:`madnb_pl.release.column_pass.value_counts_sql`).
+      s2 of its fixed-point values (:func:`_fixed_point_sql`): ``GROUP BY`` class
+      over ``branches`` groups of the Gaussian features (the count in the first),
+      added up per class and unpivoted (a few rows);
+    * per class and categorical value its count, in ``branches`` groups of the
+      categorical features (:func:`madnb_pl.release.column_pass.value_counts_branches`).
 
+    All the groups are the branches of one UNION ALL of rows of one shape (a
+    MATERIALIZED CTE, unpivoted afterwards), which parallel workers run side by
+    side, as exact training's pass (an unpivot inside a branch keeps the planner
+    from a Parallel Append).  ``branches`` comes from a setting
+    (:func:`madnb_pl.release.column_pass.grouping_branches`), never from the data.
     Rows with a NULL class are left out; nothing here can fail whatever a row holds.
     """
     src, lab = f"{training.source.sql} AS t", f"t.{training.label.sql}"
     cat = [(i, column_text_sql(f"t.{f.column.sql}", f)) for i, f in enumerate(training.features, start=1) if not f.gaussian]
-    sums, cells = [], ["(0, a.n, NULL::pg_catalog.numeric, NULL::pg_catalog.numeric)"]
-    for i in training.numeric:
-        z = _fixed_point_sql(training, nb, i)
-        sums.append(f", pg_catalog.sum({z}) AS s{i}, pg_catalog.sum({z} OPERATOR(pg_catalog.*) {z}) AS q{i}")
-        cells.append(f"({i}, NULL, a.s{i}, a.q{i})")
-    parts = [
-        f"SELECT a.cls, u.o, NULL::pg_catalog.text AS v, u.n, u.s1, u.s2 FROM (SELECT {lab} AS cls, pg_catalog.count(*) AS n{''.join(sums)} "
-        f"FROM {src} WHERE {lab} IS NOT NULL GROUP BY 1) AS a CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS u(o, n, s1, s2)"
-    ]
-    if cat:
-        parts.append(
-            f"SELECT c.cls, c.o, c.v, c.n, NULL, NULL FROM ({column_pass.value_counts_sql(lab, src, cat, where=f'{lab} IS NOT NULL')}) AS c"
-        )
-    return Sql(" UNION ALL ".join(parts))
+    num = list(training.numeric)
+    numeric = "pg_catalog.numeric"
+    rows = []
+    for k, group in enumerate(column_pass.chunks(num, branches) if num else [[]]):
+        sums = []
+        for i in num:
+            z = _fixed_point_sql(training, nb, i) if i in group else None
+            sums.append(f", pg_catalog.sum({z}) AS s{i}, pg_catalog.sum({z} OPERATOR(pg_catalog.*) {z}) AS q{i}" if z is not None
+                        else f", NULL::{numeric} AS s{i}, NULL::{numeric} AS q{i}")
+        n = "pg_catalog.count(*)" if k == 0 else "NULL::pg_catalog.int8"
+        rows.append(f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, {n} AS n{''.join(sums)} "
+                    f"FROM {src} WHERE {lab} IS NOT NULL GROUP BY 1")
+    no_sums = "".join(f", NULL::{numeric}, NULL::{numeric}" for _ in num)
+    for counts in column_pass.value_counts_branches(lab, src, cat, branches, where=f"{lab} IS NOT NULL") if cat else []:
+        rows.append(f"SELECT c.cls, c.o, c.v, c.n{no_sums} FROM ({counts}) AS c")
+    added = "".join(f", pg_catalog.sum(w.s{i}) AS s{i}, pg_catalog.sum(w.q{i}) AS q{i}" for i in num)
+    cells = ", ".join([f"(0, a.n, NULL::{numeric}, NULL::{numeric})"] + [f"({i}, NULL, a.s{i}, a.q{i})" for i in num])
+    return Sql(
+        f"WITH w AS MATERIALIZED ({' UNION ALL '.join(rows)}) "
+        f"SELECT a.cls, u.o, NULL::pg_catalog.text AS v, u.n, u.s1, u.s2 FROM (SELECT w.cls, pg_catalog.sum(w.n)::pg_catalog.int8 AS n{added} "
+        f"FROM w WHERE w.o OPERATOR(pg_catalog.=) 0 GROUP BY 1) AS a CROSS JOIN LATERAL (VALUES {cells}) AS u(o, n, s1, s2) "
+        "UNION ALL SELECT w.cls, w.o, w.v, w.n, NULL, NULL FROM w WHERE w.o OPERATOR(pg_catalog.<>) 0"
+    )
 
 
 def _fixed_point_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds, i: int) -> str:
