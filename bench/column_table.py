@@ -24,6 +24,9 @@ col_vs_export          train + predict (col_predict's statement) against the    
                        export path: fetch the rows (binary), encode the text
                        columns, ``CategoricalNB(alpha=1)`` + ``GaussianNB()``
                        fitted and predicting, COPY (id, prediction) back
+col_floor_vs_export    its floor: the plain-SQL statistics + predict's 30
+                       dictionary lookups alone (no Gaussian term, no arg-max),
+                       against the same export path
 =====================  ==========================================================  ========
 
 Printed beside them: the plain scan of the text table with its 15 values as a
@@ -209,6 +212,16 @@ def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[di
                      "madnb.train epsilon => 1, public bounds and domain × exact madnb.train"))
     rows.append(_row("col_vs_export", measure(train_predict, reps, budget, lambda: export_run(conn)),
                      "train + predict × export path (fetch, encode, fit, predict, COPY back)"))
+    lookups = sql.SQL("CREATE TABLE {} AS SELECT t.id, " + _lookups(3).replace("{", "{{").replace("}", "}}") + " AS p FROM {} AS t").format(
+        OUT, sql.Identifier(TABLE))
+
+    def floor_train_predict() -> float:
+        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
+        return floor() + timed(lambda: conn.execute(lookups))
+
+    rows.append(_row("col_floor_vs_export", measure(floor_train_predict, reps, budget, lambda: export_run(conn)),
+                     "the floor of col_vs_export: the plain-SQL statistics + the 30 dictionary lookups of predict alone "
+                     "(CREATE TABLE AS, no Gaussian term, no arg-max) × export path"))
     return rows
 
 
