@@ -168,13 +168,14 @@ def fill_public_domain(plpy: Plpy, training: Training, domain: Relation | None, 
             f"SELECT DISTINCT 0, t.{cls}, NULL::{etype} FROM {src} AS t WHERE t.{cls} IS NOT NULL "
             f"UNION ALL SELECT DISTINCT u.o::pg_catalog.int4, NULL::{ctype}, u.val FROM {src} AS t "
             f"CROSS JOIN LATERAL {values} "
-            f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o = ANY ({cat_sql})")
+            f"WHERE t.{cls} IS NOT NULL AND u.val IS NOT NULL AND u.o OPERATOR(pg_catalog.=) ANY ({cat_sql})")
         )
     else:
         d = domain.sql
         bad = plpy.execute(
-            Sql(f"SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) FILTER (WHERE d.attr < 0 OR d.attr > {n} "
-            f"OR NOT (d.attr = 0 OR d.attr = ANY ({cat_sql}))) AS bad, "
+            Sql("SELECT pg_catalog.array_agg(DISTINCT d.attr ORDER BY d.attr) "
+            f"FILTER (WHERE d.attr OPERATOR(pg_catalog.<) 0 OR d.attr OPERATOR(pg_catalog.>) {n} "
+            f"OR NOT (d.attr OPERATOR(pg_catalog.=) 0 OR d.attr OPERATOR(pg_catalog.=) ANY ({cat_sql}))) AS bad, "
             "pg_catalog.count(*) FILTER (WHERE d.attr IS NULL OR d.value IS NULL) AS nulls "
             f"FROM {d} AS d")
         )[0]
@@ -194,8 +195,8 @@ def fill_public_domain(plpy: Plpy, training: Training, domain: Relation | None, 
         if type_is_builtin(plpy, ctype) and type_is_builtin(plpy, str(etype)):
             plpy.execute(
                 Sql(f"INSERT INTO {dom} (o, cls, v) SELECT DISTINCT d.attr::pg_catalog.int4, "
-                f"CASE WHEN d.attr = 0 THEN ({text})::{ctype} END, "
-                f"CASE WHEN d.attr > 0 THEN ({text})::{etype} END FROM {d} AS d")
+                f"CASE WHEN d.attr OPERATOR(pg_catalog.=) 0 THEN ({text})::{ctype} END, "
+                f"CASE WHEN d.attr OPERATOR(pg_catalog.>) 0 THEN ({text})::{etype} END FROM {d} AS d")
             )
         else:
             # a cast from text to a type from outside pg_catalog (an enum) may be its owner's: the labels and
@@ -214,8 +215,8 @@ def fill_public_domain(plpy: Plpy, training: Training, domain: Relation | None, 
                 [labels, [o for o, _ in cells], [v for _, v in cells]],
             )
     r = plpy.execute(
-        Sql(f"SELECT pg_catalog.count(*) FILTER (WHERE d.o = 0) AS classes, "
-        f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o > 0) AS attrs FROM {dom} AS d")
+        Sql(f"SELECT pg_catalog.count(*) FILTER (WHERE d.o OPERATOR(pg_catalog.=) 0) AS classes, "
+        f"pg_catalog.array_agg(DISTINCT d.o) FILTER (WHERE d.o OPERATOR(pg_catalog.>) 0) AS attrs FROM {dom} AS d")
     )[0]
     if r["classes"] == 0:
         raise MadnbError("22023", f"the domain {domain_text} has no class labels (attr 0)", hint=privacy_parameters.DOMAIN_HINT)
@@ -475,10 +476,10 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
         f"z AS MATERIALIZED (SELECT {noisy} FROM j) "
         "SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j "
         "LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c "
-        "ON NOT j.isnum AND c.i = j.i "
+        "ON NOT j.isnum AND c.i OPERATOR(pg_catalog.=) j.i "
         "LEFT JOIN (SELECT u.s1, u.s2, u.i FROM z CROSS JOIN LATERAL "
         "ROWS FROM (pg_catalog.unnest(z.s1), pg_catalog.unnest(z.s2)) WITH ORDINALITY AS u(s1, s2, i)) AS g "
-        "ON j.isnum AND g.i = j.i"
+        "ON j.isnum AND g.i OPERATOR(pg_catalog.=) j.i"
     )
 
 
@@ -491,24 +492,24 @@ def domain_cells_select(training: Training, dom: str, stats: Sql) -> Sql:
     elem = training.attrs.elem_sql
     num = int_array(training.numeric)
     cells = (
-        f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o = 0 "
-        f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o > 0 WHERE c.o = 0"
+        f"SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::{elem} AS v FROM {dom} AS c WHERE c.o OPERATOR(pg_catalog.=) 0 "
+        f"UNION ALL SELECT c.cls, a.o, a.v FROM {dom} AS c JOIN {dom} AS a ON a.o OPERATOR(pg_catalog.>) 0 WHERE c.o OPERATOR(pg_catalog.=) 0"
     )
     if training.numeric:
         cells += (
             f" UNION ALL SELECT c.cls, g.o, NULL::{elem} FROM {dom} AS c "
-            f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o = 0"
+            f"CROSS JOIN pg_catalog.unnest({num}) AS g(o) WHERE c.o OPERATOR(pg_catalog.=) 0"
         )
     i8 = "pg_catalog.int8"
     return Sql(
-        f"SELECT x.cls, x.o, x.v, x.o = ANY ({num}) AS isnum, COALESCE(e.n, 0) AS n, "
+        f"SELECT x.cls, x.o, x.v, x.o OPERATOR(pg_catalog.=) ANY ({num}) AS isnum, COALESCE(e.n, 0) AS n, "
         "COALESCE(e.s1, 0) AS s1, COALESCE(e.s2, 0) AS s2, "
-        f"pg_catalog.row_number() OVER (PARTITION BY x.o = ANY ({num}))::{i8} AS i "
+        f"pg_catalog.row_number() OVER (PARTITION BY x.o OPERATOR(pg_catalog.=) ANY ({num}))::{i8} AS i "
         f"FROM ({cells}) AS x LEFT JOIN ({stats}) AS e "
         # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
         # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
         # (both cast to the element type: a CASE over a domain yields its base type)
-        f"ON e.cls = x.cls AND e.o = x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
+        f"ON e.cls OPERATOR(pg_catalog.=) x.cls AND e.o OPERATOR(pg_catalog.=) x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
     )
 
 
