@@ -16,7 +16,7 @@ import pytest
 from psycopg import sql
 from sklearn import metrics as skm
 
-from models_helpers import ADULT_COLUMNS, load_adult
+from models_helpers import ADULT_COLUMNS, load_adult, plant_on_search_path
 from remote import RemoteDb, link_server
 
 TOL = 1e-12
@@ -144,8 +144,8 @@ def test_a_private_release_is_charged_to_the_owners_ledger_and_with_a_large_epsi
     ledger = db.execute("SELECT epsilon, mechanism, parameters FROM madnb.privacy_ledger WHERE release_id = %s",
                         [h["release_id"]]).fetchone()
     assert ledger[0] == 100000 and ledger[1].startswith("discrete laplace") and ledger[2]["parts"] == ["cells", "loss", "scores"]
-    # every cell of the public domain is released: 3 x 2 cells, a loss sum, 20 bins
-    assert dict(db.execute("SELECT part, count(*) FROM adult_eval GROUP BY part").fetchall()) == {"cell": 6, "loss": 1, "score": 20}
+    # every cell of the public domain is released: (2 classes + NULL)^2 cells, a loss sum, 20 bins
+    assert dict(db.execute("SELECT part, count(*) FROM adult_eval GROUP BY part").fetchall()) == {"cell": 9, "loss": 1, "score": 20}
     got = federated(db, ["adult_eval"], model="adult_nb")
     want = evaluate(db, "adult_nb", "adult_test")
     # epsilon 1e5 over three parts: noise of scale 3e-5 on a count is 0 but with probability about 2 exp(-33333)
@@ -282,3 +282,49 @@ def test_a_mixed_sum_of_an_exact_and_a_private_release_bins_the_exact_scores_too
     binned = (np.minimum(np.floor(np.array(p) * 10), 9) + 0.5) / 10
     assert got["roc_auc"] == pytest.approx(skm.roc_auc_score(y, binned), abs=TOL)
     assert [r["mode"] for r in got["federation"]["releases"]] == ["exact", "private"]
+
+
+@pytest.mark.parametrize("kind", ["multinomial", "bernoulli", "complement"])
+def test_exact_releases_of_a_vector_kind_add_up_to_evaluate_on_the_union(db, kind):
+    db.execute(
+        "CREATE TABLE vt AS SELECT i, ARRAY[i % 5, (i * 3) % 4, (i * 7) % 3 + (i % 3), i % 2 * (i % 3)] AS v, "
+        "(ARRAY['x','y','z'])[1 + (i * 5) % 3] AS label FROM generate_series(1, 900) i"
+    )
+    db.execute("SELECT madnb.train('vk', 'vt', 'label', features => ARRAY['v'], kind => %s)", [kind])
+    for k in (1, 2, 3):
+        db.execute(f"CREATE TABLE v{k} AS SELECT v, label FROM vt WHERE i % 3 = {k - 1}")
+        release(db, "vk", f"v{k}", f"ev{k}", curves=True)
+    for curves in (False, True):
+        assert_close(without_federation(federated(db, ["ev1", "ev2", "ev3"], model="vk", curves=curves)), evaluate(db, "vk", "vt", curves))
+
+
+def test_a_private_release_of_three_classes_with_curves_holds_every_classs_bins_and_gives_its_confusion_matrix(db):
+    three_owners(db)
+    h = release(db, "three", "u", "e1", curves=True, epsilon=1e5, score_bins=8)
+    assert h["ranked"] == [1, 2, 3] and h["sensitivity"]["scores"] == 3
+    assert dict(db.execute("SELECT part, count(*) FROM e1 GROUP BY part").fetchall()) == {"cell": 16, "loss": 1, "score": 24}
+    got = federated(db, ["e1"], curves=True)
+    want = evaluate(db, "three", "u", True)
+    assert got["confusion_matrix"] == want["confusion_matrix"] and got["roc_auc"] is not None
+    assert got["unknown_label_rows"] == want["unknown_label_rows"] and "curves" in got
+
+
+def test_rows_the_model_predicts_no_class_for_are_counted_as_evaluate_counts_them(db):
+    db.execute("CREATE TABLE vt AS SELECT i, CASE WHEN i % 10 = 0 THEN NULL ELSE ARRAY[i % 5, (i * 3) % 4] END AS v, "
+               "(ARRAY['x','y'])[1 + i % 2] AS label FROM generate_series(1, 300) i")
+    db.execute("SELECT madnb.train('vk', 'vt', 'label', features => ARRAY['v'], kind => 'multinomial')")
+    release(db, "vk", "vt", "ev")
+    # the NULL vectors (every tenth row, all labelled x) are predicted no class: one cell (x, NULL)
+    assert db.execute("SELECT t, n FROM ev WHERE part = 'cell' AND h IS NULL").fetchall() == [(1, 30)]
+    assert_close(without_federation(federated(db, ["ev"])), evaluate(db, "vk", "vt"))
+    release(db, "vk", "vt", "evp", epsilon=1e5)
+    assert federated(db, ["evp"])["rows"] == evaluate(db, "vk", "vt")["rows"]
+
+
+def test_no_object_planted_on_the_search_path_runs_in_a_release_or_in_the_sum(db):
+    three_owners(db)
+    plant_on_search_path(db)
+    release(db, "three", "o1", "e1", curves=True)
+    release(db, "three", "o2", "e2", curves=True, epsilon=1e5)
+    got = federated(db, ["e1", "e2"], curves=True)
+    assert got["federation"]["mode"] == "private"

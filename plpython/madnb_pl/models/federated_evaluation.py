@@ -28,7 +28,8 @@ leave the one statement that adds the noise (``madnb.dp_laplace``, the exact
 discrete Laplace sampler).  Epsilon is split evenly over its parts:
 
 * cells: every (t, h) of the public domain (t among the classes or NULL, h a
-  class), one noisy count each; one row is in one cell: sensitivity 1;
+  class or NULL: no class predicted), one noisy count each; one row is in one
+  cell: sensitivity 1;
 * loss: the sum over the rows of round(loss * 2**LOSS_BITS), each row's term
   between 0 and :data:`LOSS_SENSITIVITY` (-ln eps: log-loss's clipping);
 * scores (two classes, or more with ``curves``): per ranked class, the score's
@@ -219,13 +220,14 @@ def _private_sql(rows: str, k: int, ranked: list[int], bins: int, per_part: floa
         return f"madnb.dp_laplace(COALESCE({x}, 0), {sensitivity}, {e})::pg_catalog.int8"
 
     nulls = f"NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}"
+    # a class position, or NULL: a label that is not a class (t), a row the model predicts no class for (h)
+    classes_or_null = f"SELECT pg_catalog.generate_series(1, {k}) UNION ALL SELECT NULL::pg_catalog.int4"
     out = f"""{counts}
 SELECT 'cell'::pg_catalog.text AS part, d.t, d.h, NULL::pg_catalog.text AS u, {noisy("x.n", 1)} AS n, NULL::pg_catalog.int8 AS m,
        NULL::{F8} AS score, NULL::{F8} AS loss
-FROM (SELECT t.t, h.h FROM (SELECT pg_catalog.generate_series(1, {k}) UNION ALL SELECT NULL::pg_catalog.int4) AS t(t)
-      CROSS JOIN pg_catalog.generate_series(1, {k}) AS h(h)) AS d
+FROM (SELECT t.t, h.h FROM ({classes_or_null}) AS t(t) CROSS JOIN ({classes_or_null}) AS h(h)) AS d
 LEFT JOIN (SELECT c.t, c.h, pg_catalog.sum(c.n) AS n FROM c GROUP BY c.t, c.h) AS x
-  ON COALESCE(x.t, 0) OPERATOR(pg_catalog.=) COALESCE(d.t, 0) AND x.h OPERATOR(pg_catalog.=) d.h
+  ON COALESCE(x.t, 0) OPERATOR(pg_catalog.=) COALESCE(d.t, 0) AND COALESCE(x.h, 0) OPERATOR(pg_catalog.=) COALESCE(d.h, 0)
 UNION ALL
 SELECT 'loss', NULL, NULL, NULL,
        {noisy("(SELECT pg_catalog.sum(c.z) FROM c WHERE c.t IS NOT NULL)", LOSS_SENSITIVITY)}, {nulls}"""
@@ -377,8 +379,9 @@ def evaluate_from_releases(plpy: Plpy, sources: list[str | None] | None, model: 
     for r in releases:
         plpy.execute(Sql(f"INSERT INTO {rows} ({cols}) SELECT {cols} FROM {r.rel.sql}"))
     _check_rows(plpy, rows, releases, k)
-    # the counts summed, each clamped at 0 after the sum (private releases' are noisy); a private release's
-    # log-loss sum (fixed point) joins the (1, 1) cell: the log-loss reads only the sum over the known cells
+    # the counts summed, each clamped at 0 after the sum (private releases' are noisy); a private release's scores
+    # are bins (h), read at their midpoints, and exact ones are binned alike; a private release's log-loss sum
+    # (fixed point) joins the (1, 1) cell: the log-loss reads only the sum over the known cells
     loss = (f"UNION ALL SELECT 1, 1, 1, NULL, 0, GREATEST(pg_catalog.sum(x.n), 0)::{F8} OPERATOR(pg_catalog./) "
             f"{float(2**LOSS_BITS)!r}::{F8} FROM {rows} AS x WHERE x.part OPERATOR(pg_catalog.=) 'loss'") if private else ""
     score = f"(({bin_sql('x.score', bins)})::{F8} OPERATOR(pg_catalog.+) 0.5::{F8}) OPERATOR(pg_catalog./) {bins}::{F8}" if private else "x.score"
@@ -390,7 +393,7 @@ def evaluate_from_releases(plpy: Plpy, sources: list[str | None] | None, model: 
 s AS MATERIALIZED (
   SELECT 1 AS g, y.j, y.score, y.pos, y.neg
   FROM (SELECT x.t AS j, x.score, GREATEST(pg_catalog.sum(x.pos), 0) AS pos, GREATEST(pg_catalog.sum(x.neg), 0) AS neg
-        FROM (SELECT x.t, CASE WHEN x.score IS NULL THEN {private_score} ELSE {score} END AS score, x.n AS pos, x.m AS neg
+        FROM (SELECT x.t, CASE WHEN x.h IS NOT NULL THEN {private_score} ELSE {score} END AS score, x.n AS pos, x.m AS neg
               FROM {rows} AS x WHERE x.part OPERATOR(pg_catalog.=) 'score') AS x
         GROUP BY x.t, x.score) AS y
   WHERE y.pos OPERATOR(pg_catalog.+) y.neg OPERATOR(pg_catalog.>) 0)
@@ -430,11 +433,11 @@ def _check_rows(plpy: Plpy, rows: Sql, releases: list[Release], k: int) -> None:
         bins = int(r.header["score_bins"]) if r.private else 0
         ranked = ", ".join(str(j) for j in r.header["ranked"]) or "NULL"
         ok_cell = (f"x.part OPERATOR(pg_catalog.=) 'cell' AND (x.t IS NULL OR x.t OPERATOR(pg_catalog.<=) {k} AND x.t OPERATOR(pg_catalog.>=) 1) "
-                   f"AND x.h OPERATOR(pg_catalog.>=) 1 AND x.h OPERATOR(pg_catalog.<=) {k} AND x.n IS NOT NULL")
+                   f"AND (x.h IS NULL OR x.h OPERATOR(pg_catalog.>=) 1 AND x.h OPERATOR(pg_catalog.<=) {k}) AND x.n IS NOT NULL")
         ok_score = (f"x.part OPERATOR(pg_catalog.=) 'score' AND x.t OPERATOR(pg_catalog.=) ANY (ARRAY[{ranked}]::pg_catalog.int4[]) "
                     "AND x.n IS NOT NULL AND x.m IS NOT NULL AND "
                     + (f"x.h OPERATOR(pg_catalog.>=) 0 AND x.h OPERATOR(pg_catalog.<) {bins} AND x.score IS NULL" if r.private
-                       else "x.score IS NOT NULL AND x.h IS NULL"))
+                       else "x.h IS NULL"))  # an exact score is NULL for rows without probabilities, as in madnb.evaluate
         ok_loss = "x.part OPERATOR(pg_catalog.=) 'loss' AND x.n IS NOT NULL" if r.private else "false"
         nonneg = "true" if r.private else "x.n OPERATOR(pg_catalog.>=) 0 AND COALESCE(x.m, 0) OPERATOR(pg_catalog.>=) 0"
         bad = plpy.execute(Sql(
