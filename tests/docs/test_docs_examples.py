@@ -228,6 +228,11 @@ def test_the_federated_evaluation_walkthrough_runs_on_three_owners_and_an_aggreg
         got = db.execute("SELECT madnb.evaluate_from_releases(ARRAY['eval_owner1.sales_evaluation', "
                          "'eval_owner2.sales_evaluation', 'eval_owner3.sales_evaluation'])").fetchone()[0]
         assert got["rows"] == 150 and got["federation"]["mode"] == "exact"
+        # each owner's rows are its sales_test: the sum is madnb.evaluate's on three copies of it
+        db.execute("CREATE TABLE sales_test AS SELECT i AS id, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS class, "
+                   "(i * 7) % 4 AS region, (i % 5) * 0.7 AS amount FROM generate_series(1, 50) AS i, generate_series(1, 3)")
+        want = db.execute("SELECT madnb.evaluate('sales_eval_nb', 'sales_test')").fetchone()[0]
+        assert got["confusion_matrix"] == want["confusion_matrix"] and got["log_loss"] == pytest.approx(want["log_loss"], abs=1e-12)
     finally:
         for r, before in zip(remote_dbs, befores):
             drop_roles(r.conn, roles(r.conn) - before)

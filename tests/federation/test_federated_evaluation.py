@@ -87,6 +87,20 @@ def test_three_owners_on_real_clusters_release_adult_and_the_sum_is_evaluate_on_
         assert [x["rows"] for x in got["federation"]["releases"]] == [
             db.execute("SELECT count(*) FROM adult_test WHERE id %% 3 = %s AND income IS NOT NULL", [i]).fetchone()[0] for i in range(3)]
     assert got["confusion_matrix"] == want["confusion_matrix"] and "curves" in got
+    # the same releases pulled over dblink (server:table), one of them by its foreign table
+    got = federated(db, ["owner1:adult_eval", "owner2:public.adult_eval", "owner3.adult_eval"], model="adult_nb", curves=True)
+    assert_close(without_federation(got), want)
+    assert [x["source"] for x in got["federation"]["releases"]] == [
+        "public.adult_eval on server owner1", "public.adult_eval on server owner2",
+        "owner3.adult_eval (a foreign table of server owner3)"]
+    assert db.execute("SELECT count(*) FROM pg_class WHERE relpersistence = 't'").fetchone() == (0,)
+    with pytest.raises(psycopg.Error) as info:
+        federated(db, ["owner1:adult_eval", "owner1.adult_eval"])
+    assert info.value.diag.sqlstate == "22023" and "sources[2] (owner1.adult_eval" in info.value.diag.message_primary
+    assert "listed twice" in info.value.diag.message_primary
+    with pytest.raises(psycopg.Error) as info:
+        federated(db, ["owner1:adult_test"])
+    assert info.value.diag.sqlstate == "22023" and "is not a madnb evaluation release" in info.value.diag.message_primary
 
 
 def three_owners(db: psycopg.Connection[Any]) -> None:

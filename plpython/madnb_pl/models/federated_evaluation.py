@@ -14,8 +14,9 @@ aggregates):
 * 'score' rows: per ranked class t (two classes: the second; more, with
   ``curves => true``: each) and distinct score: its positives n and negatives m.
 
-``madnb.evaluate_from_releases`` adds the releases up (local tables, or foreign
-tables whose headers it reads on their servers) and computes the metrics from
+``madnb.evaluate_from_releases`` adds the releases up (local tables, foreign
+tables whose headers it reads on their servers, or ``server:table`` pulled over
+dblink as ``create_nb_federated_tables`` pulls statistics) and computes the metrics from
 the sum with :func:`madnb_pl.models.evaluate.from_counts_sql` and
 :func:`madnb_pl.models.evaluate.read_metrics`, the functions madnb.evaluate
 uses: the metrics of the federation are those of madnb.evaluate on the union of
@@ -47,16 +48,20 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import secrets
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import Relation, resolve_column, resolve_new_name, resolve_relation
+from ..core.names import NewName, Relation, created, parse_name, resolve_column, resolve_new_name, resolve_relation
 from ..core.progress import Progress
 from ..core.sql import F8, Plpy, Sql, float8_literal, quote_ident, setting, temp_name, type_is_builtin
 from ..inputs import privacy_parameters
-from ..merge.federation import foreign_comment
+from ..merge.federation import Link, RemoteTable, closing, dblink_schema, foreign_comment, remote_table, server_names
+from ..merge.part_sources import split_source
 from ..privacy.private_release import charge_epsilon
 from ..release.statistics_table import comment_and_kind, now
 from . import evaluate
@@ -252,9 +257,10 @@ LEFT JOIN (SELECT q.j, {bin_sql("q.score", bins)} AS b, pg_catalog.sum(q.pos) AS
 class Release:
     """One listed release: where it is, how it is named in messages, its header."""
 
-    rel: Relation
+    rel: Relation  # here: the table, a foreign table, or the temporary table a server:table was pulled into
     subject: str  # sources[i] and its name
     header: dict[str, Any]
+    name: str  # its name in the result: the table's, or "<remote table> on server <server>"
 
     @property
     def private(self) -> bool:
@@ -308,9 +314,10 @@ def _read(plpy: Plpy, text: str | None, i: int) -> Release:
     rel = resolve_relation(plpy, text, f"sources[{i}]")
     subject = f"sources[{i}] ({rel.display})"
     comment, kind = comment_and_kind(plpy, rel)
+    name = rel.display
     if kind == "f":
-        comment, _server, where = foreign_comment(plpy, rel, f"sources[{i}]", [c for c, _ in COLUMNS], _not_release)
-        subject = f"sources[{i}] ({where})"
+        comment, _server, name = foreign_comment(plpy, rel, f"sources[{i}]", [c for c, _ in COLUMNS], _not_release)
+        subject = f"sources[{i}] ({name})"
     types = {
         str(r["name"]): str(r["typ"]) for r in plpy.execute(plpy.prepare(Sql(
             "SELECT a.attname::pg_catalog.text AS name, pg_catalog.format_type(a.atttypid, a.atttypmod) AS typ "
@@ -321,11 +328,12 @@ def _read(plpy: Plpy, text: str | None, i: int) -> Release:
         if types.get(c) != t:
             raise _bad(subject, "is not a madnb evaluation release",
                        f'its column "{c}" is {types[c]}, not {t}' if c in types else f'it has no column "{c}"')
-    return Release(rel, subject, parse_release_header(comment, subject))
+    return Release(rel, subject, parse_release_header(comment, subject), name)
 
 
 def _check(plpy: Plpy, releases: list[Release], model: str | None, curves: bool) -> dict[str, Any]:
-    """Every release of one model, once, unaltered, with what ``curves`` needs; return the first one's header."""
+    """Every release of one model, once, with what ``curves`` needs (headers only); return the model's facts (``model``'s,
+    or the first release's)."""
     if model is not None:
         m = require(plpy, model_name(model))
         mine = {"model": m.name.key, "fingerprint": model_fingerprint(plpy, m), "classes": m.classes}
@@ -351,11 +359,16 @@ def _check(plpy: Plpy, releases: list[Release], model: str | None, curves: bool)
         if r.private and any(x.private and x.header["score_bins"] != h["score_bins"] for x in releases):
             raise _bad(r.subject, f"has {h['score_bins']} score bins, another private release has a different number",
                        "private releases' scores add up bin by bin", "release them with the same score_bins")
+    return mine
+
+
+def _check_checksums(plpy: Plpy, releases: list[Release]) -> None:
+    """Each release's rows are the ones its header's checksum was computed from (22023 naming the first that is not)."""
+    for r in releases:
         got = str(plpy.execute(checksum_sql(r.rel.sql))[0]["k"])
-        if got != h["checksum"]:
+        if got != r.header["checksum"]:
             raise _bad(r.subject, "does not match its header", "its rows' checksum is not the header's: the table or its header was altered",
                        "a release is not to be altered: release the evaluation again")
-    return mine
 
 
 @entry_point
@@ -367,8 +380,64 @@ def evaluate_from_releases(plpy: Plpy, sources: list[str | None] | None, model: 
         raise MadnbError("22004", "sources must not be NULL", hint="pass an array of evaluation releases, e.g. ARRAY['owner1.eval', 'owner2.eval']")
     if len(sources) == 0:
         raise MadnbError("22023", "sources is empty", hint="pass at least one evaluation release")
-    releases = [_read(plpy, s, i) for i, s in enumerate(sources, start=1)]
-    mine = _check(plpy, releases, model, bool(curves))
+    with _gathered(plpy, sources, lambda rs: _check(plpy, rs, model, bool(curves))) as (releases, mine):
+        return _evaluate(plpy, releases, mine, bool(curves))
+
+
+@contextmanager
+def _gathered(
+    plpy: Plpy, sources: list[str | None], check: Callable[[list[Release]], dict[str, Any]],
+) -> Iterator[tuple[list[Release], dict[str, Any]]]:
+    """The releases of ``sources`` -- tables here, postgres_fdw foreign tables, or ``server:table`` over dblink
+    (:func:`madnb_pl.merge.part_sources.split_source`) -- every header read and ``check``-ed before any row of a
+    ``server:table`` crosses the network; those are then pulled into temporary tables (ON COMMIT DROP)."""
+    here: dict[int, Release] = {}
+    remote: list[tuple[int, str, str]] = []
+    for i, text in enumerate(sources, start=1):
+        server, name = split_source(text, f"sources[{i}]")
+        if server is None:
+            here[i] = _read(plpy, name, i)
+        else:
+            server_names(plpy, [quote_ident(server)])
+            remote.append((i, server, ".".join(quote_ident(p) for p in parse_name(name, f"sources[{i}]"))))
+    if not remote:
+        releases = [here[i] for i in sorted(here)]
+        yield releases, check(releases)
+        return
+    dblink = dblink_schema(plpy)
+    with closing([]) as links:
+        pulled: dict[int, tuple[Link, RemoteTable, Release]] = {}
+        for i, server, qualified in remote:
+            link = Link(plpy, dblink, server, f"sources[{i}]")
+            links.append(link)
+            link.connect()
+            table = remote_table(link, qualified, "the evaluation release")
+            label = f"{table.display} on server {server}"
+            subject = f"sources[{i}] ({label})"
+            for c, t in COLUMNS:
+                there = table.columns.get(c)
+                if there is None or there.formatted != t:
+                    raise _bad(subject, "is not a madnb evaluation release",
+                               f'its column "{c}" is {there.formatted}, not {t}' if there is not None else f'it has no column "{c}"')
+            header = parse_release_header(table.comment, subject)
+            name = "madnb_release_" + secrets.token_hex(6)
+            plpy.execute(Sql(f"CREATE TEMPORARY TABLE {quote_ident(name)} {_ddl()} ON COMMIT DROP"))
+            rel = created(plpy, NewName("pg_temp", name))
+            pulled[i] = (link, table, Release(rel, subject, header, label))
+        releases = [here[i] if i in here else pulled[i][2] for i in range(1, len(sources) + 1)]
+        mine = check(releases)
+        for link, table, _ in pulled.values():
+            link.send(Sql(f"SELECT {', '.join('s.' + quote_ident(c) for c, _ in COLUMNS)} FROM {table.sql} AS s"), "send the evaluation release")
+        for link, _, r in pulled.values():
+            link.collect(r.rel.sql, Sql(", ".join(f"{quote_ident(c)} {t}" for c, t in COLUMNS)), "send the evaluation release")
+    yield releases, mine
+    for _, _, r in pulled.values():
+        plpy.execute(Sql(f"DROP TABLE {r.rel.sql}"))
+
+
+def _evaluate(plpy: Plpy, releases: list[Release], mine: dict[str, Any], curves: bool) -> str:
+    """The metrics of the sum of the checked ``releases`` (their rows here)."""
+    _check_checksums(plpy, releases)
     classes: list[str] = list(mine["classes"])
     k = len(classes)
     private = any(r.private for r in releases)
@@ -397,7 +466,7 @@ s AS MATERIALIZED (
               FROM {rows} AS x WHERE x.part OPERATOR(pg_catalog.=) 'score') AS x
         GROUP BY x.t, x.score) AS y
   WHERE y.pos OPERATOR(pg_catalog.+) y.neg OPERATOR(pg_catalog.>) 0)
-{evaluate.from_counts_sql(evaluate.ranks_sql(k, bool(curves)))}"""
+{evaluate.from_counts_sql(evaluate.ranks_sql(k, curves))}"""
     result = plpy.execute(Sql(query))
     plpy.execute(Sql(f"DROP TABLE {rows}"))
     if not sum(int(r["a"]) for r in result if r["what"] == "cell" and r["t"] is not None):
@@ -410,7 +479,7 @@ s AS MATERIALIZED (
     out["federation"] = {
         "model": mine["model"], "fingerprint": mine["fingerprint"], "mode": PRIVATE if private else EXACT,
         "releases": [
-            {"source": r.rel.display, "id": r.header["id"], "mode": r.header["mode"], "owner_source": r.header["source"],
+            {"source": r.name, "id": r.header["id"], "mode": r.header["mode"], "owner_source": r.header["source"],
              **({"epsilon": r.header["epsilon"], "release_id": r.header["release_id"]} if r.private else {"rows": r.header.get("rows")})}
             for r in releases
         ],
