@@ -257,7 +257,7 @@ def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
     class against the rest) distinct scores s, the AUC of each, the ROC and
     precision-recall points and the calibration bins (:func:`_curves_sql`).
     """
-    counts, ranks, _scores = _counts_sql(r, k, ranked)
+    counts, ranks, _scores = counts_ctes_sql(r, k, ranked)
     return Sql(f"""{counts}
 {from_counts_sql(ranks)}""")
 
@@ -270,7 +270,7 @@ def ranks_sql(k: int, curves: bool) -> str:
     return "\nUNION ALL" + _auc_sql("s") if k == 2 else ""
 
 
-def _counts_sql(r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | None = None) -> tuple[str, str, str | None]:
+def counts_ctes_sql(r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | None = None) -> tuple[str, str, str | None]:
     """:func:`aggregate_sql`'s WITH clause (c, and s with ``ranked``), the ranks' part of
     :func:`from_counts_sql` over it, and the relation of the scores' (g, j, score, pos, neg) rows (None: none).
 
@@ -326,7 +326,7 @@ def counts_sql(r: str, k: int, ranked: bool) -> Sql:
     positives n and negatives m.  :func:`from_counts_sql` of their sums is the metrics.
     u is a label's text: :func:`scored_rows_sql` gives it as text unless its type is PostgreSQL's own.
     """
-    counts, _ranks, scores = _counts_sql(r, k, ranked)
+    counts, _ranks, scores = counts_ctes_sql(r, k, ranked)
     score_rows = "" if scores is None else f"""
 UNION ALL
 SELECT 'score', q.j, NULL, NULL, pg_catalog.sum(q.pos)::pg_catalog.int8, pg_catalog.sum(q.neg)::pg_catalog.int8, q.score, NULL
@@ -573,7 +573,7 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
 
 
 __all__ = [
-    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql",
+    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql", "counts_ctes_sql",
     "counts_sql", "curves", "evaluate", "evaluate_sql", "from_counts_sql", "metrics", "predicted_class_sql", "ranks_sql", "read_metrics",
     "run_aggregate", "scored_rows_sql",
 ]

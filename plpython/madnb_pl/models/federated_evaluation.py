@@ -218,7 +218,7 @@ def _insert(plpy: Plpy, dest: Sql, result: Any) -> None:
 def _private_sql(rows: str, k: int, ranked: list[int], bins: int, per_part: float) -> str:
     """Every cell of the public domain with its noise, from the exact counts of :func:`evaluate.counts_sql`'s c and s,
     in one statement (the exact counts never leave it)."""
-    counts, _ranks, scores = evaluate._counts_sql(rows, k, bool(ranked) and k > 2, fixed_loss=(LOSS_BITS, LOSS_SENSITIVITY))
+    counts, _ranks, scores = evaluate.counts_ctes_sql(rows, k, bool(ranked) and k > 2, fixed_loss=(LOSS_BITS, LOSS_SENSITIVITY))
     e = float8_literal(per_part)
 
     def noisy(x: str, sensitivity: int) -> str:
