@@ -362,10 +362,16 @@ def _check(plpy: Plpy, releases: list[Release], model: str | None, curves: bool)
     return mine
 
 
-def _check_checksums(plpy: Plpy, releases: list[Release]) -> None:
+def _of(rows: Sql, i: int) -> Sql:
+    """The rows of the ``i``-th release (0-based) among ``rows``, the temporary table every release is read into once."""
+    cols = ", ".join(f"x.{quote_ident(c)}" for c, _ in COLUMNS)
+    return Sql(f"(SELECT {cols} FROM {rows} AS x WHERE x.src OPERATOR(pg_catalog.=) {int(i)})")
+
+
+def _check_checksums(plpy: Plpy, rows: Sql, releases: list[Release]) -> None:
     """Each release's rows are the ones its header's checksum was computed from (22023 naming the first that is not)."""
-    for r in releases:
-        got = str(plpy.execute(checksum_sql(r.rel.sql))[0]["k"])
+    for i, r in enumerate(releases):
+        got = str(plpy.execute(checksum_sql(_of(rows, i)))[0]["k"])
         if got != r.header["checksum"]:
             raise _bad(r.subject, "does not match its header", "its rows' checksum is not the header's: the table or its header was altered",
                        "a release is not to be altered: release the evaluation again")
@@ -437,16 +443,16 @@ def _gathered(
 
 def _evaluate(plpy: Plpy, releases: list[Release], mine: dict[str, Any], curves: bool) -> str:
     """The metrics of the sum of the checked ``releases`` (their rows here)."""
-    _check_checksums(plpy, releases)
     classes: list[str] = list(mine["classes"])
     k = len(classes)
     private = any(r.private for r in releases)
     bins = next((int(r.header["score_bins"]) for r in releases if r.private), 0)
-    rows = temp_name("madnb_releases_")
-    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {rows} {_ddl()} ON COMMIT DROP"))
+    rows = temp_name("madnb_releases_")  # every release's rows, read once (a foreign table's cross the network once)
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {rows} (src pg_catalog.int4, {_ddl()[1:]} ON COMMIT DROP"))
     cols = ", ".join(quote_ident(c) for c, _ in COLUMNS)
-    for r in releases:
-        plpy.execute(Sql(f"INSERT INTO {rows} ({cols}) SELECT {cols} FROM {r.rel.sql}"))
+    for i, r in enumerate(releases):
+        plpy.execute(Sql(f"INSERT INTO {rows} (src, {cols}) SELECT {i}, {cols} FROM {r.rel.sql}"))
+    _check_checksums(plpy, rows, releases)
     _check_rows(plpy, rows, releases, k)
     # the counts summed, each clamped at 0 after the sum (private releases' are noisy); a private release's scores
     # are bins (h), read at their midpoints, and exact ones are binned alike; a private release's log-loss sum
@@ -498,7 +504,7 @@ APPROXIMATE = (
 
 def _check_rows(plpy: Plpy, rows: Sql, releases: list[Release], k: int) -> None:
     """Each release's rows are of its parts, classes and bins (22023 naming the first release that is not)."""
-    for r in releases:
+    for i, r in enumerate(releases):
         bins = int(r.header["score_bins"]) if r.private else 0
         ranked = ", ".join(str(j) for j in r.header["ranked"]) or "NULL"
         ok_cell = (f"x.part OPERATOR(pg_catalog.=) 'cell' AND (x.t IS NULL OR x.t OPERATOR(pg_catalog.<=) {k} AND x.t OPERATOR(pg_catalog.>=) 1) "
@@ -510,7 +516,7 @@ def _check_rows(plpy: Plpy, rows: Sql, releases: list[Release], k: int) -> None:
         ok_loss = "x.part OPERATOR(pg_catalog.=) 'loss' AND x.n IS NOT NULL" if r.private else "false"
         nonneg = "true" if r.private else "x.n OPERATOR(pg_catalog.>=) 0 AND COALESCE(x.m, 0) OPERATOR(pg_catalog.>=) 0"
         bad = plpy.execute(Sql(
-            f"SELECT pg_catalog.count(*) AS n FROM {r.rel.sql} AS x WHERE NOT COALESCE((({ok_cell}) OR ({ok_score}) OR ({ok_loss})) AND {nonneg}, false)"
+            f"SELECT pg_catalog.count(*) AS n FROM {_of(rows, i)} AS x WHERE NOT COALESCE((({ok_cell}) OR ({ok_score}) OR ({ok_loss})) AND {nonneg}, false)"
         ))[0]["n"]
         if int(bad):
             raise _bad(r.subject, "does not match its header", f"{bad} of its rows are not counts of its classes and parts",
