@@ -125,6 +125,11 @@ def secure_section_line() -> int:
     return FEDERATION.read_text(encoding="utf-8").split("\n").index("## Secure aggregation") + 1
 
 
+def evaluation_section_line() -> int:
+    """The line of docs/federation.md's "## Federated evaluation": its walkthrough has a test of its own."""
+    return FEDERATION.read_text(encoding="utf-8").split("\n").index("## Federated evaluation") + 1
+
+
 def test_the_federation_walkthrough_runs_on_three_owners_and_an_aggregator(db, remote_dbs, tmp_path):
     bs = [b for b in runnable(FEDERATION) if b.line < secure_section_line()]
     assert [b.run_on for b in bs] == ["each owner"] + ["aggregator"] * 5, "every runnable block says where it runs"
@@ -161,7 +166,7 @@ SECURE_HOST = re.compile(r"host '(owner[123]|aggregation[12])\.example\.com', po
 
 
 def test_the_secure_aggregation_walkthrough_runs_on_three_owners_two_aggregation_servers_and_an_analyst(db, remote_dbs, tmp_path):
-    bs = [b for b in runnable(FEDERATION) if b.line > secure_section_line()]
+    bs = [b for b in runnable(FEDERATION) if secure_section_line() < b.line < evaluation_section_line()]
     assert [b.run_on for b in bs] == ["each owner", "aggregation server 1", "aggregation server 2", "analyst"], (
         "every runnable block of the secure aggregation walkthrough says where it runs")
     for r in remote_dbs:
@@ -197,6 +202,38 @@ def test_the_secure_aggregation_walkthrough_runs_on_three_owners_two_aggregation
     finally:
         for s in servers:
             drop_remote_db(s)
+        for r, before in zip(remote_dbs, befores):
+            drop_roles(r.conn, roles(r.conn) - before)
+
+
+def test_the_federated_evaluation_walkthrough_runs_on_three_owners_and_an_aggregator(db, remote_dbs, tmp_path):
+    bs = [b for b in runnable(FEDERATION) if b.line > evaluation_section_line()]
+    assert [b.run_on for b in bs] == ["each owner", "aggregator"], "every runnable block says where it runs"
+    where = {f"owner{i}": r for i, r in enumerate(remote_dbs, start=1)}
+
+    def server_options(m: re.Match[str]) -> str:
+        r = where[m.group(1)]
+        return f"host '{r.host}', port '{r.port}', dbname '{r.dbname}'"
+
+    for r in remote_dbs:
+        r.install_madnb()
+    befores = [roles(r.conn) for r in remote_dbs]
+    try:
+        for n, b in enumerate(bs):
+            script = FEDERATION_HOST.sub(server_options, b.sql)
+            targets = [r.url for r in remote_dbs] if b.run_on == "each owner" else [dsn_of(db)]
+            for k, dsn in enumerate(targets):
+                run_psql(dsn, script, tmp_path, f"evaluation_{n}_{k}")
+        # the three owners' 50 rows each, evaluated as the union would be
+        got = db.execute("SELECT madnb.evaluate_from_releases(ARRAY['eval_owner1.sales_evaluation', "
+                         "'eval_owner2.sales_evaluation', 'eval_owner3.sales_evaluation'])").fetchone()[0]
+        assert got["rows"] == 150 and got["federation"]["mode"] == "exact"
+        # each owner's rows are its sales_test: the sum is madnb.evaluate's on three copies of it
+        db.execute("CREATE TABLE sales_test AS SELECT i AS id, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS class, "
+                   "(i * 7) % 4 AS region, (i % 5) * 0.7 AS amount FROM generate_series(1, 50) AS i, generate_series(1, 3)")
+        want = db.execute("SELECT madnb.evaluate('sales_eval_nb', 'sales_test')").fetchone()[0]
+        assert got["confusion_matrix"] == want["confusion_matrix"] and got["log_loss"] == pytest.approx(want["log_loss"], abs=1e-12)
+    finally:
         for r, before in zip(remote_dbs, befores):
             drop_roles(r.conn, roles(r.conn) - before)
 

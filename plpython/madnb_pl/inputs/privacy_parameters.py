@@ -173,6 +173,12 @@ def parse_epsilon(epsilon: float | None) -> Fraction:
     return Fraction(repr(float(epsilon)))
 
 
+def epsilon_text(epsilon: Fraction) -> str:
+    """An epsilon of :func:`parse_epsilon` as the exact decimal it is (the ledger's numeric)."""
+    d = Decimal(epsilon.numerator) / Decimal(epsilon.denominator)
+    return format(d.normalize(), "f") if d == d.to_integral_value() else str(d)
+
+
 def per_query_epsilon(epsilon: Fraction, queries: int) -> float:
     """epsilon / queries as the largest float8 not above it, so the parts never exceed epsilon."""
     exact = epsilon / queries
@@ -350,8 +356,7 @@ class Privacy:
     @property
     def epsilon_text(self) -> str:
         """The total epsilon as an exact decimal (it is one: see :func:`parse_epsilon`)."""
-        d = Decimal(self.epsilon.numerator) / Decimal(self.epsilon.denominator)
-        return format(d.normalize(), "f") if d == d.to_integral_value() else str(d)
+        return epsilon_text(self.epsilon)
 
     @property
     def domain_text(self) -> str:

@@ -263,13 +263,18 @@ def _not_statistics(subject: str, where: str, detail: str) -> MadnbError:
 # ---------------------------------------------------------------------------
 
 
-def foreign_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None, str, str]:
+def foreign_comment(
+    plpy: Plpy, rel: Relation, subject: str, columns: Sequence[str] = COLUMNS,
+    not_released: Callable[[str, str, str], MadnbError] | None = None,
+) -> tuple[str | None, str, str]:
     """The header text of foreign table ``rel``'s remote table: (comment, server, how to name the part).
 
     The remote table is the foreign table's ``schema_name`` / ``table_name``
     options, by default its own schema and name (postgres_fdw's rules); each
-    statistics column of the foreign table (its ``column_name`` option, by
-    default its own name) must be a column of the remote table of the same type.
+    of ``columns`` of the foreign table (its ``column_name`` option, by
+    default its own name; a statistics table's by default) must be a column of
+    the remote table of the same type.  ``not_released`` (subject, where, detail):
+    the error for a foreign table without one of them (by default, not a statistics table).
     """
     rows = plpy.execute(
         plpy.prepare(
@@ -310,12 +315,12 @@ def foreign_comment(plpy: Plpy, rel: Relation, subject: str) -> tuple[str | None
         )
     }
     display = f"{rel.display} (a foreign table of server {server})"
-    missing = [c for c in COLUMNS if c not in local]
+    missing = [c for c in columns if c not in local]
     if missing:
-        raise _not_statistics(subject, display, f'it has no column "{missing[0]}"')
+        raise (not_released or _not_statistics)(subject, display, f'it has no column "{missing[0]}"')
     with _links(plpy, [(server, f"{subject} {rel.display}")]) as (link,):
         table = remote_table(link, QualifiedName(remote_schema, remote_name).sql)
-    for col in COLUMNS:
+    for col in columns:
         remote_col, typ = local[col]
         there = table.columns.get(remote_col)
         if there is None or there.formatted != typ:

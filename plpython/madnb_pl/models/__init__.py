@@ -2,4 +2,4 @@
 catalog ``madnb._models`` (:mod:`.catalog`, its one reader), the kinds behind one interface (:mod:`.kinds`: its
 registry, :mod:`.kinds.base` the interface, :mod:`.kinds.table` the statistics-table kinds, :mod:`.kinds.vector`
 multinomial, Bernoulli and complement), ``evaluate`` (:mod:`.evaluate`),
-``cross_validate`` (:mod:`.cross_validation`) and export to SQL and scikit-learn (:mod:`.export`)."""
+``cross_validate`` (:mod:`.cross_validation`), federated evaluation (:mod:`.federated_evaluation`) and export to SQL and scikit-learn (:mod:`.export`)."""

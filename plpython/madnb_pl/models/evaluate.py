@@ -91,7 +91,14 @@ def evaluate_sql(
     name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True,
     source_builtin: bool = True, ranked: bool = False,
 ) -> Sql:
-    """The one query (:func:`aggregate_sql` of each labelled row's scores), for a model of ``k`` classes.
+    """The one query (:func:`aggregate_sql` of each labelled row's scores, :func:`scored_rows_sql`), for a model of ``k`` classes."""
+    return aggregate_sql(scored_rows_sql(name, source, label, label_type, k, model_builtin, source_builtin), k, ranked)
+
+
+def scored_rows_sql(
+    name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True, source_builtin: bool = True,
+) -> str:
+    """The rows (g, t, h, y, pr) of :func:`aggregate_sql`: each labelled row of ``source`` scored by model ``name``.
 
     ``label_type`` is the catalog's label_type: format_type's text, written by
     madnb.train under the pinned search_path (as the generated functions use it).
@@ -116,12 +123,12 @@ def evaluate_sql(
         classes, y, h = "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(q.w)", model_builtin)
     largest = margin_sql(k, "p.pr")
     best = predicted_class_sql(k, "q.pr", "q.m", f"pg_catalog.array_position({classes}, {h})")
-    return aggregate_sql(f"""
+    return f"""
   SELECT 1 AS g, q.t, {best} AS h, q.y, q.pr
   FROM (SELECT p.t, p.y, p.pr, p.w, {largest} AS m
         FROM (SELECT pg_catalog.array_position({classes}, {y}) AS t, {y} AS y, {proba}(s.*) AS pr, (s.*)::{source} AS w
               FROM {source} AS s
-              WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q""", k, ranked)
+              WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q"""
 
 
 CALIBRATION_BINS = 10
@@ -250,10 +257,31 @@ def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
     class against the rest) distinct scores s, the AUC of each, the ROC and
     precision-recall points and the calibration bins (:func:`_curves_sql`).
     """
+    counts, ranks, _scores = counts_ctes_sql(r, k, ranked)
+    return Sql(f"""{counts}
+{from_counts_sql(ranks)}""")
+
+
+def ranks_sql(k: int, curves: bool) -> str:
+    """:func:`from_counts_sql`'s ranks over a relation s (g, j, score, pos, neg) of ``k`` classes: with ``curves``
+    the curves' (:func:`_curves_sql`), else for two classes the AUC's (:func:`_auc_sql`), else none."""
+    if curves and k >= 2:
+        return _curves_sql()
+    return "\nUNION ALL" + _auc_sql("s") if k == 2 else ""
+
+
+def counts_ctes_sql(r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | None = None) -> tuple[str, str, str | None]:
+    """:func:`aggregate_sql`'s WITH clause (c, and s with ``ranked``), the ranks' part of
+    :func:`from_counts_sql` over it, and the relation of the scores' (g, j, score, pos, neg) rows (None: none).
+
+    ``fixed_loss`` (bits, cap): c holds z too, the sum of each row's log-loss in
+    fixed point (rounded to a multiple of 2**-bits, at most cap): a private release's.
+    """
     two = k == 2 and not ranked
     score = "CASE WHEN r.t IS NOT NULL THEN r.pr[2] END AS score, " if two else ""
     keys = ", ".join(str(i) for i in range(1, 6 if two else 5))
     ranks = ""
+    scores = None
     if two:
         by_score = (
             "(SELECT c.g, 2 AS j, c.score, COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 2), 0) AS pos,\n"
@@ -261,6 +289,7 @@ def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
             "      FROM c WHERE c.t IS NOT NULL GROUP BY c.g, c.score)"
         )
         ranks = "\nUNION ALL" + _auc_sql(by_score)
+        scores = by_score
     head = f"WITH c AS MATERIALIZED (\n  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}pg_catalog.count(*) AS n,"
     source = f"(SELECT * FROM ({r}) AS r OFFSET 0) AS r"
     if ranked and k >= 2:
@@ -275,11 +304,50 @@ def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
         )
         source = "r"
         ranks = _curves_sql()
-    return Sql(f"""{head}
-         pg_catalog.sum(OPERATOR(pg_catalog.-) pg_catalog.ln(GREATEST(LEAST(r.pr[r.t], 1::{F8} OPERATOR(pg_catalog.-) $2), $2))) AS loss
+        scores = "s"
+    loss = f"OPERATOR(pg_catalog.-) pg_catalog.ln(GREATEST(LEAST(r.pr[r.t], 1::{F8} OPERATOR(pg_catalog.-) $2), $2))"
+    z = "" if fixed_loss is None else (
+        f",\n         pg_catalog.sum(GREATEST(LEAST(pg_catalog.round(({loss}) OPERATOR(pg_catalog.*) {float(2 ** fixed_loss[0])!r}::{F8}), "
+        f"{fixed_loss[1]}::{F8}), 0::{F8})::pg_catalog.int8) AS z"
+    )
+    return f"""{head}
+         pg_catalog.sum({loss}) AS loss{z}
   FROM {source}
-  GROUP BY {keys})
-SELECT 'cell' AS what, c.g, c.t, c.h, pg_catalog.sum(c.n) AS a, NULL::pg_catalog.numeric AS b,
+  GROUP BY {keys})""", ranks, scores
+
+
+def counts_sql(r: str, k: int, ranked: bool) -> Sql:
+    """The counts behind the metrics of query ``r``'s rows (:func:`aggregate_sql`'s c and s), not the metrics:
+    (part, t, h, u, n, m, score, loss) rows, what an owner releases (:mod:`madnb_pl.models.federated_evaluation`).
+
+    'cell': per (true class t, predicted class h, label u that is not a class) its
+    rows n and their log-loss sum; 'score': per ranked class t (:func:`_ranked_classes`;
+    none for more than two classes without ``ranked``) and distinct score, its
+    positives n and negatives m.  :func:`from_counts_sql` of their sums is the metrics.
+    u is a label's text: :func:`scored_rows_sql` gives it as text unless its type is PostgreSQL's own.
+    """
+    counts, _ranks, scores = counts_ctes_sql(r, k, ranked)
+    score_rows = "" if scores is None else f"""
+UNION ALL
+SELECT 'score', q.j, NULL, NULL, pg_catalog.sum(q.pos)::pg_catalog.int8, pg_catalog.sum(q.neg)::pg_catalog.int8, q.score, NULL
+FROM {scores} AS q GROUP BY q.j, q.score"""
+    return Sql(f"""{counts}
+SELECT 'cell' AS part, c.t, c.h, (c.u)::pg_catalog.text AS u, pg_catalog.sum(c.n)::pg_catalog.int8 AS n,
+       NULL::pg_catalog.int8 AS m, NULL::{F8} AS score, pg_catalog.sum(c.loss) AS loss
+FROM c GROUP BY c.t, c.h, c.u{score_rows}""")
+
+
+def from_counts_sql(ranks: str) -> str:
+    """The metrics' rows (what, g, t, h, a, b, c, f) from the counts: the one place they are computed from.
+
+    Reads c (g, t, h, u, n, loss: the rows of a (true, predicted) class pair, u a
+    label that is not a class, their log-loss sum) and, through ``ranks`` (the AUC's
+    :func:`_auc_sql`, the curves' :func:`_curves_sql`, or nothing), s (g, j, score,
+    pos, neg: per ranked class j and distinct score, its positives and negatives).
+    :func:`aggregate_sql` computes c and s from each row's scores; madnb.evaluate_from_releases
+    (:mod:`madnb_pl.models.federated_evaluation`) from the owners' released counts, summed.
+    """
+    return f"""SELECT 'cell' AS what, c.g, c.t, c.h, pg_catalog.sum(c.n) AS a, NULL::pg_catalog.numeric AS b,
        NULL::pg_catalog.numeric AS c, NULL::{F8} AS f
 FROM c GROUP BY c.g, c.t, c.h
 UNION ALL
@@ -287,7 +355,7 @@ SELECT 'unknown', c.g, NULL, NULL, pg_catalog.count(DISTINCT c.u)::pg_catalog.nu
 WHERE c.t IS NULL GROUP BY c.g
 UNION ALL
 SELECT 'log_loss', c.g, NULL, NULL, pg_catalog.sum(c.n), NULL, NULL, pg_catalog.sum(c.loss)
-FROM c WHERE c.t IS NOT NULL GROUP BY c.g{ranks}""")
+FROM c WHERE c.t IS NOT NULL GROUP BY c.g{ranks}"""
 
 
 RANKED_WORK_MEM_KB = 64 * 1024
@@ -505,6 +573,7 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
 
 
 __all__ = [
-    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql",
-    "curves", "evaluate", "evaluate_sql", "metrics", "predicted_class_sql", "read_metrics", "run_aggregate",
+    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql", "counts_ctes_sql",
+    "counts_sql", "curves", "evaluate", "evaluate_sql", "from_counts_sql", "metrics", "predicted_class_sql", "ranks_sql", "read_metrics",
+    "run_aggregate", "scored_rows_sql",
 ]

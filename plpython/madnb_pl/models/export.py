@@ -226,6 +226,11 @@ def _numbers(plpy: Plpy, m: CatalogModel, kind: Kind[T, N]) -> dict[str, Any]:
     }
 
 
+def numbers_of(plpy: Plpy, m: CatalogModel) -> dict[str, Any]:
+    """Model ``m``'s numbers (:func:`model_numbers`' without its class priors table)."""
+    return _numbers(plpy, m, kind_of(m))
+
+
 # ---------------------------------------------------------------------------
 # Entry points
 # ---------------------------------------------------------------------------
@@ -282,4 +287,4 @@ def model_numbers(plpy: Plpy, model: str | None) -> str:
     return json.dumps({**_numbers(plpy, m, kind_of(m)), "class_priors": [cp.schema, cp.name]})
 
 
-__all__ = ["helper_copies", "kind_of", "model_numbers", "model_sql", "target"]
+__all__ = ["helper_copies", "kind_of", "model_numbers", "model_sql", "numbers_of", "target"]

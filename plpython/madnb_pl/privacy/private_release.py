@@ -254,6 +254,12 @@ def charge(plpy: Plpy, source: Relation, p: Privacy, parameters: dict[str, Any])
     counter (a sequence: ROLLBACK does not undo it) and writes the ledger row with
     the session user and the mechanism.
     """
+    return charge_epsilon(plpy, source, p.epsilon_text, parameters)
+
+
+def charge_epsilon(plpy: Plpy, source: Relation, epsilon_text: str, parameters: dict[str, Any]) -> int:
+    """:func:`charge` of any private release (training, or an evaluation's): ``epsilon_text`` (an exact decimal)
+    charged to ``source`` through ``madnb.record_private_release``; return the ledger's release id."""
     return int(
         plpy.execute(
             plpy.prepare(
@@ -261,7 +267,7 @@ def charge(plpy: Plpy, source: Relation, p: Privacy, parameters: dict[str, Any])
                 "$2::pg_catalog.numeric, $3::pg_catalog.jsonb) AS release_id"),
                 ["oid", "text", "text"],
             ),
-            [source.oid, p.epsilon_text, json.dumps(parameters, sort_keys=True)],
+            [source.oid, epsilon_text, json.dumps(parameters, sort_keys=True)],
         )[0]["release_id"]
     )
 
