@@ -19,9 +19,11 @@ import pytest
 from sklearn.datasets import load_digits
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
 from sklearn.preprocessing import OrdinalEncoder
+from test_export import database_proba, frame
 from test_kinds_sklearn import gaussian_tables, load, proba, read_csv
 from test_kinds_vector import fitted, load_vectors, predictions
 
+import madnb
 from models_helpers import load_adult
 
 TOL = 1e-9
@@ -237,3 +239,18 @@ def test_a_weighted_models_statistics_are_not_merged_with_others(fruit):
 def test_an_unweighted_model_records_no_weight(fruit):
     fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'])")
     assert fruit.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None
+
+
+def test_a_weighted_model_exports_to_scikit_learn_with_the_databases_probabilities(adult):
+    db = adult
+    db.execute("CREATE TABLE ag AS SELECT id, age, hours_per_week, education_num, income, fnlwgt FROM adult WHERE id <= 5000")
+    db.execute("SELECT madnb.train('ag_w', 'ag', 'income', exclude => ARRAY['id'], kind => 'gaussian', weight => 'fnlwgt')")
+    db.execute("SELECT madnb.train('am_w', 'ag', 'income', exclude => ARRAY['id'], weight => 'fnlwgt')")
+    x = frame(db, "SELECT age, hours_per_week, education_num, id FROM ag ORDER BY id")
+    for model in ("ag_w", "am_w"):
+        est = madnb.to_sklearn(db, model)
+        assert np.abs(est.predict_proba(x) - database_proba(db, model, "ag")).max() <= 1e-9
+    rows = db.execute("SELECT age, hours_per_week, education_num, income, fnlwgt FROM ag ORDER BY id").fetchall()
+    xs = np.array([r[:3] for r in rows], dtype=np.float64)
+    ref = GaussianNB().fit(xs, [r[3] for r in rows], sample_weight=np.array([float(r[4]) for r in rows]))
+    np.testing.assert_allclose(madnb.to_sklearn(db, "ag_w")[-1].class_count_, ref.class_count_, rtol=1e-14, atol=0)
