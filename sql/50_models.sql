@@ -8,9 +8,11 @@
 -- (_nb_best, _nb_proba, _nb_proba_jsonb) are PL/pgSQL: the generated functions
 -- are inlined into the caller's query and call them once per row.
 
--- madnb.train gained `options` (the kinds' parameters): the old signatures go.
+-- madnb.train gained `options` (the kinds' parameters), then `weight` (sample weights): the old signatures go.
 DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
 DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
+DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb);
+DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb);
 
 CREATE OR REPLACE FUNCTION madnb._train(
     model text,
@@ -26,7 +28,8 @@ CREATE OR REPLACE FUNCTION madnb._train(
     bounds jsonb,
     domain text,
     delta float8,
-    options jsonb
+    options jsonb,
+    weight text
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
@@ -34,9 +37,9 @@ AS $python$
 madnb_pl.models.lifecycle.train(
     plpy, model=model, source=source, label=label, features=features, exclude=exclude,
     categorical=categorical, smoothing=smoothing, replace=replace, kind=kind,
-    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options)
+    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options, weight=weight)
 $python$;
-COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
+COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text) IS
     'internal: the PL/Python entry point behind madnb.train';
 
 CREATE OR REPLACE FUNCTION madnb.train(
@@ -53,7 +56,8 @@ CREATE OR REPLACE FUNCTION madnb.train(
     bounds jsonb DEFAULT NULL,
     domain text DEFAULT NULL,
     delta float8 DEFAULT NULL,
-    options jsonb DEFAULT NULL
+    options jsonb DEFAULT NULL,
+    weight text DEFAULT NULL
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
@@ -61,12 +65,12 @@ BEGIN
     PERFORM madnb._train(
         model => model, source => source, label => label, features => features, exclude => exclude,
         categorical => categorical, smoothing => smoothing, replace => replace, kind => kind,
-        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options);
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options, weight => weight);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
-    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
+COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text) IS
+    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private; weight: a column of sample weights); predict with madnb_models.<model>_predict(row)';
 
 -- A named model from released statistics (issue 20): statistics tables (here,
 -- foreign tables, server:table over dblink) or the share sums of a secure
@@ -316,7 +320,8 @@ SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
                 UNION ALL SELECT pg_catalog.to_regclass(m.statistics)) AS r(oid)
          WHERE r.oid IS NOT NULL) AS size,
        m.parameters,
-       m.schema_name
+       m.schema_name,
+       m.weight
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train, madnb.train_from_statistics): what it was trained on, its classes, privacy, owner and size';
@@ -340,6 +345,7 @@ COMMENT ON COLUMN madnb.models.created_at IS 'when it was trained';
 COMMENT ON COLUMN madnb.models.created_by IS 'the session user who trained it';
 COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and its members may replace or drop it)';
 COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
+COMMENT ON COLUMN madnb.models.weight IS 'the column of sample weights it was trained with (madnb.train''s weight: every count and sum weighted, as scikit-learn''s sample_weight), NULL when unweighted';
 COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none; the vector kinds list all of theirs as used (alpha, fit_prior, class_prior, binarize, norm)';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;

@@ -122,14 +122,15 @@ def derive_from_sum(
     working).
     """
     rel = kept.sql
+    counts = array_pass.WEIGHTED_COUNTS if header.weighted else array_pass.COUNTS  # sums of weights, or rows
     if header.private:
         cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM {rel} AS s)"
         ctes = with_clause(dp_model_ctes(cells, training, header.numeric_bounds(), float(header.epsilon_per_query or 0.0)))
     else:
         cells = f"(SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM {rel} AS s)"
-        ctes = with_clause(model_ctes(cells, training, array_pass.CLASS_ROWS_OF_TABLE))
+        ctes = with_clause(model_ctes(cells, training, array_pass.CLASS_ROWS_OF_TABLE, counts))
     if create:
-        create_empty_tables(plpy, training, model)
+        create_empty_tables(plpy, training, model, counts)
     else:
         for name in model.all():
             plpy.execute(Sql(f"DELETE FROM {name}"))
@@ -177,7 +178,9 @@ def _comment_model(plpy: Plpy, kept: Relation, h: Header, model: ModelSql) -> No
         plpy.execute(Sql(f"COMMENT ON TABLE {name} IS {plpy.quote_literal(text + '; ' + derived)}"))
 
 
-def model_ctes(cells: str, training: Training, class_rows: str = array_pass.CLASS_ROWS_OF_PASS) -> list[tuple[str, str]]:
+def model_ctes(
+    cells: str, training: Training, class_rows: str = array_pass.CLASS_ROWS_OF_PASS, counts: str = array_pass.COUNTS,
+) -> list[tuple[str, str]]:
     """CTEs deriving MADlib's tables ``cp``, ``fp`` and ``np`` from a statistics relation ``cells``.
 
     ``class_rows`` selects the rows whose ``n`` add up to the class counts: those
@@ -191,10 +194,10 @@ def model_ctes(cells: str, training: Training, class_rows: str = array_pass.CLAS
     """
     num = training.numeric_array_sql
     return [
-        array_pass.class_counts_cte(cells, class_rows),
+        array_pass.class_counts_cte(cells, class_rows, counts),
         (
             "cp",
-            "SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc",
+            f"SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::{counts} AS all_cnt FROM cc",
         ),
         (
             "vals",
@@ -204,7 +207,7 @@ def model_ctes(cells: str, training: Training, class_rows: str = array_pass.CLAS
         (
             "fp",
             "SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, "
-            "COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt "
+            f"COALESCE(s.n, 0)::{counts} AS cnt, ac.attr_cnt "
             f"FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o "
             f"LEFT JOIN {cells} AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v",
         ),
@@ -299,18 +302,19 @@ def dp_model_ctes(noisy: str, training: Training, nb: privacy_parameters.Numeric
     return ctes
 
 
-def create_empty_tables(plpy: Plpy, training: Training, model: ModelSql) -> None:
-    """Create MADlib's tables (plus madnb's ``smoothing`` column), empty."""
+def create_empty_tables(plpy: Plpy, training: Training, model: ModelSql, counts: str = array_pass.COUNTS) -> None:
+    """Create MADlib's tables (plus madnb's ``smoothing`` column), empty; ``counts``: the type of class_cnt, all_cnt,
+    cnt and value_cnt (rows; a weighted model's are sums of weights)."""
     ctype, etype = training.cls.type_sql, training.attrs.elem_sql
-    plpy.execute(Sql(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)"))
+    plpy.execute(Sql(f"CREATE TABLE {model.class_priors} (class {ctype}, class_cnt {counts}, all_cnt {counts})"))
     plpy.execute(
         Sql(f"CREATE TABLE {model.feature_probs} (class {ctype}, attr pg_catalog.int4, value {etype}, "
-        "cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)")
+        f"cnt {counts}, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)")
     )
     if model.numeric_stats is not None:
         plpy.execute(
             Sql(f"CREATE TABLE {model.numeric_stats} (class {ctype}, attr pg_catalog.int4, attr_mean pg_catalog.float8, "
-            "attr_var pg_catalog.float8, value_cnt pg_catalog.int8)")
+            f"attr_var pg_catalog.float8, value_cnt {counts})")
         )
 
 

@@ -124,6 +124,7 @@ class ColumnTraining:
     label: Column
     features: tuple[Feature, ...]
     label_builtin: bool = True
+    weight: Column | None = None  # madnb.train's weight column (:func:`resolve_weight`), None: every row counts 1
 
     @property
     def num_attrs(self) -> int:
@@ -284,29 +285,89 @@ class Inputs:
     columns: dict[str, dict[str, Any]]
     features: list[str]
     excluded: list[str]
+    weight: Column | None = None  # the weight column (:func:`resolve_weight`)
+
+
+WEIGHT_TYPES = frozenset({INT2, INT4, INT8, FLOAT4, FLOAT8, NUMERIC})
+"""The (base) types a weight column may have: numbers, read as float8 (:func:`weight_value_sql`)."""
+
+
+def resolve_weight(plpy: Plpy, rel: Relation, weight: str | None, label: str, cols: dict[str, dict[str, Any]]) -> Column | None:
+    """madnb.train's ``weight``: a numeric column of ``rel`` (42703 if missing, 42804 for another type), not the label
+    (22023); None when not given.  Its values are checked by the statistics pass (:func:`weight_check_sql`)."""
+    if weight is None:
+        return None
+    col = resolve_column(plpy, rel, weight, "weight")
+    if col.name == label:
+        raise MadnbError("22023", f'the label "{label}" is also the weight column', hint="weight names a column of sample weights")
+    if int(cols[col.name]["base"]) not in WEIGHT_TYPES:
+        raise MadnbError(
+            "42804", f'weight column "{col.name}" is of type {col.type_sql}, not a number',
+            hint="the sample weights are numbers >= 0 (an integer, float or numeric column); cast another column in a view",
+        )
+    return col
+
+
+def weight_value_sql(weight: Column) -> Sql:
+    """Row ``t``'s sample weight as float8 (scikit-learn sums its sample_weight in float64)."""
+    return Sql(f"(t.{weight.sql})::{F8}")
+
+
+def weight_check_sql(weight: Column) -> Sql:
+    """The aggregates over rows ``t`` that check the weights: ``null_weights`` (rows skipped, their weight is NULL)
+    and ``bad_weights`` (negative, NaN or infinite: 22023, :func:`check_weights`)."""
+    w = weight_value_sql(weight)
+    return Sql(
+        f"pg_catalog.count(*) FILTER (WHERE {w} IS NULL) AS null_weights, "
+        f"pg_catalog.count(*) FILTER (WHERE {w} OPERATOR(pg_catalog.<) '0'::{F8} "
+        f"OR {w} OPERATOR(pg_catalog.=) ANY ('{{NaN,Infinity}}'::{F8}[])) AS bad_weights"
+    )
+
+
+def check_weights(plpy: Plpy, source: Relation, label: Column, weight: Column) -> None:
+    """The weights of the labelled rows of ``source``: a negative, NaN or infinite one is 22023; a NOTICE counts
+    the rows skipped for a NULL weight (as rows with a NULL label are)."""
+    r = plpy.execute(
+        Sql(f"SELECT {weight_check_sql(weight)} FROM {source.sql} AS t WHERE t.{label.sql} IS NOT NULL")
+    )[0]
+    if r["bad_weights"]:
+        raise MadnbError(
+            "22023", f'{r["bad_weights"]} row(s) of {source.display} have a negative, NaN or infinite weight',
+            detail=f'weight column "{weight.name}"',
+            hint="sample weights are finite numbers >= 0 (a NULL weight skips the row)",
+        )
+    if r["null_weights"]:
+        plpy.notice(
+            f"{r['null_weights']} row(s) of {source.display} with a NULL weight were ignored", detail=f'weight column "{weight.name}"',
+        )
 
 
 def resolve_inputs(
     plpy: Plpy, source: str | None, label: str | None, features: list[str | None] | None, exclude: list[str | None] | None,
+    weight: str | None = None,
 ) -> Inputs:
-    """The source, the label (:func:`resolve_label`) and the feature column names of a training, every kind's.
+    """The source, the label (:func:`resolve_label`), the weight column (:func:`resolve_weight`) and the feature
+    column names of a training, every kind's.
 
-    ``features`` NULL: every column but the label and ``exclude``, in table order;
-    otherwise the names listed, each once, not the label, without ``exclude``.
+    ``features`` NULL: every column but the label, the weight and ``exclude``, in table order;
+    otherwise the names listed, each once, not the label nor the weight, without ``exclude``.
     """
     rel = resolve_relation(plpy, source, "source")
     cols = {r["name"]: r for r in _columns(plpy, rel)}
     lab, label_builtin = resolve_label(plpy, rel, label, cols)
+    w = resolve_weight(plpy, rel, weight, lab.name, cols)
     excluded = column_names(exclude, "exclude")
     if excluded:  # each must be a column (the one message of a missing column, resolve_columns')
         resolve_columns(plpy, rel, list(exclude or []), "exclude")
     if features is None:
-        names = [n for n in cols if n != lab.name and n not in excluded]
+        names = [n for n in cols if n != lab.name and n not in excluded and (w is None or n != w.name)]
     else:
         names = column_names(features, "features")
         if excluded:
             raise MadnbError("22023", "features and exclude are given together", hint="list the features, or exclude columns from all of them, not both")
         check_feature_names(names, lab.name)
+        if w is not None and w.name in names:
+            raise MadnbError("22023", f'the weight column "{w.name}" is also listed as a feature', hint="leave the weight out of features")
     if not names:
         raise MadnbError(
             "22023", f"no features to train on in {rel.display}",
@@ -315,7 +376,7 @@ def resolve_inputs(
         )
     if len(names) > MAX_FEATURES:  # pragma: no cover - a table has at most 1600 columns
         raise MadnbError("54000", f"{len(names)} features are more than madnb supports ({MAX_FEATURES})")
-    return Inputs(rel, lab, label_builtin, cols, names, excluded)
+    return Inputs(rel, lab, label_builtin, cols, names, excluded, w)
 
 
 def training(
@@ -326,6 +387,7 @@ def training(
     exclude: list[str | None] | None,
     categorical: list[str | None] | None,
     role: str | None = None,
+    weight: str | None = None,
 ) -> ColumnTraining:
     """The validated :class:`ColumnTraining` (names resolved on the caller's search_path, :func:`resolve_inputs`).
 
@@ -337,7 +399,7 @@ def training(
             "22023", "categorical is given with kind 'gaussian'",
             hint="kind 'gaussian' makes every feature Gaussian; train with kind 'naive_bayes' to mix categorical features in",
         )
-    inputs = resolve_inputs(plpy, source, label, features, exclude)
+    inputs = resolve_inputs(plpy, source, label, features, exclude, weight)
     rel, cols, names = inputs.source, inputs.columns, inputs.features
     as_categorical = column_names(categorical, "categorical")
     for n in as_categorical:
@@ -380,7 +442,7 @@ def training(
                 "exclude the column, or train from a view that casts it",
             )
         out.append(Feature(col, base, kind_role, parameter_type(cols[n]["base_name"], bool(cols[n]["builtin"])), enum))
-    return ColumnTraining(rel, inputs.label, tuple(out), inputs.label_builtin)
+    return ColumnTraining(rel, inputs.label, tuple(out), inputs.label_builtin, inputs.weight)
 
 
 def resolve_label(plpy: Plpy, rel: Relation, label: str | None, cols: dict[str, dict[str, Any]]) -> tuple[Column, bool]:
@@ -408,9 +470,11 @@ __all__ = [
     "BUILTIN_SQL",
     "CATEGORICAL",
     "GAUSSIAN",
+    "WEIGHT_TYPES",
     "ColumnTraining",
     "Feature",
     "Inputs",
+    "check_weights",
     "column_text_sql",
     "column_value_sql",
     "gaussian_value_sql",
@@ -421,8 +485,11 @@ __all__ = [
     "column_names",
     "resolve_inputs",
     "resolve_label",
+    "resolve_weight",
     "text_sql",
     "training",
     "type_is_builtin",
     "value_text_sql",
+    "weight_check_sql",
+    "weight_value_sql",
 ]

@@ -86,6 +86,7 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
     part holds (see :attr:`Header.part_ids`).
     """
     first_rel, first = parts[0]
+    refuse_weighted(parts)
     seen: dict[str, tuple[int, Relation, Header]] = {}
     releases: dict[int | str, tuple[int, Relation, Header]] = {}  # ids of this ledger, or "<id> on server <name>"
     for i, (rel, h) in enumerate(parts, start=1):
@@ -112,6 +113,21 @@ def check_compatible(parts: list[tuple[Relation, Header]]) -> None:
         )
 
 
+def refuse_weighted(parts: list[tuple[Relation, Header]], subject: str = "statistics part") -> None:
+    """Weighted statistics (madnb.train's ``weight``: fractional counts, :attr:`Header.weighted`) derive the one model
+    they were released for; they are not summed with other parts (0A000): an unweighted part's counts are rows, a
+    weighted one's are sums of weights, and a sum of the two means neither."""
+    if len(parts) < 2:
+        return
+    for i, (rel, h) in enumerate(parts, start=1):
+        if h.weighted:
+            raise MadnbError(
+                "0A000", f"{subject} {i} ({rel.display}) holds weighted statistics, which are not merged with other parts",
+                detail="its counts are sums of sample weights (madnb.train's weight)",
+                hint="re-train the weighted model on the union of the rows",
+            )
+
+
 def check_parts(plpy: Plpy, parts: list[tuple[Relation, Header]], label: str = "statistics part {i} ({display})") -> None:
     """Every part's cells must be cells a release holds (22023 naming the part and its first bad cell).
 
@@ -132,6 +148,12 @@ COMPATIBLE_HINT = (
 
 def statistics_shape(plpy: Plpy, rel: Relation, h: Header, subject: str) -> Training:
     """A Training-shaped description of the model (types from the stored table, checked against the header)."""
+    if h.weighted:
+        raise MadnbError(
+            "0A000", f"{subject} {rel.display} holds weighted statistics (madnb.train's weight)",
+            detail="its counts are sums of sample weights, kept for the one model trained with them",
+            hint="these statistics derive the named model madnb.train made from them",
+        )
     if h.vector is not None:
         raise MadnbError(
             "0A000", f"{subject} {rel.display} holds the statistics of a multinomial, Bernoulli or complement model",

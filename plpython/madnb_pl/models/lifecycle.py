@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import MODELS_SCHEMA, ModelName, NewName
+from ..core.names import MODELS_SCHEMA, Column, ModelName, NewName
 from ..core.progress import Progress
 from ..core.sql import Plpy, Sql, quote_ident
 from ..inputs import arrays
@@ -296,8 +296,10 @@ def train(
     domain: str | None = None,
     delta: float | None = None,
     options: Any = None,
+    weight: str | None = None,
 ) -> None:
-    """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
+    """Train model ``model`` from the columns of ``source`` (see the module docstring); ``weight``: a column of
+    sample weights (every statistic weighted, as scikit-learn's ``sample_weight``)."""
     name = model_name(model)
     _check_may_train(plpy, name)
     _lock_name(plpy, name)
@@ -305,10 +307,17 @@ def train(
     parameters = parse_options(k.name, options)
     request = TrainRequest(
         source, label, features, exclude, categorical, arrays.parse_smoothing(smoothing), parameters, options is not None,
-        epsilon, bounds, domain, delta,
+        epsilon, bounds, domain, delta, weight,
     )
     if replace is None:
         raise MadnbError("22004", "replace must not be NULL")
+    if epsilon is not None and weight is not None:
+        raise MadnbError(
+            "0A000", "a differentially private model cannot be trained with sample weights",
+            detail="one row's weight scales its contribution to every count: the noise calibrated to one row "
+            "(sensitivity 1) would no longer hide it",
+            hint="train the private model without weight, or an exact weighted one (see docs/privacy.md)",
+        )
     if epsilon is not None and not k.private:
         raise MadnbError(
             "0A000", f"a differentially private model of kind '{k.name}' is not supported",
@@ -369,7 +378,7 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: 
                      numbers.classes, derived.rows, entry.smoothing,
                      None if released.privacy is None else json.dumps(released.privacy), kept.sql,
                      None if entry.parameters is None else json.dumps(entry.parameters)],
-        made.functions(plpy, name), derived.tables,
+        made.functions(plpy, name), derived.tables, kind.weight(training),
     )
     progress.done()
 
@@ -412,22 +421,28 @@ def _write_functions(plpy: Plpy, statements: list[Sql]) -> None:
         plpy.execute(statement)
 
 
-def _insert_catalog_row(plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName]) -> None:
+def _insert_catalog_row(
+    plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName], weight: Column | None = None,
+) -> None:
     """Model ``name``'s row of madnb._models: ``values`` are kind, source, label, label_type, features (jsonb
     text), classes, training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text
     or None); then the exact objects training made, ``functions`` (regprocedure text) and ``tables``, which
-    drop_model drops."""
+    drop_model drops; and ``weight``, the column of sample weights (only a weighted training names the column, so
+    an unweighted one writes the row as before it existed)."""
+    extra, param, types, args = "", "", [], []
+    if weight is not None:
+        extra, param, types, args = ", weight", ", $16", ["pg_catalog.text"], [weight.name]
     plpy.execute(
         plpy.prepare(
             Sql("INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
-            "smoothing, privacy, statistics, parameters, functions, tables, schema_name) "
+            f"smoothing, privacy, statistics, parameters, functions, tables, schema_name{extra}) "
             "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, "
-            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)"),
+            f"ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15{param})"),
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.name"],
+             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.name", *types],
         ),
-        [name.base, *values, functions, [str(t.sql) for t in tables], name.schema],
+        [name.base, *values, functions, [str(t.sql) for t in tables], name.schema, *args],
     )
 
 

@@ -512,18 +512,24 @@ CLASS_ROWS_OF_TABLE = "s.o OPERATOR(pg_catalog.=) 0"
 """The class-count rows of a statistics table (attr 0, see madnb_pl.release.statistics_table)."""
 
 
-def class_counts_cte(cells: str, class_rows: str = CLASS_ROWS_OF_PASS) -> tuple[str, Sql]:
+COUNTS = "pg_catalog.int8"
+"""The type of the counts of MADlib's model tables (rows); weighted statistics' are :data:`WEIGHTED_COUNTS`."""
+WEIGHTED_COUNTS = "pg_catalog.float8"
+"""The type of the counts of a weighted model's tables: sums of sample weights (madnb.train's weight)."""
+
+
+def class_counts_cte(cells: str, class_rows: str = CLASS_ROWS_OF_PASS, counts: str = COUNTS) -> tuple[str, Sql]:
     """The CTE ``cc`` (cls, class_cnt): each class's training rows, summed from a statistics relation.
 
     The one place the class counts are written: the statistics table keeps them
     (:func:`madnb_pl.release.statistics_table.write_exact`) and the class priors are
     derived from them (:func:`madnb_pl.derive.model_tables.model_ctes`).  ``class_rows`` selects
-    the rows whose ``n`` add up to them: those of the pass, or attr 0 of a table.
+    the rows whose ``n`` add up to them: those of the pass, or attr 0 of a table; ``counts``: their type.
     """
     return (
         "cc",
         Sql(
-            f"SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM {cells} AS s "
+            f"SELECT s.cls, pg_catalog.sum(s.n)::{counts} AS class_cnt FROM {cells} AS s "
             f"WHERE s.cls IS NOT NULL AND {class_rows} GROUP BY s.cls"
         ),
     )
@@ -576,6 +582,6 @@ def check_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, int]:
 
 __all__ = [
     "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "EXACT_AS_UNNESTED", "PASS", "REFINED", "SHAPE", "Inline", "Pass", "Relations", "Scan",
-    "TempTables", "check_stats", "class_counts_cte", "gather_cost", "materialise", "numeric_value_sql", "plan",
+    "TempTables", "check_stats", "class_counts_cte", "COUNTS", "WEIGHTED_COUNTS", "gather_cost", "materialise", "numeric_value_sql", "plan",
     "stats_select", "steps",
 ]

@@ -12,13 +12,14 @@ model, merged and derived as every other.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TypeVar
 
 from ..core.errors import MadnbError
 from ..core.names import NewName
 from ..core.sql import F8, INT2, INT4, Plpy, Sql
-from ..inputs.columns import ColumnTraining, column_text_sql, gaussian_value_sql, label_text_sql
+from ..inputs.columns import ColumnTraining, check_weights, column_text_sql, gaussian_value_sql, label_text_sql, weight_value_sql
 from . import array_pass, statistics_table
 
 T = TypeVar("T")
@@ -173,12 +174,16 @@ def gather_factor(training: ColumnTraining, fold: str | None = None) -> float:
     return factor
 
 
-def value_counts_sql(cls: str, src: str, values: Sequence[tuple[int, str]], fold: str | None = None, where: str | None = None) -> Sql:
+def value_counts_sql(
+    cls: str, src: str, values: Sequence[tuple[int, str]], fold: str | None = None, where: str | None = None,
+    count: str = "pg_catalog.count(*)",
+) -> Sql:
     """Per class and categorical value, its number of rows: rows ([f,] cls, o, v, n), v a value's text (never NULL).
 
     ``values``: (o, the SQL of feature o's text form) over row ``t`` of ``src``;
     ``cls``: the class's SQL; ``fold``: a column of ``src`` to group by first (as
-    ``f``); ``where``: a condition on the rows counted.  One grouping set (class, value) per feature: in the set of feature o
+    ``f``); ``where``: a condition on the rows counted; ``count``: what n is (a weighted pass sums the weights).
+    One grouping set (class, value) per feature: in the set of feature o
     every other feature's text is NULL, so GROUPING() names o and COALESCE of all
     the texts is o's value (NULL for a missing value, which is not counted).
     PostgreSQL hashes every set in one scan, without producing a row per (row,
@@ -194,7 +199,7 @@ def value_counts_sql(cls: str, src: str, values: Sequence[tuple[int, str]], fold
     sets = ", ".join(f"({key}{cls}, {x})" for x in texts)
     return Sql(
         f"SELECT {'g.f, ' if fold is not None else ''}g.cls, g.o, g.v, g.n FROM (SELECT {by}{cls} AS cls, {which} AS o, "
-        f"COALESCE({', '.join(texts)}) AS v, pg_catalog.count(*) AS n "
+        f"COALESCE({', '.join(texts)}) AS v, {count} AS n "
         f"FROM {src}{'' if where is None else f' WHERE {where}'} GROUP BY GROUPING SETS ({sets})) AS g WHERE g.v IS NOT NULL"
     )
 
@@ -218,6 +223,99 @@ def write_statistics(plpy: Plpy, training: ColumnTraining, dest: NewName) -> tup
     header = exact_header(plpy, training)
     statistics_table.write_header(plpy, dest.sql, header)
     return header, labelled
+
+
+def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
+    """The weighted statistics of ``training`` (madnb.train's ``weight``) into a new statistics table ``dest``; return
+    its header (``weighted``) and the rows trained on.
+
+    Every count is the sum of the rows' weights, as scikit-learn's ``sample_weight``
+    weighs them: a class's (n of attr 0), a categorical value's (n), a Gaussian
+    feature's present values' (nv), with their weighted mean and centred second
+    moment M2 = sum w (x - mean)**2 (s2; var = M2 / (nv - 1) where nv > 1, so that
+    weights all 1 give the unweighted numbers).  The Gaussian cells come from two
+    scans in one statement: the weighted class means, then the deviations from
+    them (the corrected two-pass formula, exact for values far from zero, where
+    the unweighted pass needs its refinement).  Rows with a NULL label or weight
+    are not trained on (a NOTICE counts them); a negative, NaN or infinite weight
+    is 22023 (:func:`madnb_pl.inputs.columns.check_weights`).
+    """
+    assert training.weight is not None
+    check_weights(plpy, training.source, training.label, training.weight)
+    w = weight_value_sql(training.weight)
+    lab = f"t.{training.label.sql}"
+    src = f"{training.source.sql} AS t"
+    kept = f"{lab} IS NOT NULL AND {w} IS NOT NULL"
+    r = plpy.execute(
+        Sql(f"SELECT pg_catalog.count(*) FILTER (WHERE {lab} IS NULL) AS unlabelled, "
+            f"pg_catalog.count(*) FILTER (WHERE {kept}) AS labelled, "
+            f"COALESCE(pg_catalog.sum({w}) FILTER (WHERE {kept}), '0'::{F8}) AS total FROM {src}")
+    )[0]
+    if r["unlabelled"]:
+        plpy.notice(
+            f"{r['unlabelled']} row(s) of {training.source.display} with a NULL label were ignored", detail=f'label "{training.label.name}"',
+        )
+    if not r["labelled"]:
+        raise MadnbError(
+            "22023", f"source {training.source.display} has no rows with a non-NULL label and weight",
+            detail=f'label "{training.label.name}", weight "{training.weight.name}"', hint="train on a table with at least one such row",
+        )
+    if not r["total"] > 0:
+        raise MadnbError(
+            "22023", f"the weights of the rows of {training.source.display} sum to 0",
+            detail=f'weight column "{training.weight.name}"', hint="give some rows a weight > 0",
+        )
+    statistics_table.create_table(plpy, dest, training.shape(), weighted=True)
+    exact = "::pg_catalog.text::pg_catalog.numeric"  # a float8 sum's shortest text: the numeric is that double exactly
+    n = f"pg_catalog.sum({w})"
+    parts = [f"SELECT {lab}, 0, NULL::pg_catalog.text, ({n}){exact}, NULL::pg_catalog.numeric, NULL::{F8}, NULL::{F8}, "
+             f"NULL::pg_catalog.numeric FROM {src} WHERE {kept} GROUP BY 1"]
+    cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
+    if cat:
+        texts = [(i, str(column_text_sql(f"t.{training.features[i - 1].column.sql}", training.features[i - 1]))) for i in cat]
+        parts.append(
+            f"SELECT g.cls, g.o, g.v, (g.n){exact}, NULL, NULL, NULL, NULL FROM ({value_counts_sql(lab, src, texts, where=kept, count=n)}) AS g "
+            "WHERE g.cls IS NOT NULL"
+        )
+    plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) {' UNION ALL '.join(parts)}"))
+    if training.numeric:
+        xs = {j: str(gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1])) for j in training.numeric}
+        means = ", ".join(
+            f"{_ratio(f'pg_catalog.sum({w} OPERATOR(pg_catalog.*) {x})', f'pg_catalog.sum({w}) FILTER (WHERE {x} IS NOT NULL)')} AS c{j}"
+            for j, x in xs.items()
+        )
+        aggs, cells = [], []
+        for j, x in xs.items():
+            d = f"({x} OPERATOR(pg_catalog.-) m.c{j})"
+            aggs.append(
+                f"pg_catalog.sum({w}) FILTER (WHERE {x} IS NOT NULL) AS w{j}, pg_catalog.min(m.c{j}) AS c{j}, "
+                f"pg_catalog.sum({w} OPERATOR(pg_catalog.*) {d}) AS s{j}, "
+                f"pg_catalog.sum({w} OPERATOR(pg_catalog.*) {d} OPERATOR(pg_catalog.*) {d}) AS q{j}"
+            )
+            cells.append(f"({j}, g.w{j}, g.c{j}, g.s{j}, g.q{j})")
+        moments = (
+            f"WITH m AS (SELECT {lab} AS cls, {means} FROM {src} WHERE {kept} GROUP BY 1) "
+            f"SELECT {lab} AS cls, {', '.join(aggs)} FROM {src} JOIN m ON m.cls OPERATOR(pg_catalog.=) {lab} "
+            f"WHERE {kept} GROUP BY 1"
+        )
+        # mean = c + s / w and M2 = q - s**2 / w (s: the rounding of c, nearly 0)
+        m2 = f"GREATEST(x.q OPERATOR(pg_catalog.-) {_ratio('x.s OPERATOR(pg_catalog.*) x.s', 'x.w')}, '0'::{F8})"
+        plpy.execute(
+            Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) "
+                f"SELECT g.cls, x.j, NULL, NULL, COALESCE(x.w, '0'::{F8}){exact}, "
+                f"x.c OPERATOR(pg_catalog.+) {_ratio('x.s', 'x.w')}, "
+                f"CASE WHEN x.w OPERATOR(pg_catalog.>) '1'::{F8} THEN {m2} OPERATOR(pg_catalog./) (x.w OPERATOR(pg_catalog.-) '1'::{F8}) END, "
+                f"({m2}){exact} "
+                f"FROM ({moments}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(j, w, c, s, q)")
+        )
+    header = dataclasses.replace(exact_header(plpy, training), weighted=True)
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header, int(r["labelled"])
+
+
+def _ratio(a: str, b: str) -> str:
+    """a / b, NULL where b is not > 0 (a class whose present values all weigh 0 has no mean)."""
+    return f"CASE WHEN ({b}) OPERATOR(pg_catalog.>) '0'::{F8} THEN ({a}) OPERATOR(pg_catalog./) ({b}) END"
 
 
 def exact_header(plpy: Plpy, training: ColumnTraining) -> statistics_table.Header:

@@ -8,7 +8,8 @@ row per released cell:
     value  element type    a categorical value (NULL for attr 0 and numeric attributes)
     n      numeric         attr 0: rows of the class; categorical attr: rows of the class
                            whose attribute equals value; NULL for a numeric attribute
-    nv     int8            exact, numeric attr: non-missing values of the class
+    nv     int8            exact, numeric attr: non-missing values of the class (weighted: their
+                           weights' sum, numeric; see :attr:`Header.weighted`)
     mean   float8          exact, numeric attr: their mean
     mean_lo float8         exact, numeric attr: what the mean is above ``mean`` (a double-double
                            mean + mean_lo; NULL = 0): set where the values sit far from 0
@@ -16,7 +17,7 @@ row per released cell:
     var    float8          exact, numeric attr: their sample variance (M2 = var * (nv - 1)),
                            NULL below two values
     s1     numeric         private, numeric attr: noisy sum of the fixed-point values
-    s2     numeric         private, numeric attr: noisy sum of their squares
+    s2     numeric         private, numeric attr: noisy sum of their squares; weighted: M2
 
 Exact statistics store (count, mean, sample variance), which parts merge with
 Chan et al.'s parallel formula (:mod:`madnb_pl.derive.model_tables`); private statistics
@@ -54,7 +55,7 @@ KEPT_SCHEMA = "madnb_statistics"
 """The schema where training keeps the statistics it derived its model from (migration 0005)."""
 
 
-_SUM_FIELDS = ("parts", "release_ids", "vector", "binarize")  # left out of the header text when None
+_SUM_FIELDS = ("parts", "release_ids", "vector", "binarize", "weighted")  # left out of the header text when None
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,11 @@ class Header:
     # values -- or, with binarize b, the count of values > b.  None: MADlib-style statistics.
     vector: str | None = None
     binarize: float | None = None
+    # Weighted statistics (madnb.train's weight, scikit-learn's sample_weight): n and nv are sums of weights
+    # (nv numeric), mean the weighted mean, var M2 / (nv - 1) where nv > 1 (else NULL) and s2 M2 itself, the
+    # weighted centred second moment.  They derive the model they were released for and are never merged
+    # (:func:`madnb_pl.merge.part_sums.refuse_weighted`).  None: every row counts 1.
+    weighted: bool | None = None
 
     def text(self) -> str:
         fields = asdict(self)
@@ -147,21 +153,23 @@ FIXED_COLUMN_TYPES = {
 """The types of the columns that are the same in every statistics table, as ``format_type`` spells them."""
 
 
-def columns_ddl(class_type: str, element_type: str) -> Sql:
-    """The column list of a statistics table whose classes and values have these (madnb-formatted) types."""
+def columns_ddl(class_type: str, element_type: str, weighted: bool = False) -> Sql:
+    """The column list of a statistics table whose classes and values have these (madnb-formatted) types
+    (``weighted``: nv is a sum of weights, numeric; see :attr:`Header.weighted`)."""
+    nv = "pg_catalog.numeric" if weighted else "pg_catalog.int8"
     return Sql(
         f"(cls {class_type}, attr pg_catalog.int4 NOT NULL, value {element_type}, "
-        "n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, "
+        f"n pg_catalog.numeric, nv {nv}, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, "
         "s1 pg_catalog.numeric, s2 pg_catalog.numeric)"
     )
 
 
-def create_table(plpy: Plpy, dest: QualifiedName, training: Training) -> None:
+def create_table(plpy: Plpy, dest: QualifiedName, training: Training, weighted: bool = False) -> None:
     """Create the statistics table ``dest`` of training ``t`` (see the module docstring for its columns)."""
-    create_with_types(plpy, dest, training.cls.type_sql, str(training.attrs.elem_sql))
+    create_with_types(plpy, dest, training.cls.type_sql, str(training.attrs.elem_sql), weighted)
 
 
-def create_with_types(plpy: Plpy, dest: QualifiedName, class_type: str, element_type: str) -> None:
+def create_with_types(plpy: Plpy, dest: QualifiedName, class_type: str, element_type: str, weighted: bool = False) -> None:
     """Create an empty statistics table ``dest`` whose classes and values have these types.
 
     A table of schema madnb_statistics (the statistics a training keeps) is made by
@@ -170,7 +178,7 @@ def create_with_types(plpy: Plpy, dest: QualifiedName, class_type: str, element_
     create objects in that schema (one could block another role's drop with a
     view there), so madnb creates their tables for them.
     """
-    ddl = columns_ddl(class_type, element_type)
+    ddl = columns_ddl(class_type, element_type, weighted)
     if dest.schema != KEPT_SCHEMA:
         plpy.execute(Sql(f"CREATE TABLE {dest.sql} {ddl}"))
         return

@@ -71,6 +71,7 @@ class TrainRequest:
     bounds: Any
     domain: str | None
     delta: float | None
+    weight: str | None = None  # madnb.train's weight: the column of sample weights, None: unweighted
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,10 @@ class Kind(ABC, Generic[T, N]):
 
     @abstractmethod
     def catalog_entry(self, training: T, request: TrainRequest) -> CatalogEntry: ...
+
+    def weight(self, training: T) -> Column | None:
+        """The column of sample weights the training reads (madnb.train's ``weight``), None: unweighted."""
+        return None
 
     @abstractmethod
     def statistics(self, plpy: Plpy, training: T, model: ModelName, kept: NewName) -> Released:

@@ -44,7 +44,7 @@ from ...derive import model_tables
 from ...derive.model_tables import ModelTables
 from ...inputs import arrays, columns
 from ...inputs.arrays import MAX_SMOOTHING, finite_number
-from ...inputs.columns import ColumnTraining, Feature, label_text_sql
+from ...inputs.columns import ColumnTraining, Feature, gaussian_value_sql, label_text_sql, weight_value_sql
 from ...merge import part_sums
 from ...predict import generated, share
 from ...predict.generated import Helpers
@@ -186,23 +186,35 @@ def derive_kind(plpy: Plpy, p: Parameters, training: ColumnTraining, kept: str, 
             )
         return None
     assert numeric_stats is not None
-    pooled = part_sums.pooled_numeric_select(kept, training.shape())
-    # np.var(X, axis=0).max(): ddof 0, so the sample variance times (N - 1) / N (0 for one value)
-    r = plpy.execute(
-        Sql(f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
-        f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g")
-    )[0]["v"]
+    if training.weight is None:
+        pooled = part_sums.pooled_numeric_select(kept, training.shape())
+        # np.var(X, axis=0).max(): ddof 0, so the sample variance times (N - 1) / N (0 for one value)
+        r = plpy.execute(
+            Sql(f"SELECT pg_catalog.max(COALESCE(g.var OPERATOR(pg_catalog.*) (g.nv OPERATOR(pg_catalog.-) 1)::{F8} "
+            f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g")
+        )[0]["v"]
+    else:
+        r = _unweighted_max_variance(plpy, training)
     epsilon = p.var_smoothing * float(r or 0.0)
     if not math.isfinite(epsilon):
         raise MadnbError(
             "22023", f"var_smoothing {p.var_smoothing!r} times the largest feature variance is not a finite number",
             hint="use a smaller var_smoothing (scikit-learn's default is 1e-9)",
         )
-    plpy.execute(
-        Sql(f"UPDATE {numeric_stats.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
-        f"OPERATOR(pg_catalog./) x.value_cnt::{F8}, '0'::{F8}) OPERATOR(pg_catalog.+) {epsilon!r}::{F8} "
-        "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0")
-    )
+    if training.weight is None:
+        plpy.execute(
+            Sql(f"UPDATE {numeric_stats.sql} AS x SET attr_var = COALESCE(x.attr_var OPERATOR(pg_catalog.*) (x.value_cnt OPERATOR(pg_catalog.-) 1)::{F8} "
+            f"OPERATOR(pg_catalog./) x.value_cnt::{F8}, '0'::{F8}) OPERATOR(pg_catalog.+) {epsilon!r}::{F8} "
+            "WHERE x.value_cnt OPERATOR(pg_catalog.>) 0")
+        )
+    else:
+        # GaussianNB with sample_weight: var_ = sum w (x - mean)**2 / sum w (+ epsilon), M2 kept as s2
+        plpy.execute(
+            Sql(f"UPDATE {numeric_stats.sql} AS x SET attr_var = s.s2::{F8} OPERATOR(pg_catalog./) s.nv::{F8} "
+            f"OPERATOR(pg_catalog.+) {epsilon!r}::{F8} FROM {kept} AS s "
+            "WHERE s.attr OPERATOR(pg_catalog.=) x.attr AND s.cls OPERATOR(pg_catalog.=) x.class "
+            "AND x.value_cnt OPERATOR(pg_catalog.>) 0")
+        )
     zero = plpy.execute(
         Sql(f"SELECT x.attr, {label_text_sql('x.class', training)} AS cls FROM {numeric_stats.sql} AS x "
         f"WHERE x.value_cnt OPERATOR(pg_catalog.>) 0 AND NOT x.attr_var OPERATOR(pg_catalog.>) '0'::{F8} LIMIT 1")
@@ -214,6 +226,22 @@ def derive_kind(plpy: Plpy, p: Parameters, training: ColumnTraining, kept: str, 
             hint="give var_smoothing > 0 (scikit-learn's default is 1e-9), or leave the constant feature out",
         )
     return epsilon
+
+
+def _unweighted_max_variance(plpy: Plpy, training: ColumnTraining) -> float | None:
+    """GaussianNB's ``np.var(X, axis=0).max()`` for a weighted training: its epsilon ignores the weights, so the
+    largest population variance of a feature over the rows trained on (NULL label or weight: not trained on),
+    read from the source (the weighted statistics hold no unweighted moments)."""
+    assert training.weight is not None
+    w, lab = weight_value_sql(training.weight), f"t.{training.label.sql}"
+    variances = ", ".join(
+        f"COALESCE(pg_catalog.var_pop({gaussian_value_sql(f't.{training.features[j - 1].column.sql}', training.features[j - 1])}), '0'::{F8})"
+        for j in training.numeric
+    )
+    v = plpy.execute(
+        Sql(f"SELECT GREATEST({variances}) AS v FROM {training.source.sql} AS t WHERE {lab} IS NOT NULL AND {w} IS NOT NULL")
+    )[0]["v"]
+    return None if v is None else float(v)
 
 
 def stored(kind: str, options: dict[str, Any] | None, smoothing: float) -> Parameters | None:
@@ -310,7 +338,7 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         smoothing = p.alpha if p is not None and p.kind == CATEGORICAL else request.smoothing  # CategoricalNB's alpha
         training = columns.training(
             plpy, request.source, request.label, request.features, request.exclude, request.categorical,
-            role=None if p is None else p.kind,
+            role=None if p is None else p.kind, weight=request.weight,
         )
         arrays.check_label_type(plpy, training.label)
         spec = column_release.privacy(plpy, training, request.epsilon, request.bounds, request.domain, request.delta)
@@ -322,6 +350,9 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
     def label(self, training: TableTraining) -> Column:
         return training.columns.label
 
+    def weight(self, training: TableTraining) -> Column | None:
+        return training.columns.weight
+
     def catalog_entry(self, training: TableTraining, request: TrainRequest) -> CatalogEntry:
         feats = [{"name": f.name, "role": f.role, "type": f.column.type_sql} for f in training.columns.features]
         return CatalogEntry(feats, training.smoothing, request.options if request.options_given else None)
@@ -329,7 +360,8 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
     def statistics(self, plpy: Plpy, training: TableTraining, model: ModelName, kept: NewName) -> Released:
         spec = training.privacy
         if spec is None:
-            header, rows = column_pass.write_statistics(plpy, training.columns, kept)
+            write = column_pass.write_statistics if training.columns.weight is None else column_pass.write_weighted_statistics
+            header, rows = write(plpy, training.columns, kept)
             arrays.warn_suspect_classes(plpy, kept.sql, training.columns.label, training.columns.source)
             return Released(header, rows)
         tables = ModelObjects.of(model).tables(bool(training.columns.numeric))

@@ -59,7 +59,7 @@ from ...core.names import Column, ModelName, NewName, Relation, created, resolve
 from ...core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql, f8_array_const, f8_const, quote_ident, temp_name, text_sql
 from ...inputs import arrays, privacy_parameters
 from ...inputs.arrays import finite_number
-from ...inputs.columns import resolve_inputs
+from ...inputs.columns import check_weights, resolve_inputs, weight_value_sql
 from ...predict import generated, share
 from ...predict.generated import Helpers, plpy_literal
 from ...release import statistics_table
@@ -169,6 +169,7 @@ class VectorTraining:
     kind: str
     params: Parameters
     label_builtin: bool = True  # the label's type is PostgreSQL's own (core.sql.text_sql)
+    weight: Column | None = None  # madnb.train's weight column: every sum weighted (scikit-learn's sample_weight)
 
     @property
     def role(self) -> str:
@@ -178,10 +179,11 @@ class VectorTraining:
 def training(
     plpy: Plpy, kind: str, params: Parameters, source: str | None, label: str | None,
     features: list[str | None] | None, exclude: list[str | None] | None, categorical: list[str | None] | None,
+    weight: str | None = None,
 ) -> VectorTraining:
     """The validated :class:`VectorTraining`: the inputs of every kind (:func:`madnb_pl.inputs.columns.resolve_inputs`),
     whose one feature is the vector column."""
-    inputs = resolve_inputs(plpy, source, label, features, exclude)
+    inputs = resolve_inputs(plpy, source, label, features, exclude, weight)
     rel, lab, names = inputs.source, inputs.label, inputs.features
     if categorical:
         raise MadnbError("22023", f"kind '{kind}' takes no categorical columns",
@@ -203,7 +205,7 @@ def training(
             "42804", f'feature "{col.name}" is of type {col.type_sql}, not a vector of counts',
             hint=f"kind '{kind}' trains on an array of integers or floats (one element per feature) or a tsvector (text)",
         )
-    return VectorTraining(rel, lab, col, form, kind, params, inputs.label_builtin)
+    return VectorTraining(rel, lab, col, form, kind, params, inputs.label_builtin, inputs.weight)
 
 
 # ---------------------------------------------------------------------------
@@ -235,6 +237,11 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
     grouped by it too (cross-validation's per-fold statistics, in the same pass).
     """
     lab, x, src = f"t.{training.label.sql}", f"t.{training.vector.sql}", f"{training.source.sql} AS t"
+    # weighted (madnb.train's weight): a row's class count and sums are its weight times its values; its
+    # rows with a NULL weight are not trained on (checked and counted first: columns.check_weights)
+    w = None if training.weight is None else str(weight_value_sql(training.weight))
+    rows = "pg_catalog.count(*)::pg_catalog.numeric" if w is None else f"pg_catalog.sum({w})::pg_catalog.text::pg_catalog.numeric"
+    weighted = "" if w is None else f" AND {w} IS NOT NULL"
     by_fold, f, null_f = "", "", ""
     if fold is not None:
         by_fold, f, null_f = ", 6", ", x.f", ", NULL::pg_catalog.int4"
@@ -248,9 +255,11 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
             f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.<>) 1 "
             f"OR pg_catalog.array_position({x}, NULL) IS NOT NULL)"
         )
-        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, {bad_vec} AS bad{f}"
+        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, {rows} AS n, {bad_vec} AS bad{f}"
         xf = f"u.x::{F8}"
-        if training.vector.elem_oid in (FLOAT4, FLOAT8):
+        if w is not None:
+            total = f"pg_catalog.sum({_stat(training, xf)} OPERATOR(pg_catalog.*) {w})::pg_catalog.text::pg_catalog.numeric"
+        elif training.vector.elem_oid in (FLOAT4, FLOAT8):
             total = f"pg_catalog.sum({_stat(training, xf)})::pg_catalog.text::pg_catalog.numeric"
         elif training.params.binarize is None:
             total = "pg_catalog.sum(u.x)::pg_catalog.numeric"
@@ -263,37 +272,49 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
         if not integer:
             checks.append(f"{xf} OPERATOR(pg_catalog.=) ANY ('{{NaN,Infinity,-Infinity}}'::{F8}[])")
         bad_elem = f"pg_catalog.count(*) FILTER (WHERE {' OR '.join(checks)})" if checks else "0::pg_catalog.int8"
-        if integer and training.params.binarize is not None:
+        if integer and training.params.binarize is not None and w is None:
             total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) {f8_const(training.params.binarize)})::pg_catalog.numeric"
         body = (
             f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem}{f} "
             f"FROM {src} CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
-            f"WHERE {lab} IS NOT NULL GROUP BY 1, 2{by_fold}"
+            f"WHERE {lab} IS NOT NULL{weighted} GROUP BY 1, 2{by_fold}"
         )
     else:
         head = (
-            f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, "
+            f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, {rows} AS n, "
             f"0::pg_catalog.int8 AS bad{f}"
         )
         c = f"COALESCE(pg_catalog.cardinality(u.positions), 1)::{F8}"
+        stat = _stat(training, c)
+        total = (f"pg_catalog.sum({stat})::pg_catalog.numeric" if w is None
+                 else f"pg_catalog.sum({stat} OPERATOR(pg_catalog.*) {w})::pg_catalog.text::pg_catalog.numeric")
         body = (
-            f"SELECT {lab}, 1, u.lexeme, pg_catalog.sum({_stat(training, c)})::pg_catalog.numeric, 0::pg_catalog.int8{f} "
+            f"SELECT {lab}, 1, u.lexeme, {total}, 0::pg_catalog.int8{f} "
             f"FROM {src} CROSS JOIN LATERAL pg_catalog.unnest({x}) AS u "
-            f"WHERE {lab} IS NOT NULL GROUP BY 1, 3{by_fold}"
+            f"WHERE {lab} IS NOT NULL{weighted} GROUP BY 1, 3{by_fold}"
         )
     nulls = (
         f"SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0{null_f} FROM {training.source.sql} AS t "
-        f"WHERE {lab} IS NOT NULL AND {x} IS NULL"
+        f"WHERE {lab} IS NOT NULL AND {x} IS NULL{weighted}"
     )
-    head += f" FROM {src} WHERE {x} IS NOT NULL GROUP BY 1{by_fold}"
+    head += f" FROM {src} WHERE {x} IS NOT NULL{weighted} GROUP BY 1{by_fold}"
     return Sql(f"{head} UNION ALL {nulls} UNION ALL {body}")
 
 
 def write_statistics(plpy: Plpy, training: VectorTraining, dest: NewName) -> tuple[statistics_table.Header, int]:
     """The statistics pass into a new statistics table ``dest``; return its header and the rows trained on."""
+    if training.weight is not None:
+        check_weights(plpy, training.source, training.label, training.weight)
     s, rows, length = statistics_pass(plpy, training)
     header = insert_cells(plpy, training, s, dest, length)
     plpy.execute(Sql(f"DROP TABLE {s}"))
+    if training.weight is not None:  # the pass's counts are sums of weights: the rows trained on, counted
+        header = dataclasses.replace(header, weighted=True)
+        lab, w = f"t.{training.label.sql}", weight_value_sql(training.weight)
+        rows = int(plpy.execute(
+            Sql(f"SELECT pg_catalog.count(*) AS n FROM {training.source.sql} AS t WHERE {lab} IS NOT NULL "
+                f"AND t.{training.vector.sql} IS NOT NULL AND {w} IS NOT NULL")
+        )[0]["n"])
     statistics_table.write_header(plpy, dest.sql, header)
     return header, rows
 
@@ -651,7 +672,7 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         )
         vector_training = training(
             plpy, self.name, parameters(plpy, self.name, request.options), request.source, request.label,
-            request.features, request.exclude, request.categorical,
+            request.features, request.exclude, request.categorical, request.weight,
         )
         arrays.check_label_type(plpy, vector_training.label)
         return vector_training
@@ -661,6 +682,9 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
 
     def label(self, training: VectorTraining) -> Column:
         return training.label
+
+    def weight(self, training: VectorTraining) -> Column | None:
+        return training.weight
 
     def catalog_entry(self, training: VectorTraining, request: TrainRequest) -> CatalogEntry:
         feats = [{"name": training.vector.name, "role": training.role, "type": training.vector.type_sql}]

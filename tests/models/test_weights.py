@@ -1,0 +1,256 @@
+"""madnb.train(..., weight => 'column'): sample weights for every kind (issue 22 point 7).
+
+Every expected number is scikit-learn's, fitted in the test on the same rows with
+``sample_weight`` (GaussianNB, CategoricalNB, MultinomialNB, BernoulliNB,
+ComplementNB); kind 'naive_bayes' (MADlib's numbers, no scikit-learn estimator)
+is checked against its definition: integer weights are frequencies, so a model
+weighted by k equals the model of the rows repeated k times.  Real data from
+/work/shared/data (adult's fnlwgt is the census's own sampling weight, skin
+segmentation) and scikit-learn's bundled digits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from sklearn.datasets import load_digits
+from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
+from sklearn.preprocessing import OrdinalEncoder
+from test_export import database_proba, frame
+from test_kinds_sklearn import gaussian_tables, load, proba, read_csv
+from test_kinds_vector import fitted, load_vectors, predictions
+
+import madnb
+from models_helpers import load_adult
+
+TOL = 1e-9
+
+
+def _weights(n: int, seed: int = 7) -> np.ndarray:
+    """Deterministic fractional weights in (0, 3), some exactly 0."""
+    w = np.random.default_rng(seed).uniform(0, 3, n)
+    w[::17] = 0.0
+    return w
+
+
+# --- Gaussian: skin segmentation ----------------------------------------------------------------
+
+
+@pytest.fixture
+def skin(db: psycopg.Connection[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows = [(int(r), int(g), int(b), int(s)) for r, g, b, s in read_csv("skin_segmentation.csv")][::10]
+    w = _weights(len(rows))
+    load(db, "skin", [("r", "int"), ("g", "int"), ("b", "int"), ("skin", "int"), ("w", "float8")],
+         [(*r, float(x)) for r, x in zip(rows, w, strict=True)])
+    a = np.array(rows, dtype=np.float64)
+    return a[:, :3], a[:, 3].astype(int), w
+
+
+def test_a_weighted_gaussian_model_equals_gaussian_nb_with_sample_weight_on_skin_segmentation(db, skin):
+    x, y, w = skin
+    db.execute("SELECT madnb.train('skin_w', 'skin', 'skin', exclude => ARRAY['id'], kind => 'gaussian', weight => 'w')")
+    ref = GaussianNB().fit(x, y, sample_weight=w)
+    theta, var = gaussian_tables(db, "skin_w", 2, 3)
+    np.testing.assert_allclose(theta, ref.theta_, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(var, ref.var_, rtol=1e-10, atol=0)
+    np.testing.assert_allclose(proba(db, "skin_w", "skin"), ref.predict_proba(x), rtol=0, atol=TOL)
+    counts = [r[0] for r in db.execute("SELECT class_cnt FROM madnb_models.skin_w_class_priors ORDER BY class")]
+    np.testing.assert_allclose(counts, ref.class_count_, rtol=1e-14, atol=0)
+    assert db.execute("SELECT weight, training_rows FROM madnb.models WHERE name = 'skin_w'").fetchone() == ("w", len(y))
+
+
+def test_weights_all_one_give_the_unweighted_gaussian_model(db, skin):
+    x, y, _ = skin
+    db.execute("ALTER TABLE skin ADD COLUMN one int DEFAULT 1")
+    db.execute("SELECT madnb.train('s1', 'skin', 'skin', features => ARRAY['r', 'g', 'b'], kind => 'gaussian', weight => 'one')")
+    db.execute("SELECT madnb.train('s0', 'skin', 'skin', features => ARRAY['r', 'g', 'b'], kind => 'gaussian')")
+    np.testing.assert_allclose(proba(db, "s1", "skin"), proba(db, "s0", "skin"), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(proba(db, "s1", "skin"), GaussianNB().fit(x, y).predict_proba(x), rtol=0, atol=TOL)
+
+
+# --- categorical and naive_bayes: adult, weighted by fnlwgt ----------------------------------------
+
+ADULT_CATEGORICAL = ["workclass", "education", "marital_status", "relationship", "race", "sex"]
+
+
+@pytest.fixture
+def adult(db: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+    load_adult(db, "adult")
+    return db
+
+
+def test_a_weighted_categorical_model_equals_categorical_nb_with_sample_weight_on_adult(adult):
+    db = adult
+    cols = ", ".join(ADULT_CATEGORICAL)
+    db.execute(f"CREATE TABLE ad AS SELECT id, {cols}, income, fnlwgt FROM adult WHERE workclass IS NOT NULL")
+    db.execute("SELECT madnb.train('ad_w', 'ad', 'income', features => %s, kind => 'categorical', "
+               "options => '{\"alpha\": 0.5}', weight => 'fnlwgt')", [ADULT_CATEGORICAL])
+    rows = db.execute(f"SELECT {cols}, income, fnlwgt FROM ad ORDER BY id").fetchall()
+    feats = np.array([r[:-2] for r in rows], dtype=object)
+    labels, w = [r[-2] for r in rows], np.array([float(r[-1]) for r in rows])
+    enc = OrdinalEncoder(dtype=np.int64).fit(feats)
+    ref = CategoricalNB(alpha=0.5).fit(enc.transform(feats), labels, sample_weight=w)
+    np.testing.assert_allclose(proba(db, "ad_w", "ad"), ref.predict_proba(enc.transform(feats)), rtol=0, atol=TOL)
+    counts = [r[0] for r in db.execute("SELECT class_cnt FROM madnb_models.ad_w_class_priors ORDER BY class")]
+    np.testing.assert_allclose(counts, ref.class_count_, rtol=1e-14, atol=0)
+
+
+def test_integer_weights_of_a_mixed_model_count_as_the_rows_repeated(adult):
+    db = adult
+    # kind 'naive_bayes' (MADlib's numbers): weight k = the row k times, Gaussian and categorical features alike
+    db.execute("CREATE TABLE aw AS SELECT id, age, workclass, education, hours_per_week, sex, income, "
+               "(id % 4)::int AS k FROM adult WHERE id <= 6000")
+    db.execute("CREATE TABLE ar AS SELECT a.id, a.age, a.workclass, a.education, a.hours_per_week, a.sex, a.income "
+               "FROM aw AS a CROSS JOIN LATERAL generate_series(1, a.k) AS g")
+    db.execute("SELECT madnb.train('m_w', 'aw', 'income', exclude => ARRAY['id'], weight => 'k')")
+    db.execute("SELECT madnb.train('m_r', 'ar', 'income', exclude => ARRAY['id'])")
+    pw = np.array([r[0] for r in db.execute("SELECT madnb_models.m_w_predict_proba_array(t) FROM adult t WHERE id <= 6000 ORDER BY id")])
+    pr = np.array([r[0] for r in db.execute("SELECT madnb_models.m_r_predict_proba_array(t) FROM adult t WHERE id <= 6000 ORDER BY id")])
+    np.testing.assert_allclose(pw, pr, rtol=0, atol=1e-9)
+    for total in ("sum(class_cnt) FROM madnb_models.{m}_class_priors", "sum(cnt) FROM madnb_models.{m}_feature_probs"):
+        assert float(db.execute(f"SELECT {total.format(m='m_w')}").fetchone()[0]) == float(db.execute(f"SELECT {total.format(m='m_r')}").fetchone()[0])
+    stats_w = db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM madnb_models.m_w_numeric_stats ORDER BY 1, 2").fetchall()
+    stats_r = db.execute("SELECT class, attr, attr_mean, attr_var, value_cnt FROM madnb_models.m_r_numeric_stats ORDER BY 1, 2").fetchall()
+    for a, b in zip(stats_w, stats_r, strict=True):
+        assert a[:2] == b[:2] and float(a[4]) == float(b[4])
+        assert a[2] == pytest.approx(b[2], rel=1e-12) and a[3] == pytest.approx(b[3], rel=1e-10)
+
+
+# --- the vector kinds: digits ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "est"),
+    [("multinomial", MultinomialNB()), ("bernoulli", BernoulliNB(binarize=4.0)), ("complement", ComplementNB(norm=True))],
+    ids=["multinomial", "bernoulli", "complement"],
+)
+def test_a_weighted_vector_model_equals_scikit_learn_with_sample_weight_on_digits(db, kind, est):
+    d = load_digits()
+    x, y = d.data.astype(int)[:1200], d.target[:1200]
+    w = _weights(len(y), seed=3)
+    load_vectors(db, "dg", x, y)
+    db.execute("ALTER TABLE dg ADD COLUMN w float8")
+    with db.cursor() as cur:
+        cur.executemany("UPDATE dg SET w = %s WHERE id = %s", [(float(v), i) for i, v in enumerate(w)])
+    options = {"multinomial": None, "bernoulli": '{"binarize": 4}', "complement": '{"norm": true}'}[kind]
+    db.execute("SELECT madnb.train('dgw', 'dg', 'label', features => ARRAY['v'], kind => %s, options => %s, weight => 'w')",
+               [kind, options])
+    est.fit(x, y, sample_weight=w)
+    class_count, log_prior, feature_count, log_prob = fitted(db, "dgw")
+    np.testing.assert_allclose(class_count, est.class_count_, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(feature_count, est.feature_count_, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(log_prior, est.class_log_prior_, rtol=0, atol=TOL)
+    np.testing.assert_allclose(log_prob, est.feature_log_prob_, rtol=0, atol=TOL)
+    _, p = predictions(db, "dgw", "dg")
+    np.testing.assert_allclose(p, est.predict_proba(x), rtol=0, atol=TOL)
+    assert db.execute("SELECT weight, training_rows FROM madnb.models WHERE name = 'dgw'").fetchone() == ("w", 1200)
+
+
+# --- bad weights, and what weights do not go with ------------------------------------------------
+
+
+@pytest.fixture
+def fruit(db: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+    db.execute("CREATE TABLE fruit (id int, kind text, colour text, size float8, w float8, label_w text)")
+    db.execute("INSERT INTO fruit VALUES (1, 'apple', 'red', 150, 1, 'a'), (2, 'apple', 'green', 170, 2, 'b'), "
+               "(3, 'lemon', 'yellow', 120, 0.5, 'c'), (4, 'lemon', 'yellow', 110, 1.5, 'd'), (5, 'apple', 'red', 160, 1, 'e')")
+    return db
+
+
+@pytest.mark.parametrize("bad", ["-1", "'NaN'", "'Infinity'"])
+def test_a_negative_nan_or_infinite_weight_is_refused_and_nothing_is_left_behind(fruit, bad):
+    db = fruit
+    db.execute(f"UPDATE fruit SET w = {bad} WHERE id = 3")
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    assert e.value.diag.sqlstate == "22023"
+    assert "weight" in e.value.diag.message_primary
+    db.rollback()
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
+
+
+def test_a_weight_column_that_is_not_a_number_is_refused(fruit):
+    with pytest.raises(psycopg.errors.Error) as e:
+        fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['size'], weight => 'label_w')")
+    assert e.value.diag.sqlstate == "42804"
+
+
+def test_a_missing_weight_column_the_label_or_a_feature_as_weight_is_refused(fruit):
+    db = fruit
+    for call, state in [
+        ("weight => 'nope'", "42703"),
+        ("weight => 'kind'", "22023"),
+        ("features => ARRAY['size', 'w'], weight => 'w'", "22023"),
+    ]:
+        with pytest.raises(psycopg.errors.Error) as e:
+            db.execute(f"SELECT madnb.train('f', 'fruit', 'kind', {call})")
+        assert e.value.diag.sqlstate == state, call
+        db.rollback()
+
+
+def test_the_weight_column_is_not_a_feature_when_features_are_not_named(fruit):
+    fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', exclude => ARRAY['id', 'label_w'], weight => 'w')")
+    feats = fruit.execute("SELECT features FROM madnb.models WHERE name = 'f'").fetchone()[0]
+    assert [f["name"] for f in feats] == ["colour", "size"]
+
+
+def test_rows_with_a_null_weight_are_skipped_with_a_notice_as_if_they_were_not_there(fruit):
+    db = fruit
+    notices: list[str] = []
+    db.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+    db.execute("UPDATE fruit SET w = NULL WHERE id = 2")
+    db.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    assert any("1 row(s) of public.fruit with a NULL weight were ignored" in n for n in notices)
+    db.execute("CREATE TABLE fruit2 AS SELECT * FROM fruit WHERE id <> 2")
+    db.execute("SELECT madnb.train('f2', 'fruit2', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    a = db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall()
+    b = db.execute("SELECT madnb_models.f2_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall()
+    np.testing.assert_allclose(np.array([r[0] for r in a]), np.array([r[0] for r in b]), rtol=0, atol=1e-12)
+    assert db.execute("SELECT training_rows FROM madnb.models WHERE name = 'f'").fetchone()[0] == 4
+
+
+def test_weights_that_sum_to_zero_are_refused(fruit):
+    fruit.execute("UPDATE fruit SET w = 0")
+    with pytest.raises(psycopg.errors.Error) as e:
+        fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    assert e.value.diag.sqlstate == "22023"
+
+
+def test_a_private_model_cannot_be_trained_with_weights(fruit):
+    with pytest.raises(psycopg.errors.Error) as e:
+        fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour'], epsilon => 1, weight => 'w')")
+    assert e.value.diag.sqlstate == "0A000"
+
+
+def test_a_weighted_models_statistics_are_not_merged_with_others(fruit):
+    db = fruit
+    db.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    kept = db.execute("SELECT statistics FROM madnb.models WHERE name = 'f'").fetchone()[0]
+    header = db.execute("SELECT obj_description(%s::regclass, 'pg_class')", [kept]).fetchone()[0]
+    assert '"weighted": true' in header
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute("SELECT madnb.train_from_statistics('g', ARRAY[%s], ARRAY['colour', 'size'], 'kind')", [kept])
+    assert e.value.diag.sqlstate == "0A000"
+
+
+def test_an_unweighted_model_records_no_weight(fruit):
+    fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'])")
+    assert fruit.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None
+
+
+def test_a_weighted_model_exports_to_scikit_learn_with_the_databases_probabilities(adult):
+    db = adult
+    db.execute("CREATE TABLE ag AS SELECT id, age, hours_per_week, education_num, income, fnlwgt FROM adult WHERE id <= 5000")
+    db.execute("SELECT madnb.train('ag_w', 'ag', 'income', exclude => ARRAY['id'], kind => 'gaussian', weight => 'fnlwgt')")
+    db.execute("SELECT madnb.train('am_w', 'ag', 'income', exclude => ARRAY['id'], weight => 'fnlwgt')")
+    x = frame(db, "SELECT age, hours_per_week, education_num, id FROM ag ORDER BY id")
+    for model in ("ag_w", "am_w"):
+        est = madnb.to_sklearn(db, model)
+        assert np.abs(est.predict_proba(x) - database_proba(db, model, "ag")).max() <= 1e-9
+    rows = db.execute("SELECT age, hours_per_week, education_num, income, fnlwgt FROM ag ORDER BY id").fetchall()
+    xs = np.array([r[:3] for r in rows], dtype=np.float64)
+    ref = GaussianNB().fit(xs, [r[3] for r in rows], sample_weight=np.array([float(r[4]) for r in rows]))
+    np.testing.assert_allclose(madnb.to_sklearn(db, "ag_w")[-1].class_count_, ref.class_count_, rtol=1e-14, atol=0)
