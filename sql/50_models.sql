@@ -316,7 +316,8 @@ SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
                 UNION ALL SELECT pg_catalog.to_regclass(m.statistics)) AS r(oid)
          WHERE r.oid IS NOT NULL) AS size,
        m.parameters,
-       m.schema_name
+       m.schema_name,
+       m.version
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train, madnb.train_from_statistics): what it was trained on, its classes, privacy, owner and size';
@@ -341,6 +342,8 @@ COMMENT ON COLUMN madnb.models.created_by IS 'the session user who trained it';
 COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and its members may replace or drop it)';
 COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
 COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none; the vector kinds list all of theirs as used (alpha, fit_prior, class_prior, binarize, norm)';
+
+COMMENT ON COLUMN madnb.models.version IS 'its current version: each train, replace, update, forget and rollback makes one (madnb.model_versions lists them)';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;
 
