@@ -120,3 +120,151 @@ def test_forget_removes_rows_from_a_model_of_every_kind_as_training_on_the_rest(
     db.execute("SELECT madnb.forget('shrunk', 'gone')")
     _train(db, "rest", kind, "kept")
     assert_same_model(db, "shrunk", "rest", kind)
+
+
+def _proba(db: psycopg.Connection[Any], model: str, source: str = "adult") -> list[list[float]]:
+    return [r[0] for r in db.execute(
+        f"SELECT madnb_models.{model}_predict_proba_array(t) FROM {source} t WHERE t.id % 11 = 0 ORDER BY t.id"
+    ).fetchall()]
+
+
+def test_forget_1000_rows_of_adult_gives_the_model_retrained_without_them(data: psycopg.Connection[Any]) -> None:
+    db = data
+    db.execute("CREATE TABLE erased AS SELECT * FROM adult WHERE id IN (SELECT id FROM adult ORDER BY md5(id::text) LIMIT 1000)")
+    db.execute("CREATE TABLE remaining AS SELECT * FROM adult WHERE id NOT IN (SELECT id FROM erased)")
+    db.execute("SELECT madnb.train('adult_nb', 'adult', 'income', exclude => ARRAY['id'])")
+    db.execute("SELECT madnb.forget('adult_nb', 'erased')")
+    db.execute("SELECT madnb.train('adult_rest', 'remaining', 'income', exclude => ARRAY['id'])")
+    assert_same_model(db, "adult_nb", "adult_rest", "naive_bayes")
+    # the Gaussian cells against the maths: mean and sample variance of the remaining rows, per class
+    for cls, mean, var in db.execute(
+        "SELECT income, avg(age::float8), var_samp(age::float8) FROM remaining GROUP BY income ORDER BY income"
+    ).fetchall():
+        got = db.execute(
+            "SELECT s.attr_mean, s.attr_var FROM madnb_models.adult_nb_numeric_stats s WHERE s.class = %s AND s.attr = 1", [cls],
+        ).fetchone()
+        assert got is not None
+        assert math.isclose(got[0], mean, rel_tol=TOL) and math.isclose(got[1], var, rel_tol=TOL)
+    (rows,) = db.execute("SELECT training_rows FROM madnb.models WHERE name = 'adult_nb'").fetchone()
+    assert rows == db.execute("SELECT count(*) FROM remaining WHERE income IS NOT NULL").fetchone()[0]
+
+
+def test_forget_refuses_rows_whose_statistics_the_model_cannot_hold_and_changes_nothing(data: psycopg.Connection[Any]) -> None:
+    db = data
+    db.execute("CREATE TABLE small AS SELECT * FROM adult WHERE id <= 2000")
+    db.execute("SELECT madnb.train('small_nb', 'small', 'income', exclude => ARRAY['id'])")
+    before = _proba(db, "small_nb")
+    cases = {
+        # a class the model does not have
+        "unknown_class": "SELECT * FROM small WHERE id <= 5 UNION ALL SELECT (s).* FROM (SELECT s FROM small s LIMIT 1) x",
+        # a value of a categorical feature never seen (in that class)
+        "unknown_value": "SELECT * FROM small WHERE id <= 5",
+        # more rows of a class than the model holds
+        "too_many": "SELECT s.* FROM small s CROSS JOIN generate_series(1, 2) WHERE s.income = '>50K'",
+    }
+    db.execute("CREATE TABLE unknown_class AS SELECT * FROM small WHERE id <= 5")
+    db.execute("UPDATE unknown_class SET income = 'maybe' WHERE id = 1")
+    db.execute("CREATE TABLE unknown_value AS SELECT * FROM small WHERE id <= 5")
+    db.execute("UPDATE unknown_value SET workclass = 'Astronaut' WHERE id = 2")
+    db.execute(f"CREATE TABLE too_many AS {cases['too_many']}")
+    details = {}
+    for table in ("unknown_class", "unknown_value", "too_many"):
+        err = sqlstate_of(db, "SELECT madnb.forget('small_nb', %s)", [table])
+        assert err.diag.sqlstate == "22023", table
+        assert err.diag.message_primary == "the rows to forget were not all trained on"
+        details[table] = err.diag.message_detail
+    assert "class maybe" in details["unknown_class"]
+    assert "'Astronaut'" in details["unknown_value"] and 'feature "workclass"' in details["unknown_value"]
+    assert "rows of class >50K" in details["too_many"]
+    assert db.execute("SELECT version FROM madnb.models WHERE name = 'small_nb'").fetchone() == (1,)
+    assert db.execute("SELECT count(*) FROM madnb.model_versions('small_nb')").fetchone() == (1,)
+    assert _proba(db, "small_nb") == before
+    # forgetting every row leaves no model
+    err = sqlstate_of(db, "SELECT madnb.forget('small_nb', 'small')")
+    assert err.diag.sqlstate == "22023"
+
+
+def test_update_refuses_a_source_without_the_models_columns(data: psycopg.Connection[Any]) -> None:
+    db = data
+    db.execute("SELECT madnb.train('m', 'adult', 'income', features => ARRAY['age', 'sex'])")
+    db.execute("CREATE TABLE other AS SELECT income, age::text AS age, sex FROM adult LIMIT 10")
+    err = sqlstate_of(db, "SELECT madnb.update('m', 'other')")
+    assert err.diag.sqlstate == "22023" and "age text" in (err.diag.message_detail or "")
+    db.execute("CREATE TABLE fewer AS SELECT income, sex FROM adult LIMIT 10")
+    assert sqlstate_of(db, "SELECT madnb.update('m', 'fewer')").diag.sqlstate == "42703"
+    assert sqlstate_of(db, "SELECT madnb.update('nope', 'adult')").diag.sqlstate == "42704"
+    assert sqlstate_of(db, "SELECT madnb.forget('m', NULL)").diag.sqlstate == "22004"
+
+
+def test_update_and_forget_refuse_a_private_model(data: psycopg.Connection[Any]) -> None:
+    db = data
+    db.execute(
+        "SELECT madnb.train('private_nb', 'adult', 'income', features => ARRAY['sex'], epsilon => 1, "
+        "domain => '{\"income\": [\"<=50K\", \">50K\"], \"sex\": [\"Female\", \"Male\"]}')"
+    )
+    db.execute("CREATE TABLE few AS SELECT * FROM adult LIMIT 10")
+    for fn in ("update", "forget"):
+        err = sqlstate_of(db, f"SELECT madnb.{fn}('private_nb', 'few')")
+        assert err.diag.sqlstate == "0A000"
+    assert "would disclose the forgotten rows' statistics" in (err.diag.message_detail or "")
+
+
+def test_rollback_returns_to_each_version_across_train_replace_update_and_forget(data: psycopg.Connection[Any]) -> None:
+    db = data
+    db.execute("CREATE TABLE part_a AS SELECT * FROM adult WHERE id % 4 = 0")
+    db.execute("CREATE TABLE part_b AS SELECT * FROM adult WHERE id % 4 = 1")
+    db.execute("SELECT madnb.train('life', 'part_a', 'income', features => ARRAY['age', 'workclass'])")  # 1
+    v1 = _proba(db, "life")
+    db.execute("CREATE VIEW life_view AS SELECT t.id, madnb_models.life_predict_proba_array(t) AS p FROM adult t")
+    db.execute("SELECT madnb.train('life', 'part_a', 'income', features => ARRAY['age', 'workclass', 'sex'], replace => true)")  # 2
+    v2 = _proba(db, "life")
+    db.execute("SELECT madnb.update('life', 'part_b')")  # 3
+    v3 = _proba(db, "life")
+    db.execute("CREATE TABLE part_b_some AS SELECT * FROM part_b WHERE id % 8 = 1")
+    db.execute("SELECT madnb.forget('life', 'part_b_some')")  # 4
+    v4 = _proba(db, "life")
+    listed = db.execute(
+        "SELECT version, current, operation, source, rows, created_by = session_user FROM madnb.model_versions('life')"
+    ).fetchall()
+    n_a, n_b, n_some = (db.execute(f"SELECT count(*) FROM {t} WHERE income IS NOT NULL").fetchone()[0]
+                        for t in ("part_a", "part_b", "part_b_some"))
+    assert listed == [
+        (1, False, "train", "public.part_a", n_a, True), (2, False, "replace", "public.part_a", n_a, True),
+        (3, False, "update", "public.part_b", n_b, True), (4, True, "forget", "public.part_b_some", n_some, True),
+    ]
+    assert len({str(v) for v in (v1, v2, v3, v4)}) == 4
+    view_before = db.execute("SELECT p FROM life_view WHERE id % 11 = 0 ORDER BY id").fetchall()
+    for version, want in ((1, v1), (3, v3), (2, v2), (4, v4)):
+        db.execute("SELECT madnb.rollback_model('life', %s)", [version])
+        np.testing.assert_allclose(_proba(db, "life"), want, rtol=0, atol=1e-12)
+    # the view made at version 1 kept working through every change (the row form's signature never changed)
+    assert db.execute("SELECT p FROM life_view WHERE id % 11 = 0 ORDER BY id").fetchall() == view_before
+    assert db.execute("SELECT version, training_rows FROM madnb.models WHERE name = 'life'").fetchone() == (8, n_a + n_b - n_some)
+    ops = [r[0] for r in db.execute("SELECT operation || ' ' || source FROM madnb.model_versions('life') ORDER BY version")]
+    assert ops[4:] == ["rollback version 1", "rollback version 3", "rollback version 2", "rollback version 4"]
+    # a rollback to version 1 has version 1's features, and the column form follows them
+    db.execute("SELECT madnb.rollback_model('life', 1)")
+    assert [f["name"] for f in db.execute("SELECT features FROM madnb.models WHERE name = 'life'").fetchone()[0]] == ["age", "workclass"]
+    assert sqlstate_of(db, "SELECT madnb.rollback_model('life', 99)").diag.sqlstate == "42704"
+    assert sqlstate_of(db, "SELECT madnb.rollback_model('life', NULL)").diag.sqlstate == "22004"
+
+
+def test_only_the_last_versions_the_setting_keeps_stay_and_drop_model_drops_them_all(data: psycopg.Connection[Any]) -> None:
+    db = data
+    db.execute("CREATE TABLE few AS SELECT * FROM adult WHERE id <= 300")
+    db.execute("SET madnb.model_versions_kept = 2")
+    db.execute("SELECT madnb.train('kept', 'few', 'income', features => ARRAY['age', 'sex'])")
+    for _ in range(3):
+        db.execute("SELECT madnb.update('kept', 'few')")
+    assert [r[0] for r in db.execute("SELECT version FROM madnb.model_versions('kept')")] == [3, 4]
+    tables = db.execute("SELECT statistics FROM madnb.model_versions('kept')").fetchall()
+    assert all(db.execute("SELECT to_regclass(%s)", [t]).fetchone()[0] is not None for (t,) in tables)
+    assert db.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'madnb_models.kept@v%'").fetchone() == (2,)
+    err = sqlstate_of(db, "SELECT madnb.rollback_model('kept', 1)")
+    assert err.diag.sqlstate == "42704"
+    db.execute("SET madnb.model_versions_kept = 'none'")
+    assert sqlstate_of(db, "SELECT madnb.update('kept', 'few')").diag.sqlstate == "22023"
+    db.execute("RESET madnb.model_versions_kept")
+    db.execute("SELECT madnb.drop_model('kept')")
+    assert db.execute("SELECT count(*) FROM madnb._model_versions").fetchone() == (0,)
+    assert db.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'madnb_models.kept%'").fetchone() == (0,)
