@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from sklearn.datasets import load_digits
 
-from helpers import sqlstate_of
+from helpers import connect_as, drop_roles, new_role, sqlstate_of
 from models_helpers import load_adult
 
 TOL = 1e-9
@@ -268,3 +268,38 @@ def test_only_the_last_versions_the_setting_keeps_stay_and_drop_model_drops_them
     db.execute("SELECT madnb.drop_model('kept')")
     assert db.execute("SELECT count(*) FROM madnb._model_versions").fetchone() == (0,)
     assert db.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'madnb_models.kept%'").fetchone() == (0,)
+
+
+def test_a_granted_role_versions_its_own_models_and_cannot_write_another_roles_versions(db: psycopg.Connection[Any]) -> None:
+    db.execute("CREATE TABLE rows_data AS SELECT i AS id, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS label, "
+               "(i % 5)::text AS colour, i / 7.0 AS size FROM generate_series(1, 90) i")
+    alice, bob = new_role(db, "alice"), new_role(db, "bob")
+    for r in (alice, bob):
+        db.execute("SELECT madnb.grant_usage(%s)", (r,))
+        db.execute(f'GRANT SELECT ON rows_data TO "{r}"')
+    db.execute(f'CREATE SCHEMA work AUTHORIZATION "{alice}"')
+    a, b = connect_as(db, alice), connect_as(db, bob)
+    try:
+        a.execute("CREATE TABLE work.more AS SELECT * FROM rows_data WHERE id <= 30")
+        a.execute("SELECT madnb.train('work.m', 'rows_data', 'label', exclude => ARRAY['id'])")
+        a.execute("SELECT madnb.update('work.m', 'work.more')")
+        a.execute("SELECT madnb.rollback_model('work.m', 1)")
+        assert [r[0] for r in b.execute("SELECT operation FROM madnb.model_versions('work.m')")] == ["train", "update", "rollback"]
+        # another role reads the versions but neither removes nor adds any, nor changes the model
+        assert b.execute("DELETE FROM madnb._model_versions").rowcount == 0
+        err = sqlstate_of(b, "INSERT INTO madnb._model_versions (schema_name, name, version, operation, source, rows, training_rows, "
+                             "classes, statistics, model, owner) VALUES ('work', 'm', 9, 'train', 'x', 0, 0, '{}', 'x', '{}', %s)", [alice])
+        assert err.diag.sqlstate == "42501"
+        assert sqlstate_of(b, "UPDATE madnb._model_versions SET rows = 0").diag.sqlstate == "42501"
+        assert sqlstate_of(b, "SELECT madnb.rollback_model('work.m', 2)").diag.sqlstate == "42501"
+        assert sqlstate_of(b, "SELECT madnb.update('work.m', 'rows_data')").diag.sqlstate == "42501"
+        statistics = db.execute("SELECT statistics FROM madnb._model_versions WHERE version = 2").fetchone()[0]
+        assert db.execute("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = %s::regclass", [statistics]).fetchone() == (alice,)
+        assert sqlstate_of(b, f"DELETE FROM {statistics}").diag.sqlstate == "42501"
+        assert db.execute("SELECT version FROM madnb.models WHERE name = 'work.m'").fetchone() == (3,)
+        a.execute("SELECT madnb.drop_model('work.m')")
+    finally:
+        a.close()
+        b.close()
+        db.execute("DROP SCHEMA IF EXISTS work CASCADE")
+        drop_roles(db, [alice, bob])
