@@ -97,3 +97,4 @@ COMMENT ON COLUMN madnb._model_versions.model IS 'what derives the model from th
 COMMENT ON COLUMN madnb._model_versions.owner IS 'the role that owns the model';
 COMMENT ON COLUMN madnb._model_versions.created_at IS 'when it was made';
 COMMENT ON COLUMN madnb._model_versions.created_by IS 'the session user who made it';
+COMMENT ON COLUMN madnb._models.version IS 'the model''s current version (madnb._model_versions)';
