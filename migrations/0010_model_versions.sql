@@ -16,8 +16,8 @@
 CREATE TABLE madnb._model_versions (
     schema_name name NOT NULL,
     name text NOT NULL,
-    version integer NOT NULL CHECK (version OPERATOR(pg_catalog.>) 0),
-    operation text NOT NULL CHECK (operation OPERATOR(pg_catalog.=) ANY (ARRAY['train', 'replace', 'update', 'forget', 'rollback'])),
+    version integer NOT NULL,
+    operation text NOT NULL,
     source text NOT NULL,
     rows bigint NOT NULL,
     training_rows bigint NOT NULL,

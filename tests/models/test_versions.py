@@ -265,6 +265,13 @@ def test_only_the_last_versions_the_setting_keeps_stay_and_drop_model_drops_them
     db.execute("SET madnb.model_versions_kept = 'none'")
     assert sqlstate_of(db, "SELECT madnb.update('kept', 'few')").diag.sqlstate == "22023"
     db.execute("RESET madnb.model_versions_kept")
+    # an erasure: forget with one version kept, and no earlier version holds the forgotten rows' statistics any more
+    db.execute("CREATE TABLE erase AS SELECT * FROM few WHERE id <= 10")
+    with db.transaction():
+        db.execute("SET LOCAL madnb.model_versions_kept = 1")
+        db.execute("SELECT madnb.forget('kept', 'erase')")
+    assert db.execute("SELECT version, operation FROM madnb.model_versions('kept')").fetchall() == [(5, "forget")]
+    assert db.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'madnb_models.kept@v%'").fetchone() == (1,)
     db.execute("SELECT madnb.drop_model('kept')")
     assert db.execute("SELECT count(*) FROM madnb._model_versions").fetchone() == (0,)
     assert db.execute("SELECT count(*) FROM pg_class WHERE relname LIKE 'madnb_models.kept%'").fetchone() == (0,)
