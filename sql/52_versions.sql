@@ -41,7 +41,7 @@ $$;
 COMMENT ON FUNCTION madnb.forget(text, text) IS
     'remove rows the named model was trained on (a table or view with its columns): their statistics subtracted from the model''s, the same model as training on the other rows; a new version; exact models only';
 
-CREATE OR REPLACE FUNCTION madnb._model_versions(model text)
+CREATE OR REPLACE FUNCTION madnb._versions_of(model text)
 RETURNS TABLE (version integer, current boolean, created_at timestamptz, created_by name, operation text, source text,
                rows bigint, training_rows bigint, classes text[], statistics text, size bigint)
 LANGUAGE plpython3u STABLE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
@@ -49,7 +49,7 @@ AS $python$
 #@madnb-prelude
 return madnb_pl.models.lifecycle.model_versions(plpy, model=model)
 $python$;
-COMMENT ON FUNCTION madnb._model_versions(text) IS 'internal: the PL/Python entry point behind madnb.model_versions';
+COMMENT ON FUNCTION madnb._versions_of(text) IS 'internal: the PL/Python entry point behind madnb.model_versions';
 
 CREATE OR REPLACE FUNCTION madnb.model_versions(model text)
 RETURNS TABLE (version integer, current boolean, created_at timestamptz, created_by name, operation text, source text,
@@ -58,7 +58,7 @@ LANGUAGE plpgsql STABLE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
     RETURN QUERY SELECT v.version, v.current, v.created_at, v.created_by, v.operation, v.source, v.rows, v.training_rows,
-        v.classes, v.statistics, v.size FROM madnb._model_versions(model => model) AS v;
+        v.classes, v.statistics, v.size FROM madnb._versions_of(model => model) AS v;
 --@madnb-reraise
 END
 $$;
