@@ -102,7 +102,7 @@ def _refuse_named_model(tables: list[Relation]) -> None:
             raise MadnbError(
                 "0A000", f"{rel.display} is a table of a named model, which madnb.update_nb_model does not update",
                 detail="a named model's prediction functions and its kind's parameters are made by madnb.train",
-                hint="train the model again from its source with madnb.train(..., replace => true)",
+                hint="add a table's rows to a named model with madnb.update(model, source) (docs/versions.md)",
             )
 
 
