@@ -556,6 +556,64 @@ class NaiveBayes:
         self._auto_name = auto
         return self
 
+    def partial_fit(
+        self, source: Any, label: Any = None, features: Sequence[str] | None = None, exclude: Sequence[str] | None = None
+    ) -> NaiveBayes:
+        """Add rows to the model in the database (``madnb.update``): the first call trains it (:meth:`fit`).
+
+        The model afterwards is the one :meth:`fit` gives on every row passed so far (its statistics plus the new
+        rows'), as a new version (``madnb.model_versions``); its prediction functions are rewritten in place.
+
+        Parameters
+        ----------
+        source : str, SQLAlchemy Table or selectable, or pandas.DataFrame
+            As for :meth:`fit`; after the first call, rows with the model's feature and label columns (a DataFrame's
+            are uploaded typed as the model's columns).
+        label : str or array-like
+            As for :meth:`fit`: the label column's name, or a DataFrame's labels.
+        features, exclude : list of str, optional
+            Used by the first call only (the model's features are then fixed).
+
+        Returns
+        -------
+        NaiveBayes
+            self, fitted.
+
+        Raises
+        ------
+        MadnbError
+            With the database's SQLSTATE (22023 rows without the model's columns, 0A000 a private model, ...).
+        """
+        if getattr(self, "model_", None) is None:
+            return self.fit(source, label, features, exclude)
+        if label is None:
+            raise TypeError("partial_fit needs the label: partial_fit(source, 'label_column') or partial_fit(X, y)")
+        info = self._info()
+        frame = _frame_of(source, [str(n) for n in self.feature_names_in_]) if isinstance(source, np.ndarray) else source
+        columns: list[str] | None = None
+        types = dict(info.feature_types)
+        if is_frame(frame):
+            if not isinstance(label, str):
+                frame, label = _with_labels(frame, label, info.label)
+            columns = [str(f) for f in self.feature_names_in_] + [info.label]
+            missing = [n for n in columns if n not in frame.columns]
+            if missing:
+                raise MadnbError("42703", f"the DataFrame has no column {missing[0]!r} of model {info.name}",
+                                 detail=f"the model's features: {', '.join(map(str, self.feature_names_in_))}; its label: {info.label}")
+        with session(self.conn) as c, self._reporting(c):
+            if is_frame(frame):
+                row = c.execute(
+                    "SELECT n.nspname, t.typname FROM pg_catalog.pg_type AS t JOIN pg_catalog.pg_namespace AS n "
+                    "ON n.oid OPERATOR(pg_catalog.=) t.typnamespace WHERE t.oid OPERATOR(pg_catalog.=) pg_catalog.to_regtype(%s)",
+                    [info.label_type],
+                ).fetchone()
+                if row is not None:
+                    types[info.label] = (str(row[0]), str(row[1]))
+            with relation(c, frame, types=types, columns=columns) as rel:
+                c.execute("SELECT madnb.update(%s::pg_catalog.text, %s::pg_catalog.text)", [info.name, rel.name])
+            self._fitted(read_model(c, info.name))
+        return self
+
     def _fitted(self, info: ModelInfo) -> None:
         self.model_ = info.name
         self.info_ = info

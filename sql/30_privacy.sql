@@ -361,6 +361,7 @@ BEGIN
     -- named models of its own, in a schema it may create in (madnb.train('analytics.churn', ...)):
     -- row level security lets it write only the catalog rows of its own models, for such schemas
     EXECUTE pg_catalog.format('GRANT SELECT, INSERT, DELETE ON madnb._models TO %I', role);
+    EXECUTE pg_catalog.format('GRANT SELECT, INSERT, DELETE ON madnb._model_versions TO %I', role);
     EXECUTE pg_catalog.format('GRANT SELECT ON madnb.models TO %I', role);
     -- training aggregates into temporary tables; PUBLIC has TEMP unless an administrator revoked it
     EXECUTE pg_catalog.format('GRANT TEMPORARY ON DATABASE %I TO %I', pg_catalog.current_database(), role);
@@ -398,6 +399,7 @@ BEGIN
         'REVOKE EXECUTE ON FUNCTION madnb._create_kept_statistics(pg_catalog.text, pg_catalog.regclass, pg_catalog.name) FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE SELECT ON madnb.models FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE SELECT, INSERT, UPDATE, DELETE ON madnb._models FROM %I', role);
+    EXECUTE pg_catalog.format('REVOKE SELECT, INSERT, DELETE ON madnb._model_versions FROM %I', role);
     EXECUTE pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA madnb_models FROM %I', role);
 END
 $$;

@@ -321,7 +321,8 @@ SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
          WHERE r.oid IS NOT NULL) AS size,
        m.parameters,
        m.schema_name,
-       m.weight
+       m.weight,
+       m.version
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train, madnb.train_from_statistics): what it was trained on, its classes, privacy, owner and size';
@@ -347,6 +348,8 @@ COMMENT ON COLUMN madnb.models.owner IS 'the role that owns its objects (it and 
 COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics table';
 COMMENT ON COLUMN madnb.models.weight IS 'the column of sample weights it was trained with (madnb.train''s weight: every count and sum weighted, as scikit-learn''s sample_weight), NULL when unweighted';
 COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none; the vector kinds list all of theirs as used (alpha, fit_prior, class_prior, binarize, norm)';
+
+COMMENT ON COLUMN madnb.models.version IS 'its current version: each train, replace, update, forget and rollback makes one (madnb.model_versions lists them)';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;
 

@@ -340,3 +340,26 @@ def test_a_table_source_needs_neither_pandas_nor_scikit_learn(db, monkeypatch):
     assert np.array_equal(est.predict_proba("cat", key="id"), np.array(want))
     assert list(est.classes_) == ["no", "yes"] and 0 < est.score("cat") <= 1
     assert len(est.cross_validate("cat", key="id", folds=3).folds) == 3
+
+
+def test_partial_fit_adds_batches_as_scikit_learns_gaussian_nb_partial_fit_each_a_new_version(db):
+    iris = load_iris(as_frame=True)
+    X, y = iris.data.rename(columns=lambda c: c.replace(" (cm)", "").replace(" ", "_")), iris.target
+    order = np.random.default_rng(3).permutation(len(X))
+    batches = np.array_split(order, 3)
+    est, ref = madnb.NaiveBayes(db, "iris_online", kind="gaussian"), GaussianNB()
+    for rows in batches:
+        est.partial_fit(X.iloc[rows], y.iloc[rows])
+        ref.partial_fit(X.iloc[rows], y.iloc[rows], classes=[0, 1, 2])
+    assert np.abs(est.predict_proba(X) - ref.predict_proba(X)).max() <= TOL
+    versions = db.execute("SELECT version, operation, rows FROM madnb.model_versions('iris_online')").fetchall()
+    assert versions == [(1, "train", len(batches[0])), (2, "update", len(batches[1])), (3, "update", len(batches[2]))]
+    # a table's rows too, typed as the table's: the model of fit on the union
+    frame = categorical_rows()
+    load_table(db, "first", frame.iloc[:250])
+    load_table(db, "second", frame.iloc[250:])
+    load_table(db, "all_rows", frame)
+    online = madnb.NaiveBayes(db, "cat_online", kind="categorical").partial_fit("first", "label", features=FEATURES)
+    online.partial_fit("second", "label")
+    whole = madnb.NaiveBayes(db, "cat_whole", kind="categorical").fit("all_rows", "label", features=FEATURES)
+    assert np.abs(online.predict_proba("all_rows", key="id") - whole.predict_proba("all_rows", key="id")).max() <= TOL

@@ -28,11 +28,15 @@ noisy integers; clamps and floors run only when deriving.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable
+from dataclasses import replace
+
 from ..core.errors import MadnbError
-from ..core.names import MODELS_SCHEMA, Relation, parse_name, resolve_relation
-from ..core.sql import Plpy, Sql, quote_ident
+from ..core.names import MODELS_SCHEMA, NewName, Relation, parse_name, resolve_relation
+from ..core.sql import Plpy, Sql, quote_ident, temp_name
 from ..merge import part_sources, part_sums
-from ..release.statistics_table import KEPT_SCHEMA, Header
+from ..release.statistics_table import KEPT_SCHEMA, Header, now, write_header
 from . import model_tables
 
 RETRAIN_HINT = (
@@ -98,7 +102,7 @@ def _refuse_named_model(tables: list[Relation]) -> None:
             raise MadnbError(
                 "0A000", f"{rel.display} is a table of a named model, which madnb.update_nb_model does not update",
                 detail="a named model's prediction functions and its kind's parameters are made by madnb.train",
-                hint="train the model again from its source with madnb.train(..., replace => true)",
+                hint="add a table's rows to a named model with madnb.update(model, source) (docs/versions.md)",
             )
 
 
@@ -241,4 +245,116 @@ def _classes(plpy: Plpy, cp: Relation) -> int:
     return int(plpy.execute(Sql(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS c"))[0]["k"])
 
 
-__all__ = ["RETRAIN_HINT", "model_statistics", "update_model"]
+# ---------------------------------------------------------------------------
+# Named models (madnb.update, madnb.forget): the kept sum plus or less a part, into a new statistics table
+# ---------------------------------------------------------------------------
+
+ADD, SUBTRACT = "update", "forget"
+
+CELLS = "(cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)"
+
+
+def create_like(plpy: Plpy, like: Relation, dest: NewName) -> None:
+    """A new, empty statistics table ``dest`` with the columns of ``like``; in schema madnb_statistics made for the
+    calling role by ``madnb._create_kept_statistics`` (no role but madnb's owner may create there)."""
+    template = temp_name("madnb_kept_")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {template} (LIKE {like.sql})"))
+    if dest.schema == KEPT_SCHEMA:
+        plpy.execute(
+            plpy.prepare(
+                Sql("SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)"),
+                ["pg_catalog.text", "pg_catalog.text"],
+            ),
+            [dest.name, str(template)],
+        )
+    else:
+        plpy.execute(Sql(f"CREATE TABLE {dest.sql} (LIKE {template})"))
+    plpy.execute(Sql(f"DROP TABLE {template}"))
+
+
+def copy_statistics(plpy: Plpy, source: Relation, header: Header, dest: NewName) -> None:
+    """Statistics table ``source`` copied, cells and header, into a new table ``dest`` (a version, a rollback)."""
+    create_like(plpy, source, dest)
+    plpy.execute(Sql(f"INSERT INTO {dest.sql} {CELLS} SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.var, s.mean_lo, s.s1, s.s2 "
+                     f"FROM {source.sql} AS s"))
+    write_header(plpy, dest.sql, header)
+
+
+def write_changed_sum(
+    plpy: Plpy, operation: str, kept: Relation, kept_header: Header, part: Relation, part_header: Header, dest: NewName,
+) -> Header:
+    """The kept sum of a named model plus (:data:`ADD`) or less (:data:`SUBTRACT`) the exact statistics ``part``, into
+    a new statistics table ``dest``; return its header.  Costs the model's cells and the part's, never a pass over the
+    rows the model was trained on.
+
+    Add: the merge of every sum (:func:`madnb_pl.merge.part_sums.merged_select`, Chan et al. for Gaussian cells; the
+    vector kinds' cells are counts, :func:`~madnb_pl.merge.part_sums.counts_sum_select`); the header lists the part.
+    Subtract: :func:`madnb_pl.merge.part_sums.difference_select`, after :func:`check_forgettable`.
+    """
+    part_sums.refuse_difference(
+        part_header, kept_header, "the statistics of the rows are not compatible with the model's", "the model's",
+    )
+    parts = [(kept, kept_header), (part, part_header)]
+    if operation == SUBTRACT:
+        select = part_sums.difference_select(kept, part, kept_header.numeric_sorted)
+        header = replace(kept_header, id=str(uuid.uuid4()), created_at=now(plpy))
+    elif kept_header.vector is not None:
+        select = part_sums.counts_sum_select(parts)
+        header = part_sums.sum_header(plpy, [kept_header, part_header])
+    else:
+        select = part_sums.merged_select(parts, part_sums.statistics_shape(plpy, kept, kept_header, "kept statistics"))
+        header = part_sums.sum_header(plpy, [kept_header, part_header])
+    create_like(plpy, kept, dest)
+    plpy.execute(Sql(f"INSERT INTO {dest.sql} {CELLS} {select}"))
+    write_header(plpy, dest.sql, header)
+    plpy.execute(Sql(f"ANALYZE {dest.sql}"))
+    return header
+
+
+FORGET_HINT = (
+    "forget only rows the model was trained on: madnb.forget checks that their statistics fit inside the model's, "
+    "not that these very rows were trained on (see docs/versions.md)"
+)
+
+
+def check_forgettable(
+    plpy: Plpy, model: str, kept: Relation, part: Relation, class_text: Callable[[str], Sql], attribute: Callable[[int], str],
+) -> None:
+    """Refuse (22023) rows to forget whose statistics do not fit inside the model's: a class, or a categorical value
+    (a term, a feature of a vector) of a class, that the model never saw, or more rows (values, a larger sum) than it
+    holds.  Nothing else can be told from the statistics: rows never trained on whose cells fit are not detected.
+
+    ``class_text``: a class's text in SQL; ``attribute(j)``: how a message names attribute j.
+    """
+    tolerance = "1e-9::pg_catalog.numeric OPERATOR(pg_catalog.*) GREATEST(pg_catalog.abs(k.n), 1::pg_catalog.numeric)"
+    rows = plpy.execute(
+        Sql(f"SELECT {class_text('p.cls')} AS c, p.attr, p.value, p.n::pg_catalog.text AS pn, k.n::pg_catalog.text AS kn, "
+        "p.nv, k.nv AS knv, k.attr IS NULL AS unknown "
+        f"FROM {part.sql} AS p LEFT JOIN {kept.sql} AS k ON k.cls OPERATOR(pg_catalog.=) p.cls "
+        "AND k.attr OPERATOR(pg_catalog.=) p.attr AND k.value IS NOT DISTINCT FROM p.value "
+        f"WHERE k.attr IS NULL OR p.n OPERATOR(pg_catalog.>) (k.n OPERATOR(pg_catalog.+) ({tolerance})) "
+        "OR p.nv OPERATOR(pg_catalog.>) k.nv ORDER BY p.attr, p.value LIMIT 1")
+    )
+    if not rows:
+        return
+    r = rows[0]
+    cls, attr = r["c"], int(r["attr"])
+    if attr == 0:
+        what = (f"rows of class {cls}, which model \"{model}\" does not have" if r["unknown"]
+                else f"{r['pn']} rows of class {cls}; model \"{model}\" holds {r['kn']}")
+    elif r["unknown"]:
+        what = f"value {r['value']!r} of {attribute(attr)} in class {cls}, which model \"{model}\" never saw"
+    elif r["nv"] is not None:
+        what = f"{r['nv']} values of {attribute(attr)} in class {cls}; model \"{model}\" holds {r['knv']}"
+    else:
+        shown = "" if r["value"] is None else f" value {r['value']!r}"
+        what = f"{r['pn']} of {attribute(attr)}{shown} in class {cls}; model \"{model}\" holds {r['kn']}"
+    raise MadnbError(
+        "22023", "the rows to forget were not all trained on", detail=f"they hold {what}", hint=FORGET_HINT,
+    )
+
+
+__all__ = [
+    "ADD", "SUBTRACT", "RETRAIN_HINT", "check_forgettable", "copy_statistics", "create_like", "model_statistics",
+    "update_model", "write_changed_sum",
+]

@@ -381,3 +381,79 @@ def composed_privacy(headers: list[Header]) -> tuple[str | None, float | None, b
     return epsilon, (max(deltas) if has_delta else None), any(len(g[1]) > 1 for g in groups)
 
 
+
+
+# ---------------------------------------------------------------------------
+# The difference of two exact sums: a kept sum less the statistics of rows in it (madnb.forget)
+# ---------------------------------------------------------------------------
+
+
+def counts_sum_select(parts: list[tuple[Relation, Header]]) -> Sql:
+    """The sum of exact statistics whose every cell is a count (the vector kinds': class rows and per-feature sums),
+    in the columns of a statistics table."""
+    return Sql(
+        "SELECT u.cls, u.attr, u.value, pg_catalog.sum(u.n) AS n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, "
+        "NULL::pg_catalog.float8 AS var, NULL::pg_catalog.float8 AS mean_lo, NULL::pg_catalog.numeric AS s1, "
+        f"NULL::pg_catalog.numeric AS s2 FROM ({_union(parts)}) AS u GROUP BY 1, 2, 3"
+    )
+
+
+def difference_select(kept: Relation, part: Relation, numeric: tuple[int, ...]) -> Sql:
+    """The exact statistics ``kept`` less ``part`` (cells of rows summed into ``kept``), in the columns of a
+    statistics table: what training on the rows of ``kept`` but not ``part`` gives (up to rounding).
+
+    Counts (class rows, categorical and vector cells) subtract; a cell left at 0 goes (training has no
+    cell of a value it never saw), and a class left with no row goes with every cell of it.  Gaussian
+    cells (attributes ``numeric``): Chan et al.'s merge run backwards.  With the kept cell (n_t, mean
+    m_t + lo_t as a double-double, M2_t = var_t (n_t - 1)) and the removed one (n_b, m_b, M2_b), d =
+    m_b - m_t and n_a = n_t - n_b:
+
+        mean_a = m_t - d n_b / n_a        M2_a = M2_t - M2_b - d^2 n_t n_b / n_a
+
+    (the merge's M2_t = M2_a + M2_b + (m_b - m_a)^2 n_a n_b / n_t, solved for M2_a).  The mean is a
+    double-double again (Knuth's two-sum); M2_a is a difference of sums of squares, so its absolute error
+    is about 2**-52 (M2_t + d^2 n_t n_b / n_a): relative to the remaining variance, that times
+    M2_t / M2_a.  A negative M2_a (rounding only) is 0.  The caller checks that ``part`` fits inside
+    ``kept`` first (:func:`madnb_pl.derive.update.check_forgettable`).
+    """
+    f8 = F8
+
+    def o(x: str, op: str, y: str) -> str:  # every operator pinned and parenthesised (OPERATOR() binds as one precedence)
+        return f"({x} OPERATOR(pg_catalog.{op}) {y})"
+
+    num = "ARRAY[" + ", ".join(str(int(j)) for j in numeric) + "]::pg_catalog.int4[]"
+    is_num = f"k.attr OPERATOR(pg_catalog.=) ANY ({num})"
+    left = (
+        f"FROM {kept.sql} AS k LEFT JOIN {part.sql} AS p ON p.cls OPERATOR(pg_catalog.=) k.cls "
+        "AND p.attr OPERATOR(pg_catalog.=) k.attr AND p.value IS NOT DISTINCT FROM k.value"
+    )
+    nt1, nb1, na1 = (f"({o(n, '-', '1')})::{f8}" for n in ("y.nt", "y.nb", "z.na"))
+    m2t = f"COALESCE({o('y.vt', '*', nt1)}, 0::{f8})"
+    m2b = f"COALESCE({o('y.vb', '*', nb1)}, 0::{f8})"
+    shift = o(o(o("y.d", "*", "y.d"), "*", o(f"y.nt::{f8}", "*", f"y.nb::{f8}")), "/", f"NULLIF(y.na, 0)::{f8}")
+    two_sum_lo = o(o("y.mt", "-", o("y.hi", "-", o("y.hi", "-", "y.mt"))), "+", o("y.dd", "-", o("y.hi", "-", "y.mt")))
+    kept_class = "OPERATOR(pg_catalog.=) ANY (SELECT kc.cls FROM kc)"
+    greatest = f"GREATEST(z.m2, 0::{f8})"
+    dd = o("h.lt", "-", o(o("h.d", "*", f"h.nb::{f8}"), "/", f"NULLIF(h.na, 0)::{f8}"))
+    return Sql(
+        f"WITH c AS (SELECT k.cls, k.attr, k.value, {o('k.n', '-', 'COALESCE(p.n, 0)')} AS n {left} WHERE NOT ({is_num})), "
+        # the classes left: the rest of their cells stay
+        "kc AS (SELECT c.cls FROM c WHERE c.attr OPERATOR(pg_catalog.=) 0 AND c.n OPERATOR(pg_catalog.>) 0), "
+        f"g AS (SELECT k.cls, k.attr, k.nv AS nt, k.mean AS mt, COALESCE(k.mean_lo, 0::{f8}) AS lt, k.var AS vt, k.mean_lo AS lo0, "
+        f"COALESCE(p.nv, 0) AS nb, p.mean AS mb, p.var AS vb {left} WHERE {is_num}), "
+        f"h AS (SELECT g.*, {o('g.nt', '-', 'g.nb')} AS na, {o(o('g.mb', '-', 'g.mt'), '-', 'g.lt')} AS d FROM g), "
+        # dd: the change of the mean (with the kept mean's low part), added to its high part by two-sum
+        f"x AS (SELECT h.*, {dd} AS dd FROM h), "
+        f"y AS (SELECT x.*, {o('x.mt', '+', 'x.dd')} AS hi FROM x), "
+        f"z AS (SELECT y.*, {two_sum_lo} AS lo, {o(o(m2t, '-', m2b), '-', shift)} AS m2 FROM y) "
+        f"SELECT c.cls, c.attr, c.value, c.n, NULL::pg_catalog.int8 AS nv, NULL::{f8} AS mean, NULL::{f8} AS var, "
+        "NULL::pg_catalog.float8 AS mean_lo, NULL::pg_catalog.numeric AS s1, NULL::pg_catalog.numeric AS s2 FROM c "
+        f"WHERE c.n OPERATOR(pg_catalog.>) 0 AND c.cls {kept_class} "
+        # a cell none of whose rows is removed stays as it was, bit for bit
+        "UNION ALL SELECT z.cls, z.attr, NULL, NULL, z.na::pg_catalog.int8, "
+        "CASE WHEN z.nb OPERATOR(pg_catalog.=) 0 THEN z.mt WHEN z.na OPERATOR(pg_catalog.>) 0 THEN z.hi END, "
+        "CASE WHEN z.nb OPERATOR(pg_catalog.=) 0 THEN z.vt WHEN z.na OPERATOR(pg_catalog.>) 1 "
+        f"THEN {o(greatest, '/', na1)} END, "
+        f"CASE WHEN z.nb OPERATOR(pg_catalog.=) 0 THEN z.lo0 WHEN z.na OPERATOR(pg_catalog.>) 0 THEN NULLIF(z.lo, 0::{f8}) END, "
+        f"NULL, NULL FROM z WHERE z.cls {kept_class}"
+    )

@@ -18,6 +18,7 @@ from ..core.names import ModelName, NewName, model_name_parts
 from ..core.sql import Plpy, Sql
 from ..derive.model_tables import ModelTables
 from ..predict.generated import MAX_ROW_CHECKS, FunctionNames, ShareNames
+from ..release.statistics_table import KEPT_SCHEMA
 
 PREDICT_SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
 """The prediction functions' names: the model's identifier + these (predict, predict_proba, predict_proba_array)."""
@@ -146,12 +147,14 @@ class CatalogModel:
     functions: list[str]  # what training created (regprocedure text)
     tables: list[str]  # what training created (regclass text)
     owner: str
+    privacy: dict[str, Any] | None = None  # a private model's release (epsilon, delta, release_id, ...), None: exact
+    version: int = 1  # the model's current version (madnb_pl.models.versions)
 
 
 _SELECT = Sql(
     "SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, "
     "m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, "
-    "m.owner::pg_catalog.text AS owner FROM madnb._models AS m "
+    "m.owner::pg_catalog.text AS owner, m.privacy::pg_catalog.text AS privacy, m.version FROM madnb._models AS m "
     "WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2"
 )
 
@@ -166,6 +169,7 @@ def read(plpy: Plpy, name: ModelName) -> CatalogModel | None:
         name, r["kind"], r["source"], r["label"], r["label_type"], json.loads(r["features"]), [str(c) for c in r["classes"]],
         float(r["smoothing"]), int(r["training_rows"]), None if r["parameters"] is None else json.loads(r["parameters"]),
         r["statistics"], list(r["functions"]), list(r["tables"]), r["owner"],
+        None if r["privacy"] is None else json.loads(r["privacy"]), int(r["version"]),
     )
 
 
@@ -175,6 +179,28 @@ def require(plpy: Plpy, name: ModelName) -> CatalogModel:
     if m is None:
         raise MadnbError("42704", f'model "{name.key}" does not exist', hint="madnb.models lists the models")
     return m
+
+
+def owned_statistics(plpy: Plpy, statistics: str, owner: str) -> str | None:
+    """The table of schema madnb_statistics, owned by role ``owner``, whose quoted name (as training wrote it) is
+    ``statistics`` (regclass text), or None.
+
+    The catalog's text is only compared: a row the model's owner edited cannot make a
+    superuser's drop or rollback take another role's table.
+    """
+    rows = plpy.execute(
+        plpy.prepare(
+            Sql("SELECT c.oid::pg_catalog.regclass::pg_catalog.text AS r FROM pg_catalog.pg_class AS c "
+            "WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
+            "AND $1 OPERATOR(pg_catalog.=) ('\"' OPERATOR(pg_catalog.||) pg_catalog.replace($2, '\"', '\"\"') "
+            "OPERATOR(pg_catalog.||) '\".\"' OPERATOR(pg_catalog.||) "
+            "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"') "
+            "AND c.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
+            ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text"],
+        ),
+        [statistics, KEPT_SCHEMA, owner],
+    )
+    return str(rows[0]["r"]) if rows else None
 
 
 def delete(plpy: Plpy, name: ModelName) -> None:
@@ -191,5 +217,5 @@ def delete(plpy: Plpy, name: ModelName) -> None:
 __all__ = [
     "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "ROW_CHECK_SUFFIX",
     "ROW_MODEL_SUFFIXES", "SHARE_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
-    "ModelObjects", "delete", "model_name", "read", "require",
+    "ModelObjects", "delete", "model_name", "owned_statistics", "read", "require",
 ]

@@ -30,20 +30,24 @@ either completes or leaves nothing behind.
 from __future__ import annotations
 
 import json
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import MODELS_SCHEMA, Column, ModelName, NewName
+from ..core.names import MODELS_SCHEMA, Column, ModelName, NewName, Relation, created
 from ..core.progress import Progress
-from ..core.sql import Plpy, Sql, quote_ident
+from ..core.sql import Plpy, Sql, quote_ident, text_sql
+from ..derive import update as updates
 from ..inputs import arrays
+from ..merge import part_sources
 from ..predict import generated
 from ..release import statistics_table
-from . import catalog, export
+from . import catalog, export, versions
 from .catalog import CatalogModel, ModelObjects, model_name
 from .kinds import KINDS, Kind
-from .kinds.base import N, T, TrainRequest
+from .kinds.base import N, Released, T, TrainRequest
 from .kinds.statistics import STATISTICS_KIND
 from .kinds.table import NAIVE_BAYES
 
@@ -173,25 +177,9 @@ def _drop_objects(plpy: Plpy, old: CatalogModel, functions: bool, cascade: bool 
             plpy.execute(Sql(f"DROP FUNCTION {fn}{how}"))
     for table in _existing(plpy, old, "tables"):
         plpy.execute(Sql(f"DROP TABLE {table}{how}"))
-    statistics = old.statistics
+    statistics = None if old.statistics is None else catalog.owned_statistics(plpy, old.statistics, old.owner)
     if statistics is not None:
-        # the catalog's text is only compared: what is dropped is a table of madnb_statistics whose
-        # quoted name (as train wrote it) is that text
-        rows = plpy.execute(
-            plpy.prepare(
-                Sql("SELECT c.oid::pg_catalog.regclass::pg_catalog.text AS r FROM pg_catalog.pg_class AS c "
-                "WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($2) "
-                "AND $1 OPERATOR(pg_catalog.=) ('\"' OPERATOR(pg_catalog.||) pg_catalog.replace($2, '\"', '\"\"') "
-                "OPERATOR(pg_catalog.||) '\".\"' OPERATOR(pg_catalog.||) "
-                "pg_catalog.replace(c.relname::pg_catalog.text, '\"', '\"\"') OPERATOR(pg_catalog.||) '\"') "
-                # the model's owner's table: a row the owner edited cannot make a superuser's drop take another's
-                "AND c.relowner OPERATOR(pg_catalog.=) pg_catalog.to_regrole(pg_catalog.quote_ident($3))"),
-                ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text"],
-            ),
-            [statistics, statistics_table.KEPT_SCHEMA, old.owner],
-        )
-        if rows:
-            plpy.execute(Sql(f"DROP TABLE {rows[0]['r']}{how}"))
+        plpy.execute(Sql(f"DROP TABLE {statistics}{how}"))
 
 
 _CATALOGS = {
@@ -350,18 +338,36 @@ def train_from_statistics(
     _train(plpy, name, STATISTICS_KIND, training, request, replace)
 
 
-def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: TrainRequest, replace: bool) -> None:
-    """The pipeline of every kind, around what the kind supplies: replace, release, derive, predict, catalog."""
+@dataclass(frozen=True)
+class _Rebuild:
+    """A new version of a model from statistics already summed (madnb.update, forget, rollback_model): ``statistics``
+    fills the new kept table (and says what it holds) where a training runs its pass; the version is ``operation``,
+    made from ``source`` (``rows`` rows); ``source_sql`` / ``catalog_source`` are the model's training source as a
+    rollback resolves it and as the catalog shows it."""
+
+    operation: str
+    source: str
+    rows: int
+    source_sql: str
+    catalog_source: str
+    statistics: Callable[[NewName], Released]
+
+
+def _train(
+    plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: TrainRequest, replace: bool, rebuild: _Rebuild | None = None,
+) -> None:
+    """The pipeline of every kind, around what the kind supplies: replace, release, derive, predict, catalog, version."""
     progress = Progress(plpy, f"train {name.key}", 4)
     label = kind.label(training)
     entry = kind.catalog_entry(training, request)
     signature = _signature([(f["name"], f["type"]) for f in entry.features])
-    kept_functions = _clear_old_version(plpy, name, replace, label.type_sql, signature)
+    kept_functions, old = _clear_old_version(plpy, name, replace, label.type_sql, signature)
+    version = versions.next_version(plpy, name, None if old is None else old.version)
     made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
     progress.phase("statistics pass")
     kept = statistics_table.kept_name(plpy, NewName(name.schema, name.base))
-    released = kind.statistics(plpy, training, name, kept)
+    released = kind.statistics(plpy, training, name, kept) if rebuild is None else rebuild.statistics(kept)
     # derive: the model tables
     progress.phase("derive the model tables")
     derived = kind.derive(plpy, training, name, kept, released)
@@ -373,19 +379,32 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: 
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ).statements)
     progress.phase("catalog")
+    source = kind.source(training)
+    shown = source.display if rebuild is None else rebuild.catalog_source
     _insert_catalog_row(
-        plpy, name, [kind.name, kind.source(training).display, label.name, label.type_sql, json.dumps(entry.features),
+        plpy, name, [kind.name, shown, label.name, label.type_sql, json.dumps(entry.features),
                      numbers.classes, derived.rows, entry.smoothing,
                      None if released.privacy is None else json.dumps(released.privacy), kept.sql,
                      None if entry.parameters is None else json.dumps(entry.parameters)],
-        made.functions(plpy, name), derived.tables, kind.weight(training),
+        made.functions(plpy, name), derived.tables, version, kind.weight(training),
+    )
+    origin = versions.STATISTICS if kind is STATISTICS_KIND else versions.COLUMNS
+    versions.record(
+        plpy, name, version, ("replace" if old is not None else "train") if rebuild is None else rebuild.operation,
+        shown if rebuild is None else rebuild.source, derived.rows if rebuild is None else rebuild.rows, kept,
+        versions.stored(kind.name, origin, source.sql if rebuild is None else rebuild.source_sql, shown, label.name, label.type_sql,
+                        entry.features, entry.smoothing, entry.parameters, released.privacy),
+        derived.rows, numbers.classes,
     )
     progress.done()
 
 
-def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: str, signature: str) -> list[str]:
+def _clear_old_version(
+    plpy: Plpy, name: ModelName, replace: bool, label_type: str, signature: str,
+) -> tuple[list[str], CatalogModel | None]:
     """Make room for model ``name``: 42710 if it exists and not ``replace``; else drop what the old version made but
-    the prediction functions the new one rewrites in place, and its catalog row; return those kept functions."""
+    the prediction functions the new one rewrites in place, and its catalog row; return those kept functions and the
+    old version's catalog row (None: a new model)."""
     old = catalog.read(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -412,7 +431,7 @@ def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: s
                 kept_functions.append(fn)
         _drop_objects(plpy, old, functions=False)
         catalog.delete(plpy, name)
-    return kept_functions
+    return kept_functions, old
 
 
 def _write_functions(plpy: Plpy, statements: list[Sql]) -> None:
@@ -422,27 +441,29 @@ def _write_functions(plpy: Plpy, statements: list[Sql]) -> None:
 
 
 def _insert_catalog_row(
-    plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName], weight: Column | None = None,
+    plpy: Plpy, name: ModelName, values: list[Any], functions: list[str], tables: list[NewName], version: int,
+    weight: Column | None = None,
 ) -> None:
     """Model ``name``'s row of madnb._models: ``values`` are kind, source, label, label_type, features (jsonb
     text), classes, training_rows, smoothing, privacy (jsonb text or None), statistics, parameters (jsonb text
     or None); then the exact objects training made, ``functions`` (regprocedure text) and ``tables``, which
-    drop_model drops; and ``weight``, the column of sample weights (only a weighted training names the column, so
-    an unweighted one writes the row as before it existed)."""
+    drop_model drops; the model's ``version``; and ``weight``, the column of sample weights (only a weighted training
+    names the column, so an unweighted one writes the row as before it existed)."""
     extra, param, types, args = "", "", [], []
     if weight is not None:
-        extra, param, types, args = ", weight", ", $16", ["pg_catalog.text"], [weight.name]
+        extra, param, types, args = ", weight", ", $17", ["pg_catalog.text"], [weight.name]
     plpy.execute(
         plpy.prepare(
             Sql("INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, "
-            f"smoothing, privacy, statistics, parameters, functions, tables, schema_name{extra}) "
+            f"smoothing, privacy, statistics, parameters, functions, tables, schema_name, version{extra}) "
             "VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, "
-            f"ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15{param})"),
+            "ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), "
+            f"$15, $16{param})"),
             ["pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text", "pg_catalog.text",
              "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.int8", "pg_catalog.float8", "pg_catalog.text",
-             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.name", *types],
+             "pg_catalog.text", "pg_catalog.text", "pg_catalog.text[]", "pg_catalog.text[]", "pg_catalog.name", "pg_catalog.int4", *types],
         ),
-        [name.base, *values, functions, [str(t.sql) for t in tables], name.schema, *args],
+        [name.base, *values, functions, [str(t.sql) for t in tables], name.schema, version, *args],
     )
 
 
@@ -462,7 +483,181 @@ def drop_model(plpy: Plpy, model: str | None, cascade: bool | None = False) -> N
     old = catalog.require(plpy, name)
     _check_may_drop(plpy, name, old.owner)
     _drop_objects(plpy, old, functions=True, cascade=cascade)
+    versions.drop_all(plpy, name)
     catalog.delete(plpy, name)
 
 
-__all__ = ["KIND", "drop_model", "kind_named", "model_name", "parse_options", "train", "train_from_statistics"]
+# ---------------------------------------------------------------------------
+# New versions from statistics: madnb.update, madnb.forget, madnb.rollback_model
+# ---------------------------------------------------------------------------
+
+
+def _same_model(kind: Kind[T, N], training: T, request: TrainRequest, features: list[dict[str, str]], label_type: str) -> str | None:
+    """How ``training`` differs from a model of these features and label type (None: it does not)."""
+    now = kind.catalog_entry(training, request).features
+    if now != features:
+        shown = ", ".join(f"{f['name']} {f['type']} ({f['role']})" for f in now)
+        return "it has the features " + shown + "; the model's are " + ", ".join(f"{f['name']} {f['type']} ({f['role']})" for f in features)
+    got = kind.label(training).type_sql
+    if got != label_type:
+        return f"its label is of type {got}, the model's of type {label_type}"
+    return None
+
+
+def _kept_statistics(plpy: Plpy, m: CatalogModel) -> Relation:
+    """The statistics model ``m`` keeps (55000 when they are gone)."""
+    rel = versions.owned_relation(plpy, m.statistics, m.owner)
+    if rel is None:
+        raise MadnbError(
+            "55000", f'the statistics model "{m.name.key}" keeps are gone', detail=f"table {m.statistics} does not exist",
+            hint="train the model again with madnb.train(..., replace => true)",
+        )
+    return rel
+
+
+def _changed(plpy: Plpy, model: str | None, source: str | None, operation: str) -> None:
+    """madnb.update (``operation`` ADD) and madnb.forget (SUBTRACT): the statistics of ``source``'s rows added to or
+    subtracted from the model's kept sum, the model derived from the result as a new version."""
+    name = model_name(model)
+    _lock_name(plpy, name)
+    old = catalog.require(plpy, name)
+    _check_may_drop(plpy, name, old.owner)
+    what = "add rows to" if operation == updates.ADD else "forget rows of"
+    if old.privacy is not None:
+        raise MadnbError(
+            "0A000", f'cannot {what} the differentially private model "{name.key}"',
+            detail="a private model's statistics are a release charged to the ledger: "
+            + ("new rows would need a release of their own" if operation == updates.ADD else
+               "the difference of two published versions would disclose the forgotten rows' statistics without noise"),
+            hint="train the model again from the rows it should hold with madnb.train(..., replace => true, epsilon => ...)"
+            " (see docs/privacy.md)",
+        )
+    previous = versions.latest(plpy, name)
+    if previous is not None and previous.model.get("origin") == versions.STATISTICS:
+        raise MadnbError(
+            "0A000", f'cannot {what} model "{name.key}": it was made from released statistics',
+            detail="its statistics are a sum of released parts, named by position, not a table's columns",
+            hint="release the statistics of the rows and make the model again with madnb.train_from_statistics(..., replace => true)",
+        )
+    kind = kind_named(old.kind)
+    request = versions.request(old.kind, old.features, old.label, old.parameters, old.smoothing, source)
+    if source is None:
+        raise MadnbError("22004", "source must not be NULL", hint="source names a table or view of rows with the model's columns")
+    training = kind.resolve(plpy, request)
+    differs = _same_model(kind, training, request, old.features, old.label_type)
+    if differs is not None:
+        raise MadnbError(
+            "22023", f'source {kind.source(training).display} does not have the columns of model "{name.key}"', detail=differs,
+            hint="give a table or view with the model's feature and label columns, of the same types",
+        )
+    kept = _kept_statistics(plpy, old)
+    kept_header = part_sources.read_header(plpy, kept, "kept statistics")
+    token = secrets.token_hex(6)
+    part_name, summed_name = NewName("pg_temp", f"madnb_part_{token}"), NewName("pg_temp", f"madnb_sum_{token}")
+    part_released = kind.release_part(plpy, training, part_name)
+    part = created(plpy, part_name)
+    if operation == updates.SUBTRACT:
+        names = [f["name"] for f in old.features]
+        vector = kept_header.vector
+
+        def attribute(j: int) -> str:
+            if vector is None:
+                return f'feature "{names[j - 1]}"'
+            return f'feature {j} of "{names[0]}"' if vector == "dense" else f'a term of "{names[0]}"'
+
+        updates.check_forgettable(
+            plpy, name.key, kept, part, lambda x: text_sql(x, kind.label_builtin(training)), attribute,
+        )
+    header = updates.write_changed_sum(plpy, operation, kept, kept_header, part, part_released.header, summed_name)
+    summed = created(plpy, summed_name)
+    rows = int(plpy.execute(
+        Sql(f"SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM {summed.sql} AS s WHERE s.attr OPERATOR(pg_catalog.=) 0")
+    )[0]["n"])
+    if rows == 0:
+        raise MadnbError(
+            "22023", f'forgetting these rows leaves model "{name.key}" with no rows', detail=f"it holds {old.training_rows}, all of them among the rows",
+            hint=f"drop the model with madnb.drop_model('{name.key}')",
+        )
+
+    def statistics(dest: NewName) -> Released:
+        updates.copy_statistics(plpy, summed, header, dest)
+        return Released(header, rows)
+
+    source_sql = previous.model["source"] if previous is not None else str(kind.source(training).sql)
+    _train(plpy, name, kind, training, request, True,
+           _Rebuild(operation, kind.source(training).display, part_released.rows, source_sql, old.source, statistics))
+    plpy.execute(Sql(f"DROP TABLE {part.sql}, {summed.sql}"))
+
+
+@entry_point
+def update(plpy: Plpy, model: str | None, source: str | None) -> None:
+    """madnb.update: add the rows of ``source`` to model ``model`` (see :func:`_changed`)."""
+    _changed(plpy, model, source, updates.ADD)
+
+
+@entry_point
+def forget(plpy: Plpy, model: str | None, source: str | None) -> None:
+    """madnb.forget: remove the rows of ``source`` from model ``model`` (see :func:`_changed`)."""
+    _changed(plpy, model, source, updates.SUBTRACT)
+
+
+@entry_point
+def rollback_model(plpy: Plpy, model: str | None, version: int | None) -> None:
+    """madnb.rollback_model: model ``model`` derived again from the statistics of its version ``version``, as a new version."""
+    name = model_name(model)
+    if version is None:
+        raise MadnbError("22004", "version must not be NULL", hint="madnb.model_versions lists the versions kept")
+    _lock_name(plpy, name)
+    old = catalog.require(plpy, name)
+    _check_may_drop(plpy, name, old.owner)
+    v = versions.read(plpy, name, int(version))
+    if v is None:
+        raise MadnbError(
+            "42704", f'model "{name.key}" has no version {version}',
+            detail=f"its current version is {old.version}; versions older than the last {versions.versions_kept(plpy)} are not kept",
+            hint="madnb.model_versions lists the versions kept",
+        )
+    stored = v.model
+    if stored.get("privacy") is not None or stored.get("origin") == versions.STATISTICS:
+        raise MadnbError(
+            "0A000", f'version {v.version} of model "{name.key}" cannot be derived again here',
+            detail="it is a differentially private model" if stored.get("privacy") is not None
+            else "it was made from released statistics (madnb.train_from_statistics)",
+            hint="make it again as it was made: madnb.train or madnb.train_from_statistics with replace => true",
+        )
+    statistics_rel = versions.statistics_of(plpy, name, v)
+    kind = kind_named(stored["kind"])
+    request = versions.request(stored["kind"], stored["features"], stored["label"], stored["parameters"], float(stored["smoothing"]),
+                               stored["source"])
+    try:
+        training = kind.resolve(plpy, request)
+        differs = _same_model(kind, training, request, stored["features"], stored["label_type"])
+    except MadnbError as e:
+        differs = e.message
+    if differs is not None:
+        raise MadnbError(
+            "55000", f'version {v.version} of model "{name.key}" cannot be derived again: the table it was trained from has changed',
+            detail=f"{stored['catalog_source']}: {differs}",
+            hint="a rollback reads no row, but writes the prediction functions from the columns of that table: "
+            "create it again with those columns (an empty table will do)",
+        )
+    header = part_sources.read_header(plpy, statistics_rel, f"the statistics of version {v.version}")
+
+    def statistics(dest: NewName) -> Released:
+        updates.copy_statistics(plpy, statistics_rel, header, dest)
+        return Released(header, v.training_rows)
+
+    _train(plpy, name, kind, training, request, True,
+           _Rebuild("rollback", f"version {v.version}", v.training_rows, stored["source"], stored["catalog_source"], statistics))
+
+
+@entry_point
+def model_versions(plpy: Plpy, model: str | None) -> list[dict[str, Any]]:
+    """madnb.model_versions: the versions kept of model ``model``, oldest first."""
+    return versions.listing(plpy, model_name(model))
+
+
+__all__ = [
+    "KIND", "drop_model", "forget", "kind_named", "model_name", "model_versions", "parse_options", "rollback_model", "train",
+    "train_from_statistics", "update",
+]

@@ -47,16 +47,16 @@ WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_t
 SELECT pg_catalog.current_setting('madnb.progress', true) AS v
 
 -- statement 16
-SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
+SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner, m.privacy::pg_catalog.text AS privacy, m.version FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
 
 -- statement 17
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+SELECT pg_catalog.max(v.version) AS v FROM madnb._model_versions AS v WHERE v.schema_name OPERATOR(pg_catalog.=) $1 AND v.name OPERATOR(pg_catalog.=) $2
 
 -- statement 18
-SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
 -- statement 19
-SELECT pg_catalog.current_setting('max_parallel_workers_per_gather')::pg_catalog.int4 AS w
+SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
 -- statement 20
 SELECT pg_catalog.current_setting($1) AS v
@@ -65,7 +65,7 @@ SELECT pg_catalog.current_setting($1) AS v
 SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 22
-CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n, pg_catalog.count(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS c3, pg_catalog.avg(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS m3, pg_catalog.var_samp(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS v3, pg_catalog.count(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS c5, pg_catalog.avg(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS m5, pg_catalog.var_samp(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS v5 FROM "public"."pets" AS t GROUP BY 1 UNION ALL SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 2047)::pg_catalog.int4, (g.k OPERATOR(pg_catalog.>>) 11)::pg_catalog.text, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."species" AS cls, pg_catalog.unnest(ARRAY[(t."legs")::pg_catalog.int8 OPERATOR(pg_catalog.*) 2048 OPERATOR(pg_catalog.+) 2]) AS k FROM "public"."pets" AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, 1 AS o, COALESCE(((t."colour")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."colour")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, 4 AS o, COALESCE(((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g
+CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n, pg_catalog.count(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS c3, pg_catalog.avg(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS m3, pg_catalog.var_samp(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS v3, pg_catalog.count(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS c5, pg_catalog.avg(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS m5, pg_catalog.var_samp(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS v5 FROM "public"."pets" AS t GROUP BY 1 UNION ALL SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 2047)::pg_catalog.int4, (g.k OPERATOR(pg_catalog.>>) 11)::pg_catalog.text, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."species" AS cls, pg_catalog.unnest(ARRAY[(t."legs")::pg_catalog.int8 OPERATOR(pg_catalog.*) 2048 OPERATOR(pg_catalog.+) 2]) AS k FROM "public"."pets" AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, CASE WHEN GROUPING(((t."colour")::pg_catalog.text COLLATE pg_catalog."C")) OPERATOR(pg_catalog.=) 0 THEN 1 ELSE 4 END AS o, COALESCE(((t."colour")::pg_catalog.text COLLATE pg_catalog."C"), ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."colour")::pg_catalog.text COLLATE pg_catalog."C")), (t."species", ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g
 
 -- statement 23
 SELECT pg_catalog.set_config($1, $2, true)
@@ -302,9 +302,42 @@ COMMENT ON FUNCTION "madnb_models"."pets_nb_score_share"(pg_catalog.numeric[]) I
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
 -- statement 78
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name, version) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15, $16)
 
 -- statement 79
+SELECT pg_catalog.current_setting($1, true) AS v
+
+-- statement 80
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+
+-- statement 81
+SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 82
+SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
+
+-- statement 83
+CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex3>" (LIKE "madnb_statistics"."madnb_models.pets_nb")
+
+-- statement 84
+SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
+
+-- statement 85
+DROP TABLE pg_temp."madnb_kept_<hex3>"
+
+-- statement 86
+INSERT INTO "madnb_statistics"."madnb_models.pets_nb@v1" (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2) SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.var, s.mean_lo, s.s1, s.s2 FROM "madnb_statistics"."madnb_models.pets_nb" AS s
+
+-- statement 87
+COMMENT ON TABLE "madnb_statistics"."madnb_models.pets_nb@v1" IS 'madnb statistics {"bounds": null, "class_type": "character varying(8)", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 5, "numeric": [3, 5], "release_id": null, "source": "public.pets"}'
+
+-- statement 88
+INSERT INTO madnb._model_versions (schema_name, name, version, operation, source, rows, training_rows, classes, statistics, model) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::pg_catalog.jsonb)
+
+-- statement 89
+DELETE FROM madnb._model_versions AS v WHERE v.schema_name OPERATOR(pg_catalog.=) $1 AND v.name OPERATOR(pg_catalog.=) $2 AND v.version OPERATOR(pg_catalog.<=) $3 RETURNING v.statistics, v.owner::pg_catalog.text AS owner
+
+-- statement 90
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.pets_nb_predict(anyelement) (pg_get_functiondef)

@@ -185,6 +185,12 @@ class Kind(ABC, Generic[T, N]):
         """What the comments of the model's objects start with."""
         return f"madnb model {model.key}"
 
+    def release_part(self, plpy: Plpy, training: T, dest: NewName) -> Released:
+        """The exact statistics pass of the training's source into a new statistics table ``dest``, as
+        :meth:`statistics` runs it but without its warnings about suspect classes: the rows madnb.update adds
+        to a model or madnb.forget removes from it (one class of rows is no mistake there)."""
+        raise MadnbError("0A000", f"rows cannot be added to or removed from a model of kind '{self.name}'")
+
     # -- cross-validation (madnb_pl.models.cross_validation) ---------------
 
     @abstractmethod

@@ -379,6 +379,10 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         }
         return Released(header, 0, privacy)  # the rows: the released class counts (derive)
 
+    def release_part(self, plpy: Plpy, training: TableTraining, dest: NewName) -> Released:
+        header, rows = column_pass.write_statistics(plpy, training.columns, dest)
+        return Released(header, rows)
+
     def derive(self, plpy: Plpy, training: TableTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
         tables = ModelObjects.of(model).tables(bool(training.columns.numeric))
         model_tables.merge_and_derive(plpy, [(created(plpy, kept), released.header)], tables, training.smoothing, shape=training.columns.shape())

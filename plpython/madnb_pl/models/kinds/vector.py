@@ -695,6 +695,10 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         arrays.warn_suspect_classes(plpy, kept.sql, training.label, training.source)
         return Released(header, rows)
 
+    def release_part(self, plpy: Plpy, training: VectorTraining, dest: NewName) -> Released:
+        header, rows = write_statistics(plpy, training, dest)
+        return Released(header, rows)
+
     def derive(self, plpy: Plpy, training: VectorTraining, model: ModelName, kept: NewName, released: Released) -> Derived:
         objects = ModelObjects.of(model)
         cp, fp = objects.class_priors, objects.feature_probs
