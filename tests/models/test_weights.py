@@ -236,6 +236,22 @@ def test_a_weighted_models_statistics_are_not_merged_with_others(fruit):
     assert e.value.diag.sqlstate == "0A000"
 
 
+@pytest.mark.parametrize("call", ["madnb.update('f', 'fruit')", "madnb.forget('f', 'more')"])
+def test_update_and_forget_refuse_a_weighted_model_and_change_nothing(fruit, call):
+    # they count rows unweighted: adding or subtracting them from sums of weights would give neither model
+    db = fruit
+    db.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    db.execute("CREATE TABLE more AS SELECT * FROM fruit WHERE id = 1")
+    before = db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall()
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute(f"SELECT {call}")
+    assert e.value.diag.sqlstate == "0A000"
+    assert "sample weights" in e.value.diag.message_primary
+    db.rollback()
+    assert db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall() == before
+    assert [r[0] for r in db.execute("SELECT operation FROM madnb.model_versions('f')")] == ["train"]
+
+
 def test_an_unweighted_model_records_no_weight(fruit):
     fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'])")
     assert fruit.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None

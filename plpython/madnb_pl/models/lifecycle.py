@@ -552,6 +552,12 @@ def _changed(plpy: Plpy, model: str | None, source: str | None, operation: str) 
         )
     kept = _kept_statistics(plpy, old)
     kept_header = part_sources.read_header(plpy, kept, "kept statistics")
+    if kept_header.weighted:
+        raise MadnbError(
+            "0A000", f'cannot {what} model "{name.key}": it was trained with sample weights',
+            detail="its statistics are sums of the weight column's values; madnb.update and madnb.forget count rows unweighted",
+            hint="train the model again from the rows it should hold with madnb.train(..., weight => ..., replace => true)",
+        )
     token = secrets.token_hex(6)
     part_name, summed_name = NewName("pg_temp", f"madnb_part_{token}"), NewName("pg_temp", f"madnb_sum_{token}")
     part_released = kind.release_part(plpy, training, part_name)
