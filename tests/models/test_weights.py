@@ -252,6 +252,17 @@ def test_update_and_forget_refuse_a_weighted_model_and_change_nothing(fruit, cal
     assert [r[0] for r in db.execute("SELECT operation FROM madnb.model_versions('f')")] == ["train"]
 
 
+def test_a_rollback_to_a_weighted_version_is_that_weighted_model_and_names_its_weight_column(fruit):
+    db = fruit
+    db.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], weight => 'w')")
+    weighted = db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall()
+    db.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'], replace => true)")
+    assert db.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None
+    db.execute("SELECT madnb.rollback_model('f', 1)")
+    assert db.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] == "w"
+    assert db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall() == weighted
+
+
 def test_an_unweighted_model_records_no_weight(fruit):
     fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'])")
     assert fruit.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None

@@ -379,21 +379,22 @@ def _train(
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ).statements)
     progress.phase("catalog")
-    source = kind.source(training)
+    source, weight = kind.source(training), kind.weight(training)
     shown = source.display if rebuild is None else rebuild.catalog_source
     _insert_catalog_row(
         plpy, name, [kind.name, shown, label.name, label.type_sql, json.dumps(entry.features),
                      numbers.classes, derived.rows, entry.smoothing,
                      None if released.privacy is None else json.dumps(released.privacy), kept.sql,
                      None if entry.parameters is None else json.dumps(entry.parameters)],
-        made.functions(plpy, name), derived.tables, version, kind.weight(training),
+        made.functions(plpy, name), derived.tables, version, weight,
     )
     origin = versions.STATISTICS if kind is STATISTICS_KIND else versions.COLUMNS
     versions.record(
         plpy, name, version, ("replace" if old is not None else "train") if rebuild is None else rebuild.operation,
         shown if rebuild is None else rebuild.source, derived.rows if rebuild is None else rebuild.rows, kept,
         versions.stored(kind.name, origin, source.sql if rebuild is None else rebuild.source_sql, shown, label.name, label.type_sql,
-                        entry.features, entry.smoothing, entry.parameters, released.privacy),
+                        entry.features, entry.smoothing, entry.parameters, released.privacy,
+                        None if weight is None else weight.name),
         derived.rows, numbers.classes,
     )
     progress.done()
@@ -634,7 +635,7 @@ def rollback_model(plpy: Plpy, model: str | None, version: int | None) -> None:
     statistics_rel = versions.statistics_of(plpy, name, v)
     kind = kind_named(stored["kind"])
     request = versions.request(stored["kind"], stored["features"], stored["label"], stored["parameters"], float(stored["smoothing"]),
-                               stored["source"])
+                               stored["source"], stored.get("weight"))
     try:
         training = kind.resolve(plpy, request)
         differs = _same_model(kind, training, request, stored["features"], stored["label_type"])

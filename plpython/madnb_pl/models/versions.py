@@ -64,17 +64,23 @@ def versions_kept(plpy: Plpy) -> int:
 def stored(
     kind: str, origin: str, source_sql: str, catalog_source: str, label: str, label_type: str,
     features: list[dict[str, str]], smoothing: float, parameters: dict[str, Any] | None, privacy: dict[str, Any] | None,
+    weight: str | None = None,
 ) -> dict[str, Any]:
-    """What derives a version's model again from its statistics (``madnb._model_versions.model``)."""
-    return {
+    """What derives a version's model again from its statistics (``madnb._model_versions.model``); ``weight``: the
+    column of sample weights it was trained with (absent: unweighted)."""
+    out = {
         "kind": kind, "origin": origin, "source": source_sql, "catalog_source": catalog_source, "label": label,
         "label_type": label_type, "features": features, "smoothing": smoothing, "parameters": parameters, "privacy": privacy,
     }
+    if weight is not None:
+        out["weight"] = weight
+    return out
 
 
 def request(kind: str, features: list[dict[str, str]], label: str, parameters: dict[str, Any] | None, smoothing: float,
-            source: str | None) -> TrainRequest:
-    """madnb.train's arguments that make a model of these features, label and parameters from ``source``'s columns.
+            source: str | None, weight: str | None = None) -> TrainRequest:
+    """madnb.train's arguments that make a model of these features, label and parameters (and sample weights
+    ``weight``) from ``source``'s columns.
 
     Names are quoted (they are the columns' own); the categorical role of a numeric column is asked for by name
     (kind 'naive_bayes'); each kind's Laplace smoothing goes where its training takes it.
@@ -86,7 +92,7 @@ def request(kind: str, features: list[dict[str, str]], label: str, parameters: d
     laplace = smoothing if kind == "naive_bayes" or (kind == "categorical" and "alpha" not in options) else 1.0
     return TrainRequest(
         source, str(quote_ident(label)), [str(quote_ident(f["name"])) for f in features], None, categorical or None, laplace,
-        options, parameters is not None, None, None, None, None,
+        options, parameters is not None, None, None, None, None, None if weight is None else str(quote_ident(weight)),
     )
 
 
