@@ -348,3 +348,40 @@ def test_a_decision_serialises_what_it_was_given(db):
     iris(db)
     d = db.execute("SELECT madnb.decision('iris_g', costs => '{{0,1,1},{1,0,1},{1,1,0}}')").fetchone()[0]
     assert json.loads(json.dumps(d))["costs"] == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+
+
+PLANTED = [  # (operator, left, right) planted ahead of pg_catalog: what the decision functions use
+    ("-", "integer", "integer"), ("+", "double precision", "double precision"), ("*", "double precision", "double precision"),
+    ("/", "double precision", "double precision"), ("-", "double precision", "double precision"),
+    (">=", "double precision", "double precision"), ("<", "double precision", "double precision"),
+    (">", "double precision", "double precision"), ("=", "double precision", "double precision"),
+    ("<>", "integer", "integer"), ("->", "jsonb", "text"), ("->>", "jsonb", "text"), ("->>", "jsonb", "integer"),
+    ("||", "jsonb", "jsonb"), ("=", "integer", "integer"),
+]
+
+
+def test_no_operator_or_function_planted_ahead_of_pg_catalog_runs_inside_a_decision(db):
+    x, y = cancer(db)
+    query = ("SELECT array_agg(madnb.decide(d, madnb_models.cancer_g_predict_proba_array(t)) ORDER BY t.id), "
+             "array_agg(madnb.decide_proba(d, madnb_models.cancer_g_predict_proba_array(t))::text ORDER BY t.id) "
+             "FROM cancer AS t, madnb.decision('cancer_g', priors => '{0.3, 0.7}', class_weights => '{1, 2}') AS d")
+    calls = ["SELECT madnb.evaluate('cancer_g', 'cancer', threshold => 0.4)::text",
+             "SELECT array_agg(c::text ORDER BY c.threshold) FROM madnb.threshold_curve('cancer_g', 'cancer') AS c"]
+    expected = [db.execute(q).fetchone() for q in [query, *calls]]
+    db.execute("CREATE SCHEMA evil")
+    for f in ("ln", "exp"):
+        db.execute(f"CREATE FUNCTION evil.{f}(double precision) RETURNS double precision LANGUAGE plpgsql "
+                   "AS $$BEGIN RAISE EXCEPTION 'planted'; END$$")
+    db.execute("CREATE FUNCTION evil.cardinality(anyarray) RETURNS integer LANGUAGE plpgsql AS $$BEGIN RAISE EXCEPTION 'planted'; END$$")
+    for i, (op, left, right) in enumerate(PLANTED):
+        (result,) = db.execute(
+            "SELECT oprresult::regtype::text FROM pg_operator WHERE oprname = %s AND oprleft = %s::regtype "
+            "AND oprright = %s::regtype AND oprnamespace = 'pg_catalog'::regnamespace", [op, left, right]).fetchone()
+        db.execute(f"CREATE FUNCTION evil.planted_{i}(a {left}, b {right}) RETURNS {result} LANGUAGE plpgsql "
+                   "AS $$BEGIN RAISE EXCEPTION 'planted'; END$$")
+        db.execute(f"CREATE OPERATOR evil.{op} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = evil.planted_{i})")
+    db.execute("SET search_path = evil, pg_catalog, public")
+    for probe in ("SELECT 1 - 1", "SELECT ln(2::float8)", "SELECT '{}'::jsonb -> 'a'::text"):
+        with pytest.raises(psycopg.errors.RaiseException, match="planted"):
+            db.execute(probe)
+    assert [db.execute(q).fetchone() for q in [query, *calls]] == expected
