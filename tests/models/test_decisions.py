@@ -385,3 +385,33 @@ def test_no_operator_or_function_planted_ahead_of_pg_catalog_runs_inside_a_decis
         with pytest.raises(psycopg.errors.RaiseException, match="planted"):
             db.execute(probe)
     assert [db.execute(q).fetchone() for q in [query, *calls]] == expected
+
+
+def test_priors_of_a_private_model_replace_the_noisy_priors_its_scores_hold(db):
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 4, size=(400, 3))
+    y = (x[:, 0] + rng.integers(0, 2, 400)) % 3
+    load_text(db, "pt", x, labels(y))
+    values = [f"v{i}" for i in range(4)]
+    domain = {"label": ["c0", "c1", "c2"], **{f"f{j}": values for j in range(3)}}
+    db.execute("SELECT madnb.train('pt_dp', 'pt', 'label', exclude => ARRAY['id'], epsilon => 1, domain => %s)",
+               [json.dumps(domain)])
+    trained = np.array(db.execute("SELECT madnb_models.pt_dp_predict_proba_array(NULL::pt)").fetchone()[0])  # the priors
+    new = np.array([0.1, 0.3, 0.6])
+    proba = np.array([r[0] for r in db.execute("SELECT madnb_models.pt_dp_predict_proba_array(t) FROM pt t ORDER BY id")])
+    expected = proba * new / trained
+    expected /= expected.sum(axis=1, keepdims=True)
+    predicted, got = decided(db, "pt_dp", "pt", priors=list(new))
+    assert np.allclose(got, expected, rtol=0, atol=TOL)
+    assert predicted == [f"c{i}" for i in expected.argmax(axis=1)]
+
+
+def test_a_decision_adds_no_function_and_changes_none_of_the_model(db):
+    iris(db)
+    before = db.execute("SELECT array_agg(p.oid::regprocedure::text || md5(pg_get_functiondef(p.oid)) ORDER BY 1) "
+                        "FROM pg_proc p WHERE p.pronamespace = 'madnb_models'::regnamespace").fetchone()[0]
+    decided(db, "iris_g", "iris", priors=[0.2, 0.3, 0.5], costs=[[0, 1, 1], [1, 0, 1], [1, 1, 0]])
+    db.execute("SELECT madnb.evaluate('iris_g', 'iris', class_weights => '{1, 2, 3}')")
+    after = db.execute("SELECT array_agg(p.oid::regprocedure::text || md5(pg_get_functiondef(p.oid)) ORDER BY 1) "
+                       "FROM pg_proc p WHERE p.pronamespace = 'madnb_models'::regnamespace").fetchone()[0]
+    assert after == before and len(before) >= 6  # both forms of the three, and the private-prediction ones
