@@ -33,48 +33,50 @@ $$;
 COMMENT ON FUNCTION madnb.decision(text, float8[], float8[], float8[], float8) IS
     'a decision for a named model, checked against it, for madnb.decide, decide_proba and decide_proba_array: priors (replacing the class priors), class_weights (multiplying the probabilities), costs (costs[i][j]: predicting class j for a row of class i; the class of least expected cost) or, for two classes, a threshold on the positive class''s (the second of madnb.model_classes) probability; classes in the order of madnb.model_classes';
 
--- Per row: the probabilities under the decision's priors and weights.  Scores
--- are recovered as ln p (a class of probability 0 stays at 0).
+-- Per row: the probabilities under the decision's priors and weights, from the
+-- model's: log-scores recovered as ln p (a class of probability 0 stays at 0),
+-- moved by the decision's shift, and madnb._nb_proba's log-sum-exp.  Up to 3
+-- classes written out (once per row, each PL/pgSQL statement costs).
 CREATE OR REPLACE FUNCTION madnb.decide_proba_array(decision pg_catalog.jsonb, proba pg_catalog.float8[]) RETURNS pg_catalog.float8[]
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
 AS $$
 DECLARE
-    v_k integer := pg_catalog.cardinality(proba);
-    v_shift pg_catalog.float8[];
+    v_k integer := (decision OPERATOR(pg_catalog.->>) 'k'::pg_catalog.text)::pg_catalog.int4;
+    v_shift pg_catalog.float8[] := (decision OPERATOR(pg_catalog.->>) '_shift'::pg_catalog.text)::pg_catalog.float8[];
     v_q pg_catalog.float8[];
-    v_max pg_catalog.float8 := '-Infinity';
-    v_sum pg_catalog.float8 := 0;
+    v_n integer := pg_catalog.cardinality(proba);
     i integer;
 BEGIN
-    IF v_k OPERATOR(pg_catalog.<>) (decision OPERATOR(pg_catalog.->>) 'k'::pg_catalog.text)::pg_catalog.int4 THEN
-        RAISE EXCEPTION 'the decision is for a model of % classes, but the probabilities are of %',
-            decision OPERATOR(pg_catalog.->>) 'k'::pg_catalog.text, v_k
-            USING ERRCODE = '22023', DETAIL = pg_catalog.format('the decision is for model %s',
-                decision OPERATOR(pg_catalog.->>) 'model'::pg_catalog.text),
-            HINT = 'give the probabilities of that model''s <model>_predict_proba_array';
+    IF v_n OPERATOR(pg_catalog.<>) v_k THEN
+        RAISE EXCEPTION 'the decision is for a model of % classes, but the probabilities are of %', v_k, v_n
+            USING ERRCODE = '22023', HINT = 'give the probabilities of the decision''s model''s <model>_predict_proba_array';
     END IF;
-    v_shift := (decision OPERATOR(pg_catalog.->>) '_shift'::pg_catalog.text)::pg_catalog.float8[];
     IF v_shift IS NULL THEN
         RETURN proba;
     END IF;
-    FOR i IN 1 .. v_k LOOP
-        v_q[i] := CASE WHEN proba[i] OPERATOR(pg_catalog.>) 0::pg_catalog.float8
-                         AND v_shift[i] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
-                       THEN pg_catalog.ln(proba[i]) OPERATOR(pg_catalog.+) v_shift[i] ELSE '-Infinity'::pg_catalog.float8 END;
-        v_max := GREATEST(v_max, v_q[i]);
-    END LOOP;
-    IF v_max OPERATOR(pg_catalog.=) '-Infinity'::pg_catalog.float8 THEN
-        RETURN NULL;  -- every class of a positive probability has prior (or weight) 0
+    IF v_k OPERATOR(pg_catalog.=) 2 THEN
+        v_q := ARRAY[
+            CASE WHEN proba[1] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND v_shift[1] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+                 THEN pg_catalog.ln(proba[1]) OPERATOR(pg_catalog.+) v_shift[1] ELSE '-Infinity'::pg_catalog.float8 END,
+            CASE WHEN proba[2] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND v_shift[2] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+                 THEN pg_catalog.ln(proba[2]) OPERATOR(pg_catalog.+) v_shift[2] ELSE '-Infinity'::pg_catalog.float8 END];
+    ELSIF v_k OPERATOR(pg_catalog.=) 3 THEN
+        v_q := ARRAY[
+            CASE WHEN proba[1] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND v_shift[1] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+                 THEN pg_catalog.ln(proba[1]) OPERATOR(pg_catalog.+) v_shift[1] ELSE '-Infinity'::pg_catalog.float8 END,
+            CASE WHEN proba[2] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND v_shift[2] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+                 THEN pg_catalog.ln(proba[2]) OPERATOR(pg_catalog.+) v_shift[2] ELSE '-Infinity'::pg_catalog.float8 END,
+            CASE WHEN proba[3] OPERATOR(pg_catalog.>) 0::pg_catalog.float8 AND v_shift[3] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+                 THEN pg_catalog.ln(proba[3]) OPERATOR(pg_catalog.+) v_shift[3] ELSE '-Infinity'::pg_catalog.float8 END];
+    ELSE
+        FOR i IN 1 .. v_k LOOP
+            v_q[i] := CASE WHEN proba[i] OPERATOR(pg_catalog.>) 0::pg_catalog.float8
+                             AND v_shift[i] OPERATOR(pg_catalog.>) '-Infinity'::pg_catalog.float8
+                           THEN pg_catalog.ln(proba[i]) OPERATOR(pg_catalog.+) v_shift[i] ELSE '-Infinity'::pg_catalog.float8 END;
+        END LOOP;
     END IF;
-    FOR i IN 1 .. v_k LOOP
-        v_q[i] := CASE WHEN (v_q[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8
-                       THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(v_q[i] OPERATOR(pg_catalog.-) v_max) END;
-        v_sum := v_sum OPERATOR(pg_catalog.+) v_q[i];
-    END LOOP;
-    FOR i IN 1 .. v_k LOOP
-        v_q[i] := v_q[i] OPERATOR(pg_catalog./) v_sum;
-    END LOOP;
-    RETURN v_q;
+    -- every class of a positive probability has prior (or weight) 0: no probabilities (log-sum-exp of -inf only)
+    RETURN CASE WHEN '-Infinity'::pg_catalog.float8 OPERATOR(pg_catalog.=) ALL (v_q) THEN NULL ELSE madnb._nb_proba(v_q) END;
 END
 $$;
 COMMENT ON FUNCTION madnb.decide_proba_array(pg_catalog.jsonb, pg_catalog.float8[]) IS
@@ -85,9 +87,9 @@ CREATE OR REPLACE FUNCTION madnb._nb_decide(decision pg_catalog.jsonb, proba pg_
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
 AS $$
 DECLARE
-    v_k integer := pg_catalog.cardinality(proba);
     v_threshold pg_catalog.float8 := (decision OPERATOR(pg_catalog.->>) 'threshold'::pg_catalog.text)::pg_catalog.float8;
     v_costs pg_catalog.float8[];
+    v_k integer := pg_catalog.cardinality(proba);
     v_best integer := 1;
     v_least pg_catalog.float8;
     v_cost pg_catalog.float8;
@@ -111,6 +113,9 @@ BEGIN
         END LOOP;
         RETURN v_best;
     END IF;
+    IF v_k OPERATOR(pg_catalog.=) 2 THEN
+        RETURN CASE WHEN proba[2] OPERATOR(pg_catalog.>) proba[1] THEN 2 ELSE 1 END;
+    END IF;
     FOR i IN 2 .. v_k LOOP
         IF proba[i] OPERATOR(pg_catalog.>) proba[v_best] THEN
             v_best := i;
@@ -120,7 +125,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb._nb_decide(pg_catalog.jsonb, pg_catalog.float8[]) IS
-    'internal: the position of the class a madnb.decision decides from probabilities of madnb.decide_proba_array: threshold, least expected cost, or the first largest';
+    'internal: the position of the class a madnb.decision decides from probabilities of madnb.decide_proba_array: the second at or above its threshold, else the least expected cost (costs[true][predicted]), else the first largest';
 
 CREATE OR REPLACE FUNCTION madnb.decide(decision pg_catalog.jsonb, proba pg_catalog.float8[]) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER

@@ -415,3 +415,15 @@ def test_a_decision_adds_no_function_and_changes_none_of_the_model(db):
     after = db.execute("SELECT array_agg(p.oid::regprocedure::text || md5(pg_get_functiondef(p.oid)) ORDER BY 1) "
                        "FROM pg_proc p WHERE p.pronamespace = 'madnb_models'::regnamespace").fetchone()[0]
     assert after == before and len(before) >= 6  # both forms of the three, and the private-prediction ones
+
+
+def test_a_decision_given_as_a_constant_lets_the_scan_run_in_parallel_workers(db):
+    iris(db)
+    d = db.execute("SELECT madnb.decision('iris_g', costs => '{{0,1,1},{1,0,1},{1,1,0}}')::text").fetchone()[0]
+    db.execute("SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; "
+               "SET max_parallel_workers_per_gather = 2")
+    plan = "\n".join(r[0] for r in db.execute(
+        "EXPLAIN (VERBOSE, COSTS OFF) SELECT madnb.decide(%s::jsonb, madnb_models.iris_g_predict_proba_array(t)) FROM iris AS t",
+        [d]).fetchall())
+    assert "Gather" in plan and "Parallel Seq Scan on public.iris" in plan
+    assert "_nb_decide(" in plan and "iris_g_predict_proba_array" not in plan  # inlined, run by the workers
