@@ -145,6 +145,12 @@ BEGIN
     IF v_p IS NULL THEN
         RETURN NULL;
     END IF;
+    IF pg_catalog.cardinality(v_p) OPERATOR(pg_catalog.>) 16 THEN
+        -- each || copies the object: quadratic in the classes; one aggregate is linear (as madnb._nb_proba_jsonb)
+        RETURN (SELECT pg_catalog.jsonb_object_agg(u.c, u.p)
+                FROM ROWS FROM (pg_catalog.jsonb_array_elements_text(decision OPERATOR(pg_catalog.->) 'classes'::pg_catalog.text),
+                                pg_catalog.unnest(v_p)) AS u(c, p));
+    END IF;
     FOR i IN 1 .. pg_catalog.cardinality(v_p) LOOP
         v_out := v_out OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(
             (decision OPERATOR(pg_catalog.->) 'classes'::pg_catalog.text) OPERATOR(pg_catalog.->>) (i OPERATOR(pg_catalog.-) 1), v_p[i]);

@@ -427,3 +427,19 @@ def test_a_decision_given_as_a_constant_lets_the_scan_run_in_parallel_workers(db
         [d]).fetchall())
     assert "Gather" in plan and "Parallel Seq Scan on public.iris" in plan
     assert "_nb_decide(" in plan and "iris_g_predict_proba_array" not in plan  # inlined, run by the workers
+
+
+def test_decide_proba_of_a_model_of_many_classes_names_every_class(db):
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, size=(500, 2))
+    y = (x[:, 0] * 5 + x[:, 1] + rng.integers(0, 2, 500)) % 20  # 20 classes
+    load_text(db, "many", x, [f"k{int(v):02d}" for v in y])
+    db.execute("SELECT madnb.train('many_nb', 'many', 'label', exclude => ARRAY['id'])")
+    classes = db.execute("SELECT madnb.model_classes('many_nb')").fetchone()[0]
+    rows = db.execute(
+        "SELECT madnb.decide_proba(d, madnb_models.many_nb_predict_proba_array(t)), "
+        "madnb.decide_proba_array(d, madnb_models.many_nb_predict_proba_array(t)) "
+        "FROM many AS t, madnb.decision('many_nb', class_weights => %s) AS d ORDER BY t.id LIMIT 20",
+        [[float(i + 1) for i in range(20)]],
+    ).fetchall()
+    assert len(classes) == 20 and all(r[0] == dict(zip(classes, r[1], strict=True)) for r in rows)
