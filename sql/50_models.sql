@@ -357,22 +357,32 @@ REVOKE ALL ON madnb._models FROM PUBLIC;
 -- it (plpython/madnb_pl/models/evaluate.py; docs/models.md "Evaluating a model").
 DROP FUNCTION IF EXISTS madnb.evaluate(text, text, text);
 DROP FUNCTION IF EXISTS madnb._evaluate(text, text, text);
-CREATE OR REPLACE FUNCTION madnb._evaluate(model text, source text, label text, curves boolean) RETURNS pg_catalog.jsonb
+-- madnb.evaluate gained the decisions at query time (priors, class_weights, costs, threshold): the old signature goes.
+DROP FUNCTION IF EXISTS madnb.evaluate(text, text, text, boolean);
+DROP FUNCTION IF EXISTS madnb._evaluate(text, text, text, boolean);
+CREATE OR REPLACE FUNCTION madnb._evaluate(
+    model text, source text, label text, curves boolean, priors float8[], class_weights float8[], costs float8[], threshold float8
+) RETURNS pg_catalog.jsonb
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
-return madnb_pl.models.evaluate.evaluate(plpy, model=model, source=source, label=label, curves=curves)
+return madnb_pl.models.evaluate.evaluate(
+    plpy, model=model, source=source, label=label, curves=curves,
+    priors=priors, class_weights=class_weights, costs=costs, threshold=threshold)
 $python$;
-COMMENT ON FUNCTION madnb._evaluate(text, text, text, boolean) IS 'internal: the PL/Python entry point behind madnb.evaluate';
+COMMENT ON FUNCTION madnb._evaluate(text, text, text, boolean, float8[], float8[], float8[], float8) IS 'internal: the PL/Python entry point behind madnb.evaluate';
 
-CREATE OR REPLACE FUNCTION madnb.evaluate(model text, source text, label text DEFAULT NULL, curves boolean DEFAULT false)
-RETURNS pg_catalog.jsonb
+CREATE OR REPLACE FUNCTION madnb.evaluate(
+    model text, source text, label text DEFAULT NULL, curves boolean DEFAULT false,
+    priors float8[] DEFAULT NULL, class_weights float8[] DEFAULT NULL, costs float8[] DEFAULT NULL, threshold float8 DEFAULT NULL
+) RETURNS pg_catalog.jsonb
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
-    RETURN madnb._evaluate(model => model, source => source, label => label, curves => curves);
+    RETURN madnb._evaluate(model => model, source => source, label => label, curves => curves,
+                           priors => priors, class_weights => class_weights, costs => costs, threshold => threshold);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.evaluate(text, text, text, boolean) IS
-    'metrics of a named model on the labelled rows of a table or view (label NULL: the model''s label column), named as scikit-learn''s: accuracy, balanced_accuracy, precision, recall, f1, support, confusion_matrix, log_loss, roc_auc (two classes; more with curves), as jsonb; curves => true adds each class''s one-vs-rest AUC and the ROC, precision-recall and calibration curves';
+COMMENT ON FUNCTION madnb.evaluate(text, text, text, boolean, float8[], float8[], float8[], float8) IS
+    'metrics of a named model on the labelled rows of a table or view (label NULL: the model''s label column), named as scikit-learn''s: accuracy, balanced_accuracy, precision, recall, f1, support, confusion_matrix, log_loss, roc_auc (two classes; more with curves), as jsonb; curves => true adds each class''s one-vs-rest AUC and the ROC, precision-recall and calibration curves; priors, class_weights, costs, threshold: scored under that decision, as madnb.decide (with costs: total_cost and expected_cost)';

@@ -38,6 +38,7 @@ The metrics are scikit-learn's, named as its metric functions, with
 from __future__ import annotations
 
 import json
+import math
 import sys
 from contextlib import nullcontext
 from typing import Any
@@ -46,6 +47,7 @@ from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
 from ..core.progress import Progress
 from ..core.sql import F8, Plpy, Sql, quote_ident, setting, temp_name, text_sql, type_is_builtin
+from . import decisions
 from .catalog import ModelObjects, model_name, require
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
@@ -89,14 +91,15 @@ def predicted_class_sql(k: int, pr: str, m: str, exact: str) -> str:
 
 def evaluate_sql(
     name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True,
-    source_builtin: bool = True, ranked: bool = False,
+    source_builtin: bool = True, ranked: bool = False, decided: bool = False,
 ) -> Sql:
     """The one query (:func:`aggregate_sql` of each labelled row's scores, :func:`scored_rows_sql`), for a model of ``k`` classes."""
-    return aggregate_sql(scored_rows_sql(name, source, label, label_type, k, model_builtin, source_builtin), k, ranked)
+    return aggregate_sql(scored_rows_sql(name, source, label, label_type, k, model_builtin, source_builtin, decided), k, ranked)
 
 
 def scored_rows_sql(
     name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True, source_builtin: bool = True,
+    decided: bool = False,
 ) -> str:
     """The rows (g, t, h, y, pr) of :func:`aggregate_sql`: each labelled row of ``source`` scored by model ``name``.
 
@@ -114,21 +117,33 @@ def scored_rows_sql(
     runs in parallel workers; the levels above it, and the grouping, run in the
     leader (PostgreSQL 15 keeps what is above a sub-select out of the workers): a few
     comparisons per row, and ``<m>_predict`` for the rows near a tie.
+
+    ``decided``: a decision (madnb.decision's jsonb, parameter $3: :func:`run_aggregate`'s ``decision``) makes the
+    probabilities ``madnb.decide_proba_array``'s and the class ``madnb._nb_decide``'s, as ``madnb.decide`` gives it.
     """
     pred, _proba_jsonb, proba = (n.sql for n in ModelObjects.of(name).predict_functions)
     lbl = quote_ident(label)
-    if model_builtin and source_builtin:
-        classes, y, h = f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(q.w)"
-    else:
-        classes, y, h = "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(q.w)", model_builtin)
+    classes, y, h = label_sql(pred, lbl, label_type, model_builtin, source_builtin)
     largest = margin_sql(k, "p.pr")
     best = predicted_class_sql(k, "q.pr", "q.m", f"pg_catalog.array_position({classes}, {h})")
+    pr = f"{proba}(s.*)"
+    if decided:  # madnb.decision's jsonb as $3: the probabilities and the class as madnb.decide gives them
+        pr, best = f"madnb.decide_proba_array($3::pg_catalog.jsonb, {pr})", "madnb._nb_decide($3::pg_catalog.jsonb, q.pr)"
     return f"""
   SELECT 1 AS g, q.t, {best} AS h, q.y, q.pr
   FROM (SELECT p.t, p.y, p.pr, p.w, {largest} AS m
-        FROM (SELECT pg_catalog.array_position({classes}, {y}) AS t, {y} AS y, {proba}(s.*) AS pr, (s.*)::{source} AS w
+        FROM (SELECT pg_catalog.array_position({classes}, {y}) AS t, {y} AS y, {pr} AS pr, (s.*)::{source} AS w
               FROM {source} AS s
               WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q"""
+
+
+def label_sql(pred: str, lbl: str, label_type: str, model_builtin: bool, source_builtin: bool) -> tuple[str, str, str]:
+    """The classes ($1), source row ``s``'s label (column ``lbl``) and row ``q.w``'s ``<m>_predict`` (function
+    ``pred``) as SQL that compares: in the label's type when both types are PostgreSQL's own, else as texts
+    (:func:`evaluate_sql`)."""
+    if model_builtin and source_builtin:
+        return f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(q.w)"
+    return "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(q.w)", model_builtin)
 
 
 CALIBRATION_BINS = 10
@@ -364,8 +379,9 @@ once, stay in memory up to a few hundred thousand (on bench.column_table's 200,0
 disk three times with PostgreSQL's default 4 MB)."""
 
 
-def run_aggregate(plpy: Plpy, query: Sql, classes: list[str], ranked: bool = False) -> Any:
-    """The rows of :func:`aggregate_sql` query ``query`` ($1 ``classes``, $2 :data:`EPS`), scanning in parallel.
+def run_aggregate(plpy: Plpy, query: Sql, classes: list[str], ranked: bool = False, decision: str | None = None) -> Any:
+    """The rows of :func:`aggregate_sql` query ``query`` ($1 ``classes``, $2 :data:`EPS`; $3 ``decision``, jsonb text,
+    when given), scanning in parallel.
 
     PostgreSQL never runs a statement PL/Python prepared with parameters in parallel
     workers, but it plans the query of a CREATE TABLE AS afresh, and may: so the few
@@ -388,11 +404,13 @@ def run_aggregate(plpy: Plpy, query: Sql, classes: list[str], ranked: bool = Fal
         f"SELECT GREATEST(pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) OPERATOR(pg_catalog./) 1024, "
         f"{RANKED_WORK_MEM_KB})::pg_catalog.text OPERATOR(pg_catalog.||) 'kB' AS m"
     ))[0]["m"])
+    types, values = (PARAMETER_TYPES, [classes, EPS]) if decision is None else (
+        [*PARAMETER_TYPES, "pg_catalog.jsonb"], [classes, EPS, decision])
     with setting(plpy, "jit", "off"), memory:
         if not can:
-            return plpy.execute(plpy.prepare(query, PARAMETER_TYPES), [classes, EPS])
+            return plpy.execute(plpy.prepare(query, types), values)
         into = temp_name("madnb_metrics_")
-        plpy.execute(plpy.prepare(Sql(f"CREATE TEMPORARY TABLE {into} ON COMMIT DROP AS {query}"), PARAMETER_TYPES), [classes, EPS])
+        plpy.execute(plpy.prepare(Sql(f"CREATE TEMPORARY TABLE {into} ON COMMIT DROP AS {query}"), types), values)
         rows = plpy.execute(Sql(f"SELECT * FROM {into}"))
         plpy.execute(Sql(f"DROP TABLE {into}"))
         return rows
@@ -534,13 +552,21 @@ def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknow
 
 
 @entry_point
-def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | None = None, curves: bool | None = False) -> str:
+def evaluate(
+    plpy: Plpy, model: str | None, source: str | None, label: str | None = None, curves: bool | None = False,
+    priors: Any = None, class_weights: Any = None, costs: Any = None, threshold: float | None = None,
+) -> str:
     """Metrics of model ``model`` on the labelled rows of ``source`` (jsonb text; see the module docstring);
-    ``curves``: each class's AUC against the rest (more than two classes) and the curves (:func:`curves`) too."""
+    ``curves``: each class's AUC against the rest (more than two classes) and the curves (:func:`curves`) too;
+    ``priors``, ``class_weights``, ``costs``, ``threshold``: the rows scored under that decision
+    (:mod:`madnb_pl.models.decisions`), and with ``costs`` the cost of its predictions (``expected_cost``)."""
     if curves is None:
         raise MadnbError("22004", "curves must not be NULL", hint="curves => true adds the ROC, precision-recall and calibration curves")
     name = model_name(model)
     model_row = require(plpy, name)
+    decision = None
+    if priors is not None or class_weights is not None or costs is not None or threshold is not None:
+        decision = decisions.resolve(plpy, model_row, priors, class_weights, costs, threshold)
     rel = resolve_relation(plpy, source, "source")
     col = resolve_column(plpy, rel, quote_ident(model_row.label) if label is None else label, "label")  # the catalog holds the bare name
     classes = model_row.classes
@@ -548,9 +574,9 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
     progress.phase("score and aggregate every row (one pass)" + (", ranking each class's scores" if curves else ""))
     sql = evaluate_sql(
         name, rel.sql, col.name, model_row.label_type, len(classes), type_is_builtin(plpy, model_row.label_type),
-        type_is_builtin(plpy, col.type_sql), ranked=bool(curves) and len(classes) >= 2,
+        type_is_builtin(plpy, col.type_sql), ranked=bool(curves) and len(classes) >= 2, decided=decision is not None,
     )
-    result = run_aggregate(plpy, sql, classes, ranked=bool(curves))
+    result = run_aggregate(plpy, sql, classes, ranked=bool(curves), decision=None if decision is None else decision.as_json())
     progress.phase("metrics")
     by_group = read_metrics(classes, result)
     if not by_group:
@@ -568,12 +594,24 @@ def evaluate(plpy: Plpy, model: str | None, source: str | None, label: str | Non
             hint="evaluate on the column the model was trained to predict, with its values written as in training "
             "(madnb.model_classes lists them)",
         )
+    if decision is not None:
+        m["decision"] = decision.given()
+        if decision.costs is not None:
+            m.update(decision_costs(m["confusion_matrix"], decision.costs))
     progress.done()
     return json.dumps(m)
 
 
+def decision_costs(cm: list[list[int]], costs: list[list[float]]) -> dict[str, float | None]:
+    """The cost of the predictions in confusion matrix ``cm`` (rows: true class, columns: predicted) under ``costs``
+    (the same layout): ``total_cost`` and ``expected_cost``, its mean per row whose label is a class."""
+    total = math.fsum(n * c for row, crow in zip(cm, costs, strict=True) for n, c in zip(row, crow, strict=True))
+    rows = sum(map(sum, cm))
+    return {"total_cost": total, "expected_cost": total / rows if rows else None}
+
+
 __all__ = [
     "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql", "counts_ctes_sql",
-    "counts_sql", "curves", "evaluate", "evaluate_sql", "from_counts_sql", "metrics", "predicted_class_sql", "ranks_sql", "read_metrics",
-    "run_aggregate", "scored_rows_sql",
+    "counts_sql", "curves", "decision_costs", "evaluate", "evaluate_sql", "from_counts_sql", "label_sql", "metrics", "predicted_class_sql",
+    "ranks_sql", "read_metrics", "run_aggregate", "scored_rows_sql",
 ]

@@ -181,6 +181,11 @@ class Kind(ABC, Generic[T, N]):
         internal functions a row form may call), and the functions they create: the kind's score expression inside
         :func:`madnb_pl.predict.generated.model_functions`."""
 
+    @abstractmethod
+    def score_log_prior(self, training: T, n: N) -> list[float]:
+        """Per class (class order) the log prior its prediction functions' score holds: what the priors of a
+        decision at query time replace (:mod:`madnb_pl.models.decisions`)."""
+
     def comment_prefix(self, model: ModelName) -> str:
         """What the comments of the model's objects start with."""
         return f"madnb model {model.key}"

@@ -407,6 +407,9 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
             publish_table(plpy, table, f"{self.comment_prefix(model)}: {comment}")
         return Derived(list(tables.all()), rows)
 
+    def score_log_prior(self, training: TableTraining, n: generated.ModelNumbers) -> list[float]:
+        return list(n.prior)  # each score starts with it (predict.generated.scores_sql)
+
     def read_numbers(self, plpy: Plpy, training: TableTraining, objects: ModelObjects) -> generated.ModelNumbers:
         tables = objects.tables(bool(training.columns.numeric))
         return model_numbers(

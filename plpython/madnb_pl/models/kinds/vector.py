@@ -710,6 +710,12 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
             publish_table(plpy, table, f"{self.comment_prefix(model)}: {comment}")
         return Derived([cp, fp], released.rows)
 
+    def score_log_prior(self, training: VectorTraining, n: VectorModel) -> list[float]:
+        # complement scores hold no prior (but with one class), as scikit-learn's ComplementNB (see weights)
+        if training.kind == COMPLEMENT and len(n.classes) > 1:
+            return [0.0] * len(n.classes)
+        return list(n.log_prior)
+
     def read_numbers(self, plpy: Plpy, training: VectorTraining, objects: ModelObjects) -> VectorModel:
         return read_model(plpy, training, objects.class_priors, objects.feature_probs)
 
