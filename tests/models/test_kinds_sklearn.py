@@ -314,7 +314,7 @@ def test_a_missing_or_unseen_value_adds_nothing_for_the_categorical_kind(db, fru
 
 def test_update_nb_model_refuses_the_tables_of_a_named_model(db, fruit):
     # a named model's numbers live in its generated functions (and its kind's derivation):
-    # an update of its tables alone would leave them disagreeing; re-training is the way
+    # an update of its tables alone would leave them disagreeing; madnb.update is the way
     db.execute("SELECT madnb.train('fruit_g', 'fruit', 'kind', features => ARRAY['weight'], kind => 'gaussian')")
     db.execute("SELECT madnb.train('fruit_g2', 'fruit', 'kind', features => ARRAY['weight'], kind => 'gaussian')")
     part = db.execute("SELECT statistics FROM madnb.models WHERE name = 'fruit_g2'").fetchone()[0]
@@ -326,7 +326,7 @@ def test_update_nb_model_refuses_the_tables_of_a_named_model(db, fruit):
             [part],
         )
     assert e.value.diag.sqlstate == "0A000"
-    assert "madnb.train" in e.value.diag.message_hint
+    assert "madnb.update(model, source)" in e.value.diag.message_hint
     assert db.execute("SELECT attr_var FROM madnb_models.fruit_g_numeric_stats ORDER BY class").fetchall() == before
 
 
