@@ -11,6 +11,9 @@
 -- madnb.train gained `options` (the kinds' parameters): the old signatures go.
 DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
 DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
+-- madnb.train gained `tune` (a grid searched by cross-validation): the signatures without it go.
+DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb);
+DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb);
 
 CREATE OR REPLACE FUNCTION madnb._train(
     model text,
@@ -26,7 +29,8 @@ CREATE OR REPLACE FUNCTION madnb._train(
     bounds jsonb,
     domain text,
     delta float8,
-    options jsonb
+    options jsonb,
+    tune jsonb
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
@@ -34,9 +38,9 @@ AS $python$
 madnb_pl.models.lifecycle.train(
     plpy, model=model, source=source, label=label, features=features, exclude=exclude,
     categorical=categorical, smoothing=smoothing, replace=replace, kind=kind,
-    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options)
+    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options, tune=tune)
 $python$;
-COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
+COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, jsonb) IS
     'internal: the PL/Python entry point behind madnb.train';
 
 CREATE OR REPLACE FUNCTION madnb.train(
@@ -53,7 +57,8 @@ CREATE OR REPLACE FUNCTION madnb.train(
     bounds jsonb DEFAULT NULL,
     domain text DEFAULT NULL,
     delta float8 DEFAULT NULL,
-    options jsonb DEFAULT NULL
+    options jsonb DEFAULT NULL,
+    tune jsonb DEFAULT NULL
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
@@ -61,12 +66,12 @@ BEGIN
     PERFORM madnb._train(
         model => model, source => source, label => label, features => features, exclude => exclude,
         categorical => categorical, smoothing => smoothing, replace => replace, kind => kind,
-        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options);
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options, tune => tune);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb) IS
-    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
+COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, jsonb) IS
+    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; tune: a grid of them, the best by 5-fold cross-validation; epsilon, bounds, domain: differentially private); predict with madnb_models.<model>_predict(row)';
 
 -- A named model from released statistics (issue 20): statistics tables (here,
 -- foreign tables, server:table over dblink) or the share sums of a secure

@@ -296,8 +296,11 @@ def train(
     domain: str | None = None,
     delta: float | None = None,
     options: Any = None,
+    tune: Any = None,
 ) -> None:
-    """Train model ``model`` from the columns of ``source`` (see the module docstring)."""
+    """Train model ``model`` from the columns of ``source`` (see the module docstring); with ``tune`` (a grid,
+    jsonb text), with the parameters of its best point by cross-validation
+    (:func:`madnb_pl.models.cross_validation.tuned_request`)."""
     name = model_name(model)
     _check_may_train(plpy, name)
     _lock_name(plpy, name)
@@ -315,7 +318,19 @@ def train(
             detail="private training from columns derives MADlib's kind of model from the noisy statistics",
             hint=f"train a private model with kind => '{KIND}' (the default), or an exact one of kind '{k.name}'",
         )
-    _train(plpy, name, k, k.resolve(plpy, request), request, replace)
+    if tune is None:
+        _train(plpy, name, k, k.resolve(plpy, request), request, replace)
+        return
+    if epsilon is not None:
+        raise MadnbError(
+            "0A000", "tune is not supported for a private model",
+            detail="the search scores exact models on the rows, which the private release must not disclose",
+            hint="tune an exact model, then train the private one with its parameters",
+        )
+    from .cross_validation import tuned_request  # above this module: it looks kinds and options up here
+
+    tuned = tuned_request(plpy, k, request, tune)
+    _train(plpy, name, k, k.resolve(plpy, tuned), tuned, replace)
 
 
 @entry_point
