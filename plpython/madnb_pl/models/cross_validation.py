@@ -52,7 +52,7 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
 from ..core.progress import Progress
-from ..core.sql import Plpy, Sql, setting, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, setting, text_sql, type_is_builtin
 from ..inputs import arrays
 from ..inputs.arrays import finite_number
 from . import evaluate, lifecycle
@@ -194,30 +194,57 @@ def leave_one_out(plpy: Plpy, source: Relation, trained_rows: Sql, key: Sql, tem
     return Sql(f"pg_catalog.array_position((SELECT k.ks FROM {keys.sql} AS k), {key})")
 
 
+def proba_sql(k: int, s: str, m: str, lse: str) -> str:
+    """The probabilities (float8[] of ``k``; NULL for NULL scores) of scores ``s`` (a float8[]) whose largest is
+    ``m`` and whose :func:`lse_sql` is ``lse``: ``madnb._nb_proba``'s operations in its order (sql/50_models.sql),
+    written into the query instead of a PL/pgSQL call per row (about 7 us each, more than the rest of a row's
+    probabilities)."""
+    terms = ", ".join(
+        f"CASE WHEN ({s}[{j}] OPERATOR(pg_catalog.-) {m}) OPERATOR(pg_catalog.<) '-700'::{F8} THEN 0::{F8} "
+        f"ELSE pg_catalog.exp(({s}[{j}] OPERATOR(pg_catalog.-) {m}) OPERATOR(pg_catalog.-) {lse}) END"
+        for j in range(1, k + 1)
+    )
+    return f"CASE WHEN {s} IS NOT NULL THEN ARRAY[{terms}] END"
+
+
+def lse_sql(k: int, s: str, m: str) -> str:
+    """``madnb._nb_proba``'s log of the sum of the exponentials of scores ``s`` less their largest ``m``."""
+    return f"pg_catalog.ln(0::{F8}" + "".join(
+        f" OPERATOR(pg_catalog.+) CASE WHEN ({s}[{j}] OPERATOR(pg_catalog.-) {m}) OPERATOR(pg_catalog.<) '-700'::{F8} "
+        f"THEN 0::{F8} ELSE pg_catalog.exp({s}[{j}] OPERATOR(pg_catalog.-) {m}) END"
+        for j in range(1, k + 1)
+    ) + ")"
+
+
+def once(expr: str) -> str:
+    """``expr`` computed once in its level: ``madnb._once`` (sql/55_cross_validate.sql), an identity function
+    declared VOLATILE, keeps the planner from flattening the level into the one above, which would compute the
+    expression once per reference there; it is PARALLEL SAFE (the level stays in the parallel workers, unlike
+    OFFSET 0) and LANGUAGE sql, inlined once the level is planned (no call per row)."""
+    return f"madnb._once({expr})"
+
+
 def scoring_sql(
     kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str, k: int, branches: list[Sql], folds: int = 1, points: int = 1,
 ) -> Sql:
     """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates, for ``k`` classes.
 
-    With ``points`` > 1 (a grid of that many points over ``folds`` folds) each row is
-    scored once per point, in the same pass: the scan's rows are repeated by a
-    set-returning ``generate_series`` in its select list (so the fold and the values
-    are still computed once per source row, and the scan keeps its parallel
-    workers), and g is the group of (point i from 0, fold f): ``f + folds * i``, the
-    1-based position of its branch in ``branches``.
-
     Every level is aliased ``p``, so that the branches (the fold-complement models'
     scores over the values ``p.c1``, ``p.c2``, ...: the values the scores read,
     ``kind.score_values``, named apart from the source's own names) read the same
-    at each.  The scan names the values and the row's fold and is flattened into
-    the level above, which gives the probabilities: each row's scores are its
-    fold's branch of a simple CASE, which computes the fold once, so that one
-    complement model is evaluated per row.  Those two run in parallel workers (a
-    LATERAL sub-select would keep the scan off them).  Above them, in the leader,
-    OFFSET 0 keeps each level's values computed once: the largest probability, then
-    the predicted class read off the probabilities as madnb.evaluate reads it
-    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of
-    the row's scores computed again only for a row near a tie.
+    at each.  The scan names the values and the row's fold; the level above computes
+    each row's scores, its fold's branch of a simple CASE (which computes the fold
+    once, so that one complement model is evaluated per row), then their largest,
+    their log-sum-exp and the probabilities (:func:`proba_sql`), each value computed
+    once (:func:`once`): all in the parallel workers.  With ``points`` > 1 (a grid of that
+    many points over ``folds`` folds) each row is scored once per point in the same
+    pass: the scan's rows are repeated by a ``generate_series`` in its select list,
+    and g is the group of (point i from 0, fold f): ``f + folds * i``, the 1-based
+    position of its branch in ``branches``.  Above, in the leader, OFFSET 0 keeps each
+    level's values computed once: the largest probability, then the predicted class
+    read off the probabilities as madnb.evaluate reads it
+    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of the
+    row's scores only for a row near a tie.
     """
     values = kind.score_values(training)
     cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(values, start=1))
@@ -230,12 +257,16 @@ def scoring_sql(
     scan = f"SELECT {fold} AS g, {y} AS y, {cols}{repeat} FROM {kind.source(training).sql} AS t WHERE {kind.trained_rows(training)}"
     if points > 1:
         scan = f"SELECT p.g OPERATOR(pg_catalog.+) ({int(folds)} OPERATOR(pg_catalog.*) p.i) AS g, p.y{carried} FROM ({scan}) AS p"
-    best = evaluate.predicted_class_sql(k, "p.pr", "p.m", f"madnb._nb_best({scores})")
+    top = "GREATEST(" + ", ".join(f"p.s[{j}]" for j in range(1, k + 1)) + ")"
+    best = evaluate.predicted_class_sql(k, "p.pr", "p.m", "madnb._nb_best(p.s)")
     return Sql(
         f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr "
-        f"FROM (SELECT p.g, p.y, p.pr{carried}, {largest} AS m "
-        f"FROM (SELECT p.g, p.y{carried}, madnb._nb_proba({scores}) AS pr "
-        f"FROM ({scan}) AS p OFFSET 0) AS p OFFSET 0) AS p"
+        f"FROM (SELECT p.g, p.y, p.pr, p.s, {largest} AS m "
+        f"FROM (SELECT p.g, p.y, p.s, {proba_sql(k, 'p.s', 'p.top', 'p.lse')} AS pr "
+        f"FROM (SELECT p.g, p.y, p.s, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
+        f"FROM (SELECT p.g, p.y, p.s, {once(top)} AS top "
+        f"FROM (SELECT p.g, p.y, {once(scores)} AS s "
+        f"FROM ({scan}) AS p) AS p) AS p) AS p OFFSET 0) AS p OFFSET 0) AS p"
     )
 
 
