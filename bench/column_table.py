@@ -36,6 +36,8 @@ the per-row log-sum-exp); EXPLAIN (ANALYZE, BUFFERS) of the probability pass and
 of the training floor.
 
     python -m bench.column_table [--runs 5] [--out bench/results]   # its own cluster, about 5 minutes on 2 cores
+    python -m bench.column_table --only-cv [--runs 5]               # col_cross_validate alone, printed; its plans
+                                                                    # (auto_explain) in bench/results/cross_validate_explain.md
 
 ``bench.run`` calls :func:`run` for the figure group ``columns``.
 """
@@ -177,6 +179,40 @@ def setup(conn: psycopg.Connection[Any]) -> None:
     conn.execute(sql.SQL("VACUUM ANALYZE {}, {}").format(sql.Identifier(TABLE), sql.Identifier(d.name)))
 
 
+def cross_validate_figure(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> dict[str, Any]:
+    """col_cross_validate: madnb.cross_validate, 5 folds, × train + predict once."""
+    tq, tp = train_call(MODEL)
+    train = run_all(conn, [tq], tp)
+    predict = predict_run(conn, "predict")
+
+    def train_predict() -> float:
+        return train() + predict()
+
+    cv = sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0)")
+    return _row("col_cross_validate", measure(lambda: timed(lambda: conn.execute(cv, (TABLE,))), reps, budget, train_predict),
+                "madnb.cross_validate 5 folds × train + predict once")
+
+
+def cross_validate_plans(conn: psycopg.Connection[Any], pg: LocalCluster) -> str:
+    """EXPLAIN (ANALYZE) of madnb.cross_validate's statements on the column table that take 100 ms or more (its
+    statistics pass and its scoring pass), through auto_explain (the bench's own cluster: a superuser), as markdown."""
+    before = len(pg.log())
+    conn.execute("LOAD 'auto_explain'")
+    for name, value in (("log_min_duration", "100"), ("log_analyze", "on"), ("log_nested_statements", "on")):
+        conn.execute(f"SET auto_explain.{name} = {value}")
+    t0 = time.perf_counter()
+    conn.execute(sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0)"), (TABLE,))
+    total = time.perf_counter() - t0
+    conn.execute("RESET auto_explain.log_min_duration")
+    time.sleep(1)
+    plans = [line[:400] for line in pg.log()[before:].splitlines()
+             if "duration:" in line or "Query Text" in line or line.startswith(("\t", " "))]
+    return ("# madnb.cross_validate on the column table: where the time goes\n\n"
+            f"`python -m bench.column_table --only-cv`: one call (5 folds, the default key: each row's text form) took {total:.2f} s "
+            "under auto_explain's ANALYZE (which adds to it); its statements of 100 ms or more, from the server log "
+            "(lines cut at 400 characters):\n\n```\n" + "\n".join(plans) + "\n```\n")
+
+
 def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[dict[str, Any]]:
     """Every figure of the module's docstring (rows as bench.run's)."""
     setup(conn)
@@ -204,9 +240,7 @@ def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[di
     def train_predict() -> float:
         return train() + predict()
 
-    cv = sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0)")
-    rows.append(_row("col_cross_validate", measure(lambda: timed(lambda: conn.execute(cv, (TABLE,))), reps, budget, train_predict),
-                     "madnb.cross_validate 5 folds × train + predict once"))
+    rows.append(cross_validate_figure(conn, budget, reps))
     pq, pp = train_call(PRIVATE, private=True)
     rows.append(_row("col_private_train", measure(run_all(conn, [pq], pp), reps, budget, train),
                      "madnb.train epsilon => 1, public bounds and domain × exact madnb.train"))
@@ -308,9 +342,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.column_table", description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--only-cv", action="store_true", help="only col_cross_validate, printed, and its plans in cross_validate_explain.md")
     args = ap.parse_args(argv)
     with LocalCluster(fast=True) as pg, psycopg.connect(pg.url, autocommit=True) as conn:
         madnb.install(conn)
+        if args.only_cv:
+            setup(conn)
+            tq, tp = train_call(MODEL)
+            conn.execute(tq, tp)  # loads madnb's Python in this session; the model the figure predicts with
+            cross_validate_figure(conn, Budget(per_figure=300.0, deadline=1200.0), args.runs)
+            (args.out / "cross_validate_explain.md").write_text(cross_validate_plans(conn, pg))
+            return 0
         before = uptime()
         budget = Budget(per_figure=120.0, deadline=1800.0)
         rows = run(conn, budget, args.runs)

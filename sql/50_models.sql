@@ -8,11 +8,16 @@
 -- (_nb_best, _nb_proba, _nb_proba_jsonb) are PL/pgSQL: the generated functions
 -- are inlined into the caller's query and call them once per row.
 
--- madnb.train gained `options` (the kinds' parameters), then `weight` (sample weights): the old signatures go.
+-- madnb.train gained `options` (the kinds' parameters), then `weight` (sample weights)
 DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
 DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8);
+-- and then `tune` (a grid searched by cross-validation), each alone first: the signatures without both go.
 DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb);
 DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb);
+DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text);
+DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text);
+DROP FUNCTION IF EXISTS madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, jsonb);
+DROP FUNCTION IF EXISTS madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, jsonb);
 
 CREATE OR REPLACE FUNCTION madnb._train(
     model text,
@@ -29,7 +34,8 @@ CREATE OR REPLACE FUNCTION madnb._train(
     domain text,
     delta float8,
     options jsonb,
-    weight text
+    weight text,
+    tune jsonb
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
@@ -37,9 +43,9 @@ AS $python$
 madnb_pl.models.lifecycle.train(
     plpy, model=model, source=source, label=label, features=features, exclude=exclude,
     categorical=categorical, smoothing=smoothing, replace=replace, kind=kind,
-    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options, weight=weight)
+    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, options=options, weight=weight, tune=tune)
 $python$;
-COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text) IS
+COMMENT ON FUNCTION madnb._train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text, jsonb) IS
     'internal: the PL/Python entry point behind madnb.train';
 
 CREATE OR REPLACE FUNCTION madnb.train(
@@ -57,7 +63,8 @@ CREATE OR REPLACE FUNCTION madnb.train(
     domain text DEFAULT NULL,
     delta float8 DEFAULT NULL,
     options jsonb DEFAULT NULL,
-    weight text DEFAULT NULL
+    weight text DEFAULT NULL,
+    tune jsonb DEFAULT NULL
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
@@ -65,12 +72,12 @@ BEGIN
     PERFORM madnb._train(
         model => model, source => source, label => label, features => features, exclude => exclude,
         categorical => categorical, smoothing => smoothing, replace => replace, kind => kind,
-        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options, weight => weight);
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, options => options, weight => weight, tune => tune);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text) IS
-    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; epsilon, bounds, domain: differentially private; weight: a column of sample weights); predict with madnb_models.<model>_predict(row)';
+COMMENT ON FUNCTION madnb.train(text, text, text, text[], text[], text[], float8, boolean, text, float8, jsonb, text, float8, jsonb, text, jsonb) IS
+    'train a named naive Bayes model from the columns of a table or view (numeric columns Gaussian, text, boolean, date and enum columns categorical; kind gaussian or categorical: scikit-learn''s GaussianNB or CategoricalNB; multinomial, bernoulli, complement: one vector column of counts; their parameters in options; tune: a grid of them, the best by 5-fold cross-validation; epsilon, bounds, domain: differentially private; weight: a column of sample weights); predict with madnb_models.<model>_predict(row)';
 
 -- A named model from released statistics (issue 20): statistics tables (here,
 -- foreign tables, server:table over dblink) or the share sums of a secure

@@ -41,9 +41,26 @@ $$;
 COMMENT ON FUNCTION madnb.fold(bigint, integer, integer) IS
     'the cross-validation fold (1 to folds) of an integer key: madnb.fold(key::text, folds, seed)';
 
+-- Its scoring query computes each row's scores, their largest and their log-sum-exp once, in levels of
+-- their own: a subquery whose select list calls a VOLATILE function is not flattened into the level
+-- above (which would compute the value once per reference), and these are PARALLEL SAFE (the level stays
+-- in the parallel workers, unlike OFFSET 0) and LANGUAGE sql: inlined once the level is planned.
+CREATE OR REPLACE FUNCTION madnb._once(x pg_catalog.float8[]) RETURNS pg_catalog.float8[]
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+AS $$ SELECT x $$;
+COMMENT ON FUNCTION madnb._once(float8[]) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query)';
+
+CREATE OR REPLACE FUNCTION madnb._once(x pg_catalog.float8) RETURNS pg_catalog.float8
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+AS $$ SELECT x $$;
+COMMENT ON FUNCTION madnb._once(float8) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query)';
+
 -- cross_validate gained kind and options: the old signatures go.
 DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);
 DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);
+-- cross_validate gained grid (and the parameters column): the signatures without it go.
+DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb);
+DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb);
 
 CREATE OR REPLACE FUNCTION madnb._cross_validate(
     source text,
@@ -56,16 +73,17 @@ CREATE OR REPLACE FUNCTION madnb._cross_validate(
     smoothing float8,
     key text,
     kind text,
-    options jsonb
-) RETURNS TABLE (fold text, metrics pg_catalog.jsonb)
+    options jsonb,
+    grid jsonb
+) RETURNS TABLE (fold text, metrics pg_catalog.jsonb, parameters pg_catalog.jsonb)
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
 return madnb_pl.models.cross_validation.cross_validate(
     plpy, source=source, label=label, features=features, folds=folds, seed=seed, exclude=exclude,
-    categorical=categorical, smoothing=smoothing, key=key, kind=kind, options=options)
+    categorical=categorical, smoothing=smoothing, key=key, kind=kind, options=options, grid=grid)
 $python$;
-COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb) IS
+COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb) IS
     'internal: the PL/Python entry point behind madnb.cross_validate';
 
 CREATE OR REPLACE FUNCTION madnb.cross_validate(
@@ -79,16 +97,17 @@ CREATE OR REPLACE FUNCTION madnb.cross_validate(
     smoothing float8 DEFAULT 1,
     key text DEFAULT NULL,
     kind text DEFAULT 'naive_bayes',
-    options jsonb DEFAULT NULL
-) RETURNS TABLE (fold text, metrics pg_catalog.jsonb)
+    options jsonb DEFAULT NULL,
+    grid jsonb DEFAULT NULL
+) RETURNS TABLE (fold text, metrics pg_catalog.jsonb, parameters pg_catalog.jsonb)
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
-    RETURN QUERY SELECT c.fold, c.metrics FROM madnb._cross_validate(
+    RETURN QUERY SELECT c.fold, c.metrics, c.parameters FROM madnb._cross_validate(
         source => source, label => label, features => features, folds => folds, seed => seed, exclude => exclude,
-        categorical => categorical, smoothing => smoothing, key => key, kind => kind, options => options) AS c;
+        categorical => categorical, smoothing => smoothing, key => key, kind => kind, options => options, grid => grid) AS c;
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb) IS
-    'k-fold cross-validation of madnb.train''s model (any kind) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; writes nothing';
+COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb) IS
+    'k-fold cross-validation of madnb.train''s model (any kind) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; with grid (jsonb {parameter: [values]}) those rows for every point, its parameters in column parameters, then a row ''best'' (highest mean accuracy), all from one statistics pass and one scoring pass; writes nothing';

@@ -43,6 +43,8 @@ rolls them back with the statement.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import secrets
 from typing import Any
@@ -50,8 +52,9 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
 from ..core.progress import Progress
-from ..core.sql import Plpy, Sql, setting, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, setting, text_sql, type_is_builtin
 from ..inputs import arrays
+from ..inputs.arrays import finite_number
 from . import evaluate, lifecycle
 from .kinds.base import Kind, TrainRequest
 
@@ -59,6 +62,14 @@ MAX_FOLDS = 100
 """More folds than this are refused: each fold is a model derived and a CASE branch in the scoring query."""
 
 MEAN = "mean"
+BEST = "best"
+MAX_GRID_POINTS = 200
+"""More points than this in a grid are refused (each is a model per fold: a CASE branch of the scoring query)."""
+MAX_BRANCHES = 2000
+"""More points times folds than this are refused: the scoring query holds one model per (point, fold)."""
+BEST_BY = "accuracy"
+"""The mean metric the best point of a grid has the highest of (scikit-learn's GridSearchCV scores a classifier by
+its accuracy); the first in the grid's order among equals, as GridSearchCV's ``best_index_``."""
 
 
 def fold_sql(key: str, folds: int, seed: int) -> Sql:
@@ -87,6 +98,58 @@ def _folds(folds: int | None, seed: int | None) -> int:
             hint="k-fold cross-validation trains on k - 1 folds and scores the remaining one; 5 or 10 are usual",
         )
     return int(folds)
+
+
+def grid_points(kind: Kind[Any, Any], grid: Any) -> list[dict[str, Any]] | None:
+    """The points of ``grid`` (jsonb text: ``{parameter: [values], ...}``, or NULL: None) in scikit-learn's
+    ParameterGrid order (the parameters sorted by name, the last one varying fastest).
+
+    Its parameters must be the kind's :attr:`~madnb_pl.models.kinds.base.Kind.tunable` ones (22023 otherwise),
+    each a non-empty array of numbers or booleans; the kind checks each value as madnb.train does (:meth:`Kind.tuned`).
+    """
+    if grid is None:
+        return None
+    try:
+        value = json.loads(grid) if isinstance(grid, str) else grid
+    except ValueError as e:  # jsonb arrives valid; a str from Python callers may not be
+        raise MadnbError("22023", "grid must be a JSON object", detail=str(e)) from None
+    example = 'e.g. grid => \'{"smoothing": [0.5, 1, 2]}\''
+    if not isinstance(value, dict) or not value:
+        raise MadnbError("22023", "grid must be a JSON object of at least one parameter", hint=example)
+    tunable = ", ".join(sorted(kind.tunable)) or "none"
+    for name, values in value.items():
+        if name not in kind.tunable:
+            raise MadnbError(
+                "22023", f'grid parameter "{name}" is not tunable for kind \'{kind.name}\'',
+                detail="a grid varies only what is derived from the statistics (one pass for every point)"
+                + ("; binarize changes the statistics themselves" if name == "binarize" else ""),
+                hint=f"kind '{kind.name}' tunes: {tunable}",
+            )
+        if not isinstance(values, list) or not values or not all(
+            isinstance(v, bool) or finite_number(v) for v in values
+        ):
+            raise MadnbError(
+                "22023", f'grid parameter "{name}" must be a non-empty array of numbers or booleans', detail=f"got {values!r}",
+                hint=example,
+            )
+    names = sorted(value)
+    count = 1
+    for name in names:
+        count *= len(value[name])
+    if count > MAX_GRID_POINTS:
+        raise MadnbError(
+            "22023", f"grid has {count} points, more than {MAX_GRID_POINTS}",
+            hint="search a coarser grid first, then a finer one around its best point",
+        )
+    return [dict(zip(names, combination, strict=True)) for combination in itertools.product(*(value[n] for n in names))]
+
+
+def point_request(request: TrainRequest, point: dict[str, Any]) -> TrainRequest:
+    """madnb.train's arguments with one grid point's parameters: ``smoothing`` as the argument, the rest as options
+    (over the options given)."""
+    options = {**request.options, **{k: v for k, v in point.items() if k != "smoothing"}}
+    smoothing = arrays.parse_smoothing(point["smoothing"]) if "smoothing" in point else request.smoothing
+    return dataclasses.replace(request, options=options, options_given=request.options_given or bool(options), smoothing=smoothing)
 
 
 class Temporary:
@@ -131,21 +194,57 @@ def leave_one_out(plpy: Plpy, source: Relation, trained_rows: Sql, key: Sql, tem
     return Sql(f"pg_catalog.array_position((SELECT k.ks FROM {keys.sql} AS k), {key})")
 
 
-def scoring_sql(kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str, k: int, branches: list[Sql]) -> Sql:
+def proba_sql(k: int, s: str, m: str, lse: str) -> str:
+    """The probabilities (float8[] of ``k``; NULL for NULL scores) of scores ``s`` (a float8[]) whose largest is
+    ``m`` and whose :func:`lse_sql` is ``lse``: ``madnb._nb_proba``'s operations in its order (sql/50_models.sql),
+    written into the query instead of a PL/pgSQL call per row (about 7 us each, more than the rest of a row's
+    probabilities)."""
+    terms = ", ".join(
+        f"CASE WHEN ({s}[{j}] OPERATOR(pg_catalog.-) {m}) OPERATOR(pg_catalog.<) '-700'::{F8} THEN 0::{F8} "
+        f"ELSE pg_catalog.exp(({s}[{j}] OPERATOR(pg_catalog.-) {m}) OPERATOR(pg_catalog.-) {lse}) END"
+        for j in range(1, k + 1)
+    )
+    return f"CASE WHEN {s} IS NOT NULL THEN ARRAY[{terms}] END"
+
+
+def lse_sql(k: int, s: str, m: str) -> str:
+    """``madnb._nb_proba``'s log of the sum of the exponentials of scores ``s`` less their largest ``m``."""
+    return f"pg_catalog.ln(0::{F8}" + "".join(
+        f" OPERATOR(pg_catalog.+) CASE WHEN ({s}[{j}] OPERATOR(pg_catalog.-) {m}) OPERATOR(pg_catalog.<) '-700'::{F8} "
+        f"THEN 0::{F8} ELSE pg_catalog.exp({s}[{j}] OPERATOR(pg_catalog.-) {m}) END"
+        for j in range(1, k + 1)
+    ) + ")"
+
+
+def once(expr: str) -> str:
+    """``expr`` computed once in its level: ``madnb._once`` (sql/55_cross_validate.sql), an identity function
+    declared VOLATILE, keeps the planner from flattening the level into the one above, which would compute the
+    expression once per reference there; it is PARALLEL SAFE (the level stays in the parallel workers, unlike
+    OFFSET 0) and LANGUAGE sql, inlined once the level is planned (no call per row)."""
+    return f"madnb._once({expr})"
+
+
+def scoring_sql(
+    kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str, k: int, branches: list[Sql], folds: int = 1, points: int = 1,
+) -> Sql:
     """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates, for ``k`` classes.
 
     Every level is aliased ``p``, so that the branches (the fold-complement models'
     scores over the values ``p.c1``, ``p.c2``, ...: the values the scores read,
     ``kind.score_values``, named apart from the source's own names) read the same
-    at each.  The scan names the values and the row's fold and is flattened into
-    the level above, which gives the probabilities: each row's scores are its
-    fold's branch of a simple CASE, which computes the fold once, so that one
-    complement model is evaluated per row.  Those two run in parallel workers (a
-    LATERAL sub-select would keep the scan off them).  Above them, in the leader,
-    OFFSET 0 keeps each level's values computed once: the largest probability, then
-    the predicted class read off the probabilities as madnb.evaluate reads it
-    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of
-    the row's scores computed again only for a row near a tie.
+    at each.  The scan names the values and the row's fold; the level above computes
+    each row's scores, its fold's branch of a simple CASE (which computes the fold
+    once, so that one complement model is evaluated per row), then their largest,
+    their log-sum-exp and the probabilities (:func:`proba_sql`), each value computed
+    once (:func:`once`): all in the parallel workers.  With ``points`` > 1 (a grid of that
+    many points over ``folds`` folds) each row is scored once per point in the same
+    pass: the scan's rows are repeated by a ``generate_series`` in its select list,
+    and g is the group of (point i from 0, fold f): ``f + folds * i``, the 1-based
+    position of its branch in ``branches``.  Above, in the leader, OFFSET 0 keeps each
+    level's values computed once: the largest probability, then the predicted class
+    read off the probabilities as madnb.evaluate reads it
+    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of the
+    row's scores only for a row near a tie.
     """
     values = kind.score_values(training)
     cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(values, start=1))
@@ -154,13 +253,20 @@ def scoring_sql(kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str
     y = f"t.{label.sql}" if kind.label_builtin(training) else text_sql(f"t.{label.sql}", False)
     scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
     largest = evaluate.margin_sql(k, "p.pr")
-    best = evaluate.predicted_class_sql(k, "p.pr", "p.m", f"madnb._nb_best({scores})")
+    repeat = "" if points == 1 else f", pg_catalog.generate_series(0, {int(points) - 1}) AS i"
+    scan = f"SELECT {fold} AS g, {y} AS y, {cols}{repeat} FROM {kind.source(training).sql} AS t WHERE {kind.trained_rows(training)}"
+    if points > 1:
+        scan = f"SELECT p.g OPERATOR(pg_catalog.+) ({int(folds)} OPERATOR(pg_catalog.*) p.i) AS g, p.y{carried} FROM ({scan}) AS p"
+    top = "GREATEST(" + ", ".join(f"p.s[{j}]" for j in range(1, k + 1)) + ")"
+    best = evaluate.predicted_class_sql(k, "p.pr", "p.m", "madnb._nb_best(p.s)")
     return Sql(
         f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr "
-        f"FROM (SELECT p.g, p.y, p.pr{carried}, {largest} AS m "
-        f"FROM (SELECT p.g, p.y{carried}, madnb._nb_proba({scores}) AS pr "
-        f"FROM (SELECT {fold} AS g, {y} AS y, {cols} FROM {kind.source(training).sql} AS t "
-        f"WHERE {kind.trained_rows(training)}) AS p OFFSET 0) AS p OFFSET 0) AS p"
+        f"FROM (SELECT p.g, p.y, p.pr, p.s, {largest} AS m "
+        f"FROM (SELECT p.g, p.y, p.s, {proba_sql(k, 'p.s', 'p.top', 'p.lse')} AS pr "
+        f"FROM (SELECT p.g, p.y, p.s, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
+        f"FROM (SELECT p.g, p.y, p.s, {once(top)} AS top "
+        f"FROM (SELECT p.g, p.y, {once(scores)} AS s "
+        f"FROM ({scan}) AS p) AS p) AS p) AS p OFFSET 0) AS p OFFSET 0) AS p"
     )
 
 
@@ -197,40 +303,23 @@ def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-@entry_point
-def cross_validate(
-    plpy: Plpy,
-    source: str | None,
-    label: str | None,
-    features: list[str | None] | None = None,
-    folds: int | None = 5,
-    seed: int | None = 0,
-    exclude: list[str | None] | None = None,
-    categorical: list[str | None] | None = None,
-    smoothing: float | None = 1.0,
-    key: str | None = None,
-    kind: str | None = lifecycle.KIND,
-    options: Any = None,
-) -> list[dict[str, Any]]:
-    """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text), then 'mean'.
-
-    ``kind`` and ``options`` as madnb.train's, for every kind: each fold's model
-    gets the kind's numbers from its complement's statistics (the kind's
-    :meth:`~madnb_pl.models.kinds.base.Kind.complement_scores`).
-    """
-    k = _folds(folds, seed)
-    sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
-    smoothing_factor = arrays.parse_smoothing(smoothing)
-    model_kind = lifecycle.kind_named(kind)
-    request = TrainRequest(
-        source, label, features, exclude, categorical, smoothing_factor, lifecycle.parse_options(model_kind.name, options),
-        options is not None, None, None, None, None,
-    )
+def validate(
+    plpy: Plpy, model_kind: Kind[Any, Any], request: TrainRequest, k: int, sd: int, key: str | None,
+    points: list[dict[str, Any]] | None = None,
+) -> list[dict[int, dict[str, Any]]]:
+    """The cross-validation of madnb.train's model of ``model_kind`` on ``request``: per point of ``points`` (None: the
+    request's own parameters, one point) each fold's metrics, all from one statistics pass and one scoring pass."""
     training = model_kind.resolve(plpy, request)
+    trainings = [training] if points is None else [model_kind.tuned(plpy, training, point_request(request, p)) for p in points]
+    if len(trainings) * k > MAX_BRANCHES:
+        raise MadnbError(
+            "22023", f"a grid of {len(trainings)} points over {k} folds is {len(trainings) * k} models, more than {MAX_BRANCHES}",
+            hint="use fewer points or fewer folds",
+        )
     rel, trained_rows = model_kind.source(training), model_kind.trained_rows(training)
     key_expr = key_sql(plpy, rel, key)
     fold = fold_sql(key_expr, k, sd)
-    # phases: the statistics pass, each fold's model, the scoring pass, the metrics (fixed by k, not by the data)
+    # phases: the statistics pass, each fold's models, the scoring pass, the metrics (fixed by k and the grid, not by the data)
     progress = Progress(plpy, f"cross-validate {rel.display} ({k} folds)", k + 3)
     progress.phase("statistics pass (every fold at once)")
     fold_pass = model_kind.fold_pass(plpy, training, fold)
@@ -273,24 +362,101 @@ def cross_validate(
     )[0]["c"])
     parts = model_kind.fold_parts(plpy, training, fold_pass, k, temp.name)
     values = [f"p.c{j}" for j in range(1, len(model_kind.score_values(training)) + 1)]
-    branches = []
+    scores: dict[tuple[int, int], Sql] = {}
     for f in range(1, k + 1):
         progress.phase(f"fold {f} of {k}: the model of the other folds")
-        # the fold-complement model: the other folds' statistics summed and derived, as any merge
-        branches.append(model_kind.complement_scores(
-            plpy, training, [p for i, p in enumerate(parts, start=1) if i != f], classes, values, temp.name))
+        others = [p for i, p in enumerate(parts, start=1) if i != f]
+        for i, point in enumerate(trainings):
+            # the fold-complement model: the other folds' statistics summed and derived, as any merge
+            scores[(i, f)] = model_kind.complement_scores(plpy, point, others, classes, values, temp.name)
+    # in the order of scoring_sql's groups: point by point, fold by fold
+    branches = [scores[(i, f)] for i in range(len(trainings)) for f in range(1, k + 1)]
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{model_kind.label(training).type_sql}[]" if builtin else "$1::pg_catalog.text[]"
-    query = evaluate.aggregate_sql(scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches), len(classes))
+    query = evaluate.aggregate_sql(
+        scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches, k, len(trainings)), len(classes),
+    )
     progress.phase("score every fold (one pass)")
     result = evaluate.run_aggregate(plpy, query, classes)  # jit off, parallel workers where the plan allows
     temp.drop(plpy)
     progress.phase("metrics")
-    per_fold = evaluate.read_metrics(classes, result)
-    rows = [{"fold": str(f), "metrics": json.dumps(per_fold[f])} for f in range(1, k + 1)]
-    rows.append({"fold": MEAN, "metrics": json.dumps(mean_metrics([per_fold[f] for f in range(1, k + 1)]))})
+    per_group = evaluate.read_metrics(classes, result)
     progress.done()
+    return [{f: per_group[f + k * i] for f in range(1, k + 1)} for i in range(len(trainings))]
+
+
+def best(means: list[dict[str, Any]]) -> int:
+    """The position of the best point: the highest mean :data:`BEST_BY`, the first of equals (GridSearchCV's)."""
+    top = max(m[BEST_BY] for m in means)
+    return next(i for i, m in enumerate(means) if m[BEST_BY] == top)
+
+
+def _request(
+    kind: str | None, source: str | None, label: str | None, features: list[str | None] | None, exclude: list[str | None] | None,
+    categorical: list[str | None] | None, smoothing: float | None, options: Any,
+) -> tuple[Kind[Any, Any], TrainRequest]:
+    model_kind = lifecycle.kind_named(kind)
+    request = TrainRequest(
+        source, label, features, exclude, categorical, arrays.parse_smoothing(smoothing), lifecycle.parse_options(model_kind.name, options),
+        options is not None, None, None, None, None,
+    )
+    return model_kind, request
+
+
+@entry_point
+def cross_validate(
+    plpy: Plpy,
+    source: str | None,
+    label: str | None,
+    features: list[str | None] | None = None,
+    folds: int | None = 5,
+    seed: int | None = 0,
+    exclude: list[str | None] | None = None,
+    categorical: list[str | None] | None = None,
+    smoothing: float | None = 1.0,
+    key: str | None = None,
+    kind: str | None = lifecycle.KIND,
+    options: Any = None,
+    grid: Any = None,
+) -> list[dict[str, Any]]:
+    """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text, parameters), then 'mean'.
+
+    ``kind`` and ``options`` as madnb.train's, for every kind: each fold's model
+    gets the kind's numbers from its complement's statistics (the kind's
+    :meth:`~madnb_pl.models.kinds.base.Kind.complement_scores`).  With ``grid``
+    (:func:`grid_points`): those rows for every point, its parameters (jsonb text) in
+    ``parameters``, then a row 'best': the best point's (:func:`best`) mean metrics and
+    parameters; without, ``parameters`` is NULL.
+    """
+    k = _folds(folds, seed)
+    sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
+    model_kind, request = _request(kind, source, label, features, exclude, categorical, smoothing, options)
+    points = grid_points(model_kind, grid)
+    results = validate(plpy, model_kind, request, k, sd, key, points)
+    rows = []
+    means = []
+    for i, per_fold in enumerate(results):
+        parameters = None if points is None else json.dumps(points[i])
+        mean = mean_metrics([per_fold[f] for f in range(1, k + 1)])
+        means.append(mean)
+        rows += [{"fold": str(f), "metrics": json.dumps(per_fold[f]), "parameters": parameters} for f in range(1, k + 1)]
+        rows.append({"fold": MEAN, "metrics": json.dumps(mean), "parameters": parameters})
+    if points is not None:
+        b = best(means)
+        rows.append({"fold": BEST, "metrics": json.dumps(means[b]), "parameters": json.dumps(points[b])})
     return rows
 
 
-__all__ = ["MAX_FOLDS", "Temporary", "cross_validate", "fold_sql", "key_sql", "leave_one_out", "mean_metrics", "scoring_sql"]
+def tuned_request(plpy: Plpy, model_kind: Kind[Any, Any], request: TrainRequest, tune: Any) -> TrainRequest:
+    """madnb.train's ``tune``: ``request`` with the parameters of the best point of grid ``tune`` (:func:`best`) by
+    5-fold cross-validation with seed 0 (madnb.cross_validate's defaults, the rows' text forms as keys)."""
+    points = grid_points(model_kind, tune)
+    assert points is not None
+    means = [mean_metrics(list(per_fold.values())) for per_fold in validate(plpy, model_kind, request, 5, 0, None, points)]
+    return point_request(request, points[best(means)])
+
+
+__all__ = [
+    "BEST", "BEST_BY", "MAX_BRANCHES", "MAX_FOLDS", "MAX_GRID_POINTS", "Temporary", "best", "cross_validate", "fold_sql",
+    "grid_points", "key_sql", "leave_one_out", "mean_metrics", "point_request", "scoring_sql", "tuned_request", "validate",
+]

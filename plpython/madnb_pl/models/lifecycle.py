@@ -285,9 +285,12 @@ def train(
     delta: float | None = None,
     options: Any = None,
     weight: str | None = None,
+    tune: Any = None,
 ) -> None:
     """Train model ``model`` from the columns of ``source`` (see the module docstring); ``weight``: a column of
-    sample weights (every statistic weighted, as scikit-learn's ``sample_weight``)."""
+    sample weights (every statistic weighted, as scikit-learn's ``sample_weight``); with ``tune`` (a grid, jsonb
+    text), with the parameters of its best point by cross-validation
+    (:func:`madnb_pl.models.cross_validation.tuned_request`)."""
     name = model_name(model)
     _check_may_train(plpy, name)
     _lock_name(plpy, name)
@@ -312,7 +315,25 @@ def train(
             detail="private training from columns derives MADlib's kind of model from the noisy statistics",
             hint=f"train a private model with kind => '{KIND}' (the default), or an exact one of kind '{k.name}'",
         )
-    _train(plpy, name, k, k.resolve(plpy, request), request, replace)
+    if tune is None:
+        _train(plpy, name, k, k.resolve(plpy, request), request, replace)
+        return
+    if epsilon is not None:
+        raise MadnbError(
+            "0A000", "tune is not supported for a private model",
+            detail="the search scores exact models on the rows, which the private release must not disclose",
+            hint="tune an exact model, then train the private one with its parameters",
+        )
+    if weight is not None:
+        raise MadnbError(
+            "0A000", "tune is not supported with sample weights",
+            detail="the search cross-validates, and madnb.cross_validate counts rows unweighted",
+            hint="choose the parameters with madnb.cross_validate(..., grid => ...), then train with weight and those options",
+        )
+    from .cross_validation import tuned_request  # above this module: it looks kinds and options up here
+
+    tuned = tuned_request(plpy, k, request, tune)
+    _train(plpy, name, k, k.resolve(plpy, tuned), tuned, replace)
 
 
 @entry_point

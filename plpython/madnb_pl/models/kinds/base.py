@@ -138,12 +138,20 @@ class Kind(ABC, Generic[T, N]):
     name: str
     options: frozenset[str]  # the keys of madnb.train's options it takes (scikit-learn's parameter names)
     private = False  # it trains differentially private models (epsilon)
+    tunable: frozenset[str] = frozenset()
+    """The parameters a grid search may vary (``smoothing`` or keys of ``options``): those that change the derivation
+    only, so that every point of a grid is derived from the same fold statistics (:meth:`tuned`)."""
 
     # -- training ---------------------------------------------------------
 
     @abstractmethod
     def resolve(self, plpy: Plpy, request: TrainRequest) -> T:
         """The kind's training from madnb.train's arguments: parameters checked, inputs resolved."""
+
+    def tuned(self, plpy: Plpy, training: T, request: TrainRequest) -> T:
+        """``training`` (resolved from an earlier request) with the parameters of ``request`` instead, checked as
+        :meth:`resolve` checks them; only :attr:`tunable` ones differ.  No kind without :attr:`tunable` is asked."""
+        raise NotImplementedError(self.name)
 
     @abstractmethod
     def source(self, training: T) -> Relation: ...

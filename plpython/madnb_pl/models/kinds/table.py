@@ -328,14 +328,23 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
     """'naive_bayes' (MADlib's numbers; the private kind), 'gaussian' and 'categorical' (scikit-learn's): the
     statistics pass of ordinary columns, MADlib's model tables, then the kind's numbers (:func:`derive_kind`)."""
 
-    def __init__(self, name: str, options: frozenset[str], private: bool = False) -> None:
+    def __init__(self, name: str, options: frozenset[str], private: bool = False, tunable: frozenset[str] = frozenset()) -> None:
         self.name = name
         self.options = options
+        self.tunable = tunable
         self.private = private
 
-    def resolve(self, plpy: Plpy, request: TrainRequest) -> TableTraining:
+    def _parameters(self, request: TrainRequest) -> tuple[Parameters | None, float]:
+        """The kind's parameters (None: 'naive_bayes') and the Laplace smoothing (for 'categorical' its alpha)."""
         p = parameters(self.name, request.options, request.smoothing) if self.name in KIND_OPTIONS else None
-        smoothing = p.alpha if p is not None and p.kind == CATEGORICAL else request.smoothing  # CategoricalNB's alpha
+        return p, p.alpha if p is not None and p.kind == CATEGORICAL else request.smoothing  # CategoricalNB's alpha
+
+    def tuned(self, plpy: Plpy, training: TableTraining, request: TrainRequest) -> TableTraining:
+        p, smoothing = self._parameters(request)
+        return dataclasses.replace(training, params=p, smoothing=smoothing)
+
+    def resolve(self, plpy: Plpy, request: TrainRequest) -> TableTraining:
+        p, smoothing = self._parameters(request)
         training = columns.training(
             plpy, request.source, request.label, request.features, request.exclude, request.categorical,
             role=None if p is None else p.kind, weight=request.weight,
@@ -513,15 +522,22 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
 
 
 NAIVE_BAYES = "naive_bayes"
+TUNABLE: dict[str, frozenset[str]] = {
+    NAIVE_BAYES: frozenset({"smoothing"}),
+    GAUSSIAN: frozenset({"var_smoothing"}),
+    CATEGORICAL: frozenset({"alpha", "smoothing", "fit_prior"}),
+}
+"""What a grid search may vary (:attr:`~madnb_pl.models.kinds.base.Kind.tunable`): numbers of the derivation only.
+Priors and min_categories are per class / feature, not a search's axes."""
 TABLE_KINDS = (
-    TableKind(NAIVE_BAYES, frozenset(), private=True),  # MADlib's numbers
-    TableKind(GAUSSIAN, KIND_OPTIONS[GAUSSIAN]),  # scikit-learn's GaussianNB
-    TableKind(CATEGORICAL, KIND_OPTIONS[CATEGORICAL]),  # scikit-learn's CategoricalNB
+    TableKind(NAIVE_BAYES, frozenset(), private=True, tunable=TUNABLE[NAIVE_BAYES]),  # MADlib's numbers
+    TableKind(GAUSSIAN, KIND_OPTIONS[GAUSSIAN], tunable=TUNABLE[GAUSSIAN]),  # scikit-learn's GaussianNB
+    TableKind(CATEGORICAL, KIND_OPTIONS[CATEGORICAL], tunable=TUNABLE[CATEGORICAL]),  # scikit-learn's CategoricalNB
 )
 """The kinds of the statistics table, registered in :data:`madnb_pl.models.kinds.KINDS`."""
 
 
 __all__ = [
-    "CATEGORICAL", "GAUSSIAN", "KIND_OPTIONS", "NAIVE_BAYES", "TABLE_KINDS", "Parameters", "TableKind", "TableTraining",
+    "CATEGORICAL", "GAUSSIAN", "KIND_OPTIONS", "NAIVE_BAYES", "TABLE_KINDS", "TUNABLE", "Parameters", "TableKind", "TableTraining",
     "derive_kind", "log_priors", "min_categories", "parameters",
 ]

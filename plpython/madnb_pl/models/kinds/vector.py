@@ -84,6 +84,12 @@ OPTIONS: dict[str, frozenset[str]] = {
     BERNOULLI: frozenset({"alpha", "fit_prior", "class_prior", "binarize"}),
     COMPLEMENT: frozenset({"alpha", "fit_prior", "class_prior", "norm"}),
 }
+TUNABLE: dict[str, frozenset[str]] = {
+    MULTINOMIAL: frozenset({"alpha", "fit_prior"}),
+    BERNOULLI: frozenset({"alpha", "fit_prior"}),  # not binarize: it changes the statistics pass
+    COMPLEMENT: frozenset({"alpha", "norm"}),  # its fit_prior only matters with one class (scikit-learn's ComplementNB)
+}
+"""What a grid search may vary (:attr:`~madnb_pl.models.kinds.base.Kind.tunable`): numbers of the derivation only."""
 """The keys of madnb.train's ``options`` each vector kind takes (scikit-learn's parameter names)."""
 
 TSVECTOR = 3614
@@ -662,6 +668,10 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
     def __init__(self, name: str) -> None:
         self.name = name
         self.options = OPTIONS[name]
+        self.tunable = TUNABLE[name]
+
+    def tuned(self, plpy: Plpy, training: VectorTraining, request: TrainRequest) -> VectorTraining:
+        return dataclasses.replace(training, params=parameters(plpy, self.name, request.options))
 
     def resolve(self, plpy: Plpy, request: TrainRequest) -> VectorTraining:
         if request.smoothing != 1.0:
