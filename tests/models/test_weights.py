@@ -263,6 +263,16 @@ def test_a_rollback_to_a_weighted_version_is_that_weighted_model_and_names_its_w
     assert db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall() == weighted
 
 
+def test_tune_is_refused_with_weights_since_cross_validation_counts_rows_unweighted(fruit):
+    with pytest.raises(psycopg.errors.Error) as e:
+        fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour'], weight => 'w', "
+                      "tune => '{\"smoothing\": [0.5, 1]}')")
+    assert e.value.diag.sqlstate == "0A000"
+    assert "sample weights" in e.value.diag.message_primary
+    fruit.rollback()
+    assert fruit.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
+
+
 def test_an_unweighted_model_records_no_weight(fruit):
     fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'])")
     assert fruit.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None
