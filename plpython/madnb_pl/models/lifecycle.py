@@ -21,8 +21,8 @@ sums where resolve reads a table's columns, and sums them where statistics runs 
 The model's objects are named in one place (:class:`madnb_pl.models.catalog.ModelObjects`):
 in schema madnb_models, for model ``m``, tables ``m_class_priors``, ``m_feature_probs``,
 ``m_numeric_stats`` (with Gaussian features), functions ``m_predict``, ``m_predict_proba``,
-``m_predict_proba_array`` (and, for a row form that cannot call the column form, the internal
-``m_row_check_<i>``, ``m_row_class``, ``m_row_proba``, ``m_row_proba_array``); its statistics
+``m_predict_proba_array``, ``m_explain`` (and, for a row form that cannot call the column form, the internal
+``m_row_check_<i>``, ``m_row_class``, ``m_row_proba``, ``m_row_proba_array``, ``m_row_explanation``); its statistics
 table is named in the catalog.  A call
 either completes or leaves nothing behind.
 """
@@ -363,6 +363,9 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: 
     _write_functions(plpy, kind.function_statements(
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ).statements)
+    _write_functions(plpy, kind.explain_statements(
+        objects.explain_functions, kind.comment_prefix(name), training, numbers, plpy.quote_literal,
+    ).statements)
     progress.phase("catalog")
     _insert_catalog_row(
         plpy, name, [kind.name, kind.source(training).display, label.name, label.type_sql, json.dumps(entry.features),
@@ -395,7 +398,7 @@ def _clear_old_version(plpy: Plpy, name: ModelName, replace: bool, label_type: s
         old_types = _signature([(f["name"], f["type"]) for f in old.features])
         keep_all = old.label_type == label_type
         objects = ModelObjects.of(name)
-        internal = {n.name for n in objects.row_models + objects.row_checks}
+        internal = {n.name for n in objects.row_models + objects.row_checks + [objects.explain_functions.row_model]}
         for fn, fn_name in _existing_named(plpy, old, "functions"):
             if fn_name in internal or not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(Sql(f"DROP FUNCTION {fn}"))

@@ -36,6 +36,7 @@ from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation
 from ...core.sql import F8, TEXT, Plpy, Sql, base_type
 from ...inputs.columns import parameter_type
+from ...predict.explain import ExplainNames
 from ...predict.generated import FunctionNames, Functions, Helpers
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
@@ -175,6 +176,13 @@ class Kind(ABC, Generic[T, N]):
         """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the prediction functions ``names`` (both forms, and the
         internal functions a row form may call), and the functions they create: the kind's score expression inside
         :func:`madnb_pl.predict.generated.model_functions`."""
+
+    @abstractmethod
+    def explain_statements(
+        self, names: ExplainNames, comment_prefix: str, training: T, n: N, quote: Callable[[str], str],
+    ) -> Functions:
+        """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the explanation function ``names`` (both forms, and
+        its internal one): the kind's terms of its score inside :func:`madnb_pl.predict.explain.statements`."""
 
     def comment_prefix(self, model: ModelName) -> str:
         """What the comments of the model's objects start with."""

@@ -1,0 +1,60 @@
+"""madnb.feature_importance: each feature's mean contribution over a table's rows, from the model's explanations.
+
+One SELECT over the source: every row is explained once by ``madnb_models.<m>_explain`` (its row form,
+inlined into the scan), and the predicted class's contributions are aggregated per feature:
+
+* ``mean_abs_contribution``: the mean over the explained rows of |contribution of the feature to the
+  predicted class's log-score|;
+* ``mean_contribution``: the same without the absolute value;
+* ``mean_abs_against_runner_up``: the mean of |contribution to the predicted class - contribution to the
+  runner-up| (what moved the decision; 0 for a model of one class);
+* ``rows``: the rows explained (a row with no explanation -- a NULL or malformed vector -- is left out).
+
+A feature absent from a row's explanation (a missing value adds 0 and is listed; a vector kind's sub-select
+form lists only non-zero elements) counts as 0 in that row.  Largest ``mean_abs_contribution`` first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import entry_point
+from ..core.names import resolve_relation
+from ..core.sql import F8, Plpy, Sql
+from .catalog import ModelObjects, model_name, require
+
+
+def importance_sql(explain: str, source: str) -> Sql:
+    """The one SELECT over ``source`` (a relation's SQL) with model function ``explain`` (its SQL name)."""
+    j = "pg_catalog.jsonb"
+    pred = "(q.x OPERATOR(pg_catalog.->) 'classes' OPERATOR(pg_catalog.->) (q.x OPERATOR(pg_catalog.->>) 'predicted'))"
+    return Sql(
+        "SELECT c.key AS feature, "
+        f"pg_catalog.sum(pg_catalog.abs((c.value)::{F8})) OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_contribution, "
+        f"pg_catalog.sum((c.value)::{F8}) OPERATOR(pg_catalog./) q.n::{F8} AS mean_contribution, "
+        f"COALESCE(pg_catalog.sum(pg_catalog.abs((q.x OPERATOR(pg_catalog.->) 'against' OPERATOR(pg_catalog.->) c.key)::{F8})), 0) "
+        f"OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_against_runner_up, "
+        "q.n AS rows "
+        # the runner-up's differences by feature, as an object, next to the row's explanation
+        f"FROM (SELECT e.x OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('against', "
+        f"(SELECT COALESCE(pg_catalog.jsonb_object_agg(a.d OPERATOR(pg_catalog.->>) 'feature', a.d OPERATOR(pg_catalog.->) 'difference'), "
+        f"'{{}}'::{j}) FROM pg_catalog.jsonb_array_elements(e.x OPERATOR(pg_catalog.->) 'against_runner_up') AS a(d))) AS x, "
+        "pg_catalog.count(*) OVER () AS n "
+        f"FROM (SELECT {explain}(t) AS x FROM {source} AS t) AS e WHERE e.x IS NOT NULL "
+        f"AND (e.x OPERATOR(pg_catalog.->>) 'predicted') IS NOT NULL) AS q "
+        f"CROSS JOIN LATERAL pg_catalog.jsonb_each({pred} OPERATOR(pg_catalog.->) 'contributions') AS c "
+        "GROUP BY c.key, q.n ORDER BY 2 DESC, 1"
+    )
+
+
+@entry_point
+def feature_importance(plpy: Plpy, model: str | None, source: str | None) -> list[dict[str, Any]]:
+    """Per feature of model ``model``, its mean contributions over the rows of ``source`` (see the module docstring)."""
+    name = model_name(model)
+    require(plpy, name)
+    rel = resolve_relation(plpy, source, "source")
+    rows = plpy.execute(importance_sql(str(ModelObjects.of(name).explain_functions.explain.sql), str(rel.sql)))
+    return [dict(r) for r in rows]
+
+
+__all__ = ["feature_importance", "importance_sql"]
