@@ -206,13 +206,45 @@ COMMENT ON FUNCTION "madnb_models"."notes_b_share_encoding"() IS 'madnb model no
 COMMENT ON FUNCTION "madnb_models"."notes_b_score_share"(pg_catalog.numeric[]) IS 'madnb model notes_b (bernoulli): private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers); this model cannot be served (models of kind ''bernoulli'' are not served yet): raises 0A000'
 
 -- statement 60
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_explain"("counts" integer[]) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN madnb._nb_explain(ARRAY[''-2.0854701959599913''::pg_catalog.float8, ''-1.7248852426013892''::pg_catalog.float8], ARRAY[
+ ARRAY[CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END],
+ ARRAY[CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END]
+], E''{"counts[1]","counts[2]","counts[3]"}''::pg_catalog.text[], E''{"food","pets"}''::pg_catalog.text[]) END'
 
 -- statement 61
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+COMMENT ON FUNCTION "madnb_models"."notes_b_explain"(integer[]) IS 'madnb model notes_b (bernoulli): jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of the vector'
 
 -- statement 62
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_explain"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."notes_b_explain"("counts" => ($1)."counts")'
+
+-- statement 63
+COMMENT ON FUNCTION "madnb_models"."notes_b_explain"(anyelement) IS 'madnb model notes_b (bernoulli): jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of a row holding the feature columns'
+
+-- statement 64
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+
+-- statement 65
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+
+-- statement 66
 SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- function madnb_models.notes_b_explain(anyelement) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_b_explain(r anyelement)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT "madnb_models"."notes_b_explain"("counts" => ($1)."counts")$function$
+
+-- function madnb_models.notes_b_explain(integer[]) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_b_explain(counts integer[])
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN madnb._nb_explain(ARRAY['-2.0854701959599913'::pg_catalog.float8, '-1.7248852426013892'::pg_catalog.float8], ARRAY[
+ ARRAY[CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '0.36772478012531695'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END, CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END, CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.0445224377234235'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END],
+ ARRAY[CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-0.19105523676270897'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END, CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-1.1102230246251565e-16'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END, CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) '1'::pg_catalog.int8 THEN '-3.713572066704308'::pg_catalog.float8 ELSE '0'::pg_catalog.float8 END]
+], E'{"counts[1]","counts[2]","counts[3]"}'::pg_catalog.text[], E'{"food","pets"}'::pg_catalog.text[]) END$function$
 
 -- function madnb_models.notes_b_predict(anyelement) (pg_get_functiondef)
 CREATE OR REPLACE FUNCTION madnb_models.notes_b_predict(r anyelement)

@@ -179,13 +179,39 @@ COMMENT ON FUNCTION "madnb_models"."notes_c_share_encoding"() IS 'madnb model no
 COMMENT ON FUNCTION "madnb_models"."notes_c_score_share"(pg_catalog.numeric[]) IS 'madnb model notes_c (complement): private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers); this model cannot be served (models of kind ''complement'' are not served yet): raises 0A000'
 
 -- statement 60
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_c_explain"("doc" tsvector) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT CASE WHEN $1 IS NOT NULL THEN (SELECT madnb._nb_explain(ARRAY[''0.0''::pg_catalog.float8, ''0.0''::pg_catalog.float8], ARRAY[COALESCE(pg_catalog.array_agg(u.x OPERATOR(pg_catalog.*) (''{0.10256248620895533,0.30801616388388625,0.10256248620895533,0.30801616388388625,0.10256248620895533,0.07628021360536141}''::pg_catalog.float8[])[u.j] ORDER BY u.j), ''{}''::pg_catalog.float8[]), COALESCE(pg_catalog.array_agg(u.x OPERATOR(pg_catalog.*) (''{0.08286770209212754,0.08286770209212754,0.2504656312412058,0.08286770209212754,0.2504656312412058,0.2504656312412058}''::pg_catalog.float8[])[u.j] ORDER BY u.j), ''{}''::pg_catalog.float8[])], COALESCE(pg_catalog.array_agg(u.name ORDER BY u.j), ''{}''::pg_catalog.text[]), E''{"food","pets"}''::pg_catalog.text[]) FROM (SELECT COALESCE(pg_catalog.cardinality(e.positions), 1)::pg_catalog.float8 AS x, (E''{"and": 1, "bread": 2, "cat": 3, "cheese": 4, "dog": 5, "the": 6}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j, e.lexeme AS name FROM pg_catalog.unnest($1) AS e) AS u WHERE u.x OPERATOR(pg_catalog.<>) ''0''::pg_catalog.float8 AND u.j IS NOT NULL) END'
 
 -- statement 61
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+COMMENT ON FUNCTION "madnb_models"."notes_c_explain"(tsvector) IS 'madnb model notes_c (complement): jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of the vector'
 
 -- statement 62
+CREATE OR REPLACE FUNCTION "madnb_models"."notes_c_explain"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."notes_c_explain"("doc" => ($1)."doc")'
+
+-- statement 63
+COMMENT ON FUNCTION "madnb_models"."notes_c_explain"(anyelement) IS 'madnb model notes_c (complement): jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of a row holding the feature columns'
+
+-- statement 64
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+
+-- statement 65
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+
+-- statement 66
 SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- function madnb_models.notes_c_explain(anyelement) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_c_explain(r anyelement)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT "madnb_models"."notes_c_explain"("doc" => ($1)."doc")$function$
+
+-- function madnb_models.notes_c_explain(tsvector) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.notes_c_explain(doc tsvector)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT CASE WHEN $1 IS NOT NULL THEN (SELECT madnb._nb_explain(ARRAY['0.0'::pg_catalog.float8, '0.0'::pg_catalog.float8], ARRAY[COALESCE(pg_catalog.array_agg(u.x OPERATOR(pg_catalog.*) ('{0.10256248620895533,0.30801616388388625,0.10256248620895533,0.30801616388388625,0.10256248620895533,0.07628021360536141}'::pg_catalog.float8[])[u.j] ORDER BY u.j), '{}'::pg_catalog.float8[]), COALESCE(pg_catalog.array_agg(u.x OPERATOR(pg_catalog.*) ('{0.08286770209212754,0.08286770209212754,0.2504656312412058,0.08286770209212754,0.2504656312412058,0.2504656312412058}'::pg_catalog.float8[])[u.j] ORDER BY u.j), '{}'::pg_catalog.float8[])], COALESCE(pg_catalog.array_agg(u.name ORDER BY u.j), '{}'::pg_catalog.text[]), E'{"food","pets"}'::pg_catalog.text[]) FROM (SELECT COALESCE(pg_catalog.cardinality(e.positions), 1)::pg_catalog.float8 AS x, (E'{"and": 1, "bread": 2, "cat": 3, "cheese": 4, "dog": 5, "the": 6}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j, e.lexeme AS name FROM pg_catalog.unnest($1) AS e) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::pg_catalog.float8 AND u.j IS NOT NULL) END$function$
 
 -- function madnb_models.notes_c_predict(anyelement) (pg_get_functiondef)
 CREATE OR REPLACE FUNCTION madnb_models.notes_c_predict(r anyelement)

@@ -245,13 +245,47 @@ COMMENT ON FUNCTION "madnb_models"."pets_c_share_encoding"() IS 'madnb model pet
 COMMENT ON FUNCTION "madnb_models"."pets_c_score_share"(pg_catalog.numeric[]) IS 'madnb model pets_c: private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers)'
 
 -- statement 67
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_explain"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_explain(ARRAY[''-1.0986122886681098''::pg_catalog.float8, ''-1.0986122886681098''::pg_catalog.float8, ''-1.0986122886681098''::pg_catalog.float8], ARRAY[
+ ARRAY[COALESCE((''{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-0.06252035698133396,NULL,-3.4965075614664802,NULL,-3.4965075614664802}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-0.24686007793152553,-1.519825753744413}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)],
+ ARRAY[COALESCE((''{-3.555348061489414,-0.7221347174331978,-0.8472978603872039}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-3.4965075614664802,NULL,-0.06252035698133396,NULL,-3.4965075614664802}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)],
+ ARRAY[COALESCE((''{-3.555348061489414,-0.12136085700426769,-3.555348061489414}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-3.4965075614664802,NULL,-3.4965075614664802,NULL,-0.06252035698133396}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-0.33024168687057687,-1.268511325463507}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)]
+], E''{"colour","legs","indoor"}''::pg_catalog.text[], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
 -- statement 68
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+COMMENT ON FUNCTION "madnb_models"."pets_c_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.bool) IS 'madnb model pets_c: jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of the feature values (each NULL, a missing value, unless given)'
 
 -- statement 69
+CREATE OR REPLACE FUNCTION "madnb_models"."pets_c_explain"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_c_explain"("colour" => ($1)."colour", "legs" => ($1)."legs", "indoor" => ($1)."indoor")'
+
+-- statement 70
+COMMENT ON FUNCTION "madnb_models"."pets_c_explain"(anyelement) IS 'madnb model pets_c: jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of a row holding the feature columns'
+
+-- statement 71
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+
+-- statement 72
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
+
+-- statement 73
 SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- function madnb_models.pets_c_explain(anyelement) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.pets_c_explain(r anyelement)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT "madnb_models"."pets_c_explain"("colour" => ($1)."colour", "legs" => ($1)."legs", "indoor" => ($1)."indoor")$function$
+
+-- function madnb_models.pets_c_explain(text,integer,boolean) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.pets_c_explain(colour text DEFAULT NULL::text, legs integer DEFAULT NULL::integer, indoor boolean DEFAULT NULL::boolean)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT madnb._nb_explain(ARRAY['-1.0986122886681098'::pg_catalog.float8, '-1.0986122886681098'::pg_catalog.float8, '-1.0986122886681098'::pg_catalog.float8], ARRAY[
+ ARRAY[COALESCE(('{-0.8472978603872039,-3.555348061489414,-0.7221347174331978}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-0.06252035698133396,NULL,-3.4965075614664802,NULL,-3.4965075614664802}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-0.24686007793152553,-1.519825753744413}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)],
+ ARRAY[COALESCE(('{-3.555348061489414,-0.7221347174331978,-0.8472978603872039}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-3.4965075614664802,NULL,-0.06252035698133396,NULL,-3.4965075614664802}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-0.33024168687057687,-1.268511325463507}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)],
+ ARRAY[COALESCE(('{-3.555348061489414,-0.12136085700426769,-3.555348061489414}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-3.4965075614664802,NULL,-3.4965075614664802,NULL,-0.06252035698133396}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-0.33024168687057687,-1.268511325463507}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($3)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8)]
+], E'{"colour","legs","indoor"}'::pg_catalog.text[], E'{"cat","dog","fish"}'::pg_catalog.text[])$function$
 
 -- function madnb_models.pets_c_predict(anyelement) (pg_get_functiondef)
 CREATE OR REPLACE FUNCTION madnb_models.pets_c_predict(r anyelement)
