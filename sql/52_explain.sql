@@ -46,7 +46,7 @@ BEGIN
             v_runner := i;
         END IF;
     END LOOP;
-    -- log-sum-exp as madnb._nb_proba (terms below -700 add 0)
+    -- log-sum-exp as the probabilities are computed (terms below -700 add 0)
     v_max := v_scores[1];
     FOR i IN 2 .. k LOOP
         IF v_scores[i] OPERATOR(pg_catalog.>) v_max THEN

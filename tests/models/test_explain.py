@@ -383,3 +383,19 @@ def test_a_model_of_more_than_100_features_has_the_row_form_only_and_explains_ex
     with pytest.raises(psycopg.Error) as e:
         db.execute("SELECT madnb_models.wide_nb_explain(t) FROM narrow t")
     assert e.value.diag.sqlstate == "42703"
+
+
+def test_a_model_outside_madnb_models_explains_through_its_own_copy_of_the_helper_as_a_madnb_models_model(db):
+    db.execute("CREATE SCHEMA work")
+    db.execute("CREATE TABLE pets (id int, kind text, colour text, weight float8)")
+    db.execute("INSERT INTO pets SELECT i, (ARRAY['cat', 'dog', 'fish'])[1 + i % 3], (ARRAY['black', 'white'])[1 + i % 2], "
+               "i % 7 + (i % 3) * 2.5 FROM generate_series(1, 60) AS i")
+    db.execute("SELECT madnb.train('work.pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    db.execute("SELECT madnb.train('pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    bodies = db.execute("SELECT string_agg(prosrc, ' ') FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone()[0]
+    assert "pets_nb_explain_helper" in bodies and "madnb." not in bodies
+    got = db.execute("SELECT work.pets_nb_explain(t), madnb_models.pets_nb_explain(t) FROM pets t").fetchall()
+    assert all(a == b for a, b in got)
+    assert_exact_sums(db, "pets_nb", "pets")
+    db.execute("SELECT madnb.drop_model('work.pets_nb')")
+    assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone()[0] == 0

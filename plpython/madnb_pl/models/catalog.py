@@ -35,9 +35,9 @@ HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 SHARE_SUFFIXES = ("_score_share", "_share_encoding")
 """Private prediction's functions (:mod:`madnb_pl.predict.share`): a share of an encoded row -> shares of the
 log-scores, and the public encoding; the model's identifier + these."""
-EXPLAIN_SUFFIXES = ("_explain", "_row_explanation")
-"""The explanation function (:mod:`madnb_pl.predict.explain`) and its internal one for a row form that cannot call the
-column form: the model's identifier + these."""
+EXPLAIN_SUFFIXES = ("_explain", "_row_explanation", "_explain_helper")
+"""The explanation function (:mod:`madnb_pl.predict.explain`), its internal one for a row form that cannot call the
+column form, and (a model outside madnb_models) its copy of madnb._nb_explain: the model's identifier + these."""
 FUNCTION_SUFFIXES = (
     PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
     + SHARE_SUFFIXES + EXPLAIN_SUFFIXES
@@ -115,8 +115,14 @@ class ModelObjects:
 
     @property
     def explain_functions(self) -> ExplainNames:
-        """The explanation function ``_explain``, its internal ``_row_explanation`` and the row checks it shares."""
+        """The explanation function ``_explain``, its internal ``_row_explanation`` and the row checks it shares
+        (calling madnb's helper: :meth:`explain_helper` names a copy)."""
         return ExplainNames(self.named(EXPLAIN_SUFFIXES[0]), self.named(EXPLAIN_SUFFIXES[1]), self.row_checks)
+
+    @property
+    def explain_helper(self) -> NewName:
+        """The copy of madnb._nb_explain a model outside madnb_models calls (``_explain_helper``)."""
+        return self.named(EXPLAIN_SUFFIXES[2])
 
     @property
     def function_names(self) -> list[str]:

@@ -29,6 +29,7 @@ either completes or leaves nothing behind.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,7 @@ from ..core.names import MODELS_SCHEMA, ModelName, NewName
 from ..core.progress import Progress
 from ..core.sql import Plpy, Sql, quote_ident
 from ..inputs import arrays
-from ..predict import generated
+from ..predict import explain, generated
 from ..release import statistics_table
 from . import catalog, export
 from .catalog import CatalogModel, ModelObjects, model_name
@@ -267,6 +268,18 @@ def _helpers(plpy: Plpy, name: ModelName) -> generated.Helpers:
     return generated.Helpers(best, proba, proba_jsonb)
 
 
+def _explain_names(plpy: Plpy, name: ModelName, comment_prefix: str) -> explain.ExplainNames:
+    """The names model ``name``'s explanation is written under; outside madnb_models it calls a copy of madnb's
+    helper next to it (:func:`madnb_pl.predict.explain.helper_copy`), as its prediction functions do (:func:`_helpers`)."""
+    objects = ModelObjects.of(name)
+    names = objects.explain_functions
+    if name.in_models_schema:
+        return names
+    copy = objects.explain_helper
+    _write_functions(plpy, explain.helper_copy(plpy, copy, objects.helpers[0].sql, comment_prefix, plpy.quote_literal))
+    return dataclasses.replace(names, helper=str(copy.sql))
+
+
 @dataclass(frozen=True)
 class _Made:
     """What a training's prediction functions are told apart by: the functions of the model's names
@@ -364,7 +377,7 @@ def _train(plpy: Plpy, name: ModelName, kind: Kind[T, N], training: T, request: 
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ).statements)
     _write_functions(plpy, kind.explain_statements(
-        objects.explain_functions, kind.comment_prefix(name), training, numbers, plpy.quote_literal,
+        _explain_names(plpy, name, kind.comment_prefix(name)), kind.comment_prefix(name), training, numbers, plpy.quote_literal,
     ).statements)
     progress.phase("catalog")
     _insert_catalog_row(

@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.errors import MadnbError
 from ..core.names import NewName
-from ..core.sql import F8
+from ..core.sql import F8, Plpy, Sql
 from ..inputs.columns import ColumnTraining, column_value_sql
 from . import generated
 from .generated import Form, Functions, ModelNumbers, plpy_literal, row_checks, row_form
@@ -48,6 +49,7 @@ class ExplainNames:
     explain: NewName  # <model>_explain: the function users call (row and column forms)
     row_model: NewName  # internal: the explanation for a row, once its row checks pass (a row form without the column form)
     row_checks: list[NewName]  # the prediction functions' row checks (written by them, called here too)
+    helper: str = "madnb._nb_explain"  # the per-row helper's SQL name: madnb's, or a model's copy (:func:`helper_copy`)
 
 
 def text_array(texts: list[str]) -> str:
@@ -59,28 +61,50 @@ def _element(t: str) -> str:
     return '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def call(prior: str, contributions: str, features: str, classes: list[str]) -> str:
-    """The helper's call: ``prior`` a float8[] (K), ``contributions`` a float8[] (K x F, or empty), ``features`` a text[] (F)."""
-    return f"{HELPER}({prior}, {contributions}, {features}, {text_array(classes)})"
+def call(helper: str, prior: str, contributions: str, features: str, classes: list[str]) -> str:
+    """The call of ``helper`` (:attr:`ExplainNames.helper`): ``prior`` a float8[] (K), ``contributions`` a float8[]
+    (K x F, or empty), ``features`` a text[] (F)."""
+    return f"{helper}({prior}, {contributions}, {features}, {text_array(classes)})"
 
 
-def body(prior: list[str], contributions: list[list[str]], features: list[str], classes: list[str]) -> str:
+def body(helper: str, prior: list[str], contributions: list[list[str]], features: list[str], classes: list[str]) -> str:
     """The explanation of one row from the SQL of each class's prior term and each feature's term (K x F expressions)."""
     if not classes:  # no class (an empty private release): nothing to explain
-        return call(f"'{{}}'::{F8}[]", f"'{{}}'::{F8}[]", "'{}'::pg_catalog.text[]", [])
+        return call(helper, f"'{{}}'::{F8}[]", f"'{{}}'::{F8}[]", "'{}'::pg_catalog.text[]", [])
     rows = ",\n ".join("ARRAY[" + ", ".join(c) + "]" for c in contributions) if features else ""
     matrix = f"ARRAY[\n {rows}\n]" if features else f"'{{}}'::{F8}[]"
-    return call("ARRAY[" + ", ".join(prior) + "]", matrix, text_array(features), classes)
+    return call(helper, "ARRAY[" + ", ".join(prior) + "]", matrix, text_array(features), classes)
 
 
-def table_body(training: ColumnTraining, m: ModelNumbers, value: list[str], inline: bool) -> tuple[str, str]:
+def helper_copy(plpy: Plpy, name: NewName, best: str, comment_prefix: str, quote: Callable[[str], str]) -> list[Sql]:
+    """A copy of ``madnb._nb_explain`` (its body as installed, calling ``best``, the model's copy of ``madnb._nb_best``)
+    named ``name``: what the explanation of a model outside madnb_models calls, so that it needs nothing of madnb
+    (as its prediction functions: :func:`madnb_pl.models.export.helper_copies`)."""
+    rows = plpy.execute(Sql(
+        "SELECT p.prosrc FROM pg_catalog.pg_proc AS p WHERE p.oid OPERATOR(pg_catalog.=) "
+        "'madnb._nb_explain(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])'::pg_catalog.regprocedure"
+    ))
+    source = str(rows[0]["prosrc"]).replace(generated.MADNB_HELPERS.best + "(", best + "(")
+    if "madnb." in source:  # pragma: no cover - the helper calls madnb's _nb_best only
+        raise MadnbError("XX000", "internal error in madnb: madnb._nb_explain calls madnb", hint="please report this")
+    args = "prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]"
+    types = "pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]"
+    return [
+        Sql(f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {JSONB} LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE "
+            f"SECURITY INVOKER AS {plpy_literal(source)}"),
+        Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS "
+            + quote(f"{comment_prefix}: helper: a prediction's explanation (jsonb) from each class's prior and features' terms")),
+    ]
+
+
+def table_body(training: ColumnTraining, m: ModelNumbers, value: list[str], inline: bool, helper: str = HELPER) -> tuple[str, str]:
     """The DECLARE list (PL/pgSQL: not ``inline``) and the body of a statistics-table kind's explanation: its terms are
     :func:`madnb_pl.predict.generated.class_terms`' (absolute scores, as the arg-max reads them), NULL as 0."""
     declare, looked_up = ("", None) if inline else generated.feature_lookups(training, m, value)
     terms = generated.class_terms(training, m, value, False, looked_up)
     zero = f"'0'::{F8}"
     contributions = [[zero if t is None else f"COALESCE({t}, {zero})" for t in ts] for _, ts in terms]
-    return declare, body([p for p, _ in terms], contributions, [f.name for f in training.features], m.classes)
+    return declare, body(helper, [p for p, _ in terms], contributions, [f.name for f in training.features], m.classes)
 
 
 def statements(
@@ -101,7 +125,7 @@ def statements(
         columns, row_body, inline, declare = checked
         used = names.row_checks[:len(row_checks(columns))]
         internal = Functions([(names.row_model, generated.ROW_TYPES)], generated.form_statements(
-            [names.row_model], comment_prefix, [f"internal, the explanation of {names.explain.name}(anyelement) once its row checks pass"],
+            [names.row_model], comment_prefix, [f"internal, the model of {names.explain.name}(anyelement) once its row checks pass: the explanation"],
             volatility, [row_form(takes, [(JSONB, row_body)], inline, declare)], quote,
         ))
         r = "$1"
@@ -120,16 +144,19 @@ def table_statements(
     inline = len(m.classes) * training.num_attrs <= generated.INLINE_MAX_TERMS
     column = None
     if training.num_attrs <= generated.MAX_ARGS:
-        declare, b = table_body(training, m, [f"${j}" for j in range(1, training.num_attrs + 1)], inline)
+        declare, b = table_body(training, m, [f"${j}" for j in range(1, training.num_attrs + 1)], inline, names.helper)
         column = Form(generated.column_parameters(training), generated.column_signature(training),
                       "the feature values (each NULL, a missing value, unless given)", [(JSONB, b)], inline, declare)
     row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
     if generated.row_form_calls_column_form(training):
         call_args = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
         return statements(names, comment_prefix, volatility, quote, column, call_args)
-    declare, b = table_body(training, m, row_values, inline)
+    declare, b = table_body(training, m, row_values, inline, names.helper)
     return statements(names, comment_prefix, volatility, quote, column, None,
                       ([str(f.column.sql) for f in training.features], b, inline, declare))
 
 
-__all__ = ["DESCRIPTION", "HELPER", "JSONB", "ExplainNames", "body", "call", "statements", "table_body", "table_statements", "text_array"]
+__all__ = [
+    "DESCRIPTION", "HELPER", "JSONB", "ExplainNames", "body", "call", "helper_copy", "statements", "table_body", "table_statements",
+    "text_array",
+]

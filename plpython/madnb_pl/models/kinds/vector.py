@@ -606,7 +606,7 @@ def scores_sql(training: VectorTraining, m: VectorModel, x: str) -> Sql:
     return Sql(f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END")
 
 
-def explain_sql(training: VectorTraining, m: VectorModel, x: str) -> str:
+def explain_sql(training: VectorTraining, m: VectorModel, x: str, helper: str = explain.HELPER) -> str:
     """The explanation (:mod:`madnb_pl.predict.explain`) of vector ``x``: per class the score's constant (:func:`weights`:
     the log prior; Bernoulli: plus every feature's log-probability of being absent) and each feature's term of
     :func:`scores_sql` (x_j w_j); NULL where the scores are NULL.  The dense form of :func:`inlined` lists every
@@ -616,16 +616,16 @@ def explain_sql(training: VectorTraining, m: VectorModel, x: str) -> str:
     prior: list[str] = [f8_const(c) for c in consts]
     if inlined(training, m):
         return (f"CASE WHEN {_dense_ok(training, x, len(ws[0]))} THEN "
-                f"{explain.body(prior, dense_terms(training, m, x), feature_names(training, m), m.classes)} END")
+                f"{explain.body(helper, prior, dense_terms(training, m, x), feature_names(training, m), m.classes)} END")
     inner, cond = elements(training, m, x, named=True)
     rows = ", ".join(
         f"COALESCE(pg_catalog.array_agg(u.x OPERATOR(pg_catalog.*) ({f8_array_const(w)})[u.j] ORDER BY u.j), '{{}}'::{F8}[])" for w in ws
     )
-    helper = explain.call(
-        "ARRAY[" + ", ".join(prior) + "]", f"ARRAY[{rows}]", "COALESCE(pg_catalog.array_agg(u.name ORDER BY u.j), '{}'::pg_catalog.text[])",
+    call = explain.call(
+        helper, "ARRAY[" + ", ".join(prior) + "]", f"ARRAY[{rows}]", "COALESCE(pg_catalog.array_agg(u.name ORDER BY u.j), '{}'::pg_catalog.text[])",
         m.classes,
     )
-    return (f"CASE WHEN {cond} THEN (SELECT {helper} FROM ({inner}) AS u "
+    return (f"CASE WHEN {cond} THEN (SELECT {call} FROM ({inner}) AS u "
             f"WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8} AND u.j IS NOT NULL) END")
 
 
@@ -635,13 +635,13 @@ def explain_statements(
     """``<model>_explain`` of a vector kind: the column form (the vector) and the row form, as :func:`function_statements`."""
     column = generated.Form(
         f"{training.vector.sql} {training.vector.type_sql}", training.vector.type_sql, "the vector",
-        [(explain.JSONB, explain_sql(training, m, "$1"))],
+        [(explain.JSONB, explain_sql(training, m, "$1", names.helper))],
     )
     x = f"($1).{training.vector.sql}"
     if training.vector.name != "r":
         return explain.statements(names, comment_prefix, "IMMUTABLE", quote, column, f"{training.vector.sql} => {x}")
     return explain.statements(names, comment_prefix, "IMMUTABLE", quote, column, None,
-                              ([str(training.vector.sql)], explain_sql(training, m, x), True, ""))
+                              ([str(training.vector.sql)], explain_sql(training, m, x, names.helper), True, ""))
 
 
 def function_statements(
