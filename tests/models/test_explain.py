@@ -21,7 +21,7 @@ from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, Gaussi
 from sklearn.preprocessing import OrdinalEncoder
 
 from conftest import data_file
-from models_helpers import load_adult
+from models_helpers import load_adult, plant_on_search_path
 
 TOL = 1e-9
 NUMERIC = ["age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"]
@@ -399,3 +399,16 @@ def test_a_model_outside_madnb_models_explains_through_its_own_copy_of_the_helpe
     assert_exact_sums(db, "pets_nb", "pets")
     db.execute("SELECT madnb.drop_model('work.pets_nb')")
     assert db.execute("SELECT count(*) FROM pg_proc WHERE pronamespace = 'work'::regnamespace").fetchone()[0] == 0
+
+
+def test_objects_planted_on_the_search_path_never_run_inside_an_explanation_or_feature_importance(db, mushroom_vectors):
+    db.execute("SELECT madnb.train('mv', 'mvec', 'edibility', features => ARRAY['x'], kind => 'bernoulli')")
+    db.execute("SELECT madnb.train('mt', 'mvec', 'edibility', features => ARRAY['d'], kind => 'multinomial')")
+    query = "SELECT madnb_models.mv_explain(t), madnb_models.mt_explain(t) FROM mvec t WHERE t.id % 50 = 0 ORDER BY t.id"
+    normal = db.execute(query).fetchall()
+    db.execute("CREATE VIEW few AS SELECT * FROM mvec WHERE id % 50 = 0")
+    importance = db.execute("SELECT * FROM madnb.feature_importance('mv', 'few')").fetchall()
+    plant_on_search_path(db, [("generate_series", "int4, int4", "int4"), ("jsonb_agg", "jsonb", "jsonb"),
+                              ("jsonb_each", "jsonb", "jsonb"), ("array_agg", "float8", "float8[]")])
+    assert db.execute(query).fetchall() == normal
+    assert db.execute("SELECT * FROM madnb.feature_importance('mv', 'few')").fetchall() == importance

@@ -11,7 +11,9 @@ things and nothing else:
     derive      the statistics -> the model tables (created, commented, readable)
     score       the model tables -> the kind's numbers (:meth:`Kind.read_numbers`) -> the
                 statements of its prediction functions, whose bodies are the shared ones
-                (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression
+                (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression,
+                and the explanation (:meth:`Kind.explain_statements`): the same score's terms
+                listed (:mod:`madnb_pl.predict.explain`)
 
 and, to be exported, its training from a catalog row alone and its numbers as JSON; to be
 cross-validated, the same four steps with the folds inside them (:meth:`Kind.fold_pass`: the
