@@ -169,18 +169,19 @@ def test_the_prediction_functions_bodies_are_the_same_with_the_explanation_writt
 
 def test_feature_importance_is_the_mean_absolute_contribution_to_the_predicted_class_as_numpy_computes_it(adult):
     db = adult
-    got = {r[0]: r[1:] for r in db.execute("SELECT * FROM madnb.feature_importance('adult_nb', 'adult_test')")}
-    rows = [e for _, e in explanations(db, "adult_nb", "adult_test")]
+    db.execute("CREATE VIEW some_test AS SELECT * FROM adult_test WHERE id % 4 = 0")
+    got = {r[0]: r[1:] for r in db.execute("SELECT * FROM madnb.feature_importance('adult_nb', 'some_test')")}
+    rows = [e for _, e in explanations(db, "adult_nb", "some_test")]
     assert set(got) == set(ADULT_ORDER)
     for f in ADULT_ORDER:
         pred = np.array([e["classes"][e["predicted"]]["contributions"][f] for e in rows])
         runner = np.array([e["classes"][e["runner_up"]]["contributions"][f] for e in rows])
         mean_abs, mean, against, n = got[f]
-        assert n == len(rows) == 16281
+        assert n == len(rows) == 16281 // 4
         assert mean_abs == pytest.approx(np.abs(pred).mean(), rel=1e-12)
         assert mean == pytest.approx(pred.mean(), rel=1e-12)
         assert against == pytest.approx(np.abs(pred - runner).mean(), rel=1e-12, abs=1e-15)
-    ordered = [r[0] for r in db.execute("SELECT feature FROM madnb.feature_importance('adult_nb', 'adult_test')")]
+    ordered = [r[0] for r in db.execute("SELECT feature FROM madnb.feature_importance('adult_nb', 'some_test')")]
     assert ordered == sorted(ADULT_ORDER, key=lambda f: -got[f][0])
 
 
@@ -344,14 +345,13 @@ def test_a_null_vector_has_no_explanation_and_feature_importance_leaves_it_out(d
     db.execute("SELECT madnb.train('mv', 'mvec', 'edibility', features => ARRAY['d'], kind => 'multinomial')")
     assert db.execute("SELECT madnb_models.mv_explain(NULL::tsvector)").fetchone()[0] is None
     db.execute("UPDATE mvec SET d = NULL WHERE id % 2 = 0")
-    rows = {r[0]: r[4] for r in db.execute("SELECT * FROM madnb.feature_importance('mv', 'mvec')")}
-    assert set(rows.values()) == {len(y) - len(y) // 2}
+    rows = {r[0]: r[1:] for r in db.execute("SELECT * FROM madnb.feature_importance('mv', 'mvec')")}
+    assert {r[3] for r in rows.values()} == {len(y) - len(y) // 2}
     # a lexeme absent from a row counts 0 in that row's mean
     e = [r[0] for r in db.execute("SELECT madnb_models.mv_explain(t) FROM mvec t WHERE t.d IS NOT NULL")]
     for t in tokens[:5]:
         want = np.mean([abs(r["classes"][r["predicted"]]["contributions"].get(t, 0.0)) for r in e])
-        got = db.execute("SELECT mean_abs_contribution FROM madnb.feature_importance('mv', 'mvec') WHERE feature = %s", [t]).fetchone()
-        assert got is not None and got[0] == pytest.approx(want, rel=1e-12)
+        assert rows[t][0] == pytest.approx(want, rel=1e-12)
 
 
 # --- a model of more than 100 features: the row form only, as the prediction functions ------------------
@@ -412,3 +412,43 @@ def test_objects_planted_on_the_search_path_never_run_inside_an_explanation_or_f
                               ("jsonb_each", "jsonb", "jsonb"), ("array_agg", "float8", "float8[]")])
     assert db.execute(query).fetchall() == normal
     assert db.execute("SELECT * FROM madnb.feature_importance('mv', 'few')").fetchall() == importance
+
+
+def test_feature_importance_of_a_model_without_its_explanation_says_to_re_train_it(db):
+    db.execute("CREATE TABLE pets (id int, kind text, colour text)")
+    db.execute("INSERT INTO pets SELECT i, (ARRAY['cat', 'dog'])[1 + i % 2], (ARRAY['black', 'white', 'red'])[1 + i % 3] "
+               "FROM generate_series(1, 30) AS i")
+    db.execute("SELECT madnb.train('pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    db.execute("DROP FUNCTION madnb_models.pets_nb_explain(anyelement)")  # as a model trained by an older madnb
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT * FROM madnb.feature_importance('pets_nb', 'pets')")
+    assert e.value.diag.sqlstate == "42883"
+    assert "replace => true" in e.value.diag.message_hint
+
+
+@pytest.mark.parametrize("classes", [64, 65])
+def test_models_on_either_side_of_the_inline_bound_explain_alike_and_exactly(db, classes):
+    # 4 features: 256 terms are inlined SQL, 260 PL/pgSQL (as the prediction functions); CategoricalNB's numbers either way
+    rng = np.random.default_rng(classes)
+    x = rng.integers(0, 4, size=(classes * 5, 4))
+    y = np.repeat(np.arange(classes), 5)
+    db.execute("CREATE TABLE edge (id int PRIMARY KEY, y int, f1 text, f2 text, f3 text, f4 text)")
+    with db.cursor().copy("COPY edge FROM STDIN") as cp:
+        for i in range(len(y)):
+            cp.write_row((i + 1, int(y[i]), *[f"v{v}" for v in x[i]]))
+    db.execute("SELECT madnb.train('edge_nb', 'edge', 'y', exclude => ARRAY['id'], kind => 'categorical')")
+    language = db.execute(
+        "SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang "
+        "WHERE p.oid = 'madnb_models.edge_nb_explain(text, text, text, text)'::regprocedure"
+    ).fetchone()[0]
+    assert language == ("sql" if classes * 4 <= 256 else "plpgsql")
+    ref = CategoricalNB(alpha=1.0).fit(x, y)
+    codes = {f"v{v}": v for v in range(4)}  # OrdinalEncoder's order of v0..v3 is their value
+    for key, e in explanations(db, "edge_nb", "edge", "t.id % 7 = 0"):
+        jll = ref.predict_joint_log_proba(x[key - 1:key])[0]
+        for i, c in enumerate(ref.classes_):
+            part = e["classes"][str(c)]
+            assert part["log_score"] == pytest.approx(jll[i], abs=TOL)
+            for n, f in enumerate(("f1", "f2", "f3", "f4")):
+                assert part["contributions"][f] == pytest.approx(ref.feature_log_prob_[n][i, codes[f"v{x[key - 1, n]}"]], abs=TOL)
+    assert_exact_sums(db, "edge_nb", "edge", "t.id % 11 = 0")

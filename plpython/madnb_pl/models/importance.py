@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import entry_point
+from ..core.errors import MadnbError, entry_point
 from ..core.names import resolve_relation
 from ..core.sql import F8, Plpy, Sql
 from .catalog import ModelObjects, model_name, require
@@ -53,7 +53,17 @@ def feature_importance(plpy: Plpy, model: str | None, source: str | None) -> lis
     name = model_name(model)
     require(plpy, name)
     rel = resolve_relation(plpy, source, "source")
-    rows = plpy.execute(importance_sql(str(ModelObjects.of(name).explain_functions.explain.sql), str(rel.sql)))
+    explain = ModelObjects.of(name).explain_functions.explain
+    found = plpy.execute(plpy.prepare(
+        Sql("SELECT pg_catalog.to_regprocedure($1 OPERATOR(pg_catalog.||) '(pg_catalog.anyelement)') IS NOT NULL AS e"), ["pg_catalog.text"],
+    ), [str(explain.sql)])[0]["e"]
+    if not found:  # a model trained before madnb wrote explanations
+        raise MadnbError(
+            "42883", f'model "{name.key}" has no explanation function',
+            detail=f"{explain.display}(anyelement) does not exist: the model was trained by an older madnb",
+            hint="re-train it with replace => true",
+        )
+    rows = plpy.execute(importance_sql(str(explain.sql), str(rel.sql)))
     return [dict(r) for r in rows]
 
 
