@@ -452,3 +452,17 @@ def test_models_on_either_side_of_the_inline_bound_explain_alike_and_exactly(db,
             for n, f in enumerate(("f1", "f2", "f3", "f4")):
                 assert part["contributions"][f] == pytest.approx(ref.feature_log_prob_[n][i, codes[f"v{x[key - 1, n]}"]], abs=TOL)
     assert_exact_sums(db, "edge_nb", "edge", "t.id % 11 = 0")
+
+
+def test_a_value_a_class_never_saw_without_smoothing_contributes_minus_infinity_and_feature_importance_says_so(db):
+    db.execute("CREATE TABLE pets (id int, kind text, colour text)")
+    db.execute("INSERT INTO pets VALUES (1, 'cat', 'black'), (2, 'cat', 'black'), (3, 'dog', 'white'), (4, 'dog', 'black')")
+    db.execute("SELECT madnb.train('pets_nb', 'pets', 'kind', exclude => ARRAY['id'], smoothing => 0)")
+    e = db.execute("SELECT madnb_models.pets_nb_explain(colour => 'white')").fetchone()[0]
+    assert e["classes"]["cat"]["contributions"]["colour"] == "-Infinity"  # jsonb has no infinite number: its text
+    assert e["predicted"] == "dog" and e["classes"]["dog"]["contributions"]["colour"] == pytest.approx(math.log(1 / 2))
+    got = db.execute(
+        "SELECT feature, mean_abs_contribution, mean_abs_against_runner_up, rows FROM madnb.feature_importance('pets_nb', 'pets')"
+    ).fetchall()
+    # black: cat, ln 1 = 0 (three rows); white: dog, ln 1/2, and cat's -Infinity against it
+    assert got == [("colour", pytest.approx(math.log(2) / 4), math.inf, 4)]

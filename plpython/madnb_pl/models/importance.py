@@ -27,12 +27,17 @@ from .catalog import ModelObjects, model_name, require
 def importance_sql(explain: str, source: str) -> Sql:
     """The one SELECT over ``source`` (a relation's SQL) with model function ``explain`` (its SQL name)."""
     j = "pg_catalog.jsonb"
+
+    def number(v: str) -> str:  # a jsonb number, or the string of an infinite one ("-Infinity"), as float8
+        return f"({v} OPERATOR(pg_catalog.#>>) '{{}}'::pg_catalog.text[])::{F8}"
+
+    against = "(q.x OPERATOR(pg_catalog.->) 'against' OPERATOR(pg_catalog.->) c.key)"
     pred = "(q.x OPERATOR(pg_catalog.->) 'classes' OPERATOR(pg_catalog.->) (q.x OPERATOR(pg_catalog.->>) 'predicted'))"
     return Sql(
         "SELECT c.key AS feature, "
-        f"pg_catalog.sum(pg_catalog.abs((c.value)::{F8})) OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_contribution, "
-        f"pg_catalog.sum((c.value)::{F8}) OPERATOR(pg_catalog./) q.n::{F8} AS mean_contribution, "
-        f"COALESCE(pg_catalog.sum(pg_catalog.abs((q.x OPERATOR(pg_catalog.->) 'against' OPERATOR(pg_catalog.->) c.key)::{F8})), 0) "
+        f"pg_catalog.sum(pg_catalog.abs({number('c.value')})) OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_contribution, "
+        f"pg_catalog.sum({number('c.value')}) OPERATOR(pg_catalog./) q.n::{F8} AS mean_contribution, "
+        f"COALESCE(pg_catalog.sum(pg_catalog.abs({number(against)})), 0) "
         f"OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_against_runner_up, "
         "q.n AS rows "
         # the runner-up's differences by feature, as an object, next to the row's explanation
