@@ -26,28 +26,28 @@ from .catalog import ModelObjects, model_name, require
 
 def importance_sql(explain: str, source: str) -> Sql:
     """The one SELECT over ``source`` (a relation's SQL) with model function ``explain`` (its SQL name)."""
-    j = "pg_catalog.jsonb"
 
     def number(v: str) -> str:  # a jsonb number, or the string of an infinite one ("-Infinity"), as float8
         return f"({v} OPERATOR(pg_catalog.#>>) '{{}}'::pg_catalog.text[])::{F8}"
 
-    against = "(q.x OPERATOR(pg_catalog.->) 'against' OPERATOR(pg_catalog.->) c.key)"
-    pred = "(q.x OPERATOR(pg_catalog.->) 'classes' OPERATOR(pg_catalog.->) (q.x OPERATOR(pg_catalog.->>) 'predicted'))"
+    def contributions(who: str) -> str:  # the contributions to the class the explanation names under ``who``
+        return (f"(q.x OPERATOR(pg_catalog.->) 'classes' OPERATOR(pg_catalog.->) (q.x OPERATOR(pg_catalog.->>) '{who}') "
+                "OPERATOR(pg_catalog.->) 'contributions')")
+
+    c = number("c.value")
+    runner = number(f"({contributions('runner_up')} OPERATOR(pg_catalog.->) c.key)")
     return Sql(
         "SELECT c.key AS feature, "
-        f"pg_catalog.sum(pg_catalog.abs({number('c.value')})) OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_contribution, "
-        f"pg_catalog.sum({number('c.value')}) OPERATOR(pg_catalog./) q.n::{F8} AS mean_contribution, "
-        f"COALESCE(pg_catalog.sum(pg_catalog.abs({number(against)})), 0) "
+        f"pg_catalog.sum(pg_catalog.abs({c})) OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_contribution, "
+        f"pg_catalog.sum({c}) OPERATOR(pg_catalog./) q.n::{F8} AS mean_contribution, "
+        # the runner-up's contribution of the same feature (none with one class)
+        f"COALESCE(pg_catalog.sum(pg_catalog.abs({c} OPERATOR(pg_catalog.-) {runner})), 0) "
         f"OPERATOR(pg_catalog./) q.n::{F8} AS mean_abs_against_runner_up, "
         "q.n AS rows "
-        # the runner-up's differences by feature, as an object, next to the row's explanation
-        f"FROM (SELECT e.x OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('against', "
-        f"(SELECT COALESCE(pg_catalog.jsonb_object_agg(a.d OPERATOR(pg_catalog.->>) 'feature', a.d OPERATOR(pg_catalog.->) 'difference'), "
-        f"'{{}}'::{j}) FROM pg_catalog.jsonb_array_elements(e.x OPERATOR(pg_catalog.->) 'against_runner_up') AS a(d))) AS x, "
-        "pg_catalog.count(*) OVER () AS n "
+        "FROM (SELECT e.x, pg_catalog.count(*) OVER () AS n "
         f"FROM (SELECT {explain}(t) AS x FROM {source} AS t) AS e WHERE e.x IS NOT NULL "
-        f"AND (e.x OPERATOR(pg_catalog.->>) 'predicted') IS NOT NULL) AS q "
-        f"CROSS JOIN LATERAL pg_catalog.jsonb_each({pred} OPERATOR(pg_catalog.->) 'contributions') AS c "
+        "AND (e.x OPERATOR(pg_catalog.->>) 'predicted') IS NOT NULL) AS q "
+        f"CROSS JOIN LATERAL pg_catalog.jsonb_each({contributions('predicted')}) AS c "
         "GROUP BY c.key, q.n ORDER BY 2 DESC, 1"
     )
 
