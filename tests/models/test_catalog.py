@@ -59,6 +59,8 @@ def test_every_model_object_has_a_comment_saying_what_it_is(fruit):
         "WHERE pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
     ).fetchall()
     assert [f[0] for f in functions] == [
+        "madnb_models.fruit_nb_explain(anyelement)",
+        "madnb_models.fruit_nb_explain(text,double precision,boolean)",
         "madnb_models.fruit_nb_predict(anyelement)",
         "madnb_models.fruit_nb_predict(text,double precision,boolean)",
         "madnb_models.fruit_nb_predict_proba(anyelement)",
@@ -118,7 +120,8 @@ def test_drop_model_drops_the_objects_training_made_and_never_a_users_function_o
     db.execute("SELECT madnb.train('pre', 'pre_t', 'label')")
     recorded = db.execute("SELECT functions, tables FROM madnb._models WHERE name = 'pre'").fetchone()
     assert recorded == (
-        ["madnb_models.pre_predict(anyelement)", "madnb_models.pre_predict(text,text,text)",
+        ["madnb_models.pre_explain(anyelement)", "madnb_models.pre_explain(text,text,text)",
+         "madnb_models.pre_predict(anyelement)", "madnb_models.pre_predict(text,text,text)",
          "madnb_models.pre_predict_proba(anyelement)", "madnb_models.pre_predict_proba(text,text,text)",
          "madnb_models.pre_predict_proba_array(anyelement)", "madnb_models.pre_predict_proba_array(text,text,text)",
          "madnb_models.pre_score_share(numeric[])", "madnb_models.pre_share_encoding()"],

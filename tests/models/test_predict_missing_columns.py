@@ -351,13 +351,13 @@ def test_replacing_a_wide_model_by_a_narrow_one_and_back_and_dropping_it_leaves_
     checks = [f for f in wide_functions if "_row_check_" in f]
     assert len(checks) >= 3
     assert sorted(wide_functions) == _recorded(db, "w_nb")
-    assert len(wide_functions) == 3 + 3 + len(checks) + 2  # and private prediction's two
+    assert len(wide_functions) == 3 + 3 + len(checks) + 2 + 2  # private prediction's two, the explanation and its row model
     # narrow: the row form and the column form, nothing of the wide model's
     train_wide(db, "w_nb", "w", WIDE[:5], replace=True)
     narrow = _functions(db, "w_nb_")
     assert sorted(narrow) == _recorded(db, "w_nb")
     assert [f.split("(")[0] for f in narrow] == ["madnb_models.w_nb_" + s for s in (
-        "predict", "predict", "predict_proba", "predict_proba", "predict_proba_array", "predict_proba_array", "score_share",
+        "explain", "explain", "predict", "predict", "predict_proba", "predict_proba", "predict_proba_array", "predict_proba_array", "score_share",
         "share_encoding")]
     # wide again, then wider by fewer checks (fewer features): only the checks the model uses
     train_wide(db, "w_nb", "w", WIDE, replace=True)

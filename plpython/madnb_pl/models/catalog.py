@@ -17,6 +17,7 @@ from ..core.errors import MadnbError
 from ..core.names import ModelName, NewName, model_name_parts
 from ..core.sql import Plpy, Sql
 from ..derive.model_tables import ModelTables
+from ..predict.explain import ExplainNames
 from ..predict.generated import MAX_ROW_CHECKS, FunctionNames, ShareNames
 from ..release.statistics_table import KEPT_SCHEMA
 
@@ -35,9 +36,12 @@ HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 SHARE_SUFFIXES = ("_score_share", "_share_encoding")
 """Private prediction's functions (:mod:`madnb_pl.predict.share`): a share of an encoded row -> shares of the
 log-scores, and the public encoding; the model's identifier + these."""
+EXPLAIN_SUFFIXES = ("_explain", "_row_explanation", "_explain_helper")
+"""The explanation function (:mod:`madnb_pl.predict.explain`), its internal one for a row form that cannot call the
+column form, and (a model outside madnb_models) its copy of madnb._nb_explain: the model's identifier + these."""
 FUNCTION_SUFFIXES = (
     PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
-    + SHARE_SUFFIXES
+    + SHARE_SUFFIXES + EXPLAIN_SUFFIXES
 )
 """Every suffix of a model's function names.  No suffix of an object's name ends with another (``_row_class``, not
 ``_row_predict``): model ``m_row``'s predict function is never model ``m``'s internal one."""
@@ -109,6 +113,17 @@ class ModelObjects:
     def prediction_functions(self) -> FunctionNames:
         """The names :mod:`madnb_pl.predict.generated` and :mod:`madnb_pl.predict.share` write a model's functions under."""
         return FunctionNames(self.predict_functions, self.row_models, self.row_checks, self.share_functions)
+
+    @property
+    def explain_functions(self) -> ExplainNames:
+        """The explanation function ``_explain``, its internal ``_row_explanation`` and the row checks it shares
+        (calling madnb's helper: :meth:`explain_helper` names a copy)."""
+        return ExplainNames(self.named(EXPLAIN_SUFFIXES[0]), self.named(EXPLAIN_SUFFIXES[1]), self.row_checks)
+
+    @property
+    def explain_helper(self) -> NewName:
+        """The copy of madnb._nb_explain a model outside madnb_models calls (``_explain_helper``)."""
+        return self.named(EXPLAIN_SUFFIXES[2])
 
     @property
     def function_names(self) -> list[str]:
@@ -215,7 +230,7 @@ def delete(plpy: Plpy, name: ModelName) -> None:
 
 
 __all__ = [
-    "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "ROW_CHECK_SUFFIX",
+    "EXPLAIN_SUFFIXES", "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "ROW_CHECK_SUFFIX",
     "ROW_MODEL_SUFFIXES", "SHARE_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
     "ModelObjects", "delete", "model_name", "owned_statistics", "read", "require",
 ]

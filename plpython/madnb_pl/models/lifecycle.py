@@ -21,14 +21,15 @@ sums where resolve reads a table's columns, and sums them where statistics runs 
 The model's objects are named in one place (:class:`madnb_pl.models.catalog.ModelObjects`):
 in schema madnb_models, for model ``m``, tables ``m_class_priors``, ``m_feature_probs``,
 ``m_numeric_stats`` (with Gaussian features), functions ``m_predict``, ``m_predict_proba``,
-``m_predict_proba_array`` (and, for a row form that cannot call the column form, the internal
-``m_row_check_<i>``, ``m_row_class``, ``m_row_proba``, ``m_row_proba_array``); its statistics
+``m_predict_proba_array``, ``m_explain`` (and, for a row form that cannot call the column form, the internal
+``m_row_check_<i>``, ``m_row_class``, ``m_row_proba``, ``m_row_proba_array``, ``m_row_explanation``); its statistics
 table is named in the catalog.  A call
 either completes or leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Callable
@@ -42,7 +43,7 @@ from ..core.sql import Plpy, Sql, quote_ident, text_sql
 from ..derive import update as updates
 from ..inputs import arrays
 from ..merge import part_sources
-from ..predict import generated
+from ..predict import explain, generated
 from ..release import statistics_table
 from . import catalog, export, versions
 from .catalog import CatalogModel, ModelObjects, model_name
@@ -255,6 +256,18 @@ def _helpers(plpy: Plpy, name: ModelName) -> generated.Helpers:
     return generated.Helpers(best, proba, proba_jsonb)
 
 
+def _explain_names(plpy: Plpy, name: ModelName, comment_prefix: str) -> explain.ExplainNames:
+    """The names model ``name``'s explanation is written under; outside madnb_models it calls a copy of madnb's
+    helper next to it (:func:`madnb_pl.predict.explain.helper_copy`), as its prediction functions do (:func:`_helpers`)."""
+    objects = ModelObjects.of(name)
+    names = objects.explain_functions
+    if name.in_models_schema:
+        return names
+    copy = objects.explain_helper
+    _write_functions(plpy, explain.helper_copy(plpy, copy, objects.helpers[0].sql, comment_prefix, plpy.quote_literal))
+    return dataclasses.replace(names, helper=str(copy.sql))
+
+
 @dataclass(frozen=True)
 class _Made:
     """What a training's prediction functions are told apart by: the functions of the model's names
@@ -399,6 +412,9 @@ def _train(
     _write_functions(plpy, kind.function_statements(
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
     ).statements)
+    _write_functions(plpy, kind.explain_statements(
+        _explain_names(plpy, name, kind.comment_prefix(name)), kind.comment_prefix(name), training, numbers, plpy.quote_literal,
+    ).statements)
     progress.phase("catalog")
     source, weight = kind.source(training), kind.weight(training)
     shown = source.display if rebuild is None else rebuild.catalog_source
@@ -445,7 +461,7 @@ def _clear_old_version(
         old_types = _signature([(f["name"], f["type"]) for f in old.features])
         keep_all = old.label_type == label_type
         objects = ModelObjects.of(name)
-        internal = {n.name for n in objects.row_models + objects.row_checks}
+        internal = {n.name for n in objects.row_models + objects.row_checks + [objects.explain_functions.row_model]}
         for fn, fn_name in _existing_named(plpy, old, "functions"):
             if fn_name in internal or not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(Sql(f"DROP FUNCTION {fn}"))

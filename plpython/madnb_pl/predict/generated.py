@@ -205,10 +205,26 @@ def scores_sql(
     the last place).  The arg-max keeps the absolute scores: its tie tolerance is
     relative to the best log-likelihood.
     """
-    shifted = {j for j, (_, lps) in m.dicts.items() if relative and all(math.isfinite(x) for x in lps[0])}
     out = []
+    for prior, terms in class_terms(training, m, value, relative, looked_up):
+        s: str = prior
+        for term in terms:
+            if term is not None:
+                s += f"\n  OPERATOR(pg_catalog.+) COALESCE({term}, '0'::{F8})"
+        out.append(Sql(s))
+    return out
+
+
+def class_terms(
+    training: ColumnTraining, m: ModelNumbers, value: list[str], relative: bool = False, looked_up: dict[int, str] | None = None,
+) -> list[tuple[str, list[str | None]]]:
+    """Per class, the SQL of its log prior and of each feature's term (in feature order; None: the feature adds
+    nothing to that class; a term is NULL for a missing or unseen value, which adds nothing): the pieces
+    :func:`scores_sql` adds up, and :mod:`madnb_pl.predict.explain` lists (arguments: :func:`scores_sql`'s)."""
+    shifted = {j for j, (_, lps) in m.dicts.items() if relative and all(math.isfinite(x) for x in lps[0])}
+    out: list[tuple[str, list[str | None]]] = []
     for i in range(len(m.classes)):
-        s: str = f8_const(m.prior[i])
+        terms: list[str | None] = []
         for j, f in enumerate(training.features, start=1):
             term: str | None = None
             at = None if looked_up is None else looked_up.get(j)
@@ -225,9 +241,8 @@ def scores_sql(
                     f"{f8_const(a)} OPERATOR(pg_catalog.-) (({f8_const(r)} OPERATOR(pg_catalog.*) ({x} OPERATOR(pg_catalog.-) {f8_const(mu)})) "
                     f"OPERATOR(pg_catalog.^) '2'::{F8})"
                 )
-            if term is not None:
-                s += f"\n  OPERATOR(pg_catalog.+) COALESCE({term}, '0'::{F8})"
-        out.append(Sql(s))
+            terms.append(term)
+        out.append((f8_const(m.prior[i]), terms))
     return out
 
 
@@ -545,7 +560,7 @@ def function_statements(
     forms: list[Form] = []
     if training.num_attrs <= MAX_ARGS:
         col_values = [f"${j}" for j in range(1, training.num_attrs + 1)]
-        params = ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in training.features)
+        params = column_parameters(training)
         declare, col_bodies = _bodies(training, m, col_values, helpers, inline)
         forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
                           col_bodies, inline, declare))
@@ -554,7 +569,7 @@ def function_statements(
     # a call of the column form, or (no column form) of the internal functions after the row checks
     takes = "a row holding the feature columns"
     internal = None
-    if _row_form_calls_column_form(training):
+    if row_form_calls_column_form(training):
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
         forms.append(row_form(takes, calls(names.predict, training.label.type_sql, call)))
     else:
@@ -567,7 +582,12 @@ def function_statements(
     return model_functions(names.predict, comment_prefix, descriptions, volatility(training), forms, quote, internal)
 
 
-def _row_form_calls_column_form(training: ColumnTraining) -> bool:
+def column_parameters(training: ColumnTraining) -> str:
+    """The column form's parameters: each feature named as its column, of its base type, NULL (missing) unless given."""
+    return ", ".join(f"{f.column.sql} {f.param_type} DEFAULT NULL" for f in training.features)
+
+
+def row_form_calls_column_form(training: ColumnTraining) -> bool:
     """Whether the row form is a call of the column form: when there is one (at most :data:`MAX_ARGS` features),
     unless the one feature is named r (the call ``f(r => ...)`` would name the row form's parameter too)."""
     return training.num_attrs <= MAX_ARGS and not (training.num_attrs == 1 and training.features[0].name == "r")
@@ -580,7 +600,9 @@ def column_signature(training: ColumnTraining) -> str:
 
 __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
-    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "column_signature",
-    "feature_lookups", "form_statements", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form", "volatility",
+    "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "class_terms",
+    "column_parameters", "column_signature",
+    "feature_lookups", "form_statements", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form",
+    "row_form_calls_column_form", "volatility",
 ]
 

@@ -47,78 +47,72 @@ WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_t
 SELECT pg_catalog.current_setting('madnb.progress', true) AS v
 
 -- statement 16
-SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner, m.privacy::pg_catalog.text AS privacy, m.version FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
+SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
 
 -- statement 17
-SELECT pg_catalog.max(v.version) AS v FROM madnb._model_versions AS v WHERE v.schema_name OPERATOR(pg_catalog.=) $1 AND v.name OPERATOR(pg_catalog.=) $2
-
--- statement 18
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
--- statement 19
+-- statement 18
 SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
+-- statement 19
+SELECT pg_catalog.current_setting($1) AS v
+
 -- statement 20
-SELECT pg_catalog.current_setting('max_parallel_workers_per_gather')::pg_catalog.int4 AS w
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 21
-SELECT pg_catalog.current_setting($1) AS v
+CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n, pg_catalog.count(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS c3, pg_catalog.avg(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS m3, pg_catalog.var_samp(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS v3, pg_catalog.count(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS c5, pg_catalog.avg(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS m5, pg_catalog.var_samp(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS v5 FROM "public"."pets" AS t GROUP BY 1 UNION ALL SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 2047)::pg_catalog.int4, (g.k OPERATOR(pg_catalog.>>) 11)::pg_catalog.text, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."species" AS cls, pg_catalog.unnest(ARRAY[(t."legs")::pg_catalog.int8 OPERATOR(pg_catalog.*) 2048 OPERATOR(pg_catalog.+) 2]) AS k FROM "public"."pets" AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, CASE WHEN GROUPING(((t."colour")::pg_catalog.text COLLATE pg_catalog."C")) OPERATOR(pg_catalog.=) 0 THEN 1 ELSE 4 END AS o, COALESCE(((t."colour")::pg_catalog.text COLLATE pg_catalog."C"), ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."colour")::pg_catalog.text COLLATE pg_catalog."C")), (t."species", ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g
 
 -- statement 22
 SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 23
-CREATE TEMPORARY TABLE pg_temp."madnb_colstats_<hex1>" ON COMMIT DROP AS SELECT t."species" AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n, pg_catalog.count(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS c3, pg_catalog.avg(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS m3, pg_catalog.var_samp(CASE WHEN (t."weight")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."weight")::pg_catalog.float8 END) AS v3, pg_catalog.count(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS c5, pg_catalog.avg(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS m5, pg_catalog.var_samp(CASE WHEN (t."age")::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE (t."age")::pg_catalog.float8 END) AS v5 FROM "public"."pets" AS t GROUP BY 1 UNION ALL SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 2047)::pg_catalog.int4, (g.k OPERATOR(pg_catalog.>>) 11)::pg_catalog.text, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."species" AS cls, pg_catalog.unnest(ARRAY[(t."legs")::pg_catalog.int8 OPERATOR(pg_catalog.*) 2048 OPERATOR(pg_catalog.+) 2]) AS k FROM "public"."pets" AS t) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, 1 AS o, COALESCE(((t."colour")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."colour")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g UNION ALL SELECT g.cls, g.o, g.v, g.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM (SELECT g.cls, g.o, g.v, g.n FROM (SELECT t."species" AS cls, 4 AS o, COALESCE(((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")) AS v, pg_catalog.count(*) AS n FROM "public"."pets" AS t GROUP BY GROUPING SETS ((t."species", ((t."indoor")::pg_catalog.text COLLATE pg_catalog."C")))) AS g WHERE g.v IS NOT NULL) AS g
-
--- statement 24
-SELECT pg_catalog.set_config($1, $2, true)
-
--- statement 25
 SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS labelled FROM pg_temp."madnb_colstats_<hex1>" AS s
 
--- statement 26
+-- statement 24
 SELECT x.j, (s.cls)::pg_catalog.text AS cls FROM pg_temp."madnb_colstats_<hex1>" AS s CROSS JOIN LATERAL (VALUES (3, s.m3, s.v3), (5, s.m5, s.v5)) AS x(j, m, v) WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL AND (x.m OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::pg_catalog.float8[]) OR x.v OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::pg_catalog.float8[])) ORDER BY x.j LIMIT 1
 
--- statement 27
+-- statement 25
 CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls character varying(8), attr pg_catalog.int4 NOT NULL, value text, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
 
--- statement 28
+-- statement 26
 SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
 
--- statement 29
+-- statement 27
 DROP TABLE pg_temp."madnb_kept_<hex2>"
 
--- statement 30
+-- statement 28
 INSERT INTO "madnb_statistics"."madnb_models.pets_nb" (cls, attr, value, n, nv, mean, var) SELECT s.cls, 0, NULL, s.n, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8 FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL UNION ALL SELECT s.cls, 3, NULL, NULL, s.c3, s.m3, s.v3 FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT s.cls, 5, NULL, NULL, s.c5, s.m5, s.v5 FROM pg_temp."madnb_colstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0
 
--- statement 31
+-- statement 29
 DROP TABLE pg_temp."madnb_colstats_<hex1>"
 
--- statement 32
+-- statement 30
 SELECT DISTINCT ON (s.attr) s.attr AS o, s.mean AS c FROM "madnb_statistics"."madnb_models.pets_nb" AS s WHERE s.attr OPERATOR(pg_catalog.=) ANY ('{3,5}'::pg_catalog.int4[]) AND s.nv OPERATOR(pg_catalog.>) 1 AND pg_catalog.abs(s.mean) OPERATOR(pg_catalog.>) (10000.0::pg_catalog.float8 OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.var)) ORDER BY s.attr, s.nv DESC
 
--- statement 33
+-- statement 31
 SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
--- statement 34
+-- statement 32
 COMMENT ON TABLE "madnb_statistics"."madnb_models.pets_nb" IS 'madnb statistics {"bounds": null, "class_type": "character varying(8)", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 5, "numeric": [3, 5], "release_id": null, "source": "public.pets"}'
 
--- statement 35
+-- statement 33
 SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."madnb_models.pets_nb" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
--- statement 36
+-- statement 34
 SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
--- statement 37
+-- statement 35
 CREATE TABLE "madnb_models"."pets_nb_class_priors" (class character varying(8), class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
 
--- statement 38
+-- statement 36
 CREATE TABLE "madnb_models"."pets_nb_feature_probs" (class character varying(8), attr pg_catalog.int4, value text, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
 
--- statement 39
+-- statement 37
 CREATE TABLE "madnb_models"."pets_nb_numeric_stats" (class character varying(8), attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
 
--- statement 40
+-- statement 38
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -127,7 +121,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{3,5}'::pg_catalog.int4[]))
  INSERT INTO "madnb_models"."pets_nb_class_priors" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
--- statement 41
+-- statement 39
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -136,7 +130,7 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{3,5}'::pg_catalog.int4[]))
  INSERT INTO "madnb_models"."pets_nb_feature_probs" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
--- statement 42
+-- statement 40
 WITH cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -145,64 +139,64 @@ fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.nv, s.mean, s.var FROM "madnb_statistics"."madnb_models.pets_nb" AS s) AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{3,5}'::pg_catalog.int4[]))
  INSERT INTO "madnb_models"."pets_nb_numeric_stats" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
 
--- statement 43
+-- statement 41
 COMMENT ON TABLE "madnb_models"."pets_nb_class_priors" IS 'madnb class priors trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 44
+-- statement 42
 COMMENT ON TABLE "madnb_models"."pets_nb_feature_probs" IS 'madnb categorical feature counts trained from public.pets; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 5; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 45
+-- statement 43
 COMMENT ON TABLE "madnb_models"."pets_nb_numeric_stats" IS 'madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 46
+-- statement 44
 ANALYZE "madnb_models"."pets_nb_feature_probs"
 
--- statement 47
+-- statement 45
 ANALYZE "madnb_models"."pets_nb_class_priors"
 
--- statement 48
+-- statement 46
 ANALYZE "madnb_models"."pets_nb_numeric_stats"
 
--- statement 49
+-- statement 47
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
--- statement 50
+-- statement 48
 COMMENT ON TABLE "madnb_models"."pets_nb_feature_probs" IS 'madnb model pets_nb: madnb categorical feature counts trained from public.pets; P(value|class) = (cnt + smoothing) / (class rows with attr present + smoothing * attr_cnt); numAttrs = 5; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 51
+-- statement 49
 GRANT SELECT ON "madnb_models"."pets_nb_feature_probs" TO PUBLIC
 
--- statement 52
+-- statement 50
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
--- statement 53
+-- statement 51
 COMMENT ON TABLE "madnb_models"."pets_nb_class_priors" IS 'madnb model pets_nb: madnb class priors trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 54
+-- statement 52
 GRANT SELECT ON "madnb_models"."pets_nb_class_priors" TO PUBLIC
 
--- statement 55
+-- statement 53
 SELECT pg_catalog.obj_description(pg_catalog.to_regclass($1), 'pg_class') AS c
 
--- statement 56
+-- statement 54
 COMMENT ON TABLE "madnb_models"."pets_nb_numeric_stats" IS 'madnb model pets_nb: madnb Gaussian parameters (mean, sample variance, non-NULL count) trained from public.pets; derived from statistics "madnb_statistics"."madnb_models.pets_nb" (id <uuid>)'
 
--- statement 57
+-- statement 55
 GRANT SELECT ON "madnb_models"."pets_nb_numeric_stats" TO PUBLIC
 
--- statement 58
+-- statement 56
 SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM "madnb_models"."pets_nb_class_priors" AS m
 
--- statement 59
+-- statement 57
 SELECT EXISTS (SELECT 1 FROM "madnb_models"."pets_nb_feature_probs") AS e
 
--- statement 60
+-- statement 58
 SELECT pg_catalog.textin(pg_catalog.array_out(m0.classes)) AS classes_text, ARRAY(SELECT (u.c)::pg_catalog.text FROM pg_catalog.unnest(m0.classes) WITH ORDINALITY AS u(c, i) ORDER BY u.i) AS class_texts, m0.prior, m2.js1::pg_catalog.text AS js1, m2.js2::pg_catalog.text AS js2, m2.js4::pg_catalog.text AS js4, m4.nlo, m4.nhi FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 3) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 1) AS js1, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 2) AS js2, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 4) AS js4 FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_nb_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS m2, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 5) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m4
 
--- statement 61
+-- statement 59
 SELECT m1.arr AS lut, m3.a, m3.r, m3.mu FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 5) AS g(a) CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_nb_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM "madnb_models"."pets_nb_feature_probs" AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM "madnb_models"."pets_nb_feature_probs" AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c JOIN (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM "madnb_models"."pets_nb_feature_probs" AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r ON r.attr = c.attr AND r.value = c.value) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 15, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS m1 JOIN (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 5) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM "madnb_models"."pets_nb_numeric_stats" AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM "madnb_models"."pets_nb_class_priors" AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS m3 ON m3.pos OPERATOR(pg_catalog.=) m1.pos ORDER BY m1.pos
 
--- statement 62
+-- statement 60
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::character varying(8)[])[madnb._nb_best(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -224,10 +218,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict"("colour" pg_catalog.
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])]'
 
--- statement 63
+-- statement 61
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values (each NULL, a missing value, unless given)'
 
--- statement 64
+-- statement 62
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -246,10 +240,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba"("colour" pg_ca
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ], E''{"cat","dog","fish"}''::pg_catalog.text[])'
 
--- statement 65
+-- statement 63
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: jsonb {class: probability} of the feature values (each NULL, a missing value, unless given)'
 
--- statement 66
+-- statement 64
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba_array"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
@@ -268,80 +262,81 @@ CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba_array"("colour"
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
 ])'
 
--- statement 67
+-- statement 65
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: float8[] of class probabilities in the order of madnb.model_classes of the feature values (each NULL, a missing value, unless given)'
 
--- statement 68
+-- statement 66
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict"(r anyelement) RETURNS character varying(8) LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_predict"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
--- statement 69
+-- statement 67
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict"(anyelement) IS 'madnb model pets_nb: the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of a row holding the feature columns'
 
--- statement 70
+-- statement 68
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_predict_proba"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
--- statement 71
+-- statement 69
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba"(anyelement) IS 'madnb model pets_nb: jsonb {class: probability} of a row holding the feature columns'
 
--- statement 72
+-- statement 70
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_predict_proba_array"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
--- statement 73
+-- statement 71
 COMMENT ON FUNCTION "madnb_models"."pets_nb_predict_proba_array"(anyelement) IS 'madnb model pets_nb: float8[] of class probabilities in the order of madnb.model_classes of a row holding the feature columns'
 
--- statement 74
+-- statement 72
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_share_encoding"() RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT E''{"format": 1, "modulus": "10407932194664399081925240327364085538615262247266704805319112350403608059673360298012239441732324184842421613954281007791383566248323464908139906605677320762924129509389220345773183349661583550472959420547689811211693677147548478866962501384438260291732348885311160828538416585028255604666224831890918801847068222203140521026698435488732958028878050869736186900714720710555703168729087", "input_bits": 128, "coefficient_bits": 64, "classes": ["cat", "dog", "fish"], "width": 15, "features": [{"name": "colour", "role": "categorical", "text": "text", "values": ["black", "ginger", "white"]}, {"name": "legs", "role": "categorical", "text": "int4", "values": ["0", "2", "4"]}, {"name": "weight", "role": "gaussian", "window": [-3.2743810756494775e+100, 3.2743810756494775e+100], "scale": 9.548261162545398}, {"name": "indoor", "role": "categorical", "text": "bool", "values": ["false", "true"]}, {"name": "age", "role": "gaussian", "window": [-2.449489742783178e+100, 2.449489742783178e+100], "scale": 7.356180264738498}], "fingerprint": "51cd7b6ed4150026b75dc0efba949c638e5643ef497b989cae14c8667ede25f6", "score_function": ["madnb_models", "pets_nb_score_share"]}''::pg_catalog.jsonb'
 
--- statement 75
+-- statement 73
 CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_score_share"(share pg_catalog.numeric[]) RETURNS pg_catalog.numeric[] LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS E'DECLARE _madnb_p pg_catalog.numeric := ''10407932194664399081925240327364085538615262247266704805319112350403608059673360298012239441732324184842421613954281007791383566248323464908139906605677320762924129509389220345773183349661583550472959420547689811211693677147548478866962501384438260291732348885311160828538416585028255604666224831890918801847068222203140521026698435488732958028878050869736186900714720710555703168729087''::pg_catalog.numeric; BEGIN IF COALESCE(pg_catalog.array_ndims(share), 0) OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_lower(share, 1) OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_length(share, 1) OPERATOR(pg_catalog.<>) ''15''::pg_catalog.int4 OR pg_catalog.array_position(share, NULL) IS NOT NULL THEN RAISE EXCEPTION ''a share of this model is an array of 15 numbers'' USING ERRCODE = ''22023'', DETAIL = pg_catalog.format(''got %s'', pg_catalog.array_dims(share)), HINT = ''private_predict of the madnb Python package encodes and shares rows''; END IF; RETURN ARRAY[pg_catalog.mod(pg_catalog.mod(((((''-20265819725292941312''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[1]) OPERATOR(pg_catalog.+) ((''-14959022160180568064''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[2]) OPERATOR(pg_catalog.+) (''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[3]))) OPERATOR(pg_catalog.+) (((''-12786308645202649088''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[4]) OPERATOR(pg_catalog.+) (''-2172713514977910784''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[5])) OPERATOR(pg_catalog.+) ((''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[6]) OPERATOR(pg_catalog.+) (''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[7])))) OPERATOR(pg_catalog.+) ((((''-72328219205085578484''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[8]) OPERATOR(pg_catalog.+) (''102510926370463608909''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[9])) OPERATOR(pg_catalog.+) ((''-78429575080100050463''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[10]) OPERATOR(pg_catalog.+) (''-4948597104905101312''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[11]))) OPERATOR(pg_catalog.+) (((''-26690944173618515968''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[12]) OPERATOR(pg_catalog.+) (''-45053630639465961251''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[13])) OPERATOR(pg_catalog.+) ((''56150720567049933433''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[14]) OPERATOR(pg_catalog.+) (''-74579342948893396511''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[15]))))), _madnb_p) OPERATOR(pg_catalog.+) _madnb_p, _madnb_p), pg_catalog.mod(pg_catalog.mod(((((''-20265819725292941312''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[1]) OPERATOR(pg_catalog.+) ((''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[2]) OPERATOR(pg_catalog.+) (''-12786308645202649088''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[3]))) OPERATOR(pg_catalog.+) (((''-14959022160180568064''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[4]) OPERATOR(pg_catalog.+) (''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[5])) OPERATOR(pg_catalog.+) ((''-2172713514977910784''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[6]) OPERATOR(pg_catalog.+) (''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[7])))) OPERATOR(pg_catalog.+) ((((''-71794413094488097294''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[8]) OPERATOR(pg_catalog.+) (''100822191048632336418''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[9])) OPERATOR(pg_catalog.+) ((''-77385579671413849093''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[10]) OPERATOR(pg_catalog.+) (''-6425124448325574656''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[11]))) OPERATOR(pg_catalog.+) (((''-22574672190826614784''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[12]) OPERATOR(pg_catalog.+) (''-58073146891690506803''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[13])) OPERATOR(pg_catalog.+) ((''90465049802469354595''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[14]) OPERATOR(pg_catalog.+) (''-83184651750688802361''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[15]))))), _madnb_p) OPERATOR(pg_catalog.+) _madnb_p, _madnb_p), pg_catalog.mod(pg_catalog.mod(((((''-20265819725292941312''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[1]) OPERATOR(pg_catalog.+) ((''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[2]) OPERATOR(pg_catalog.+) (''-2172713514977910784''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[3]))) OPERATOR(pg_catalog.+) (((''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[4]) OPERATOR(pg_catalog.+) (''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[5])) OPERATOR(pg_catalog.+) ((''-53317948095788531712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[6]) OPERATOR(pg_catalog.+) (''-2172713514977910784''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[7])))) OPERATOR(pg_catalog.+) ((((''-71589278544657615597''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[8]) OPERATOR(pg_catalog.+) (''99657716175315980593''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[9])) OPERATOR(pg_catalog.+) ((''-76369012913703203841''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[10]) OPERATOR(pg_catalog.+) (''-6425124448325574656''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[11]))) OPERATOR(pg_catalog.+) (((''-22574672190826614784''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[12]) OPERATOR(pg_catalog.+) (''-65832721665023840712''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[13])) OPERATOR(pg_catalog.+) ((''96704018754363775246''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[14]) OPERATOR(pg_catalog.+) (''-74579342948893396511''::pg_catalog.numeric OPERATOR(pg_catalog.*) share[15]))))), _madnb_p) OPERATOR(pg_catalog.+) _madnb_p, _madnb_p)]; END'
 
--- statement 76
+-- statement 74
 COMMENT ON FUNCTION "madnb_models"."pets_nb_share_encoding"() IS 'madnb model pets_nb: private prediction, the public encoding of a row for pets_nb_score_share (jsonb: modulus, scales, classes, features and their values, the model''s fingerprint)'
 
--- statement 77
+-- statement 75
 COMMENT ON FUNCTION "madnb_models"."pets_nb_score_share"(pg_catalog.numeric[]) IS 'madnb model pets_nb: private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers)'
 
+-- statement 76
+CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_explain"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_explain(ARRAY[''-1.0986122886681098''::pg_catalog.float8, ''-1.0986122886681098''::pg_catalog.float8, ''-1.0986122886681098''::pg_catalog.float8], ARRAY[
+ ARRAY[COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8), COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)],
+ ARRAY[COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8), COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)],
+ ARRAY[COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8), COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)]
+], E''{"colour","legs","weight","indoor","age"}''::pg_catalog.text[], E''{"cat","dog","fish"}''::pg_catalog.text[])'
+
+-- statement 77
+COMMENT ON FUNCTION "madnb_models"."pets_nb_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS 'madnb model pets_nb: jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of the feature values (each NULL, a missing value, unless given)'
+
 -- statement 78
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+CREATE OR REPLACE FUNCTION "madnb_models"."pets_nb_explain"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."pets_nb_explain"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")'
 
 -- statement 79
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name, version) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15, $16)
+COMMENT ON FUNCTION "madnb_models"."pets_nb_explain"(anyelement) IS 'madnb model pets_nb: jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of a row holding the feature columns'
 
 -- statement 80
-SELECT pg_catalog.current_setting($1, true) AS v
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
 -- statement 81
-SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
 
 -- statement 82
-SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1
-
--- statement 83
-SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
-
--- statement 84
-CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex3>" (LIKE "madnb_statistics"."madnb_models.pets_nb")
-
--- statement 85
-SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
-
--- statement 86
-DROP TABLE pg_temp."madnb_kept_<hex3>"
-
--- statement 87
-INSERT INTO "madnb_statistics"."madnb_models.pets_nb@v1" (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2) SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.var, s.mean_lo, s.s1, s.s2 FROM "madnb_statistics"."madnb_models.pets_nb" AS s
-
--- statement 88
-COMMENT ON TABLE "madnb_statistics"."madnb_models.pets_nb@v1" IS 'madnb statistics {"bounds": null, "class_type": "character varying(8)", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 5, "numeric": [3, 5], "release_id": null, "source": "public.pets"}'
-
--- statement 89
-INSERT INTO madnb._model_versions (schema_name, name, version, operation, source, rows, training_rows, classes, statistics, model) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::pg_catalog.jsonb)
-
--- statement 90
-DELETE FROM madnb._model_versions AS v WHERE v.schema_name OPERATOR(pg_catalog.=) $1 AND v.name OPERATOR(pg_catalog.=) $2 AND v.version OPERATOR(pg_catalog.<=) $3 RETURNING v.statistics, v.owner::pg_catalog.text AS owner
-
--- statement 91
 SELECT pg_catalog.set_config('search_path', $1, true)
+
+-- function madnb_models.pets_nb_explain(anyelement) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.pets_nb_explain(r anyelement)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT "madnb_models"."pets_nb_explain"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")$function$
+
+-- function madnb_models.pets_nb_explain(text,integer,double precision,boolean,numeric) (pg_get_functiondef)
+CREATE OR REPLACE FUNCTION madnb_models.pets_nb_explain(colour text DEFAULT NULL::text, legs integer DEFAULT NULL::integer, weight double precision DEFAULT NULL::double precision, indoor boolean DEFAULT NULL::boolean, age numeric DEFAULT NULL::numeric)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$SELECT madnb._nb_explain(ARRAY['-1.0986122886681098'::pg_catalog.float8, '-1.0986122886681098'::pg_catalog.float8, '-1.0986122886681098'::pg_catalog.float8], ARRAY[
+ ARRAY[COALESCE(('{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE('-2.1050673998975498'::pg_catalog.float8 OPERATOR(pg_catalog.-) (('0.215951278989814'::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, '-3.2743810756494775e+100'::pg_catalog.float8), '3.2743810756494775e+100'::pg_catalog.float8) OPERATOR(pg_catalog.-) '6.239999999999999'::pg_catalog.float8)) OPERATOR(pg_catalog.^) '2'::pg_catalog.float8), '0'::pg_catalog.float8), COALESCE(('{-0.2682639865946794,-1.4469189829363256}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE('-1.8694179138011962'::pg_catalog.float8 OPERATOR(pg_catalog.-) (('0.27333613679526697'::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, '-2.449489742783178e+100'::pg_catalog.float8), '2.449489742783178e+100'::pg_catalog.float8) OPERATOR(pg_catalog.-) '2.769230769230769'::pg_catalog.float8)) OPERATOR(pg_catalog.^) '2'::pg_catalog.float8), '0'::pg_catalog.float8)],
+ ARRAY[COALESCE(('{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE('-2.1117677175491734'::pg_catalog.float8 OPERATOR(pg_catalog.-) (('0.214509173500923'::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, '-3.2743810756494775e+100'::pg_catalog.float8), '3.2743810756494775e+100'::pg_catalog.float8) OPERATOR(pg_catalog.-) '6.220000000000001'::pg_catalog.float8)) OPERATOR(pg_catalog.^) '2'::pg_catalog.float8), '0'::pg_catalog.float8), COALESCE(('{-0.3483066942682158,-1.2237754316221159}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE('-1.8148182678187001'::pg_catalog.float8 OPERATOR(pg_catalog.-) (('0.28867513459481287'::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, '-2.449489742783178e+100'::pg_catalog.float8), '2.449489742783178e+100'::pg_catalog.float8) OPERATOR(pg_catalog.-) '4.0'::pg_catalog.float8)) OPERATOR(pg_catalog.^) '2'::pg_catalog.float8), '0'::pg_catalog.float8)],
+ ARRAY[COALESCE(('{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}'::pg_catalog.float8[])[(E'{"black": 1, "white": 3, "ginger": 2}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE(('{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}'::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, '-1'::pg_catalog.int8), '5'::pg_catalog.int8) OPERATOR(pg_catalog.-) '-1'::pg_catalog.int8)::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE('-2.118379432708844'::pg_catalog.float8 OPERATOR(pg_catalog.-) (('0.21309557824078387'::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, '-3.2743810756494775e+100'::pg_catalog.float8), '3.2743810756494775e+100'::pg_catalog.float8) OPERATOR(pg_catalog.-) '6.2299999999999995'::pg_catalog.float8)) OPERATOR(pg_catalog.^) '2'::pg_catalog.float8), '0'::pg_catalog.float8), COALESCE(('{-0.3483066942682158,-1.2237754316221159}'::pg_catalog.float8[])[(E'{"true": 2, "false": 1}'::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], '0'::pg_catalog.float8), COALESCE('-1.8694179138011962'::pg_catalog.float8 OPERATOR(pg_catalog.-) (('0.27333613679526697'::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) 'NaN'::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, '-2.449489742783178e+100'::pg_catalog.float8), '2.449489742783178e+100'::pg_catalog.float8) OPERATOR(pg_catalog.-) '4.769230769230769'::pg_catalog.float8)) OPERATOR(pg_catalog.^) '2'::pg_catalog.float8), '0'::pg_catalog.float8)]
+], E'{"colour","legs","weight","indoor","age"}'::pg_catalog.text[], E'{"cat","dog","fish"}'::pg_catalog.text[])$function$
 
 -- function madnb_models.pets_nb_predict(anyelement) (pg_get_functiondef)
 CREATE OR REPLACE FUNCTION madnb_models.pets_nb_predict(r anyelement)

@@ -11,7 +11,9 @@ things and nothing else:
     derive      the statistics -> the model tables (created, commented, readable)
     score       the model tables -> the kind's numbers (:meth:`Kind.read_numbers`) -> the
                 statements of its prediction functions, whose bodies are the shared ones
-                (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression
+                (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression,
+                and the explanation (:meth:`Kind.explain_statements`): the same score's terms
+                listed (:mod:`madnb_pl.predict.explain`)
 
 and, to be exported, its training from a catalog row alone and its numbers as JSON; to be
 cross-validated, the same four steps with the folds inside them (:meth:`Kind.fold_pass`: the
@@ -36,6 +38,7 @@ from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation
 from ...core.sql import F8, TEXT, Plpy, Sql, base_type
 from ...inputs.columns import parameter_type
+from ...predict.explain import ExplainNames
 from ...predict.generated import FunctionNames, Functions, Helpers
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
@@ -193,6 +196,13 @@ class Kind(ABC, Generic[T, N]):
     def score_log_prior(self, training: T, n: N) -> list[float]:
         """Per class (class order) the log prior its prediction functions' score holds: what the priors of a
         decision at query time replace (:mod:`madnb_pl.models.decisions`)."""
+
+    @abstractmethod
+    def explain_statements(
+        self, names: ExplainNames, comment_prefix: str, training: T, n: N, quote: Callable[[str], str],
+    ) -> Functions:
+        """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the explanation function ``names`` (both forms, and
+        its internal one): the kind's terms of its score inside :func:`madnb_pl.predict.explain.statements`."""
 
     def comment_prefix(self, model: ModelName) -> str:
         """What the comments of the model's objects start with."""

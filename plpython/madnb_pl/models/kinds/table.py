@@ -46,7 +46,7 @@ from ...inputs import arrays, columns
 from ...inputs.arrays import MAX_SMOOTHING, finite_number
 from ...inputs.columns import ColumnTraining, Feature, gaussian_value_sql, label_text_sql, weight_value_sql
 from ...merge import part_sums
-from ...predict import generated, share
+from ...predict import explain, generated, share
 from ...predict.generated import Helpers
 from ...privacy import column_release, private_release
 from ...release import column_pass
@@ -434,6 +434,12 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
             return functions
         private = share.share_functions(names.share, comment_prefix, share.encoding(training.columns, n), quote)
         return generated.Functions(functions.functions + private.functions, functions.statements + private.statements)
+
+    def explain_statements(
+        self, names: explain.ExplainNames, comment_prefix: str, training: TableTraining, n: generated.ModelNumbers,
+        quote: Callable[[str], str],
+    ) -> generated.Functions:
+        return explain.table_statements(names, comment_prefix, training.columns, n, quote)
 
     def label_builtin(self, training: TableTraining) -> bool:
         return training.columns.label_builtin

@@ -60,7 +60,7 @@ from ...core.sql import F8, FLOAT4, FLOAT8, INT2, INT4, INT8, NUMERIC, Plpy, Sql
 from ...inputs import arrays, privacy_parameters
 from ...inputs.arrays import finite_number
 from ...inputs.columns import check_weights, resolve_inputs, weight_value_sql
-from ...predict import generated, share
+from ...predict import explain, generated, share
 from ...predict.generated import Helpers, plpy_literal
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
@@ -557,53 +557,118 @@ def _dense_ok(training: VectorTraining, x: str, n: int) -> str:
     return guard
 
 
+def inlined(training: VectorTraining, m: VectorModel) -> bool:
+    """The scores are one expression of :func:`dense_terms` (a dense model of at most MAX_INLINE_TERMS terms), which the
+    planner inlines; else a sub-select over the vector's elements."""
+    return training.form == DENSE and len(m.log_prob[0]) * len(m.log_prob) <= MAX_INLINE_TERMS
+
+
+def dense_terms(training: VectorTraining, m: VectorModel, x: str) -> list[list[str]]:
+    """Per class, the SQL of each element's term of the score of dense vector ``x`` (x_j w_j; Bernoulli: w_j when x_j > b,
+    else 0): the score is the class's constant (:func:`weights`) plus these, in element order."""
+    _, ws = weights(training, m)
+    b = training.params.binarize
+    integer = training.vector.elem_oid in (INT2, INT4, INT8)
+    bound = ""
+    if b is not None:
+        bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else f8_const(b)
+
+    def term(j: int, w: float) -> str:
+        if b is not None:
+            # present or not: the weight or 0, compared in the element's type where it is an integer
+            # (x > b is x > floor(b) for integers), so there is no cast per element
+            xj = f"({x})[{j}]" if integer else f"({x})[{j}]::{F8}"
+            return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {f8_const(w)} ELSE '0'::{F8} END"
+        return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {f8_const(w)})"  # OPERATOR() binds left to right
+
+    return [[term(j, w) for j, w in enumerate(wi, start=1)] for wi in ws]
+
+
+def elements(training: VectorTraining, m: VectorModel, x: str, named: bool = False) -> tuple[str, str]:
+    """The sub-select of vector ``x``'s elements (x: the statistic, j: the feature's number, NULL for a lexeme the model
+    does not know; ``named``: also name, the feature's name, :func:`feature_names`) and the condition that ``x`` can be
+    scored."""
+    if training.form == DENSE:
+        name = (f", {plpy_literal(training.vector.name + '[')} OPERATOR(pg_catalog.||) e.j::pg_catalog.text "
+                "OPERATOR(pg_catalog.||) ']' AS name") if named else ""
+        inner = (
+            f"SELECT {_stat(training, f'e.x::{F8}')} AS x, e.j::pg_catalog.int4 AS j{name} "
+            f"FROM pg_catalog.unnest({x}) WITH ORDINALITY AS e(x, j)"
+        )
+        return inner, _dense_ok(training, x, len(m.log_prob[0]))
+    assert m.terms is not None
+    vocab = json.dumps({term: j for j, term in enumerate(m.terms, start=1)}, ensure_ascii=False)
+    inner = (
+        f"SELECT {_stat(training, f'COALESCE(pg_catalog.cardinality(e.positions), 1)::{F8}')} AS x, "
+        f"({plpy_literal(vocab)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j"
+        + (", e.lexeme AS name" if named else "") + f" FROM pg_catalog.unnest({x}) AS e"
+    )
+    return inner, f"{x} IS NOT NULL"
+
+
+def feature_names(training: VectorTraining, m: VectorModel) -> list[str]:
+    """The features' names an explanation gives: a dense vector's elements as ``column[j]``, a tsvector's lexemes."""
+    if m.terms is not None:
+        return list(m.terms)
+    return [f"{training.vector.name}[{j}]" for j in range(1, len(m.log_prob[0]) + 1)]
+
+
 def scores_sql(training: VectorTraining, m: VectorModel, x: str) -> Sql:
     """The K scores (a float8[]) of vector ``x``: NULL for a NULL vector or a dense one of another length."""
     consts, ws = weights(training, m)
     n = len(ws[0])
-    if training.form == DENSE and n * len(ws) <= MAX_INLINE_TERMS:
+    if inlined(training, m):
         # one expression: the planner inlines the function, and PostgreSQL runs it in the caller's scan
-        b = training.params.binarize
-
-        def term(j: int, w: float) -> str:
-            if b is not None:
-                # present or not: the weight or 0, compared in the element's type where it is an integer
-                # (x > b is x > floor(b) for integers), so there is no cast per element
-                xj = f"({x})[{j}]" if integer else f"({x})[{j}]::{F8}"
-                return f"CASE WHEN {xj} OPERATOR(pg_catalog.>) {bound} THEN {f8_const(w)} ELSE '0'::{F8} END"
-            return f"(({x})[{j}]::{F8} OPERATOR(pg_catalog.*) {f8_const(w)})"  # OPERATOR() binds left to right
-
-        integer = training.vector.elem_oid in (INT2, INT4, INT8)
-        bound = ""
-        if b is not None:
-            bound = f"'{max(min(math.floor(b), 2**63 - 1), -(2**63))}'::pg_catalog.int8" if integer else f8_const(b)
-
         scores = ",\n ".join(
-            f"{f8_const(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {term(j, w)}" for j, w in enumerate(ws[i], start=1))
-            for i in range(len(ws))
+            f"{f8_const(consts[i])}" + "".join(f"\n  OPERATOR(pg_catalog.+) {t}" for t in terms)
+            for i, terms in enumerate(dense_terms(training, m, x))
         )
         return Sql(f"CASE WHEN {_dense_ok(training, x, n)} THEN ARRAY[\n {scores}\n] END")
     sums = ", ".join(
         f"{f8_const(consts[i])} OPERATOR(pg_catalog.+) COALESCE(pg_catalog.sum(u.x OPERATOR(pg_catalog.*) ({f8_array_const(ws[i])})[u.j]), '0'::{F8})"
         for i in range(len(ws))
     )
-    if training.form == DENSE:
-        inner = (
-            f"SELECT {_stat(training, f'e.x::{F8}')} AS x, e.j::pg_catalog.int4 AS j "
-            f"FROM pg_catalog.unnest({x}) WITH ORDINALITY AS e(x, j)"
-        )
-        cond = _dense_ok(training, x, n)
-    else:
-        assert m.terms is not None
-        vocab = json.dumps({term: j for j, term in enumerate(m.terms, start=1)}, ensure_ascii=False)
-        inner = (
-            f"SELECT {_stat(training, f'COALESCE(pg_catalog.cardinality(e.positions), 1)::{F8}')} AS x, "
-            f"({plpy_literal(vocab)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) e.lexeme)::pg_catalog.int4 AS j "
-            f"FROM pg_catalog.unnest({x}) AS e"
-        )
-        cond = f"{x} IS NOT NULL"
+    inner, cond = elements(training, m, x)
     # elements whose statistic is 0 add nothing: skipping them halves the work on typical counts
     return Sql(f"CASE WHEN {cond} THEN (SELECT ARRAY[{sums}] FROM ({inner}) AS u WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8}) END")
+
+
+def explain_sql(training: VectorTraining, m: VectorModel, x: str, helper: str = explain.HELPER) -> str:
+    """The explanation (:mod:`madnb_pl.predict.explain`) of vector ``x``: per class the score's constant (:func:`weights`:
+    the log prior; Bernoulli: plus every feature's log-probability of being absent) and each feature's term of
+    :func:`scores_sql` (x_j w_j); NULL where the scores are NULL.  The dense form of :func:`inlined` lists every
+    element; the sub-select form only the elements whose statistic is not 0 (the others add nothing), a tsvector's
+    lexemes the model knows."""
+    consts, ws = weights(training, m)
+    prior: list[str] = [f8_const(c) for c in consts]
+    if inlined(training, m):
+        return (f"CASE WHEN {_dense_ok(training, x, len(ws[0]))} THEN "
+                f"{explain.body(helper, prior, dense_terms(training, m, x), feature_names(training, m), m.classes)} END")
+    inner, cond = elements(training, m, x, named=True)
+    rows = ", ".join(
+        f"COALESCE(pg_catalog.array_agg(u.x OPERATOR(pg_catalog.*) ({f8_array_const(w)})[u.j] ORDER BY u.j), '{{}}'::{F8}[])" for w in ws
+    )
+    call = explain.call(
+        helper, "ARRAY[" + ", ".join(prior) + "]", f"ARRAY[{rows}]", "COALESCE(pg_catalog.array_agg(u.name ORDER BY u.j), '{}'::pg_catalog.text[])",
+        m.classes,
+    )
+    return (f"CASE WHEN {cond} THEN (SELECT {call} FROM ({inner}) AS u "
+            f"WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8} AND u.j IS NOT NULL) END")
+
+
+def explain_statements(
+    names: explain.ExplainNames, comment_prefix: str, training: VectorTraining, m: VectorModel, quote: Callable[[str], str],
+) -> generated.Functions:
+    """``<model>_explain`` of a vector kind: the column form (the vector) and the row form, as :func:`function_statements`."""
+    column = generated.Form(
+        f"{training.vector.sql} {training.vector.type_sql}", training.vector.type_sql, "the vector",
+        [(explain.JSONB, explain_sql(training, m, "$1", names.helper))],
+    )
+    x = f"($1).{training.vector.sql}"
+    if training.vector.name != "r":
+        return explain.statements(names, comment_prefix, "IMMUTABLE", quote, column, f"{training.vector.sql} => {x}")
+    return explain.statements(names, comment_prefix, "IMMUTABLE", quote, column, None,
+                              ([str(training.vector.sql)], explain_sql(training, m, x, names.helper), True, ""))
 
 
 def function_statements(
@@ -735,6 +800,11 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
     ) -> generated.Functions:
         return function_statements(names, comment_prefix, training, n, helpers, quote, class_order)
 
+    def explain_statements(
+        self, names: explain.ExplainNames, comment_prefix: str, training: VectorTraining, n: VectorModel, quote: Callable[[str], str],
+    ) -> generated.Functions:
+        return explain_statements(names, comment_prefix, training, n, quote)
+
     def comment_prefix(self, model: ModelName) -> str:
         return f"madnb model {model.key} ({self.name})"
 
@@ -854,7 +924,13 @@ __all__ = [
     "VectorTraining",
     "class_log_prior",
     "derive",
+    "dense_terms",
+    "elements",
+    "explain_sql",
+    "explain_statements",
+    "feature_names",
     "function_statements",
+    "inlined",
     "insert_cells",
     "parameters",
     "read_model",

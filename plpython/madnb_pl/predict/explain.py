@@ -1,0 +1,162 @@
+"""Generated explanation functions: each feature's exact share of a named model's log-scores, in SQL the planner inlines.
+
+For a named model, madnb.train writes next to its prediction functions (:mod:`madnb_pl.predict.generated`)
+
+    <model>_explain(row)              jsonb: per class the prior term and each feature's contribution
+
+in the same two forms (the row form; the column form ``<model>_explain(f1 => ..., ...)`` for a model of at
+most 100 features) and of the same shape: ``LANGUAGE sql``, one expression with no sub-select (but for the
+vector kinds' sub-select forms, as their prediction functions), qualified operators, the model's numbers as
+constants, so the planner inlines it into the calling query.  The expression lists, per class, the very
+pieces the prediction functions add up -- the log prior (the kind's constant term) and each feature's term
+(:func:`madnb_pl.predict.generated.class_terms`; the vector kinds' ``dense_terms`` or per-element products)
+-- and hands them to ``madnb._nb_explain`` (``sql/52_explain.sql``), which adds them up in the prediction
+functions' order, so that the sum is the log-score they use, and writes::
+
+    {"predicted": class, "runner_up": class (NULL with one class),
+     "classes": {class: {"prior": p, "contributions": {feature: c, ...}, "log_score": p + sum c,
+                         "log_posterior": log_score - logsumexp(log_scores)}, ...},
+     "against_runner_up": [{"feature": f, "difference": c_predicted - c_runner_up}, ...]   (largest first)}
+
+A missing value (NULL) adds nothing: its contribution is 0.  A model of more than
+:data:`madnb_pl.predict.generated.INLINE_MAX_TERMS` terms gets PL/pgSQL bodies, as its prediction functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.errors import MadnbError
+from ..core.names import NewName
+from ..core.sql import F8, Plpy, Sql
+from ..inputs.columns import ColumnTraining, column_value_sql
+from . import generated
+from .generated import Form, Functions, ModelNumbers, plpy_literal, row_checks, row_form
+
+JSONB = "pg_catalog.jsonb"
+HELPER = "madnb._nb_explain"
+DESCRIPTION = (
+    "jsonb explanation: per class the log prior and each feature's contribution to the log-score the prediction functions "
+    "use (they sum to it), the log-posterior, the predicted class, the runner-up and the features' differences against it"
+)
+
+
+@dataclass(frozen=True)
+class ExplainNames:
+    """The names a model's explanation functions are written under (spelled by :class:`madnb_pl.models.catalog.ModelObjects`)."""
+
+    explain: NewName  # <model>_explain: the function users call (row and column forms)
+    row_model: NewName  # internal: the explanation for a row, once its row checks pass (a row form without the column form)
+    row_checks: list[NewName]  # the prediction functions' row checks (written by them, called here too)
+    helper: str = "madnb._nb_explain"  # the per-row helper's SQL name: madnb's, or a model's copy (:func:`helper_copy`)
+
+
+def text_array(texts: list[str]) -> str:
+    """A text[] constant of ``texts`` (any text: quoted array elements in a string constant)."""
+    return f"{plpy_literal('{' + ','.join(_element(t) for t in texts) + '}')}::pg_catalog.text[]"
+
+
+def _element(t: str) -> str:
+    return '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def call(helper: str, prior: str, contributions: str, features: str, classes: list[str]) -> str:
+    """The call of ``helper`` (:attr:`ExplainNames.helper`): ``prior`` a float8[] (K), ``contributions`` a float8[]
+    (K x F, or empty), ``features`` a text[] (F)."""
+    return f"{helper}({prior}, {contributions}, {features}, {text_array(classes)})"
+
+
+def body(helper: str, prior: list[str], contributions: list[list[str]], features: list[str], classes: list[str]) -> str:
+    """The explanation of one row from the SQL of each class's prior term and each feature's term (K x F expressions)."""
+    if not classes:  # no class (an empty private release): nothing to explain
+        return call(helper, f"'{{}}'::{F8}[]", f"'{{}}'::{F8}[]", "'{}'::pg_catalog.text[]", [])
+    rows = ",\n ".join("ARRAY[" + ", ".join(c) + "]" for c in contributions) if features else ""
+    matrix = f"ARRAY[\n {rows}\n]" if features else f"'{{}}'::{F8}[]"
+    return call(helper, "ARRAY[" + ", ".join(prior) + "]", matrix, text_array(features), classes)
+
+
+def helper_copy(plpy: Plpy, name: NewName, best: str, comment_prefix: str, quote: Callable[[str], str]) -> list[Sql]:
+    """A copy of ``madnb._nb_explain`` (its body as installed, calling ``best``, the model's copy of ``madnb._nb_best``)
+    named ``name``: what the explanation of a model outside madnb_models calls, so that it needs nothing of madnb
+    (as its prediction functions: :func:`madnb_pl.models.export.helper_copies`)."""
+    rows = plpy.execute(Sql(
+        "SELECT p.prosrc FROM pg_catalog.pg_proc AS p WHERE p.oid OPERATOR(pg_catalog.=) "
+        "'madnb._nb_explain(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])'::pg_catalog.regprocedure"
+    ))
+    source = str(rows[0]["prosrc"]).replace(generated.MADNB_HELPERS.best + "(", best + "(")
+    if "madnb." in source:  # pragma: no cover - the helper calls madnb's _nb_best only
+        raise MadnbError("XX000", "internal error in madnb: madnb._nb_explain calls madnb", hint="please report this")
+    args = "prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]"
+    types = "pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]"
+    return [
+        Sql(f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {JSONB} LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE "
+            f"SECURITY INVOKER AS {plpy_literal(source)}"),
+        Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS "
+            + quote(f"{comment_prefix}: helper: a prediction's explanation (jsonb) from each class's prior and features' terms")),
+    ]
+
+
+def table_body(training: ColumnTraining, m: ModelNumbers, value: list[str], inline: bool, helper: str = HELPER) -> tuple[str, str]:
+    """The DECLARE list (PL/pgSQL: not ``inline``) and the body of a statistics-table kind's explanation: its terms are
+    :func:`madnb_pl.predict.generated.class_terms`' (absolute scores, as the arg-max reads them), NULL as 0."""
+    declare, looked_up = ("", None) if inline else generated.feature_lookups(training, m, value)
+    terms = generated.class_terms(training, m, value, False, looked_up)
+    zero = f"'0'::{F8}"
+    contributions = [[zero if t is None else f"COALESCE({t}, {zero})" for t in ts] for _, ts in terms]
+    return declare, body(helper, [p for p, _ in terms], contributions, [f.name for f in training.features], m.classes)
+
+
+def statements(
+    names: ExplainNames, comment_prefix: str, volatility: str, quote: Callable[[str], str], column: Form | None,
+    row_call: str | None, checked: tuple[list[str], str, bool, str] | None = None,
+) -> Functions:
+    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of ``<model>_explain``: the ``column`` form (None: more than
+    100 features) and the row form, a call of the column form with ``row_call`` (``name => ($1).name, ...``) or, when
+    ``row_call`` is None, ``checked`` = (the columns, the body over the row's fields, inline, declare): the prediction
+    functions' row checks of those columns, then the internal ``row_model`` (as
+    :func:`madnb_pl.predict.generated.checked_row_form`)."""
+    takes = "a row holding the feature columns"
+    internal = Functions([], [])
+    if row_call is not None:
+        row = row_form(takes, [(JSONB, f"{names.explain.sql}({row_call})")])
+    else:
+        assert checked is not None
+        columns, row_body, inline, declare = checked
+        used = names.row_checks[:len(row_checks(columns))]
+        internal = Functions([(names.row_model, generated.ROW_TYPES)], generated.form_statements(
+            [names.row_model], comment_prefix, [f"internal, the model of {names.explain.name}(anyelement) once its row checks pass: the explanation"],
+            volatility, [row_form(takes, [(JSONB, row_body)], inline, declare)], quote,
+        ))
+        r = "$1"
+        for check in used:
+            r = f"{check.sql}({r})"
+        row = row_form(takes, [(JSONB, f"{names.row_model.sql}({r})")])
+    forms = [row] if column is None else [column, row]
+    return generated.model_functions([names.explain], comment_prefix, [DESCRIPTION], volatility, forms, quote, internal)
+
+
+def table_statements(
+    names: ExplainNames, comment_prefix: str, training: ColumnTraining, m: ModelNumbers, quote: Callable[[str], str],
+) -> Functions:
+    """``<model>_explain`` of a statistics-table kind ('naive_bayes', 'gaussian', 'categorical'), both forms."""
+    volatility = generated.volatility(training)
+    inline = len(m.classes) * training.num_attrs <= generated.INLINE_MAX_TERMS
+    column = None
+    if training.num_attrs <= generated.MAX_ARGS:
+        declare, b = table_body(training, m, [f"${j}" for j in range(1, training.num_attrs + 1)], inline, names.helper)
+        column = Form(generated.column_parameters(training), generated.column_signature(training),
+                      "the feature values (each NULL, a missing value, unless given)", [(JSONB, b)], inline, declare)
+    row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
+    if generated.row_form_calls_column_form(training):
+        call_args = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
+        return statements(names, comment_prefix, volatility, quote, column, call_args)
+    declare, b = table_body(training, m, row_values, inline, names.helper)
+    return statements(names, comment_prefix, volatility, quote, column, None,
+                      ([str(f.column.sql) for f in training.features], b, inline, declare))
+
+
+__all__ = [
+    "DESCRIPTION", "HELPER", "JSONB", "ExplainNames", "body", "call", "helper_copy", "statements", "table_body", "table_statements",
+    "text_array",
+]
