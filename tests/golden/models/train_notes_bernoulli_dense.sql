@@ -44,93 +44,96 @@ WITH RECURSIVE d(oid, base) AS (SELECT t.oid, t.typbasetype FROM pg_catalog.pg_t
 SELECT pg_catalog.current_setting('madnb.progress', true) AS v
 
 -- statement 15
-SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
+SELECT m.kind, m.source, m.label, m.label_type, m.features::pg_catalog.text AS features, m.classes, m.smoothing, m.training_rows, m.parameters::pg_catalog.text AS parameters, m.statistics, m.functions, m.tables, m.owner::pg_catalog.text AS owner, m.privacy::pg_catalog.text AS privacy, m.version FROM madnb._models AS m WHERE m.schema_name OPERATOR(pg_catalog.=) $1 AND m.name OPERATOR(pg_catalog.=) $2
 
 -- statement 16
-SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
+SELECT pg_catalog.max(v.version) AS v FROM madnb._model_versions AS v WHERE v.schema_name OPERATOR(pg_catalog.=) $1 AND v.name OPERATOR(pg_catalog.=) $2
 
 -- statement 17
-SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
+SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
 -- statement 18
-CREATE TEMPORARY TABLE pg_temp."madnb_vecstats_<hex1>" ON COMMIT DROP AS SELECT t."topic" AS cls, 0 AS o, pg_catalog.min(pg_catalog.cardinality(t."counts"))::pg_catalog.text OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) pg_catalog.max(pg_catalog.cardinality(t."counts"))::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."counts") OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_position(t."counts", NULL) IS NOT NULL) AS bad FROM "public"."notes" AS t WHERE t."counts" IS NOT NULL GROUP BY 1 UNION ALL SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0 FROM "public"."notes" AS t WHERE t."topic" IS NOT NULL AND t."counts" IS NULL UNION ALL SELECT t."topic", u.o::pg_catalog.int4, NULL::pg_catalog.text, pg_catalog.count(*) FILTER (WHERE u.x::pg_catalog.float8 OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.numeric, 0::pg_catalog.int8 FROM "public"."notes" AS t CROSS JOIN LATERAL pg_catalog.unnest(t."counts") WITH ORDINALITY AS u(x, o) WHERE t."topic" IS NOT NULL GROUP BY 1, 2
+SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
 
 -- statement 19
-SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) -1
+CREATE TEMPORARY TABLE pg_temp."madnb_vecstats_<hex1>" ON COMMIT DROP AS SELECT t."topic" AS cls, 0 AS o, pg_catalog.min(pg_catalog.cardinality(t."counts"))::pg_catalog.text OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) pg_catalog.max(pg_catalog.cardinality(t."counts"))::pg_catalog.text AS v, pg_catalog.count(*)::pg_catalog.numeric AS n, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."counts") OPERATOR(pg_catalog.<>) 1 OR pg_catalog.array_position(t."counts", NULL) IS NOT NULL) AS bad FROM "public"."notes" AS t WHERE t."counts" IS NOT NULL GROUP BY 1 UNION ALL SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0 FROM "public"."notes" AS t WHERE t."topic" IS NOT NULL AND t."counts" IS NULL UNION ALL SELECT t."topic", u.o::pg_catalog.int4, NULL::pg_catalog.text, pg_catalog.count(*) FILTER (WHERE u.x::pg_catalog.float8 OPERATOR(pg_catalog.>) '1.0'::pg_catalog.float8)::pg_catalog.numeric, 0::pg_catalog.int8 FROM "public"."notes" AS t CROSS JOIN LATERAL pg_catalog.unnest(t."counts") WITH ORDINALITY AS u(x, o) WHERE t."topic" IS NOT NULL GROUP BY 1, 2
 
 -- statement 20
-SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS rows, COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS bad, pg_catalog.min(pg_catalog.split_part(s.v, ':', 1)::pg_catalog.int8) AS lo, pg_catalog.max(pg_catalog.split_part(s.v, ':', 2)::pg_catalog.int8) AS hi FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL
+SELECT COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) -1
 
 -- statement 21
-SELECT COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS b FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.>) 0
+SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS rows, COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS bad, pg_catalog.min(pg_catalog.split_part(s.v, ':', 1)::pg_catalog.int8) AS lo, pg_catalog.max(pg_catalog.split_part(s.v, ':', 2)::pg_catalog.int8) AS hi FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL
 
 -- statement 22
-SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
+SELECT COALESCE(pg_catalog.sum(s.bad), 0)::pg_catalog.int8 AS b FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.o OPERATOR(pg_catalog.>) 0
 
 -- statement 23
-CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls text, attr pg_catalog.int4 NOT NULL, value pg_catalog.text, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
+SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
 -- statement 24
-SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
+CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex2>" (cls text, attr pg_catalog.int4 NOT NULL, value pg_catalog.text, n pg_catalog.numeric, nv pg_catalog.int8, mean pg_catalog.float8, mean_lo pg_catalog.float8, var pg_catalog.float8, s1 pg_catalog.numeric, s2 pg_catalog.numeric)
 
 -- statement 25
-DROP TABLE pg_temp."madnb_kept_<hex2>"
+SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
 
 -- statement 26
-INSERT INTO "madnb_statistics"."madnb_models.notes_b" (cls, attr, value, n) SELECT s.cls, s.o, CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0
+DROP TABLE pg_temp."madnb_kept_<hex2>"
 
 -- statement 27
-DROP TABLE pg_temp."madnb_vecstats_<hex1>"
+INSERT INTO "madnb_statistics"."madnb_models.notes_b" (cls, attr, value, n) SELECT s.cls, s.o, CASE WHEN s.o OPERATOR(pg_catalog.>) 0 THEN s.v END, s.n FROM pg_temp."madnb_vecstats_<hex1>" AS s WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.>=) 0
 
 -- statement 28
-COMMENT ON TABLE "madnb_statistics"."madnb_models.notes_b" IS 'madnb statistics {"binarize": 1.0, "bounds": null, "class_type": "text", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [], "release_id": null, "source": "public.notes", "vector": "dense"}'
+DROP TABLE pg_temp."madnb_vecstats_<hex1>"
 
 -- statement 29
-SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
+COMMENT ON TABLE "madnb_statistics"."madnb_models.notes_b" IS 'madnb statistics {"binarize": 1.0, "bounds": null, "class_type": "text", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [], "release_id": null, "source": "public.notes", "vector": "dense"}'
 
 -- statement 30
-SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+SELECT pg_catalog.count(*) AS k, COALESCE(pg_catalog.sum(s.n), 0)::pg_catalog.int8 AS n, pg_catalog.format('%s', (pg_catalog.array_agg(s.cls))[1]) AS one FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0
 
 -- statement 31
-SELECT (s.cls)::pg_catalog.text AS c, pg_catalog.sum(s.n)::pg_catalog.float8 AS n FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
 -- statement 32
-CREATE TABLE "madnb_models"."notes_b_class_priors" (class text PRIMARY KEY, class_count pg_catalog.float8 NOT NULL, log_prior pg_catalog.float8 NOT NULL)
+SELECT (s.cls)::pg_catalog.text AS c, pg_catalog.sum(s.n)::pg_catalog.float8 AS n FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls ORDER BY s.cls
 
 -- statement 33
-INSERT INTO "madnb_models"."notes_b_class_priors" (class, class_count, log_prior) SELECT s.cls, s.n, p.lp FROM (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.float8 AS n, pg_catalog.row_number() OVER (ORDER BY s.cls) AS i FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls) AS s JOIN pg_catalog.unnest($1::pg_catalog.float8[]) WITH ORDINALITY AS p(lp, i) ON p.i OPERATOR(pg_catalog.=) s.i
+CREATE TABLE "madnb_models"."notes_b_class_priors" (class text PRIMARY KEY, class_count pg_catalog.float8 NOT NULL, log_prior pg_catalog.float8 NOT NULL)
 
 -- statement 34
-ANALYZE "madnb_statistics"."madnb_models.notes_b"
+INSERT INTO "madnb_models"."notes_b_class_priors" (class, class_count, log_prior) SELECT s.cls, s.n, p.lp FROM (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.float8 AS n, pg_catalog.row_number() OVER (ORDER BY s.cls) AS i FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.=) 0 GROUP BY s.cls) AS s JOIN pg_catalog.unnest($1::pg_catalog.float8[]) WITH ORDINALITY AS p(lp, i) ON p.i OPERATOR(pg_catalog.=) s.i
 
 -- statement 35
-ANALYZE "madnb_models"."notes_b_class_priors"
+ANALYZE "madnb_statistics"."madnb_models.notes_b"
 
 -- statement 36
-CREATE TABLE "madnb_models"."notes_b_feature_probs" (class text NOT NULL, feature pg_catalog.int4 NOT NULL, term pg_catalog.text, count pg_catalog.float8 NOT NULL, log_prob pg_catalog.float8 NOT NULL, PRIMARY KEY (class, feature))
+ANALYZE "madnb_models"."notes_b_class_priors"
 
 -- statement 37
-INSERT INTO "madnb_models"."notes_b_feature_probs" WITH v AS (SELECT g.j::pg_catalog.int4 AS feature, NULL::pg_catalog.text AS term FROM pg_catalog.generate_series(1, 3) AS g(j)), f AS (SELECT c.class, v.feature, v.term, COALESCE(s.n, 0)::pg_catalog.float8 AS count, c.class_count AS cc FROM "madnb_models"."notes_b_class_priors" AS c CROSS JOIN v LEFT JOIN (SELECT s.cls, s.attr, s.value, pg_catalog.sum(s.n) AS n FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.>) 0 GROUP BY 1, 2, 3) AS s ON s.cls OPERATOR(pg_catalog.=) c.class AND s.attr OPERATOR(pg_catalog.=) v.feature) SELECT f.class, f.feature, f.term, f.count, pg_catalog.ln(f.count OPERATOR(pg_catalog.+) '0.5'::pg_catalog.float8) OPERATOR(pg_catalog.-) pg_catalog.ln(f.cc OPERATOR(pg_catalog.+) ('2'::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.5'::pg_catalog.float8)) FROM f
+CREATE TABLE "madnb_models"."notes_b_feature_probs" (class text NOT NULL, feature pg_catalog.int4 NOT NULL, term pg_catalog.text, count pg_catalog.float8 NOT NULL, log_prob pg_catalog.float8 NOT NULL, PRIMARY KEY (class, feature))
 
 -- statement 38
-COMMENT ON TABLE "madnb_models"."notes_b_class_priors" IS 'madnb model notes_b (bernoulli): per class its training rows and log prior (scikit-learn''s class_count_, class_log_prior_)'
+INSERT INTO "madnb_models"."notes_b_feature_probs" WITH v AS (SELECT g.j::pg_catalog.int4 AS feature, NULL::pg_catalog.text AS term FROM pg_catalog.generate_series(1, 3) AS g(j)), f AS (SELECT c.class, v.feature, v.term, COALESCE(s.n, 0)::pg_catalog.float8 AS count, c.class_count AS cc FROM "madnb_models"."notes_b_class_priors" AS c CROSS JOIN v LEFT JOIN (SELECT s.cls, s.attr, s.value, pg_catalog.sum(s.n) AS n FROM "madnb_statistics"."madnb_models.notes_b" AS s WHERE s.attr OPERATOR(pg_catalog.>) 0 GROUP BY 1, 2, 3) AS s ON s.cls OPERATOR(pg_catalog.=) c.class AND s.attr OPERATOR(pg_catalog.=) v.feature) SELECT f.class, f.feature, f.term, f.count, pg_catalog.ln(f.count OPERATOR(pg_catalog.+) '0.5'::pg_catalog.float8) OPERATOR(pg_catalog.-) pg_catalog.ln(f.cc OPERATOR(pg_catalog.+) ('2'::pg_catalog.float8 OPERATOR(pg_catalog.*) '0.5'::pg_catalog.float8)) FROM f
 
 -- statement 39
-GRANT SELECT ON "madnb_models"."notes_b_class_priors" TO PUBLIC
+COMMENT ON TABLE "madnb_models"."notes_b_class_priors" IS 'madnb model notes_b (bernoulli): per class its training rows and log prior (scikit-learn''s class_count_, class_log_prior_)'
 
 -- statement 40
-COMMENT ON TABLE "madnb_models"."notes_b_feature_probs" IS 'madnb model notes_b (bernoulli): per class and feature the summed statistic and its weight (scikit-learn''s feature_count_, feature_log_prob_)'
+GRANT SELECT ON "madnb_models"."notes_b_class_priors" TO PUBLIC
 
 -- statement 41
-GRANT SELECT ON "madnb_models"."notes_b_feature_probs" TO PUBLIC
+COMMENT ON TABLE "madnb_models"."notes_b_feature_probs" IS 'madnb model notes_b (bernoulli): per class and feature the summed statistic and its weight (scikit-learn''s feature_count_, feature_log_prob_)'
 
 -- statement 42
-SELECT pg_catalog.textin(pg_catalog.array_out(pg_catalog.array_agg(c.class ORDER BY c.class))) AS t, pg_catalog.array_agg((c.class)::pg_catalog.text ORDER BY c.class) AS a, pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM "madnb_models"."notes_b_class_priors" AS c
+GRANT SELECT ON "madnb_models"."notes_b_feature_probs" TO PUBLIC
 
 -- statement 43
-SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM "madnb_models"."notes_b_feature_probs" AS f GROUP BY f.class ORDER BY f.class
+SELECT pg_catalog.textin(pg_catalog.array_out(pg_catalog.array_agg(c.class ORDER BY c.class))) AS t, pg_catalog.array_agg((c.class)::pg_catalog.text ORDER BY c.class) AS a, pg_catalog.array_agg(c.log_prior ORDER BY c.class) AS p FROM "madnb_models"."notes_b_class_priors" AS c
 
 -- statement 44
+SELECT pg_catalog.array_agg(f.log_prob ORDER BY f.feature) AS lp FROM "madnb_models"."notes_b_feature_probs" AS f GROUP BY f.class ORDER BY f.class
+
+-- statement 45
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"("counts" integer[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{food,pets}''::text[])[madnb._nb_best(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -142,10 +145,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"("counts" integer[]) 
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END)]'
 
--- statement 45
+-- statement 46
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict"(integer[]) IS 'madnb model notes_b (bernoulli): the predicted class (the first class within 1e-12 of the best score) of the vector'
 
--- statement 46
+-- statement 47
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"("counts" integer[]) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba_jsonb(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -157,10 +160,10 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"("counts" integ
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END, E''{"food","pets"}''::pg_catalog.text[])'
 
--- statement 47
+-- statement 48
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba"(integer[]) IS 'madnb model notes_b (bernoulli): jsonb {class: probability} of the vector'
 
--- statement 48
+-- statement 49
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"("counts" integer[]) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT madnb._nb_proba(CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN ARRAY[
  ''-2.0854701959599913''::pg_catalog.float8
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
@@ -172,61 +175,94 @@ CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"("counts"
   OPERATOR(pg_catalog.+) CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END
 ] END)'
 
--- statement 49
+-- statement 50
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba_array"(integer[]) IS 'madnb model notes_b (bernoulli): float8[] of class probabilities in the order of madnb.model_classes of the vector'
 
--- statement 50
+-- statement 51
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict"(r anyelement) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."notes_b_predict"("counts" => ($1)."counts")'
 
--- statement 51
+-- statement 52
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict"(anyelement) IS 'madnb model notes_b (bernoulli): the predicted class (the first class within 1e-12 of the best score) of a row holding the vector column'
 
--- statement 52
+-- statement 53
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."notes_b_predict_proba"("counts" => ($1)."counts")'
 
--- statement 53
+-- statement 54
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba"(anyelement) IS 'madnb model notes_b (bernoulli): jsonb {class: probability} of a row holding the vector column'
 
--- statement 54
+-- statement 55
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_predict_proba_array"(r anyelement) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."notes_b_predict_proba_array"("counts" => ($1)."counts")'
 
--- statement 55
+-- statement 56
 COMMENT ON FUNCTION "madnb_models"."notes_b_predict_proba_array"(anyelement) IS 'madnb model notes_b (bernoulli): float8[] of class probabilities in the order of madnb.model_classes of a row holding the vector column'
 
--- statement 56
+-- statement 57
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_share_encoding"() RETURNS pg_catalog.jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'BEGIN RAISE EXCEPTION ''this model cannot be used for private prediction'' USING ERRCODE = ''0A000'', DETAIL = E''models of kind ''''bernoulli'''' are not served yet'', HINT = ''private prediction serves models of Gaussian and categorical features with finite numbers''; END'
 
--- statement 57
+-- statement 58
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_score_share"(share pg_catalog.numeric[]) RETURNS pg_catalog.numeric[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'BEGIN RAISE EXCEPTION ''this model cannot be used for private prediction'' USING ERRCODE = ''0A000'', DETAIL = E''models of kind ''''bernoulli'''' are not served yet'', HINT = ''private prediction serves models of Gaussian and categorical features with finite numbers''; END'
 
--- statement 58
+-- statement 59
 COMMENT ON FUNCTION "madnb_models"."notes_b_share_encoding"() IS 'madnb model notes_b (bernoulli): private prediction, the public encoding of a row for notes_b_score_share (jsonb: modulus, scales, classes, features and their values, the model''s fingerprint); this model cannot be served (models of kind ''bernoulli'' are not served yet): raises 0A000'
 
--- statement 59
+-- statement 60
 COMMENT ON FUNCTION "madnb_models"."notes_b_score_share"(pg_catalog.numeric[]) IS 'madnb model notes_b (bernoulli): private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers); this model cannot be served (models of kind ''bernoulli'' are not served yet): raises 0A000'
 
--- statement 60
+-- statement 61
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_explain"("counts" integer[]) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT CASE WHEN pg_catalog.cardinality($1) OPERATOR(pg_catalog.=) 3 AND pg_catalog.array_ndims($1) OPERATOR(pg_catalog.=) 1 AND pg_catalog.array_position($1, NULL) IS NULL AND pg_catalog.array_lower($1, 1) OPERATOR(pg_catalog.=) 1 THEN madnb._nb_explain(ARRAY[''-2.0854701959599913''::pg_catalog.float8, ''-1.7248852426013892''::pg_catalog.float8], ARRAY[
  ARRAY[CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''0.36772478012531695''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.0445224377234235''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END],
  ARRAY[CASE WHEN ($1)[1] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-0.19105523676270897''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[2] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-1.1102230246251565e-16''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END, CASE WHEN ($1)[3] OPERATOR(pg_catalog.>) ''1''::pg_catalog.int8 THEN ''-3.713572066704308''::pg_catalog.float8 ELSE ''0''::pg_catalog.float8 END]
 ], E''{"counts[1]","counts[2]","counts[3]"}''::pg_catalog.text[], E''{"food","pets"}''::pg_catalog.text[]) END'
 
--- statement 61
+-- statement 62
 COMMENT ON FUNCTION "madnb_models"."notes_b_explain"(integer[]) IS 'madnb model notes_b (bernoulli): jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of the vector'
 
--- statement 62
+-- statement 63
 CREATE OR REPLACE FUNCTION "madnb_models"."notes_b_explain"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "madnb_models"."notes_b_explain"("counts" => ($1)."counts")'
 
--- statement 63
+-- statement 64
 COMMENT ON FUNCTION "madnb_models"."notes_b_explain"(anyelement) IS 'madnb model notes_b (bernoulli): jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of a row holding the feature columns'
 
--- statement 64
+-- statement 65
 SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text AS f, pg_catalog.md5(p.prosrc) AS h FROM pg_catalog.pg_proc AS p WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace($1) AND p.proname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2)
 
--- statement 65
-INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15)
-
 -- statement 66
+INSERT INTO madnb._models (name, kind, source, label, label_type, features, classes, training_rows, smoothing, privacy, statistics, parameters, functions, tables, schema_name, version) VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb, $7, $8, $9, $10::pg_catalog.jsonb, $11, $12::pg_catalog.jsonb, $13, ARRAY(SELECT pg_catalog.to_regclass(u.t)::pg_catalog.text FROM pg_catalog.unnest($14) WITH ORDINALITY AS u(t, i) ORDER BY u.i), $15, $16)
+
+-- statement 67
+SELECT pg_catalog.current_setting($1, true) AS v
+
+-- statement 68
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+
+-- statement 69
+SELECT pg_catalog.obj_description(c.oid, 'pg_class') AS c, c.relkind::pg_catalog.text AS kind FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) $1
+
+-- statement 70
+SELECT pg_catalog.to_regclass(pg_catalog.quote_ident($1) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident($2)) IS NOT NULL AS t
+
+-- statement 71
+CREATE TEMPORARY TABLE pg_temp."madnb_kept_<hex3>" (LIKE "madnb_statistics"."madnb_models.notes_b")
+
+-- statement 72
+SELECT madnb._create_kept_statistics($1, $2::pg_catalog.regclass, CURRENT_USER)
+
+-- statement 73
+DROP TABLE pg_temp."madnb_kept_<hex3>"
+
+-- statement 74
+INSERT INTO "madnb_statistics"."madnb_models.notes_b@v1" (cls, attr, value, n, nv, mean, var, mean_lo, s1, s2) SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.var, s.mean_lo, s.s1, s.s2 FROM "madnb_statistics"."madnb_models.notes_b" AS s
+
+-- statement 75
+COMMENT ON TABLE "madnb_statistics"."madnb_models.notes_b@v1" IS 'madnb statistics {"binarize": 1.0, "bounds": null, "class_type": "text", "created_at": "<created_at>", "delta": null, "domain": null, "domain_fingerprint": null, "element_type": "text", "epsilon": null, "epsilon_per_query": null, "fixed_point_bits": null, "fixed_point_scale": null, "format": 1, "guarantee": null, "id": "<id>", "mode": "exact", "num_attrs": 3, "numeric": [], "release_id": null, "source": "public.notes", "vector": "dense"}'
+
+-- statement 76
+INSERT INTO madnb._model_versions (schema_name, name, version, operation, source, rows, training_rows, classes, statistics, model) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::pg_catalog.jsonb)
+
+-- statement 77
+DELETE FROM madnb._model_versions AS v WHERE v.schema_name OPERATOR(pg_catalog.=) $1 AND v.name OPERATOR(pg_catalog.=) $2 AND v.version OPERATOR(pg_catalog.<=) $3 RETURNING v.statistics, v.owner::pg_catalog.text AS owner
+
+-- statement 78
 SELECT pg_catalog.set_config('search_path', $1, true)
 
 -- function madnb_models.notes_b_explain(anyelement) (pg_get_functiondef)
