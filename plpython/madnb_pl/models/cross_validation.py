@@ -55,7 +55,8 @@ from ..core.progress import Progress
 from ..core.sql import F8, Plpy, Sql, setting, text_sql, type_is_builtin
 from ..inputs import arrays
 from ..inputs.arrays import finite_number
-from . import evaluate, lifecycle
+from . import evaluate
+from .kinds import KIND, kind_named, parse_options
 from .kinds.base import Kind, TrainRequest
 
 MAX_FOLDS = 100
@@ -395,9 +396,9 @@ def _request(
     kind: str | None, source: str | None, label: str | None, features: list[str | None] | None, exclude: list[str | None] | None,
     categorical: list[str | None] | None, smoothing: float | None, options: Any,
 ) -> tuple[Kind[Any, Any], TrainRequest]:
-    model_kind = lifecycle.kind_named(kind)
+    model_kind = kind_named(kind)
     request = TrainRequest(
-        source, label, features, exclude, categorical, arrays.parse_smoothing(smoothing), lifecycle.parse_options(model_kind.name, options),
+        source, label, features, exclude, categorical, arrays.parse_smoothing(smoothing), parse_options(model_kind.name, options),
         options is not None, None, None, None, None,
     )
     return model_kind, request
@@ -415,7 +416,7 @@ def cross_validate(
     categorical: list[str | None] | None = None,
     smoothing: float | None = 1.0,
     key: str | None = None,
-    kind: str | None = lifecycle.KIND,
+    kind: str | None = KIND,
     options: Any = None,
     grid: Any = None,
 ) -> list[dict[str, Any]]:

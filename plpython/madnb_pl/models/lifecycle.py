@@ -47,14 +47,10 @@ from ..predict import explain, generated
 from ..release import statistics_table
 from . import catalog, export, versions
 from .catalog import CatalogModel, ModelObjects, model_name
-from .kinds import KINDS, Kind
+from .cross_validation import tuned_request
+from .kinds import KIND, Kind, kind_named, parse_options
 from .kinds.base import N, Released, T, TrainRequest
 from .kinds.statistics import STATISTICS_KIND
-from .kinds.table import NAIVE_BAYES
-
-KIND = NAIVE_BAYES
-"""madnb.train's default kind."""
-
 
 MODEL_LOCK = 1835101548
 """The first key of the transaction-level advisory lock a model name is written under (the privacy
@@ -128,41 +124,6 @@ def _check_may_drop(plpy: Plpy, name: ModelName, owner: str) -> None:
     )[0]["ok"]
     if not ok:
         raise MadnbError("42501", f'must be owner of model "{name.key}"', detail=f'its owner is role "{owner}"')
-
-
-def kind_named(kind: str | None) -> Kind[Any, Any]:
-    """The kind of this name (:data:`madnb_pl.models.kinds.KINDS`); 22004 for NULL, 22023 for an unknown name."""
-    if kind is None:
-        raise MadnbError("22004", "kind must not be NULL", hint=f"kind is '{KIND}' (the default)")
-    k = KINDS.get(kind)
-    if k is None:
-        raise MadnbError("22023", f"unknown kind '{kind}'", hint="kind is one of " + ", ".join(repr(n) for n in KINDS))
-    return k
-
-
-def parse_options(kind: str, options: Any) -> dict[str, Any]:
-    """``options`` (jsonb text, or NULL) as a dict, checked against the keys ``kind`` accepts.
-
-    Only the keys are checked here; each kind checks its values where it uses them.
-    """
-    if options is None:
-        return {}
-    try:
-        value = json.loads(options) if isinstance(options, str) else options
-    except ValueError as e:  # jsonb arrives valid; a str from Python callers may not be
-        raise MadnbError("22023", "options must be a JSON object", detail=str(e)) from None
-    if not isinstance(value, dict):
-        raise MadnbError("22023", "options must be a JSON object", hint='e.g. options => \'{"alpha": 0.5}\'')
-    allowed = KINDS[kind].options
-    for key in value:
-        if key not in allowed:
-            accepted = ", ".join(sorted(allowed)) if allowed else "none"
-            raise MadnbError(
-                "22023", f'option "{key}" is not a parameter of kind \'{kind}\'',
-                hint=f"kind '{kind}' takes: {accepted}",
-            )
-    out: dict[str, Any] = value
-    return out
 
 
 def _drop_objects(plpy: Plpy, old: CatalogModel, functions: bool, cascade: bool = False) -> None:
@@ -343,7 +304,6 @@ def train(
             detail="the search cross-validates, and madnb.cross_validate counts rows unweighted",
             hint="choose the parameters with madnb.cross_validate(..., grid => ...), then train with weight and those options",
         )
-    from .cross_validation import tuned_request  # above this module: it looks kinds and options up here
 
     tuned = tuned_request(plpy, k, request, tune)
     _train(plpy, name, k, k.resolve(plpy, tuned), tuned, replace)
@@ -702,6 +662,5 @@ def model_versions(plpy: Plpy, model: str | None) -> list[dict[str, Any]]:
 
 
 __all__ = [
-    "KIND", "drop_model", "forget", "kind_named", "model_name", "model_versions", "parse_options", "rollback_model", "train",
-    "train_from_statistics", "update",
+    "drop_model", "forget", "model_name", "model_versions", "rollback_model", "train", "train_from_statistics", "update",
 ]

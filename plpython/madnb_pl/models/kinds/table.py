@@ -24,7 +24,7 @@ derivation and before the prediction functions are generated:
   as CategoricalNB's ``feature_log_prob_``.  Priors: the class frequencies,
   uniform (``fit_prior`` false) or ``class_prior``.
 
-Values are checked here (the keys by :func:`madnb_pl.models.lifecycle.parse_options`):
+Values are checked here (the keys by :func:`madnb_pl.models.kinds.parse_options`):
 every bad value is 22023 naming the option.
 """
 

@@ -131,7 +131,7 @@ def _bool(key: str, v: Any) -> bool:
 
 
 def parameters(plpy: Plpy, kind: str, options: dict[str, Any]) -> Parameters:
-    """Check the values of ``options`` (its keys are checked by models.parse_options)."""
+    """Check the values of ``options`` (its keys are checked by :func:`madnb_pl.models.kinds.parse_options`)."""
     alpha = 1.0
     if options.get("alpha") is not None:
         alpha = _number("alpha", options["alpha"])
