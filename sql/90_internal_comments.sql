@@ -24,6 +24,7 @@ COMMENT ON COLUMN madnb._models.parameters IS 'the kind''s parameters from madnb
 COMMENT ON COLUMN madnb._models.owner IS 'the role owning its objects (row level security: it and its members write the row)';
 COMMENT ON COLUMN madnb._models.created_at IS 'when it was trained';
 COMMENT ON COLUMN madnb._models.created_by IS 'the session user who trained it';
+COMMENT ON COLUMN madnb._models.weight IS 'the column of sample weights the model was trained with (madnb.train''s weight), NULL when unweighted';
 
 COMMENT ON COLUMN madnb_privacy.budget.schema_name IS 'the source''s schema';
 COMMENT ON COLUMN madnb_privacy.budget.table_name IS 'the source''s table';
