@@ -57,7 +57,7 @@ from ..inputs import arrays
 from ..inputs.arrays import finite_number
 from . import evaluate
 from .kinds import KIND, kind_named, parse_options
-from .kinds.base import Kind, TrainRequest
+from .kinds.base import FoldLookups, Kind, TrainRequest
 
 MAX_FOLDS = 100
 """More folds than this are refused: each fold is a model derived and a CASE branch in the scoring query."""
@@ -227,48 +227,80 @@ def once(expr: str) -> str:
 
 def scoring_sql(
     kind: Kind[Any, Any], training: Any, fold: Sql, classes_sql: str, k: int, branches: list[Sql], folds: int = 1, points: int = 1,
+    lookups: FoldLookups | None = None,
 ) -> Sql:
-    """The rows (g, t, h, y, pr) that :func:`madnb_pl.models.evaluate.aggregate_sql` aggregates, for ``k`` classes.
+    """The rows (g, t, h, y, pr, and w with :func:`weighted`) that :func:`madnb_pl.models.evaluate.aggregate_sql`
+    aggregates, for ``k`` classes.
 
     Every level is aliased ``p``, so that the branches (the fold-complement models'
     scores over the values ``p.c1``, ``p.c2``, ...: the values the scores read,
-    ``kind.score_values``, named apart from the source's own names) read the same
-    at each.  The scan names the values and the row's fold; the level above computes
-    each row's scores, its fold's branch of a simple CASE (which computes the fold
-    once, so that one complement model is evaluated per row), then their largest,
-    their log-sum-exp and the probabilities (:func:`proba_sql`), each value computed
-    once (:func:`once`): all in the parallel workers.  With ``points`` > 1 (a grid of that
-    many points over ``folds`` folds) each row is scored once per point in the same
-    pass: the scan's rows are repeated by a ``generate_series`` in its select list,
-    and g is the group of (point i from 0, fold f): ``f + folds * i``, the 1-based
-    position of its branch in ``branches``.  Above, in the leader, OFFSET 0 keeps each
-    level's values computed once: the largest probability, then the predicted class
-    read off the probabilities as madnb.evaluate reads it
-    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of the
-    row's scores only for a row near a tie.
+    ``kind.score_values``, named apart from the source's own names, and over the
+    ``lookups`` ``p.l1``, ``p.l2``, ...) read the same at each.  The scan names the
+    values and the row's fold; the level above computes the lookups once per row
+    (:func:`once`) -- or, when they are ``complete``, groups the rows by fold, label
+    and lookups, and every level above reads a group as one row of weight w (its rows:
+    they score alike).  The level above computes each row's scores, its fold's branch
+    of a simple CASE (which computes the fold once, so that one complement model is
+    evaluated per row), then their largest, their log-sum-exp and the probabilities
+    (:func:`proba_sql`), each value computed once (:func:`once`): all in the parallel
+    workers.  With ``points`` > 1 (a grid of that many points over ``folds`` folds)
+    each row is scored once per point in the same pass: the rows below are repeated
+    by a ``generate_series`` in a select list over them (each computed once, as the
+    level below is not merged into it), and g is the group of (point i from 0, fold
+    f): ``f + folds * i``, the 1-based position of its branch in ``branches``.  Above,
+    in the leader, OFFSET 0 keeps each level's values computed once: the largest
+    probability, then the predicted class read off the probabilities as
+    madnb.evaluate reads it (:func:`madnb_pl.models.evaluate.predicted_class_sql`),
+    ``madnb._nb_best`` of the row's scores only for a row near a tie.
     """
     values = kind.score_values(training)
-    cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(values, start=1))
-    carried = "".join(f", p.c{j}" for j in range(1, len(values) + 1))
+    grouped = lookups is not None and lookups.complete
     label = kind.label(training)
     y = f"t.{label.sql}" if kind.label_builtin(training) else text_sql(f"t.{label.sql}", False)
-    scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
-    largest = evaluate.margin_sql(k, "p.pr")
-    repeat = "" if points == 1 else f", pg_catalog.generate_series(0, {int(points) - 1}) AS i"
-    scan = f"SELECT {fold} AS g, {y} AS y, {cols}{repeat} FROM {kind.source(training).sql} AS t WHERE {kind.trained_rows(training)}"
+    # the scan: the fold computed once (below a select list that repeats the rows, it would be once per repeat)
+    g = once(fold) if points > 1 and lookups is None else fold
+    cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(values, start=1))
+    rows = f"SELECT {g} AS g, {y} AS y, {cols} FROM {kind.source(training).sql} AS t WHERE {kind.trained_rows(training)}"
+    carried = [] if grouped else [f"p.c{j}" for j in range(1, len(values) + 1)]
+    if lookups is not None:
+        named = [f"{c if grouped else once(c)} AS l{j}" for j, c in enumerate(lookups.columns, start=1)]
+        carried += [f"p.l{j}" for j in range(1, len(lookups.columns) + 1)]
+        if grouped:
+            keys = ", ".join(str(j) for j in range(1, len(named) + 3))
+            rows = f"SELECT p.g, p.y, {', '.join(named)}, pg_catalog.count(*) AS w FROM ({rows}) AS p GROUP BY {keys}"
+        else:
+            rows = f"SELECT p.g, p.y, {', '.join(carried[:len(values)] + named)} FROM ({rows}) AS p"
+    if grouped:
+        carried.append("p.w")
+    then = "".join(f", {c}" for c in carried)
     if points > 1:
-        scan = f"SELECT p.g OPERATOR(pg_catalog.+) ({int(folds)} OPERATOR(pg_catalog.*) p.i) AS g, p.y{carried} FROM ({scan}) AS p"
+        rows = (f"SELECT p.g OPERATOR(pg_catalog.+) ({int(folds)} OPERATOR(pg_catalog.*) p.i) AS g, p.g AS f, p.i, p.y{then} "
+                f"FROM (SELECT p.g, p.y{then}, pg_catalog.generate_series(0, {int(points) - 1}) AS i FROM ({rows}) AS p) AS p")
+    w = ", p.w" if grouped else ""
+    if points > 1:  # the point's branch, then the fold's in it: a few comparisons per row, not one per branch
+        scores = "CASE p.i " + " ".join(
+            f"WHEN {i} THEN CASE p.f " + " ".join(f"WHEN {f} THEN {branches[i * folds + f - 1]}" for f in range(1, folds + 1)) + " END"
+            for i in range(points)
+        ) + " END"
+    else:
+        scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
+    largest = evaluate.margin_sql(k, "p.pr")
     top = "GREATEST(" + ", ".join(f"p.s[{j}]" for j in range(1, k + 1)) + ")"
     best = evaluate.predicted_class_sql(k, "p.pr", "p.m", "madnb._nb_best(p.s)")
     return Sql(
-        f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr "
-        f"FROM (SELECT p.g, p.y, p.pr, p.s, {largest} AS m "
-        f"FROM (SELECT p.g, p.y, p.s, {proba_sql(k, 'p.s', 'p.top', 'p.lse')} AS pr "
-        f"FROM (SELECT p.g, p.y, p.s, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
-        f"FROM (SELECT p.g, p.y, p.s, {once(top)} AS top "
-        f"FROM (SELECT p.g, p.y, {once(scores)} AS s "
-        f"FROM ({scan}) AS p) AS p) AS p) AS p OFFSET 0) AS p OFFSET 0) AS p"
+        f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr{w} "
+        f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {largest} AS m "
+        f"FROM (SELECT p.g, p.y, p.s{w}, {proba_sql(k, 'p.s', 'p.top', 'p.lse')} AS pr "
+        f"FROM (SELECT p.g, p.y, p.s{w}, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
+        f"FROM (SELECT p.g, p.y, p.s{w}, {once(top)} AS top "
+        f"FROM (SELECT p.g, p.y{w}, {once(scores)} AS s "
+        f"FROM ({rows}) AS p) AS p) AS p) AS p OFFSET 0) AS p OFFSET 0) AS p"
     )
+
+
+def weighted(lookups: FoldLookups | None) -> bool:
+    """Whether :func:`scoring_sql`'s rows are groups of rows that score alike, of weight w (their count)."""
+    return lookups is not None and lookups.complete
 
 
 def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:
@@ -363,22 +395,24 @@ def validate(
     )[0]["c"])
     parts = model_kind.fold_parts(plpy, training, fold_pass, k, temp.name)
     values = [f"p.c{j}" for j in range(1, len(model_kind.score_values(training)) + 1)]
+    lookups = model_kind.fold_lookups(plpy, training, parts, values)
     scores: dict[tuple[int, int], Sql] = {}
     for f in range(1, k + 1):
         progress.phase(f"fold {f} of {k}: the model of the other folds")
         others = [p for i, p in enumerate(parts, start=1) if i != f]
-        for i, point in enumerate(trainings):
-            # the fold-complement model: the other folds' statistics summed and derived, as any merge
-            scores[(i, f)] = model_kind.complement_scores(plpy, point, others, classes, values, temp.name)
+        # the fold-complement models: the other folds' statistics summed and derived, as any merge
+        for i, sc in enumerate(model_kind.complement_scores(plpy, trainings, others, classes, values, temp.name, lookups)):
+            scores[(i, f)] = sc
     # in the order of scoring_sql's groups: point by point, fold by fold
     branches = [scores[(i, f)] for i in range(len(trainings)) for f in range(1, k + 1)]
     # labels of a type from outside pg_catalog compare as their texts (scoring_sql's y): a cast could be its owner's
     classes_sql = f"$1::pg_catalog.text[]::{model_kind.label(training).type_sql}[]" if builtin else "$1::pg_catalog.text[]"
     query = evaluate.aggregate_sql(
-        scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches, k, len(trainings)), len(classes),
+        scoring_sql(model_kind, training, fold, classes_sql, len(classes), branches, k, len(trainings), lookups), len(classes),
+        weighted=weighted(lookups),
     )
     progress.phase("score every fold (one pass)")
-    result = evaluate.run_aggregate(plpy, query, classes)  # jit off, parallel workers where the plan allows
+    result = evaluate.run_aggregate(plpy, query, classes, large=True)  # jit off, parallel workers where the plan allows
     temp.drop(plpy)
     progress.phase("metrics")
     per_group = evaluate.read_metrics(classes, result)

@@ -251,14 +251,15 @@ SELECT 'cal', s.g, s.j, {bin_of}, pg_catalog.sum(s.pos OPERATOR(pg_catalog.+) s.
 FROM s GROUP BY 1, 2, 3, 4"""
 
 
-def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
+def aggregate_sql(r: str, k: int, ranked: bool = False, weighted: bool = False) -> Sql:
     """The metrics' aggregates of the rows of query ``r``, per group: (what, g, t, h, a, b, c, f) rows.
 
     ``r`` yields per labelled row: g (the group: 1 for madnb.evaluate, the fold
     for cross-validation), t and h (the true and the predicted class's position
     in the ``k`` classes, t NULL for a label that is not a class), y (the label) and
     pr (the probabilities in the classes' order); $2 is log-loss's clipping eps.
-    :func:`read_metrics` reads the result.
+    :func:`read_metrics` reads the result.  ``weighted``: each row of ``r`` stands for w rows
+    (its column w, a count: rows that score alike, counted once), not ranked.
 
     ``r``'s rows are read once (an OFFSET 0 sub-select, or with ``ranked`` a
     materialised CTE: each of its columns is computed once however often it is
@@ -272,7 +273,7 @@ def aggregate_sql(r: str, k: int, ranked: bool = False) -> Sql:
     class against the rest) distinct scores s, the AUC of each, the ROC and
     precision-recall points and the calibration bins (:func:`_curves_sql`).
     """
-    counts, ranks, _scores = counts_ctes_sql(r, k, ranked)
+    counts, ranks, _scores = counts_ctes_sql(r, k, ranked, weighted=weighted)
     return Sql(f"""{counts}
 {from_counts_sql(ranks)}""")
 
@@ -285,9 +286,12 @@ def ranks_sql(k: int, curves: bool) -> str:
     return "\nUNION ALL" + _auc_sql("s") if k == 2 else ""
 
 
-def counts_ctes_sql(r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | None = None) -> tuple[str, str, str | None]:
+def counts_ctes_sql(
+    r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | None = None, weighted: bool = False,
+) -> tuple[str, str, str | None]:
     """:func:`aggregate_sql`'s WITH clause (c, and s with ``ranked``), the ranks' part of
     :func:`from_counts_sql` over it, and the relation of the scores' (g, j, score, pos, neg) rows (None: none).
+    ``weighted`` (not with ``ranked`` or ``fixed_loss``): :func:`aggregate_sql`'s.
 
     ``fixed_loss`` (bits, cap): c holds z too, the sum of each row's log-loss in
     fixed point (rounded to a multiple of 2**-bits, at most cap): a private release's.
@@ -305,7 +309,9 @@ def counts_ctes_sql(r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | 
         )
         ranks = "\nUNION ALL" + _auc_sql(by_score)
         scores = by_score
-    head = f"WITH c AS MATERIALIZED (\n  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}pg_catalog.count(*) AS n,"
+    assert not (weighted and (ranked or fixed_loss is not None))
+    n = "pg_catalog.sum(r.w)::pg_catalog.int8" if weighted else "pg_catalog.count(*)"
+    head = f"WITH c AS MATERIALIZED (\n  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}{n} AS n,"
     source = f"(SELECT * FROM ({r}) AS r OFFSET 0) AS r"
     if ranked and k >= 2:
         head = (
@@ -325,8 +331,9 @@ def counts_ctes_sql(r: str, k: int, ranked: bool, fixed_loss: tuple[int, int] | 
         f",\n         pg_catalog.sum(GREATEST(LEAST(pg_catalog.round(({loss}) OPERATOR(pg_catalog.*) {float(2 ** fixed_loss[0])!r}::{F8}), "
         f"{fixed_loss[1]}::{F8}), 0::{F8})::pg_catalog.int8) AS z"
     )
+    each = f"r.w::{F8} OPERATOR(pg_catalog.*) ({loss})" if weighted else loss
     return f"""{head}
-         pg_catalog.sum({loss}) AS loss{z}
+         pg_catalog.sum({each}) AS loss{z}
   FROM {source}
   GROUP BY {keys})""", ranks, scores
 
@@ -379,7 +386,9 @@ once, stay in memory up to a few hundred thousand (on bench.column_table's 200,0
 disk three times with PostgreSQL's default 4 MB)."""
 
 
-def run_aggregate(plpy: Plpy, query: Sql, classes: list[str], ranked: bool = False, decision: str | None = None) -> Any:
+def run_aggregate(
+    plpy: Plpy, query: Sql, classes: list[str], ranked: bool = False, decision: str | None = None, large: bool = False,
+) -> Any:
     """The rows of :func:`aggregate_sql` query ``query`` ($1 ``classes``, $2 :data:`EPS`; $3 ``decision``, jsonb text,
     when given), scanning in parallel.
 
@@ -394,13 +403,15 @@ def run_aggregate(plpy: Plpy, query: Sql, classes: list[str], ranked: bool = Fal
     a tie), and compiling that in every process costs more than it saves
     (on issue 19's table, paired runs: 1.37x one batch probability pass with jit,
     1.01x without), as for cross-validation's scoring query.  ``ranked`` (the query's
-    ranked form): work_mem at least :data:`RANKED_WORK_MEM_KB` for the statement too.
+    ranked form), or ``large`` (cross-validation's, of a group per fold and grid point: its counts grouped by
+    score, hundreds of thousands of rows): work_mem at least :data:`RANKED_WORK_MEM_KB` for the statement too
+    (in memory, hashed; on adult's 20-point grid the default 4 MB sorted them on disk).
     """
     can = plpy.execute(Sql(
         "SELECT NOT pg_catalog.current_setting('transaction_read_only')::pg_catalog.bool "
         "AND pg_catalog.has_database_privilege(pg_catalog.current_database(), 'TEMPORARY') AS ok"
     ))[0]["ok"]
-    memory = nullcontext() if not ranked else setting(plpy, "work_mem", plpy.execute(Sql(
+    memory = nullcontext() if not (ranked or large) else setting(plpy, "work_mem", plpy.execute(Sql(
         f"SELECT GREATEST(pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) OPERATOR(pg_catalog./) 1024, "
         f"{RANKED_WORK_MEM_KB})::pg_catalog.text OPERATOR(pg_catalog.||) 'kB' AS m"
     ))[0]["m"])

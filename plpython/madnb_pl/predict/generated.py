@@ -73,6 +73,7 @@ no cast or domain CHECK another role defines runs either
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable
@@ -267,6 +268,26 @@ def _categorical_index(f: Feature, x: str, js: str, codes: tuple[int, int, dict[
             f"'{hi + 1}'::pg_catalog.int8) OPERATOR(pg_catalog.-) '{lo - 1}'::pg_catalog.int8)::pg_catalog.int4"
         )
     return f"({plpy_literal(js)}::pg_catalog.jsonb OPERATOR(pg_catalog.->>) {value_text_sql(x, f)})::pg_catalog.int4"
+
+
+def categorical_slot_sql(f: Feature, x: str, js: str) -> str:
+    """The slot of categorical value ``x`` in dictionary ``js`` (jsonb text, value -> rank): what a term reads
+    (:func:`class_terms`' ``looked_up``) from numbers of that dictionary (:func:`in_dictionary`)."""
+    return _categorical_index(f, x, js, _codes(js, f))
+
+
+def in_dictionary(m: ModelNumbers, dictionaries: dict[int, str]) -> ModelNumbers:
+    """``m`` with each categorical feature j's log-probabilities by the ranks of ``dictionaries[j]`` (jsonb text,
+    value -> rank 1..n, holding every value of ``m``'s dictionary): several models of one dictionary (the folds'
+    of a cross-validation) then read one slot per row (:func:`categorical_slot_sql`).  A value ``m`` has not seen
+    gets 0, what its term (NULL: an unseen value adds nothing) adds to a score."""
+    dicts: dict[int, tuple[str, list[list[float]]]] = {}
+    for j, (js, lps) in m.dicts.items():
+        mine: dict[str, int] = json.loads(js)
+        shared: dict[str, int] = json.loads(dictionaries[j])
+        order = sorted(shared, key=shared.__getitem__)
+        dicts[j] = (dictionaries[j], [[lp[mine[v] - 1] if v in mine else 0.0 for v in order] for lp in lps])
+    return dataclasses.replace(m, dicts=dicts)
 
 
 def _categorical_term(f: Feature, x: str, js: str, lps: list[list[float]], i: int, index: str | None = None) -> str:

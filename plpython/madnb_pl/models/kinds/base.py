@@ -124,6 +124,18 @@ class FoldPass:
     labelled: int
 
 
+@dataclass(frozen=True)
+class FoldLookups:
+    """What every fold-complement model of a cross-validation reads from a row, computed once per row
+    (:meth:`Kind.fold_lookups`): its SQL over the score values, one expression each (the scoring query names
+    them ``p.l1``, ``p.l2``, ...), and whether they are all a score reads (``complete``: then rows of equal
+    lookups, fold and label score alike under every model, and the scoring query counts them as one)."""
+
+    columns: list[Sql]
+    complete: bool
+    context: Any = None
+
+
 NO_SCORE = Sql(f"'-Infinity'::{F8}")
 """The score of a class a fold-complement model does not hold: probability 0, never predicted."""
 
@@ -237,12 +249,20 @@ class Kind(ABC, Generic[T, N]):
     def score_values(self, training: T) -> list[Sql]:
         """The values over row ``t`` the kind's score expression reads, in its functions' argument order."""
 
+    def fold_lookups(self, plpy: Plpy, training: T, parts: list[Part], values: list[str]) -> FoldLookups | None:
+        """What the models of every fold read from a row alike (SQL over the score values ``values``), computed
+        once per row by the scoring query and given to :meth:`complement_scores`; None (the default): nothing."""
+        return None
+
     @abstractmethod
     def complement_scores(
-        self, plpy: Plpy, training: T, parts: list[Part], classes: list[str], values: list[str], temp: TempName,
-    ) -> Sql:
-        """The scores (float8[] in the order of ``classes``, :func:`scores_in_order`) of the values ``values`` (SQL,
-        as :meth:`score_values` lists them) under the model derived from the sum of ``parts``."""
+        self, plpy: Plpy, trainings: list[T], parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+        lookups: FoldLookups | None = None,
+    ) -> list[Sql]:
+        """Per training of ``trainings`` (a grid's points: the same columns, other parameters), the scores (float8[]
+        in the order of ``classes``, :func:`scores_in_order`) of the values ``values`` (SQL, as :meth:`score_values`
+        lists them; ``lookups``: :meth:`fold_lookups`' columns, as ``p.l1``, ...) under its model derived from the sum
+        of ``parts`` (summed once for every point)."""
 
     # -- export -----------------------------------------------------------
 
@@ -306,6 +326,6 @@ def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, subject: str) -> C
 
 
 __all__ = [
-    "NO_SCORE", "CatalogEntry", "CatalogType", "Derived", "FoldPass", "Kind", "N", "Numbers", "Part", "Released", "T",
+    "NO_SCORE", "CatalogEntry", "CatalogType", "Derived", "FoldLookups", "FoldPass", "Kind", "N", "Numbers", "Part", "Released", "T",
     "TempName", "TrainRequest", "catalog_type", "publish_table", "scores_in_order",
 ]

@@ -54,6 +54,7 @@ from ..catalog import CatalogModel, ModelObjects
 from .base import (
     CatalogEntry,
     Derived,
+    FoldLookups,
     FoldPass,
     Kind,
     Part,
@@ -264,7 +265,18 @@ def model_numbers(
     ``p`` None is kind 'naive_bayes' (MADlib's numbers).  madnb.train writes
     the functions from these numbers and madnb.model_sql / to_sklearn export them.
     """
-    numbers = generated.read_numbers(plpy, training, cp, fp, numeric_stats, smoothing, var_floor=p is None)
+    return with_priors(p, fitted_numbers(plpy, p, training, cp, fp, numeric_stats, smoothing))
+
+
+def fitted_numbers(
+    plpy: Plpy, p: Parameters | None, training: ColumnTraining, cp: NewName, fp: NewName, numeric_stats: NewName | None, smoothing: float,
+) -> generated.ModelNumbers:
+    """:func:`model_numbers` before the kind's priors: the log class frequencies as priors."""
+    return generated.read_numbers(plpy, training, cp, fp, numeric_stats, smoothing, var_floor=p is None)
+
+
+def with_priors(p: Parameters | None, numbers: generated.ModelNumbers) -> generated.ModelNumbers:
+    """:func:`fitted_numbers` with the kind's priors (:func:`log_priors`)."""
     if p is None:
         return numbers
     return dataclasses.replace(numbers, prior=log_priors(p, numbers.classes, numbers.prior))
@@ -463,23 +475,72 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
     def score_values(self, training: TableTraining) -> list[Sql]:
         return [columns.column_value_sql(f"t.{f.column.sql}", f) for f in training.columns.features]
 
-    def complement_scores(
-        self, plpy: Plpy, training: TableTraining, parts: list[Part], classes: list[str], values: list[str], temp: TempName,
-    ) -> Sql:
-        """The other folds' statistics summed and derived, as any merge (counts add, Gaussian cells by Chan's formula:
-        :func:`madnb_pl.derive.model_tables.merge_and_derive`), then the kind's numbers (:func:`derive_kind`)."""
+    def fold_lookups(self, plpy: Plpy, training: TableTraining, parts: list[Part], values: list[str]) -> FoldLookups | None:
+        """Each categorical feature's slot in one dictionary of every value of the folds (ranks in byte order), so
+        that the folds' models (:func:`madnb_pl.predict.generated.in_dictionary`) look a value up once per row, not
+        once per model and class; complete when every feature is categorical."""
         cols = training.columns
-        # temp() names only what merge_and_derive creates: every name is dropped at the end
-        tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
-        kept = temp("sum")
-        model_tables.merge_and_derive(plpy, parts, tables, training.smoothing, shape=cols.shape(), keep=kept)
-        if training.params is not None:
-            derive_kind(plpy, training.params, cols, kept.sql, tables.feature_probs, tables.numeric_stats)
-        numbers = model_numbers(
-            plpy, training.params, cols, tables.class_priors, tables.feature_probs, tables.numeric_stats, training.smoothing,
+        categorical = [j for j, f in enumerate(cols.features, start=1) if not f.gaussian]
+        if not categorical:
+            return None
+        union = " UNION ".join(
+            f"SELECT p.attr, p.value FROM {rel.sql} AS p WHERE p.attr OPERATOR(pg_catalog.>) 0 AND p.value IS NOT NULL"
+            for rel, _header in parts
         )
-        scores = generated.scores_sql(cols, numbers, values)
-        return scores_in_order(classes, numbers.classes, lambda i: scores[i])
+        seen: dict[int, list[str]] = {j: [] for j in categorical}
+        for r in plpy.execute(Sql(f"SELECT u.attr, u.value FROM ({union}) AS u")):
+            if int(r["attr"]) in seen:
+                seen[int(r["attr"])].append(r["value"])
+        dictionaries = {
+            j: json.dumps({v: i for i, v in enumerate(sorted(vs, key=lambda v: v.encode()), start=1)})
+            for j, vs in seen.items() if vs
+        }
+        slots = {j: generated.categorical_slot_sql(cols.features[j - 1], values[j - 1], js) for j, js in dictionaries.items()}
+        order = sorted(slots)
+        return FoldLookups([Sql(slots[j]) for j in order], len(categorical) == len(cols.features), (dictionaries, order))
+
+    def complement_scores(
+        self, plpy: Plpy, trainings: list[TableTraining], parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+        lookups: FoldLookups | None = None,
+    ) -> list[Sql]:
+        """The other folds' statistics summed and derived, as any merge (counts add, Gaussian cells by Chan's formula:
+        :func:`madnb_pl.derive.model_tables.merge_and_derive`), then each point's numbers (:func:`derive_kind`).
+
+        Summed and derived once for the points whose tables are alike (the same min_categories and
+        var_smoothing: the Laplace smoothing and the priors are read with the numbers), and the numbers read
+        once per smoothing (the priors apply to them: :func:`log_priors`)."""
+        cols = trainings[0].columns
+        tables_of: dict[Any, ModelTables] = {}
+        numbers_of: dict[Any, generated.ModelNumbers] = {}
+        out = []
+        for training in trainings:
+            p = training.params
+            derivation = None if p is None else (
+                p.kind, tuple(min_categories(p, cols) or ()), p.var_smoothing if p.kind == GAUSSIAN else None,
+            )
+            tables = tables_of.get(derivation)
+            if tables is None:
+                # temp() names only what merge_and_derive creates: every name is dropped at the end
+                tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
+                kept = temp("sum")
+                model_tables.merge_and_derive(plpy, parts, tables, training.smoothing, shape=cols.shape(), keep=kept)
+                if p is not None:
+                    derive_kind(plpy, p, cols, kept.sql, tables.feature_probs, tables.numeric_stats)
+                tables_of[derivation] = tables
+            read = (derivation, training.smoothing)
+            fitted = numbers_of.get(read)
+            if fitted is None:
+                fitted = fitted_numbers(plpy, p, cols, tables.class_priors, tables.feature_probs, tables.numeric_stats, training.smoothing)
+                numbers_of[read] = fitted
+            numbers = with_priors(p, fitted)
+            looked_up: dict[int, str] | None = None
+            if lookups is not None:
+                dictionaries, order = lookups.context
+                numbers = generated.in_dictionary(numbers, dictionaries)
+                looked_up = {j: f"p.l{i}" for i, j in enumerate(order, start=1)}
+            scores = generated.scores_sql(cols, numbers, values, looked_up=looked_up)
+            out.append(scores_in_order(classes, numbers.classes, lambda i, sc=scores: sc[i]))  # type: ignore[misc]
+        return out
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
         """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from.

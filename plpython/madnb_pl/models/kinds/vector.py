@@ -67,6 +67,7 @@ from ..catalog import CatalogModel, ModelObjects
 from .base import (
     CatalogEntry,
     Derived,
+    FoldLookups,
     FoldPass,
     Kind,
     Part,
@@ -833,26 +834,32 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         return [Sql(f"t.{training.vector.sql}")]
 
     def complement_scores(
-        self, plpy: Plpy, training: VectorTraining, parts: list[Part], classes: list[str], values: list[str], temp: TempName,
-    ) -> Sql:
+        self, plpy: Plpy, trainings: list[VectorTraining], parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+        lookups: FoldLookups | None = None,
+    ) -> list[Sql]:
         """The other folds' cells in one statistics table (:func:`derive` sums a table's cells: per-feature sums add),
-        derived as madnb.train derives them; scores of a class the complement lacks are -Infinity."""
+        summed once and derived for each point as madnb.train derives them; scores of a class the complement lacks
+        are -Infinity."""
         total = temp("sum")
-        statistics_table.create_with_types(plpy, total, training.label.type_sql, "pg_catalog.text")
+        statistics_table.create_with_types(plpy, total, trainings[0].label.type_sql, "pg_catalog.text")
         plpy.execute(
             Sql(f"INSERT INTO {total.sql} (cls, attr, value, n) "
             + " UNION ALL ".join(f"SELECT p.cls, p.attr, p.value, p.n FROM {rel.sql} AS p" for rel, _header in parts))
         )
-        cp, fp = temp("cp"), temp("fp")
-        derive(plpy, training, created(plpy, total), parts[0][1], cp, fp)
-        m = read_model(plpy, training, cp, fp)
         (x,) = values
-        scores = scores_sql(training, m, x)
-        if m.classes == classes:
-            return scores
-        # NULL scores (a vector that cannot be scored) stay NULL
-        in_order = scores_in_order(classes, m.classes, lambda i: f"z.s[{i + 1}]")
-        return Sql(f"(SELECT CASE WHEN z.s IS NOT NULL THEN {in_order} END FROM (SELECT {scores} AS s) AS z)")
+        out = []
+        for training in trainings:
+            cp, fp = temp("cp"), temp("fp")
+            derive(plpy, training, created(plpy, total), parts[0][1], cp, fp)
+            m = read_model(plpy, training, cp, fp)
+            scores = scores_sql(training, m, x)
+            if m.classes == classes:
+                out.append(scores)
+                continue
+            # NULL scores (a vector that cannot be scored) stay NULL
+            in_order = scores_in_order(classes, m.classes, lambda i: f"z.s[{i + 1}]")
+            out.append(Sql(f"(SELECT CASE WHEN z.s IS NOT NULL THEN {in_order} END FROM (SELECT {scores} AS s) AS z)"))
+        return out
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> VectorTraining:
         """The model's vector training, typed for the export (base types, pg_catalog-qualified)."""
