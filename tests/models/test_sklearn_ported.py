@@ -10,15 +10,22 @@ became of it here:
   server from the same data; the expected numbers are the sklearn test's own
   (its hand-computed probabilities, the IR book's examples) or scikit-learn's
   estimator fitted here on the same rows.
-* ``madnb.update``: the test is about ``partial_fit`` (adding rows to a fitted
-  model), which is madnb.update's, helper ``versions``' part of issue 22 point 7;
-  the parts of such a test that do not use partial_fit are ported.
+  A ``partial_fit`` (rows added to a fitted model) is madnb.update: madnb.train on
+  a table of the first batch's rows, then madnb.update with a table of each further
+  batch's (:func:`batches`), compared with scikit-learn fitted here on the union
+  and by partial_fit in the same batches.  Weighted partial_fit has no
+  counterpart: madnb.update refuses a model trained with weights (0A000; an update
+  counts rows, a weighted model's statistics are sums of weights); those tests
+  check the refusal and the statement partial_fit stands for, the model of the
+  union, by madnb.train.
 * ``not applicable``: the test is about something madnb has no counterpart of,
   and the entry says why.
 
 Where madnb differs from scikit-learn by design the test says so (categorical
 values are labels, not codes: the number of categories is the number of values
-seen, or ``min_categories``; alpha is one number).
+seen, or ``min_categories``; alpha is one number; a model's classes are those of
+its rows, so madnb.update takes no list of classes and rows of a new class add
+it).
 """
 
 from __future__ import annotations
@@ -30,41 +37,53 @@ import numpy as np
 import psycopg
 import pytest
 from sklearn.datasets import load_digits, load_iris
-from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
 
-PORTED, UPDATE, NA = "ported", "madnb.update", "not applicable"
+PORTED, NA = "ported", "not applicable"
 SKLEARN_TESTS: dict[str, tuple[str, str]] = {
-    "test_gnb": (PORTED, "fit and predict on the six points; its partial_fit label check is madnb.update's"),
+    "test_gnb": (PORTED, "fit and predict on the six points; partial_fit's refusal of a label outside its declared "
+                 "classes: madnb.update declares none, and rows of a class the model lacks add it (the model of the union)"),
     "test_gnb_prior": (PORTED, "class priors 1/2, 1/2; priors sum to 1 on random data"),
     "test_gnb_sample_weight": (PORTED, "weights 1 = none; duplicated rows = integer weights; a class of weight 0 "
-                               "(gh-24140); its halves-by-partial_fit part is madnb.update's"),
+                               "(gh-24140); two partial_fits with half weights: madnb.update of a weighted model is "
+                               "0A000 (unchanged), the halves trained as one table of every row twice equal the whole "
+                               "weights and scikit-learn's two partial_fits"),
     "test_gnb_neg_priors": (PORTED, "a negative prior is 22023"),
     "test_gnb_priors": (PORTED, "priors 0.3, 0.7 give the test's probabilities"),
     "test_gnb_priors_sum_isclose": (PORTED, "ten priors summing to 1 within rounding are accepted"),
     "test_gnb_wrong_nb_priors": (PORTED, "four priors for two classes is 22023"),
     "test_gnb_prior_greater_one": (PORTED, "priors summing to 3 is 22023"),
     "test_gnb_prior_large_bias": (PORTED, "priors 0.01, 0.99 predict class 2"),
-    "test_gnb_check_update_with_no_data": (UPDATE, "GaussianNB._update_mean_variance on no rows: a private method; "
-                                           "madnb.update of an empty source is madnb.update's"),
-    "test_gnb_partial_fit": (UPDATE, "partial_fit equals fit"),
+    "test_gnb_check_update_with_no_data": (PORTED, "GaussianNB._update_mean_variance of no rows (a private method) "
+                                           "changes nothing; madnb.update of an empty or unlabelled source is 22023 and "
+                                           "changes nothing (no version, the same numbers)"),
+    "test_gnb_partial_fit": (PORTED, "train on rows 1, 3, 5, update with 2, 4, 6: priors, means, variances of fit; "
+                             "float8 only; partial_fit's epsilon is its last batch's, madnb's the union's as fit's"),
     "test_gnb_naive_bayes_scale_invariance": (PORTED, "iris scaled by 1e-10, 1 and 1e10 predicts the same"),
     "test_discretenb_prior": (PORTED, "log priors log(1/3) for the four discrete kinds"),
-    "test_discretenb_partial_fit": (UPDATE, "partial_fit's counts equal fit's"),
+    "test_discretenb_partial_fit": (PORTED, "class and feature (category) counts and probabilities of fit, the four "
+                                    "discrete kinds, trained at once and one row at a time"),
     "test_NB_partial_fit_no_first_classes": (NA, "partial_fit's classes argument: madnb.update reads the classes from "
                                              "the rows, no list of classes is declared"),
     "test_discretenb_predict_proba": (PORTED, "Bernoulli and multinomial, two and three classes"),
     "test_discretenb_uniform_prior": (PORTED, "fit_prior false gives 1/2, 1/2 for the four discrete kinds"),
-    "test_discretenb_provide_prior": (PORTED, "class_prior used; a wrong number of priors is 22023; its partial_fit "
-                                      "part is madnb.update's"),
-    "test_discretenb_provide_prior_with_partial_fit": (UPDATE, "class_prior through partial_fit"),
-    "test_discretenb_sample_weight_multiclass": (PORTED, "normalised weights, the four discrete kinds; its partial_fit "
-                                                 "part is madnb.update's"),
-    "test_discretenb_degenerate_one_class_case": (PORTED, "one and two classes, the four discrete kinds, with fit; "
-                                                  "the use_partial_fit half is madnb.update's"),
+    "test_discretenb_provide_prior": (PORTED, "class_prior used; a wrong number of priors is 22023; partial_fit's "
+                                      "refusal of other classes: madnb.update of rows of a class the priors lack is 22023 "
+                                      "(unchanged)"),
+    "test_discretenb_provide_prior_with_partial_fit": (PORTED, "iris (in tenths, as integers) in the test's two batches, "
+                                                       "class_prior none and given: fit's and partial_fit's log priors"),
+    "test_discretenb_sample_weight_multiclass": (PORTED, "normalised weights, the four discrete kinds; partial_fit in "
+                                                 "three weighted batches: madnb.update of a weighted model is 0A000 "
+                                                 "(unchanged), the union is the fit"),
+    "test_discretenb_degenerate_one_class_case": (PORTED, "one and two classes, the four discrete kinds, with fit and "
+                                                  "with the first row trained and the others added by madnb.update"),
     "test_mnnb": (PORTED, "dense counts: negative counts refused (22023), the training set predicted; sparse matrices "
-                  "are madnb's tsvector form (tests/models/test_kinds_vector.py); its partial_fit part is madnb.update's"),
-    "test_mnb_prior_unobserved_targets": (NA, "partial_fit with classes declared before any row of them: a madnb model's "
-                                          "classes are those of its rows"),
+                  "are madnb's tsvector form (tests/models/test_kinds_vector.py); partial_fit in three batches "
+                  "(the first of one class): fit's and partial_fit's probabilities"),
+    "test_mnb_prior_unobserved_targets": (PORTED, "no class is declared before its rows: the model has two classes, "
+                                          "[1, 1] ties (the first predicted), madnb.update of a row of class 2 makes it "
+                                          "predict 2"),
     "test_bnb": (PORTED, "the IR book's Bernoulli example: priors, feature probabilities, the test document's probabilities"),
     "test_bnb_feature_log_prob": (PORTED, "log(count + 1) - log(class count + 2)"),
     "test_cnb": (PORTED, "Rennie et al.'s weights, normalised and not; negative counts refused (22023)"),
@@ -74,7 +93,8 @@ SKLEARN_TESTS: dict[str, tuple[str, str]] = {
     "test_categoricalnb_with_min_categories": (PORTED, "the three cases: counts, prediction, n_categories"),
     "test_categoricalnb_min_categories_errors": (PORTED, "a nested array is 22023"),
     "test_alpha": (PORTED, "alpha 0: Bernoulli and multinomial raise it to 1e-10 with a NOTICE (force_alpha=False), "
-                   "categorical keeps 0; the probabilities of the test (dense; sparse: tsvector, not ported)"),
+                   "categorical keeps 0; the probabilities of the test (dense; sparse: tsvector, not ported); its partial_fit "
+                   "of every row at once is madnb.train"),
     "test_alpha_vector": (NA, "alpha per feature: madnb's alpha is one number (options.alpha); not supported"),
     "test_check_accuracy_on_digits": (PORTED, "madnb.cross_validate with 10 folds (madnb's folds, not KFold's): the "
                                       "test's accuracy bounds"),
@@ -90,6 +110,7 @@ Y = np.array([1, 1, 1, 2, 2, 2])
 X2 = np.random.RandomState(0).randint(5, size=(6, 100))
 Y2 = np.array([1, 1, 2, 2, 3, 3])
 DISCRETE = ["bernoulli", "categorical", "complement", "multinomial"]
+ESTIMATORS = {"bernoulli": BernoulliNB, "categorical": CategoricalNB, "complement": ComplementNB, "multinomial": MultinomialNB}
 TOL = 1e-9
 
 
@@ -160,6 +181,32 @@ def sqlstate(db: psycopg.Connection[Any], call: str, params: Any = None) -> str 
     return None
 
 
+def batches(db: psycopg.Connection[Any], model: str, kind: str, x: Any, y: Any, parts: list[Any], options: Any = None) -> None:
+    """scikit-learn's partial_fit in batches ``parts`` (index arrays of the rows of ``x``, ``y``): madnb.train of
+    ``kind`` on a table of the first batch's rows, then madnb.update with a table of each further batch's
+    (tables ``<model>_b0``, ``<model>_b1``, ...)."""
+    x, y = np.asarray(x), np.asarray(y)
+    for i, rows in enumerate(parts):
+        data(db, f"{model}_b{i}", kind, x[rows], y[rows])
+        if i == 0:
+            train(db, model, f"{model}_b0", kind, options)
+        else:
+            db.execute("SELECT madnb.update(%s, %s)", [model, f"{model}_b{i}"])
+
+
+def partial_fit(est: Any, x: Any, y: Any, parts: list[Any]) -> Any:
+    """scikit-learn's ``est`` partial_fit on batches ``parts`` of the rows of ``x``, ``y``, the classes of ``y`` declared
+    on the first call."""
+    x, y = np.asarray(x), np.asarray(y)
+    for i, rows in enumerate(parts):
+        est.partial_fit(x[rows], y[rows], classes=np.unique(y) if i == 0 else None)
+    return est
+
+
+def version(db: psycopg.Connection[Any], model: str) -> int:
+    return int(db.execute("SELECT version FROM madnb.models WHERE name = %s", [model]).fetchone()[0])
+
+
 def test_every_test_of_scikit_learns_naive_bayes_file_is_listed_with_what_became_of_it():
     import sklearn.tests.test_naive_bayes as theirs
 
@@ -167,7 +214,7 @@ def test_every_test_of_scikit_learns_naive_bayes_file_is_listed_with_what_became
     assert names == set(SKLEARN_TESTS)
     here = globals()
     for name, (status, why) in SKLEARN_TESTS.items():
-        assert status in (PORTED, UPDATE, NA) and why
+        assert status in (PORTED, NA) and why
         assert (f"test_{name}" in here) == (status == PORTED), name
 
 
@@ -179,8 +226,16 @@ def test_test_gnb(db):
     train(db, "g", "toy", "gaussian")
     assert predict(db, "g", "toy") == list(Y)
     p = proba(db, "g", "toy")
-    np.testing.assert_allclose(p, GaussianNB().fit(X, Y).predict_proba(X), rtol=0, atol=TOL)
+    ref = GaussianNB().fit(X, Y)
+    np.testing.assert_allclose(p, ref.predict_proba(X), rtol=0, atol=TOL)
     np.testing.assert_allclose(p.sum(axis=1), 1, rtol=0, atol=1e-12)
+    # partial_fit refuses labels outside the classes its first call declared; madnb.update declares none: the rows of
+    # a class the model has not seen add that class, and the model is the one of the union
+    batches(db, "gb", "gaussian", X, Y, [np.arange(3), np.arange(3, 6)])
+    assert db.execute("SELECT madnb.model_classes('gb')").fetchone()[0] == ["1", "2"]
+    for got, expected in zip(_gaussian_numbers(db, "gb"), (ref.theta_, ref.var_), strict=True):
+        np.testing.assert_allclose(got, expected, rtol=0, atol=TOL)
+    np.testing.assert_allclose(proba(db, "gb", "toy"), ref.predict_proba(X), rtol=0, atol=TOL)
 
 
 def test_test_gnb_prior(db):
@@ -208,8 +263,23 @@ def test_test_gnb_sample_weight(db):
     train(db, "ones", "toy_ones", "gaussian", weight="w")
     for a, b in zip(_gaussian_numbers(db, "plain"), _gaussian_numbers(db, "ones"), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=0)
-    # duplicated rows and the corresponding integer weights give the same model
+    # two fits of every row with half its weight are one with the whole weight.  partial_fit's way, a weighted model
+    # updated, is refused (0A000) and changes nothing: an update counts rows, a weighted model's statistics are sums
+    # of weights.  The two halves are then one table of every row twice, weighted sw / 2
     rng = np.random.RandomState(0)
+    sw = rng.rand(6)
+    columns(db, "sw", X, Y, w=sw)
+    columns(db, "halves", np.vstack([X, X]), np.concatenate([Y, Y]), w=np.concatenate([sw, sw]) / 2)
+    train(db, "sw", "sw", "gaussian", weight="w")
+    train(db, "halves", "halves", "gaussian", weight="w")
+    assert sqlstate(db, "SELECT madnb.update('sw', 'sw')") == "0A000"
+    assert version(db, "sw") == 1
+    halves = GaussianNB().partial_fit(X, Y, classes=[1, 2], sample_weight=sw / 2).partial_fit(X, Y, sample_weight=sw / 2)
+    for got, whole, theirs in zip(_gaussian_numbers(db, "halves"), _gaussian_numbers(db, "sw"), (halves.theta_, halves.var_),
+                                  strict=True):
+        np.testing.assert_allclose(got, whole, rtol=0, atol=TOL)
+        np.testing.assert_allclose(got, theirs, rtol=0, atol=TOL)
+    # duplicated rows and the corresponding integer weights give the same model
     ind = rng.randint(0, X.shape[0], 20)
     sw = np.bincount(ind, minlength=X.shape[0])
     columns(db, "dupl", X[ind], Y[ind])
@@ -274,6 +344,41 @@ def test_test_gnb_prior_large_bias(db):
     assert predict(db, "g", "q") == [2]
 
 
+def test_test_gnb_check_update_with_no_data(db):
+    # scikit-learn's update of a mean and a variance by no rows leaves them as they were (a private method; its
+    # partial_fit of no rows is an error).  madnb.update of a source without a labelled row is an error, 22023, that
+    # leaves the model as it was: no new version, the same numbers
+    columns(db, "toy", X, Y)
+    columns(db, "empty", X[:0], Y[:0])
+    columns(db, "unlabelled", X)
+    train(db, "g", "toy", "gaussian")
+    before = _gaussian_numbers(db, "g")
+    for source in ("empty", "unlabelled"):
+        assert sqlstate(db, "SELECT madnb.update('g', %s)", [source]) == "22023"
+    assert version(db, "g") == 1
+    for a, b in zip(before, _gaussian_numbers(db, "g"), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_test_gnb_partial_fit(db):
+    # float8 (the test's float32 case has no counterpart: madnb's numbers are float8); partial_fit of every row at once
+    # is madnb.train, test_test_gnb
+    columns(db, "toy", X, Y)
+    parts = [np.arange(0, 6, 2), np.arange(1, 6, 2)]
+    batches(db, "g", "gaussian", X, Y, parts)
+    fit, pf = GaussianNB().fit(X, Y), partial_fit(GaussianNB(), X, Y, parts)
+    theta, var = _gaussian_numbers(db, "g")
+    for ref in (fit, pf):
+        np.testing.assert_allclose(np.exp(log_prior(db, "g", "gaussian")), ref.class_prior_, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(theta, ref.theta_, rtol=0, atol=TOL)
+    np.testing.assert_allclose(var, fit.var_, rtol=0, atol=TOL)
+    # partial_fit's epsilon is var_smoothing times the largest variance of its last batch; madnb's is the union's, fit's
+    assert pf.epsilon_ != fit.epsilon_
+    np.testing.assert_allclose(var, pf.var_ - pf.epsilon_ + fit.epsilon_, rtol=0, atol=TOL)
+    np.testing.assert_allclose(proba(db, "g", "toy"), fit.predict_proba(X), rtol=0, atol=TOL)
+    assert version(db, "g") == 2
+
+
 def test_test_gnb_naive_bayes_scale_invariance(db):
     iris = load_iris()
     labels = []
@@ -293,6 +398,43 @@ def test_test_discretenb_prior(db, kind):
     data(db, "x2", kind, X2, Y2)
     train(db, "d", "x2", kind)
     np.testing.assert_allclose(log_prior(db, "d", kind), np.log(np.array([2, 2, 2]) / 6.0), rtol=0, atol=1e-12)
+
+
+def _discrete_counts(db: psycopg.Connection[Any], model: str, kind: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """class_count_ and, per feature, category_count_ (categorical: class x value) or feature_count_ (the vector
+    kinds: one class x feature array) of a discrete model."""
+    if kind != "categorical":
+        cc, fc, _ = _vector_tables(db, model)
+        return cc, [fc]
+    cc = np.array([r[0] for r in db.execute(f"SELECT class_cnt FROM madnb_models.{model}_class_priors ORDER BY class")])
+    attrs = [r[0] for r in db.execute(f"SELECT DISTINCT attr FROM madnb_models.{model}_feature_probs ORDER BY 1")]
+    return cc, [np.array([r[0] for r in db.execute(
+        f"SELECT array_agg(cnt ORDER BY value) FROM madnb_models.{model}_feature_probs WHERE attr = %s GROUP BY class "
+        "ORDER BY class", [a])]) for a in attrs]
+
+
+@pytest.mark.parametrize("kind", DISCRETE)
+def test_test_discretenb_partial_fit(db, kind):
+    x, y = np.array([[0, 1], [1, 0], [1, 1]]), np.array([0, 1, 1])
+    est = ESTIMATORS[kind]
+    fit, rows = est().fit(x, y), partial_fit(est(), x, y, [[0], [1], [2]])
+    data(db, "t", kind, x, y)
+    train(db, "d", "t", kind)  # partial_fit of every row at once is fit
+    # one row at a time; the values (categories) need not all be in the first batch
+    batches(db, "d3", kind, x, y, [[0], [1], [2]])
+    expected = fit.category_count_ if kind == "categorical" else [fit.feature_count_]
+    for model in ("d", "d3"):
+        cc, counts = _discrete_counts(db, model, kind)
+        np.testing.assert_array_equal(cc, fit.class_count_)
+        np.testing.assert_array_equal(cc, rows.class_count_)
+        for got, theirs in zip(counts, expected, strict=True):
+            np.testing.assert_array_equal(got, theirs)
+        if kind == "categorical":  # the test's own counts
+            assert [c.tolist() for c in counts] == [[[1, 0], [0, 2]], [[0, 1], [1, 1]]]
+        else:
+            np.testing.assert_array_equal(counts[0], rows.feature_count_)
+        for ref in (fit, rows):
+            np.testing.assert_allclose(proba(db, model, "t"), ref.predict_proba(x), rtol=0, atol=TOL)
 
 
 @pytest.mark.parametrize("kind", ["bernoulli", "multinomial"])
@@ -328,6 +470,25 @@ def test_test_discretenb_provide_prior(db, kind):
     on = "features => ARRAY['v']" if kind != "categorical" else "exclude => ARRAY['id']"
     assert sqlstate(db, f"SELECT madnb.train('d3', 't3', 'label', {on}, kind => %s, "
                         "options => '{\"class_prior\": [0.5, 0.5]}')", [kind]) == "22023"
+    # partial_fit refuses classes other than its first call's; madnb.update takes no classes, and rows of a third class
+    # that the model's two priors do not cover are 22023, the model as it was
+    assert sqlstate(db, "SELECT madnb.update('d', 't3')") == "22023"
+    assert version(db, "d") == 1
+    np.testing.assert_allclose(np.exp(log_prior(db, "d", kind)), [0.5, 0.5], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", DISCRETE)
+def test_test_discretenb_provide_prior_with_partial_fit(db, kind):
+    iris = load_iris()
+    # iris in tenths, as integers (the vector kinds here take int4[]); the priors the test checks are the labels' alone
+    x, y = np.rint(iris.data * 10).astype(int), iris.target
+    parts = train_test_split(np.arange(len(y)), test_size=0.4, random_state=415)  # the test's split of the rows
+    est = ESTIMATORS[kind]
+    for i, prior in enumerate([None, [0.3, 0.3, 0.4]]):
+        batches(db, f"d{i}", kind, x, y, parts, None if prior is None else {"class_prior": prior})
+        got = log_prior(db, f"d{i}", kind)
+        for ref in (est(class_prior=prior).fit(x, y), partial_fit(est(class_prior=prior), x, y, parts)):
+            np.testing.assert_allclose(got, ref.class_log_prior_, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("kind", DISCRETE)
@@ -337,6 +498,12 @@ def test_test_discretenb_sample_weight_multiclass(db, kind):
     sw /= sw.sum()
     data(db, "t", kind, x, [0, 0, 1, 2], w=sw)
     train(db, "d", "t", kind, weight="w")
+    assert predict(db, "d", "t") == [0, 1, 1, 2]
+    # partial_fit in three weighted batches: madnb.update refuses a weighted model (0A000) and leaves it as it was (an
+    # update counts rows, a weighted model's statistics are sums of weights); the union of the batches is the fit above
+    data(db, "b", kind, x[2:3], [1], w=sw[2:3])
+    assert sqlstate(db, "SELECT madnb.update('d', 'b')") == "0A000"
+    assert version(db, "d") == 1
     assert predict(db, "d", "t") == [0, 1, 1, 2]
 
 
@@ -351,6 +518,12 @@ def test_test_discretenb_degenerate_one_class_case(db, kind, single_class):
     assert predict(db, "d", "t")[0] == y[0]
     assert db.execute("SELECT madnb.model_classes('d')").fetchone()[0] == [str(c) for c in sorted(set(y))]
     assert proba(db, "d", "t").shape == (len(y), len(set(y)))
+    # use_partial_fit: the first row trained, the others added by madnb.update (the second class, if any, with them)
+    batches(db, "u", kind, x, y, [[0], list(range(1, len(y)))])
+    assert predict(db, "u", "t")[0] == y[0]
+    assert db.execute("SELECT madnb.model_classes('u')").fetchone()[0] == [str(c) for c in sorted(set(y))]
+    theirs = ESTIMATORS[kind]().partial_fit(x, y, classes=sorted(set(y))).predict_proba(x)
+    np.testing.assert_allclose(proba(db, "u", "t"), theirs, rtol=0, atol=TOL)
 
 
 def test_test_mnnb(db):
@@ -359,7 +532,31 @@ def test_test_mnnb(db):
     vectors(db, "x2", X2, Y2)
     train(db, "m", "x2", "multinomial")
     assert predict(db, "m", "x2") == list(Y2)
-    np.testing.assert_allclose(proba(db, "m", "x2"), MultinomialNB().fit(X2, Y2).predict_proba(X2), rtol=0, atol=TOL)
+    fit = MultinomialNB().fit(X2, Y2)
+    np.testing.assert_allclose(proba(db, "m", "x2"), fit.predict_proba(X2), rtol=0, atol=TOL)
+    # incremental fitting: rows 1-2 (one class), 3-5, 6 (partial_fit of every row at once is fit, above)
+    parts = [np.arange(2), np.arange(2, 5), np.arange(5, 6)]
+    batches(db, "m3", "multinomial", X2, Y2, parts)
+    assert predict(db, "m3", "x2") == list(Y2)
+    for ref in (fit, partial_fit(MultinomialNB(), X2, Y2, parts)):
+        np.testing.assert_allclose(proba(db, "m3", "x2"), ref.predict_proba(X2), rtol=0, atol=TOL)
+
+
+def test_test_mnb_prior_unobserved_targets(db):
+    # partial_fit declares class 2 before any row of it; a madnb model's classes are its rows', so it has two until
+    # madnb.update adds a row of class 2.  Before: [1, 1] is a tie, the first class predicted (as argmax); after: 2
+    x, y = np.array([[0, 1], [1, 0]]), np.array([0, 1])
+    vectors(db, "t", x, y)
+    vectors(db, "q", [[0, 1], [1, 0], [1, 1]])
+    vectors(db, "more", [[1, 1]], [2])
+    train(db, "m", "t", "multinomial")
+    assert predict(db, "m", "q") == [0, 1, 0]
+    db.execute("SELECT madnb.update('m', 'more')")
+    assert predict(db, "m", "q") == [0, 1, 2]
+    theirs = MultinomialNB().partial_fit(x, y, classes=[0, 1, 2]).partial_fit([[1, 1]], [2])
+    union = MultinomialNB().fit([[0, 1], [1, 0], [1, 1]], [0, 1, 2])
+    for ref in (theirs, union):
+        np.testing.assert_allclose(proba(db, "m", "q"), ref.predict_proba([[0, 1], [1, 0], [1, 1]]), rtol=0, atol=TOL)
 
 
 # the IR book's example: Chinese Beijing Chinese, Chinese Chinese Shanghai, Chinese Macao (China), Tokyo Japan Chinese (Japan)
