@@ -351,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
             tq, tp = train_call(MODEL)
             conn.execute(tq, tp)  # loads madnb's Python in this session; the model the figure predicts with
             cross_validate_figure(conn, Budget(per_figure=300.0, deadline=1200.0), args.runs)
+            args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "cross_validate_explain.md").write_text(cross_validate_plans(conn, pg))
             return 0
         before = uptime()
