@@ -358,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only_private:
             setup(conn)
             print(f"load before: {uptime()}", flush=True)
-            private_figure(conn, Budget(per_figure=300.0, deadline=1200.0), args.runs)
+            row = private_figure(conn, Budget(per_figure=300.0, deadline=1200.0), args.runs)
+            print(f"  against: the exact madnb.train, median {row['baseline_median_s'] * 1000:.1f} ms", flush=True)
             print(f"load after: {uptime()}", flush=True)
             return 0
         if args.only_cv:
