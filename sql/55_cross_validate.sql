@@ -42,9 +42,10 @@ COMMENT ON FUNCTION madnb.fold(bigint, integer, integer) IS
     'the cross-validation fold (1 to folds) of an integer key: madnb.fold(key::text, folds, seed)';
 
 -- Its scoring query computes each row's scores, their largest and their log-sum-exp once, in levels of
--- their own: a subquery whose select list calls a VOLATILE function is not flattened into the level
--- above (which would compute the value once per reference), and these are PARALLEL SAFE (the level stays
--- in the parallel workers, unlike OFFSET 0) and LANGUAGE sql: inlined once the level is planned.
+-- their own (and private training from columns each row's fixed-point codes): a subquery whose select
+-- list calls a VOLATILE function is not flattened into the level above (which would compute the value
+-- once per reference), and these are PARALLEL SAFE (the level stays in the parallel workers, unlike
+-- OFFSET 0) and LANGUAGE sql: inlined once the level is planned.
 CREATE OR REPLACE FUNCTION madnb._once(x pg_catalog.float8[]) RETURNS pg_catalog.float8[]
 LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
 AS $$ SELECT x $$;
@@ -53,7 +54,7 @@ COMMENT ON FUNCTION madnb._once(float8[]) IS 'internal: x, computed once in its 
 CREATE OR REPLACE FUNCTION madnb._once(x pg_catalog.float8) RETURNS pg_catalog.float8
 LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
 AS $$ SELECT x $$;
-COMMENT ON FUNCTION madnb._once(float8) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query)';
+COMMENT ON FUNCTION madnb._once(float8) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query, the fixed-point codes of private training from columns)';
 
 -- cross_validate gained kind and options: the old signatures go.
 DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);

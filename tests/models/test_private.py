@@ -10,6 +10,7 @@ the same data packed into an attribute array, number for number.
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -127,7 +128,8 @@ def test_with_the_same_noise_missing_nan_and_out_of_bounds_values_release_as_fro
 
 def test_the_private_column_pass_runs_its_groups_in_parallel_workers(db):
     """The exact statistics inside the private release from columns are one Parallel Append of groups of
-    features (the Gaussian sums, the grouping sets), as exact training's pass, not a serial Append."""
+    features (the class counts with the Gaussian sums, the grouping sets), as exact training's pass, not a serial
+    Append."""
     db.execute("CREATE TABLE m AS SELECT (i % 3)::text AS c, (i % 4)::text AS k1, (i % 5)::text AS k2, (i % 7)::float8 AS x, "
                "(i % 9)::float8 AS y FROM generate_series(1, 100000) AS i")
     db.execute("ANALYZE m")
@@ -152,6 +154,9 @@ def test_the_private_column_pass_runs_its_groups_in_parallel_workers(db):
     # two aggregates of the text values, one column each (k1; k2), not one aggregate of both
     by_value = [b for a, b in zip(lines, lines[1:], strict=False) if "HashAggregate" in a and "::text" in b]
     assert len(by_value) == 2, plan
+    # the class counts and every Gaussian feature's sums in one aggregate per class (each row's codes computed
+    # once, in its sub-select), as exact training's pass, not one per group of Gaussian features
+    assert sum(re.fullmatch(r"Group Key: t(_\d+)?\.c", line.strip()) is not None for line in lines) == 1, plan
 
 
 def test_a_huge_epsilon_gives_the_exact_counts_and_means(s):

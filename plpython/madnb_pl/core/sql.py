@@ -108,6 +108,15 @@ def with_clause(ctes: Sequence[tuple[str, str]]) -> Sql:
     return Sql("WITH " + ",\n".join(f"{name} AS ({body})" for name, body in ctes) + "\n")
 
 
+def once(expr: str) -> str:
+    """float8 (or float8[]) ``expr`` computed once in its level: ``madnb._once`` (sql/55_cross_validate.sql), an
+    identity function declared VOLATILE, keeps the planner from flattening the level (a sub-select in FROM) into
+    the one above, which would compute the expression once per reference there; it is PARALLEL SAFE (the level
+    stays in the parallel workers, unlike OFFSET 0) and LANGUAGE sql, inlined once the level is planned (no call
+    per row)."""
+    return f"madnb._once({expr})"
+
+
 def temp_name(prefix: str) -> Sql:
     """A fresh name in ``pg_temp`` for a temporary table of one call (``prefix`` + random hex)."""
     return Sql("pg_temp." + quote_ident(prefix + secrets.token_hex(6)))

@@ -52,7 +52,7 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, resolve_column
 from ..core.progress import Progress
-from ..core.sql import F8, Plpy, Sql, setting, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, once, setting, text_sql, type_is_builtin
 from ..inputs import arrays
 from ..inputs.arrays import finite_number
 from . import evaluate
@@ -215,14 +215,6 @@ def lse_sql(k: int, s: str, m: str) -> str:
         f"THEN 0::{F8} ELSE pg_catalog.exp({s}[{j}] OPERATOR(pg_catalog.-) {m}) END"
         for j in range(1, k + 1)
     ) + ")"
-
-
-def once(expr: str) -> str:
-    """``expr`` computed once in its level: ``madnb._once`` (sql/55_cross_validate.sql), an identity function
-    declared VOLATILE, keeps the planner from flattening the level into the one above, which would compute the
-    expression once per reference there; it is PARALLEL SAFE (the level stays in the parallel workers, unlike
-    OFFSET 0) and LANGUAGE sql, inlined once the level is planned (no call per row)."""
-    return f"madnb._once({expr})"
 
 
 def scoring_sql(

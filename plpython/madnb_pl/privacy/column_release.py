@@ -91,8 +91,7 @@ def privacy(
         # named as pg_temp (not pg_temp_<n>, which depends on the backend), and shown as the user gave it
         p = dataclasses.replace(p, domain=Relation("pg_temp", table.name, p.domain.oid), domain_name=named)
     cells = dp_cells_sql(training, p.bounds)
-    grouped = max(len(training.numeric), sum(not f.gaussian for f in training.features))
-    stats = dp_column_stats_sql(training, p.bounds, column_pass.grouping_branches(plpy, grouped))
+    stats = dp_column_stats_sql(training, p.bounds, column_pass.grouping_branches(plpy, sum(not f.gaussian for f in training.features)))
     return ColumnPrivacy(dataclasses.replace(shape, cells=cells, column_stats=stats), p, by_name, table)
 
 
@@ -221,16 +220,18 @@ def dp_column_stats_sql(training: ColumnTraining, nb: privacy_parameters.Numeric
     instead of an unpivot of every row into one row per feature.
 
     * per class its row count (o = 0) and, per Gaussian feature o, the sums s1 and
-      s2 of its fixed-point values (:func:`_fixed_point_sql`): ``GROUP BY`` class
-      over ``branches`` groups of the Gaussian features (the count in the first),
-      added up per class and unpivoted (a few rows);
+      s2 of its fixed-point values (:func:`_fixed_point_sql`): one ``GROUP BY`` class
+      over a sub-select that computes each row's codes once (``madnb._once``: not
+      flattened into the aggregate, which would compute a code once per reference,
+      three times), unpivoted (a few rows);
     * per class and categorical value its count, in ``branches`` groups of the
       categorical features (:func:`madnb_pl.release.column_pass.value_counts_branches`).
 
     All the groups are the branches of one UNION ALL of rows of one shape (a
     MATERIALIZED CTE, unpivoted afterwards), which parallel workers run side by
-    side, as exact training's pass (an unpivot inside a branch keeps the planner
-    from a Parallel Append).  ``branches`` comes from a setting
+    side, as exact training's pass (one part per class, ``branches`` of grouping
+    sets; an unpivot inside a branch keeps the planner from a Parallel Append).
+    ``branches`` comes from a setting
     (:func:`madnb_pl.release.column_pass.grouping_branches`), never from the data.
     Rows with a NULL class are left out; nothing here can fail whatever a row holds.
     """
@@ -238,16 +239,10 @@ def dp_column_stats_sql(training: ColumnTraining, nb: privacy_parameters.Numeric
     cat = [(i, column_text_sql(f"t.{f.column.sql}", f)) for i, f in enumerate(training.features, start=1) if not f.gaussian]
     num = list(training.numeric)
     numeric = "pg_catalog.numeric"
-    rows = []
-    for k, group in enumerate(column_pass.chunks(num, branches) if num else [[]]):
-        sums = []
-        for i in num:
-            z = _fixed_point_sql(training, nb, i) if i in group else None
-            sums.append(f", pg_catalog.sum({z}) AS s{i}, pg_catalog.sum({z} OPERATOR(pg_catalog.*) {z}) AS q{i}" if z is not None
-                        else f", NULL::{numeric} AS s{i}, NULL::{numeric} AS q{i}")
-        n = "pg_catalog.count(*)" if k == 0 else "NULL::pg_catalog.int8"
-        rows.append(f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, {n} AS n{''.join(sums)} "
-                    f"FROM {src} WHERE {lab} IS NOT NULL GROUP BY 1")
+    codes = "".join(f", {_fixed_point_sql(training, nb, i)} AS z{i}" for i in num)
+    sums = "".join(f", pg_catalog.sum(r.z{i}) AS s{i}, pg_catalog.sum(r.z{i} OPERATOR(pg_catalog.*) r.z{i}) AS q{i}" for i in num)
+    rows = [f"SELECT r.cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{sums} "
+            f"FROM (SELECT {lab} AS cls{codes} FROM {src} WHERE {lab} IS NOT NULL) AS r GROUP BY 1"]
     no_sums = "".join(f", NULL::{numeric}, NULL::{numeric}" for _ in num)
     for counts in column_pass.value_counts_branches(lab, src, cat, branches, where=f"{lab} IS NOT NULL") if cat else []:
         rows.append(f"SELECT c.cls, c.o, c.v, c.n{no_sums} FROM ({counts}) AS c")
@@ -263,11 +258,12 @@ def dp_column_stats_sql(training: ColumnTraining, nb: privacy_parameters.Numeric
 
 def _fixed_point_sql(training: ColumnTraining, nb: privacy_parameters.NumericBounds, i: int) -> str:
     """Gaussian feature i's fixed-point value in row ``t`` (int8, NULL when missing): as
-    :func:`madnb_pl.privacy.private_release.dp_stats_select` encodes a cell's value, with the same constants."""
+    :func:`madnb_pl.privacy.private_release.dp_stats_select` encodes a cell's value, with the same constants,
+    through ``madnb._once`` (computed once in its sub-select)."""
     lo, hi = next((x, y) for a, x, y in nb.bounds if a == i)
     x = _value_sql(training.features[i - 1], lo, hi)
     c = [f"{float8_literal(v)}::{F8}" for v in (lo, hi, nb.mid(lo, hi), nb.scale / nb.half(lo, hi))]
-    return f"(CASE WHEN {x} IS NOT NULL THEN {private_release.fixed_point_sql(x, c[0], c[1], c[2], c[3], nb.scale)} END)"
+    return private_release.fixed_point_sql(x, c[0], c[1], c[2], c[3], nb.scale, computed_once=True)  # NULL where x is
 
 
 def _value_sql(f: Feature, lo: float, hi: float) -> str:

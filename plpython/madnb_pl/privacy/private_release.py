@@ -41,7 +41,7 @@ from typing import Any
 
 from ..core.errors import MadnbError
 from ..core.names import NewName, Relation
-from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, temp_name, text_sql, type_is_builtin
+from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, once, temp_name, text_sql, type_is_builtin
 from ..inputs import arrays, privacy_parameters
 from ..inputs.arrays import Training
 from ..inputs.privacy_parameters import NOT_DP_OBSERVED, NumericBounds, Privacy
@@ -297,12 +297,21 @@ def _dp_cells_unnest(training: Training) -> Sql:
     )
 
 
-def fixed_point_sql(x: str, lo: str, hi: str, mid: str, step: str, k: int) -> str:
+def fixed_point_sql(x: str, lo: str, hi: str, mid: str, step: str, k: int, computed_once: bool = False) -> str:
     """A numeric value's fixed-point code (int8): ``x`` (float8) clipped to [lo, hi], then
-    clip(round((x - mid) * step), -K, K), step = K / h (the module's encoding).  Every argument is SQL."""
-    clipped = f"LEAST(GREATEST({x}, {lo}), {hi})"
-    return (f"LEAST(GREATEST(pg_catalog.round(({clipped} OPERATOR(pg_catalog.-) {mid}) OPERATOR(pg_catalog.*) {step}), "
-            f"-{k}), {k})::pg_catalog.int8")
+    clip(round((x - mid) * step), -K, K), step = K / h (the module's encoding).  Every argument is SQL.
+
+    The clips are float8larger / float8smaller, the functions of max and min: as LEAST and GREATEST for every
+    float8 (NaN the largest), but strict, so the code is NULL where ``x`` is (LEAST and GREATEST skip a NULL: the
+    code would be -K).  ``computed_once``: the code in float8 goes through :func:`madnb_pl.core.sql.once` before
+    its cast, so that a sub-select whose select list holds it is not flattened into the aggregate that reads it
+    (which would compute it once per reference: a sum and a sum of squares)."""
+    def clip(v: str, a: str, b: str) -> str:
+        return f"pg_catalog.float8smaller(pg_catalog.float8larger({v}, {a}), {b})"
+
+    code = clip(f"pg_catalog.round(({clip(x, lo, hi)} OPERATOR(pg_catalog.-) {mid}) OPERATOR(pg_catalog.*) {step})",
+                f"'{-k}'::{F8}", f"'{k}'::{F8}")
+    return f"({once(code)})::pg_catalog.int8" if computed_once else f"{code}::pg_catalog.int8"
 
 
 def dp_stats_select(training: Training, nb: NumericBounds, value_counts: bool = False) -> Sql:
