@@ -56,6 +56,11 @@ LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
 AS $$ SELECT x $$;
 COMMENT ON FUNCTION madnb._once(float8) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query, the fixed-point codes of private training from columns)';
 
+CREATE OR REPLACE FUNCTION madnb._once(x pg_catalog.int4) RETURNS pg_catalog.int4
+LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
+AS $$ SELECT x $$;
+COMMENT ON FUNCTION madnb._once(int4) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query: a row''s fold, a categorical value''s slot)';
+
 -- cross_validate gained kind and options: the old signatures go.
 DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);
 DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);

@@ -109,7 +109,7 @@ def with_clause(ctes: Sequence[tuple[str, str]]) -> Sql:
 
 
 def once(expr: str) -> str:
-    """float8 (or float8[]) ``expr`` computed once in its level: ``madnb._once`` (sql/55_cross_validate.sql), an
+    """float8, float8[] or int4 ``expr`` computed once in its level: ``madnb._once`` (sql/55_cross_validate.sql), an
     identity function declared VOLATILE, keeps the planner from flattening the level (a sub-select in FROM) into
     the one above, which would compute the expression once per reference there; it is PARALLEL SAFE (the level
     stays in the parallel workers, unlike OFFSET 0) and LANGUAGE sql, inlined once the level is planned (no call
