@@ -10,8 +10,11 @@ The pipeline of :mod:`madnb_pl.models.lifecycle` once, with the folds inside it,
                 cells by Chan's formula, derive.merged_select; the vector kinds: per-feature sums add)
                 -> the fold-complement model's tables -> its scores as SQL expressions
                 (Kind.complement_scores)
-    evaluate    one scoring pass over the source: each row scored by its fold's complement
-                model, aggregated per fold (evaluate.aggregate_sql) -> evaluate.metrics per fold
+    evaluate    one scoring pass over the source: what every fold's model reads from a row
+                computed once (Kind.fold_lookups: the table kinds' categorical slots, in one
+                dictionary of the folds' values), each row scored by its fold's complement
+                model (with a grid, by each point's), aggregated per fold (evaluate.aggregate_sql)
+                -> evaluate.metrics per fold
 
 Why the sum of the other folds and not the total minus the fold: a subtraction of
 second moments loses digits when the fold's part is most of the total (and can

@@ -539,7 +539,7 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
                 numbers = generated.in_dictionary(numbers, dictionaries)
                 looked_up = {j: f"p.l{i}" for i, j in enumerate(order, start=1)}
             scores = generated.scores_sql(cols, numbers, values, looked_up=looked_up)
-            out.append(scores_in_order(classes, numbers.classes, lambda i, sc=scores: sc[i]))  # type: ignore[misc]
+            out.append(scores_in_order(classes, numbers.classes, lambda i: scores[i]))  # noqa: B023 (scores_in_order calls it at once)
         return out
 
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
