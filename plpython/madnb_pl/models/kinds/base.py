@@ -13,7 +13,8 @@ things and nothing else:
                 statements of its prediction functions, whose bodies are the shared ones
                 (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression,
                 and the explanation (:meth:`Kind.explain_statements`): the same score's terms
-                listed (:mod:`madnb_pl.predict.explain`)
+                listed (:mod:`madnb_pl.predict.explain`), which madnb.feature_importance adds up
+                over a table (:meth:`Kind.explain_terms`)
 
 and, to be exported, its training from a catalog row alone and its numbers as JSON; to be
 cross-validated, the same four steps with the folds inside them (:meth:`Kind.fold_pass`: the
