@@ -454,7 +454,7 @@ def test_models_on_either_side_of_the_inline_bound_explain_alike_and_exactly(db,
                 assert part["contributions"][f] == pytest.approx(ref.feature_log_prob_[n][i, codes[f"v{x[key - 1, n]}"]], abs=TOL)
     assert_exact_sums(db, "edge_nb", "edge", "t.id % 11 = 0")
     # feature_importance: the terms as float8 at 256 terms, the explanations' jsonb above (as the functions' bodies);
-    # on 8 rows: the jsonb of 64 classes costs about 80 ms a row
+    # on 8 rows: the jsonb explanation of 64 classes costs about 20 ms a row
     db.execute("CREATE VIEW few AS SELECT * FROM edge WHERE id % 40 = 0")
     got = importance(db, "edge_nb", "few")
     assert {r[3] for r in got.values()} == {len(y) // 40}
