@@ -185,7 +185,7 @@ def test_feature_importance_is_the_mean_absolute_contribution_to_the_predicted_c
     assert ordered == sorted(ADULT_ORDER, key=lambda f: -got[f][0])
 
 
-def test_feature_importance_reads_the_source_once(adult):
+def test_feature_importance_over_the_explanations_jsonb_reads_the_source_once(adult):
     db = adult
     from madnb_pl.models.importance import importance_sql
 
@@ -409,7 +409,8 @@ def test_objects_planted_on_the_search_path_never_run_inside_an_explanation_or_f
     db.execute("CREATE VIEW few AS SELECT * FROM mvec WHERE id % 50 = 0")
     importance = db.execute("SELECT * FROM madnb.feature_importance('mv', 'few')").fetchall()
     plant_on_search_path(db, [("generate_series", "int4, int4", "int4"), ("jsonb_agg", "jsonb", "jsonb"),
-                              ("jsonb_each", "jsonb", "jsonb"), ("array_agg", "float8", "float8[]")])
+                              ("jsonb_each", "jsonb", "jsonb"), ("array_agg", "float8", "float8[]"),
+                              ("unnest", "float8[]", "float8"), ("unnest", "text[]", "text")])
     assert db.execute(query).fetchall() == normal
     assert db.execute("SELECT * FROM madnb.feature_importance('mv', 'few')").fetchall() == importance
 
@@ -452,6 +453,13 @@ def test_models_on_either_side_of_the_inline_bound_explain_alike_and_exactly(db,
             for n, f in enumerate(("f1", "f2", "f3", "f4")):
                 assert part["contributions"][f] == pytest.approx(ref.feature_log_prob_[n][i, codes[f"v{x[key - 1, n]}"]], abs=TOL)
     assert_exact_sums(db, "edge_nb", "edge", "t.id % 11 = 0")
+    # feature_importance: the terms as float8 at 256 terms, the explanations' jsonb above (as the functions' bodies);
+    # on 8 rows: the jsonb explanation of 64 classes costs about 20 ms a row
+    db.execute("CREATE VIEW few AS SELECT * FROM edge WHERE id % 40 = 0")
+    got = importance(db, "edge_nb", "few")
+    assert {r[3] for r in got.values()} == {len(y) // 40}
+    if classes * 4 <= 256:
+        assert_same_importance(got, jsonb_importance(db, "edge_nb", "few"))
 
 
 def test_a_value_a_class_never_saw_without_smoothing_contributes_minus_infinity_and_feature_importance_says_so(db):
@@ -466,3 +474,104 @@ def test_a_value_a_class_never_saw_without_smoothing_contributes_minus_infinity_
     ).fetchall()
     # black: cat, ln 1 = 0 (three rows); white: dog, ln 1/2, and cat's -Infinity against it
     assert got == [("colour", pytest.approx(math.log(2) / 4), math.inf, 4)]
+
+
+# --- feature_importance: the terms as float8, against scikit-learn and against the explanations' jsonb ---
+
+
+def jsonb_importance(db: psycopg.Connection[Any], model: str, source: str) -> dict[str, tuple[float, ...]]:
+    """feature_importance as the average of every row's jsonb explanation (what madnb computed before it added up
+    the terms as float8: madnb_pl.models.importance.importance_sql)."""
+    from madnb_pl.models.importance import importance_sql
+
+    rows = db.execute(importance_sql(f"madnb_models.{model}_explain", source))
+    return {r[0]: tuple(r[1:]) for r in rows}
+
+
+def importance(db: psycopg.Connection[Any], model: str, source: str) -> dict[str, tuple[float, ...]]:
+    return {r[0]: tuple(r[1:]) for r in db.execute("SELECT * FROM madnb.feature_importance(%s, %s)", [model, source])}
+
+
+def assert_same_importance(got: dict[str, tuple[float, ...]], want: dict[str, tuple[float, ...]], rel: float = 1e-12) -> None:
+    assert set(got) == set(want)
+    for f, row in want.items():
+        assert got[f][:3] == pytest.approx(row[:3], rel=rel, abs=1e-300), f
+        assert got[f][3] == row[3]
+
+
+def sklearn_importance(contributions: np.ndarray, jll: np.ndarray, features: list[str]) -> dict[str, tuple[float, ...]]:
+    """From per-row contributions (rows x classes x features) and joint log-likelihoods (rows x classes): the predicted
+    class is the arg-max, the runner-up the best other class (no ties in these data)."""
+    order = np.argsort(-jll, axis=1, kind="stable")
+    rows = np.arange(len(jll))
+    pred = contributions[rows, order[:, 0], :]
+    runner = contributions[rows, order[:, 1], :] if jll.shape[1] > 1 else pred
+    return {f: (float(np.abs(pred[:, j]).mean()), float(pred[:, j].mean()), float(np.abs(pred[:, j] - runner[:, j]).mean()), len(jll))
+            for j, f in enumerate(features)}
+
+
+def test_feature_importance_is_the_mean_of_contributions_computed_from_scikit_learns_fitted_attributes(db):
+    # three classes, so the runner-up is a choice; categorical features with CategoricalNB, numeric ones with GaussianNB
+    rng = np.random.default_rng(22)
+    n = 300
+    y = rng.integers(0, 3, size=n)
+    cat = np.stack([(y + rng.integers(0, 3, size=n)) % 4, rng.integers(0, 3, size=n)], axis=1)
+    num = np.stack([y * 1.5 + rng.normal(size=n), rng.normal(size=n) * (1 + y)], axis=1)
+    db.execute("CREATE TABLE three (id int PRIMARY KEY, y text, c1 text, c2 text, g1 float8, g2 float8)")
+    with db.cursor().copy("COPY three FROM STDIN") as cp:
+        for i in range(n):
+            cp.write_row((i + 1, f"k{y[i]}", f"a{cat[i, 0]}", f"b{cat[i, 1]}", float(num[i, 0]), float(num[i, 1])))
+    db.execute("SELECT madnb.train('three_c', 'three', 'y', features => ARRAY['c1', 'c2'], kind => 'categorical')")
+    db.execute("SELECT madnb.train('three_g', 'three', 'y', features => ARRAY['g1', 'g2'], kind => 'gaussian')")
+    ref = CategoricalNB(alpha=1.0).fit(cat, y)  # a0..a3, b0..b2 sort as their codes
+    contributions = np.stack([np.stack([ref.feature_log_prob_[j][:, cat[:, j]].T for j in range(2)], axis=2)], axis=0)[0]
+    jll = ref.predict_joint_log_proba(cat)
+    assert_same_importance(importance(db, "three_c", "three"), sklearn_importance(contributions, jll, ["c1", "c2"]), rel=1e-9)
+    g = GaussianNB().fit(num, y)
+    contributions = -0.5 * np.log(2 * np.pi * g.var_)[None, :, :] - 0.5 * (num[:, None, :] - g.theta_[None, :, :]) ** 2 / g.var_[None, :, :]
+    jll = g.predict_joint_log_proba(num)
+    assert_same_importance(importance(db, "three_g", "three"), sklearn_importance(contributions, jll, ["g1", "g2"]), rel=1e-9)
+
+
+def test_feature_importance_equals_the_average_of_the_jsonb_explanations_for_every_kind(db):
+    rng = np.random.default_rng(7)
+    n = 120
+    y = rng.integers(0, 3, size=n)
+    x = rng.integers(0, 4, size=(n, 5)) + y[:, None]
+    db.execute("CREATE TABLE mix (id int PRIMARY KEY, y int, c text, g float8, i int, v int4[], one text)")
+    with db.cursor().copy("COPY mix FROM STDIN") as cp:
+        for i in range(n):
+            # a missing value now and then (it adds nothing), a vector of another length now and then (no explanation)
+            c = None if i % 11 == 0 else f"v{x[i, 0]}"
+            v = "{1,2}" if i % 13 == 0 else "{" + ",".join(map(str, x[i])) + "}"
+            cp.write_row((i + 1, int(y[i]), c, float(x[i, 1]) + 0.25 * i % 3, int(x[i, 2]), v, "only"))
+    db.execute("SELECT madnb.train('mix_nb', 'mix', 'y', features => ARRAY['c', 'g', 'i'])")
+    db.execute("SELECT madnb.train('mix_c', 'mix', 'y', features => ARRAY['c', 'i'], kind => 'categorical')")
+    db.execute("SELECT madnb.train('mix_g', 'mix', 'y', features => ARRAY['g', 'i'], kind => 'gaussian')")
+    db.execute("SELECT madnb.train('mix_one', 'mix', 'one', features => ARRAY['c', 'g'])")  # one class: no runner-up
+    db.execute("CREATE VIEW mix_five AS SELECT * FROM mix WHERE cardinality(v) = 5")  # training refuses other lengths
+    for kind in ESTIMATORS:
+        db.execute(f"SELECT madnb.train('mix_{kind}', 'mix_five', 'y', features => ARRAY['v'], kind => '{kind}')")
+    for model in ["mix_nb", "mix_c", "mix_g", "mix_one"] + [f"mix_{k}" for k in ESTIMATORS]:
+        got = importance(db, model, "mix")
+        assert_same_importance(got, jsonb_importance(db, model, "mix"))
+        assert list(got) == sorted(got, key=lambda f: (-got[f][0], f))
+    assert {r[3] for r in importance(db, "mix_multinomial", "mix").values()} == {n - len(range(0, n, 13))}
+    assert {r[2] for r in importance(db, "mix_one", "mix").values()} == {0.0}
+    db.execute("CREATE TABLE nothing (LIKE mix)")
+    assert importance(db, "mix_nb", "nothing") == {} == jsonb_importance(db, "mix_nb", "nothing")
+
+
+def test_feature_importance_reads_the_source_once_with_no_explanation_function_and_no_jsonb(adult):
+    db = adult
+    notes: list[str] = []
+    db.add_notice_handler(lambda d: notes.append(d.message_primary or ""))
+    db.execute("LOAD 'auto_explain'")
+    for name, value in (("auto_explain.log_min_duration", "0"), ("auto_explain.log_nested_statements", "on"),
+                        ("auto_explain.log_level", "notice"), ("auto_explain.log_verbose", "on")):
+        db.execute("SELECT set_config(%s, %s, false)", (name, value))
+    db.execute("SELECT * FROM madnb.feature_importance('adult_nb', 'adult_test')")
+    plan = max((n for n in notes if "adult_test" in n), key=len)
+    assert plan.count("Seq Scan on public.adult_test") == 1
+    assert "_nb_runner_up" in plan and "_nb_best" in plan
+    assert "adult_nb_explain" not in plan and "_nb_explain" not in plan and "jsonb_each" not in plan

@@ -36,9 +36,10 @@ HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
 SHARE_SUFFIXES = ("_score_share", "_share_encoding")
 """Private prediction's functions (:mod:`madnb_pl.predict.share`): a share of an encoded row -> shares of the
 log-scores, and the public encoding; the model's identifier + these."""
-EXPLAIN_SUFFIXES = ("_explain", "_row_explanation", "_explain_helper")
+EXPLAIN_SUFFIXES = ("_explain", "_row_explanation", "_explain_helper", "_explain_runner_up")
 """The explanation function (:mod:`madnb_pl.predict.explain`), its internal one for a row form that cannot call the
-column form, and (a model outside madnb_models) its copy of madnb._nb_explain: the model's identifier + these."""
+column form, and (a model outside madnb_models) its copies of madnb._nb_explain and madnb._nb_runner_up: the model's
+identifier + these."""
 FUNCTION_SUFFIXES = (
     PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
     + SHARE_SUFFIXES + EXPLAIN_SUFFIXES
@@ -124,6 +125,11 @@ class ModelObjects:
     def explain_helper(self) -> NewName:
         """The copy of madnb._nb_explain a model outside madnb_models calls (``_explain_helper``)."""
         return self.named(EXPLAIN_SUFFIXES[2])
+
+    @property
+    def explain_runner_up(self) -> NewName:
+        """The copy of madnb._nb_runner_up its copy of madnb._nb_explain calls (``_explain_runner_up``)."""
+        return self.named(EXPLAIN_SUFFIXES[3])
 
     @property
     def function_names(self) -> list[str]:

@@ -225,7 +225,9 @@ def _explain_names(plpy: Plpy, name: ModelName, comment_prefix: str) -> explain.
     if name.in_models_schema:
         return names
     copy = objects.explain_helper
-    _write_functions(plpy, explain.helper_copy(plpy, copy, objects.helpers[0].sql, comment_prefix, plpy.quote_literal))
+    _write_functions(plpy, explain.helper_copy(
+        plpy, copy, objects.explain_runner_up, objects.helpers[0].sql, comment_prefix, plpy.quote_literal,
+    ))
     return dataclasses.replace(names, helper=str(copy.sql))
 
 

@@ -36,6 +36,9 @@ from .generated import Form, Functions, ModelNumbers, plpy_literal, row_checks, 
 
 JSONB = "pg_catalog.jsonb"
 HELPER = "madnb._nb_explain"
+RUNNER_UP = "madnb._nb_runner_up"
+"""An explanation's runner-up from the class scores and the predicted class (``sql/52_explain.sql``): the one rule,
+which madnb._nb_explain and :mod:`madnb_pl.models.importance` call."""
 DESCRIPTION = (
     "jsonb explanation: per class the log prior and each feature's contribution to the log-score the prediction functions "
     "use (they sum to it), the log-posterior, the predicted class, the runner-up and the features' differences against it"
@@ -76,35 +79,82 @@ def body(helper: str, prior: list[str], contributions: list[list[str]], features
     return call(helper, "ARRAY[" + ", ".join(prior) + "]", matrix, text_array(features), classes)
 
 
-def helper_copy(plpy: Plpy, name: NewName, best: str, comment_prefix: str, quote: Callable[[str], str]) -> list[Sql]:
-    """A copy of ``madnb._nb_explain`` (its body as installed, calling ``best``, the model's copy of ``madnb._nb_best``)
-    named ``name``: what the explanation of a model outside madnb_models calls, so that it needs nothing of madnb
-    (as its prediction functions: :func:`madnb_pl.models.export.helper_copies`)."""
-    rows = plpy.execute(Sql(
-        "SELECT p.prosrc FROM pg_catalog.pg_proc AS p WHERE p.oid OPERATOR(pg_catalog.=) "
-        "'madnb._nb_explain(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])'::pg_catalog.regprocedure"
-    ))
-    source = str(rows[0]["prosrc"]).replace(generated.MADNB_HELPERS.best + "(", best + "(")
-    if "madnb." in source:  # pragma: no cover - the helper calls madnb's _nb_best only
+def _installed_source(plpy: Plpy, signature: str) -> str:
+    """The body of madnb's function ``signature`` (a regprocedure's text) as installed."""
+    rows = plpy.execute(plpy.prepare(
+        Sql("SELECT p.prosrc FROM pg_catalog.pg_proc AS p WHERE p.oid OPERATOR(pg_catalog.=) $1::pg_catalog.regprocedure"),
+        ["pg_catalog.text"],
+    ), [signature])
+    return str(rows[0]["prosrc"])
+
+
+def helper_copy(
+    plpy: Plpy, name: NewName, runner_up: NewName, best: str, comment_prefix: str, quote: Callable[[str], str],
+) -> list[Sql]:
+    """Copies of ``madnb._nb_runner_up`` named ``runner_up`` and of ``madnb._nb_explain`` (their bodies as installed,
+    calling ``best``, the model's copy of ``madnb._nb_best``, and ``runner_up``) named ``name``: what the explanation
+    of a model outside madnb_models calls, so that it needs nothing of madnb (as its prediction functions:
+    :func:`madnb_pl.models.export.helper_copies`)."""
+    source = _installed_source(plpy, f"{HELPER}(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])")
+    source = source.replace(generated.MADNB_HELPERS.best + "(", best + "(").replace(RUNNER_UP + "(", str(runner_up.sql) + "(")
+    runner_source = _installed_source(plpy, f"{RUNNER_UP}(pg_catalog.float8[], pg_catalog.int4)")
+    if "madnb." in source or "madnb." in runner_source:  # pragma: no cover - the helper calls madnb's _nb_best and _nb_runner_up only
         raise MadnbError("XX000", "internal error in madnb: madnb._nb_explain calls madnb", hint="please report this")
     args = "prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]"
     types = "pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]"
+    settings = "IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER"
     return [
-        Sql(f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {JSONB} LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE "
-            f"SECURITY INVOKER AS {plpy_literal(source)}"),
+        Sql(f"CREATE OR REPLACE FUNCTION {runner_up.sql}(scores pg_catalog.float8[], best pg_catalog.int4) RETURNS pg_catalog.int4 "
+            f"LANGUAGE plpgsql {settings} AS {plpy_literal(runner_source)}"),
+        Sql(f"COMMENT ON FUNCTION {runner_up.sql}(pg_catalog.float8[], pg_catalog.int4) IS "
+            + quote(f"{comment_prefix}: helper: an explanation's runner-up, the first of the largest scores but the predicted class's")),
+        Sql(f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {JSONB} LANGUAGE plpgsql {settings} AS {plpy_literal(source)}"),
         Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS "
             + quote(f"{comment_prefix}: helper: a prediction's explanation (jsonb) from each class's prior and features' terms")),
     ]
 
 
-def table_body(training: ColumnTraining, m: ModelNumbers, value: list[str], inline: bool, helper: str = HELPER) -> tuple[str, str]:
-    """The DECLARE list (PL/pgSQL: not ``inline``) and the body of a statistics-table kind's explanation: its terms are
-    :func:`madnb_pl.predict.generated.class_terms`' (absolute scores, as the arg-max reads them), NULL as 0."""
-    declare, looked_up = ("", None) if inline else generated.feature_lookups(training, m, value)
+@dataclass(frozen=True)
+class Terms:
+    """A row's explanation before it is added up, as SQL: per class its prior term and each feature's contribution
+    (NULL as 0), in feature order -- the pieces the prediction functions add up -- and the features' names.
+
+    As :mod:`madnb_pl.models.importance` reads a table's rows: ``lookups`` (alias, SQL over the row) is what the
+    terms read, computed once per row first (the terms name them as columns of the lookups' relation), and
+    ``guard``, over the same relation, the condition a row has an explanation on (None: every row)."""
+
+    prior: list[str]
+    contributions: list[list[str]]
+    features: list[str]
+    lookups: list[tuple[str, str]]
+    guard: str | None = None
+
+
+def table_terms(
+    training: ColumnTraining, m: ModelNumbers, value: list[str], looked_up: dict[int, str] | None = None,
+    lookups: list[tuple[str, str]] | None = None,
+) -> Terms:
+    """A statistics-table kind's :class:`Terms`: :func:`madnb_pl.predict.generated.class_terms`' (absolute scores, as the
+    arg-max reads them), NULL as 0 (``value``, ``looked_up``: class_terms'; ``lookups``: :attr:`Terms.lookups`)."""
     terms = generated.class_terms(training, m, value, False, looked_up)
     zero = f"'0'::{F8}"
     contributions = [[zero if t is None else f"COALESCE({t}, {zero})" for t in ts] for _, ts in terms]
-    return declare, body(helper, [p for p, _ in terms], contributions, [f.name for f in training.features], m.classes)
+    return Terms([p for p, _ in terms], contributions, [f.name for f in training.features], lookups or [])
+
+
+def table_row_terms(training: ColumnTraining, m: ModelNumbers, row: str, looked: str) -> Terms:
+    """:func:`table_terms` of row ``row`` (an alias), each feature's lookup (:func:`madnb_pl.predict.generated.lookup_values`)
+    a column ``v<j>`` of relation ``looked``."""
+    value: list[str] = [column_value_sql(f"{row}.{f.column.sql}", f) for f in training.features]
+    lookups = generated.lookup_values(training, m, value)
+    return table_terms(training, m, value, {j: f"{looked}.v{j}" for j in lookups}, [(f"v{j}", v) for j, (_, v) in lookups.items()])
+
+
+def table_body(training: ColumnTraining, m: ModelNumbers, value: list[str], inline: bool, helper: str = HELPER) -> tuple[str, str]:
+    """The DECLARE list (PL/pgSQL: not ``inline``) and the body of a statistics-table kind's explanation (:func:`table_terms`)."""
+    declare, looked_up = ("", None) if inline else generated.feature_lookups(training, m, value)
+    t = table_terms(training, m, value, looked_up)
+    return declare, body(helper, t.prior, t.contributions, t.features, m.classes)
 
 
 def statements(
@@ -157,6 +207,6 @@ def table_statements(
 
 
 __all__ = [
-    "DESCRIPTION", "HELPER", "JSONB", "ExplainNames", "body", "call", "helper_copy", "statements", "table_body", "table_statements",
-    "text_array",
+    "DESCRIPTION", "HELPER", "JSONB", "RUNNER_UP", "ExplainNames", "Terms", "body", "call", "helper_copy", "statements", "table_body",
+    "table_row_terms", "table_statements", "table_terms", "text_array",
 ]

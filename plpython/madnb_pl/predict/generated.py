@@ -313,20 +313,24 @@ def _clipped(f: Feature, x: str, gauss: tuple[float, float, list[tuple[float, fl
     return f"pg_catalog.float8smaller(pg_catalog.float8larger({gaussian_value_sql(x, f)}, {f8_const(lo)}), {f8_const(hi)})"
 
 
-def feature_lookups(training: ColumnTraining, m: ModelNumbers, value: list[str]) -> tuple[str, dict[int, str]]:
-    """For a PL/pgSQL body: the DECLARE list that computes once per row what every class's term of a feature
-    reads (a categorical value's slot, a Gaussian value clipped), and the variables' names by feature."""
-    declared: list[str] = []
-    names: dict[int, str] = {}
+def lookup_values(training: ColumnTraining, m: ModelNumbers, value: list[str]) -> dict[int, tuple[str, str]]:
+    """Per feature that any class's term reads (a categorical value's slot, a Gaussian value clipped), the type and
+    the SQL of what it reads, to be computed once per row (:func:`feature_lookups`; :mod:`madnb_pl.models.importance`)."""
+    out: dict[int, tuple[str, str]] = {}
     for j, f in enumerate(training.features, start=1):
         if j in m.dicts:
-            declared.append(f"_madnb_v{j} pg_catalog.int4 := {_categorical_index(f, value[j - 1], m.dicts[j][0], _codes(m.dicts[j][0], f))};")
+            out[j] = ("pg_catalog.int4", _categorical_index(f, value[j - 1], m.dicts[j][0], _codes(m.dicts[j][0], f)))
         elif j in m.gauss:
-            declared.append(f"_madnb_v{j} {F8} := {_clipped(f, value[j - 1], m.gauss[j])};")
-        else:
-            continue
-        names[j] = f"_madnb_v{j}"
-    return " ".join(declared), names
+            out[j] = (F8, _clipped(f, value[j - 1], m.gauss[j]))
+    return out
+
+
+def feature_lookups(training: ColumnTraining, m: ModelNumbers, value: list[str]) -> tuple[str, dict[int, str]]:
+    """For a PL/pgSQL body: the DECLARE list that computes once per row what every class's term of a feature
+    reads (:func:`lookup_values`), and the variables' names by feature."""
+    looked = lookup_values(training, m, value)
+    declared = [f"_madnb_v{j} {t} := {v};" for j, (t, v) in looked.items()]
+    return " ".join(declared), {j: f"_madnb_v{j}" for j in looked}
 
 
 def plpy_literal(text: str) -> Sql:
@@ -623,7 +627,7 @@ __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
     "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "class_terms",
     "column_parameters", "column_signature",
-    "feature_lookups", "form_statements", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form",
+    "feature_lookups", "form_statements", "lookup_values", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form",
     "row_form_calls_column_form", "volatility",
 ]
 

@@ -13,7 +13,8 @@ things and nothing else:
                 statements of its prediction functions, whose bodies are the shared ones
                 (:func:`madnb_pl.predict.generated.bodies`) around the kind's score expression,
                 and the explanation (:meth:`Kind.explain_statements`): the same score's terms
-                listed (:mod:`madnb_pl.predict.explain`)
+                listed (:mod:`madnb_pl.predict.explain`), which madnb.feature_importance adds up
+                over a table (:meth:`Kind.explain_terms`)
 
 and, to be exported, its training from a catalog row alone and its numbers as JSON; to be
 cross-validated, the same four steps with the folds inside them (:meth:`Kind.fold_pass`: the
@@ -38,7 +39,7 @@ from ...core.errors import MadnbError
 from ...core.names import Column, ModelName, NewName, Relation
 from ...core.sql import F8, TEXT, Plpy, Sql, base_type
 from ...inputs.columns import parameter_type
-from ...predict.explain import ExplainNames
+from ...predict.explain import ExplainNames, Terms
 from ...predict.generated import FunctionNames, Functions, Helpers
 from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
@@ -215,6 +216,14 @@ class Kind(ABC, Generic[T, N]):
     ) -> Functions:
         """CREATE OR REPLACE FUNCTION / COMMENT ON FUNCTION of the explanation function ``names`` (both forms, and
         its internal one): the kind's terms of its score inside :func:`madnb_pl.predict.explain.statements`."""
+
+    def explain_terms(self, training: T, n: N, row: str, looked: str) -> Terms | None:
+        """The terms of the explanation of row ``row`` (an alias), the very pieces :meth:`explain_statements` lists,
+        as :mod:`madnb_pl.models.importance` adds them up over a table (:class:`~madnb_pl.predict.explain.Terms`: its
+        lookups a relation ``looked``); None where the prediction functions are not one inlined expression (a query
+        holding the terms would be larger than one predicting) or there is no class: feature_importance then averages
+        the explanation function's jsonb."""
+        return None
 
     def comment_prefix(self, model: ModelName) -> str:
         """What the comments of the model's objects start with."""

@@ -657,6 +657,17 @@ def explain_sql(training: VectorTraining, m: VectorModel, x: str, helper: str = 
             f"WHERE u.x OPERATOR(pg_catalog.<>) '0'::{F8} AND u.j IS NOT NULL) END")
 
 
+def explain_terms(training: VectorTraining, m: VectorModel, row: str, looked: str) -> explain.Terms | None:
+    """:func:`explain_sql`'s terms of row ``row``'s vector (an alias; the vector the lookup ``x`` of relation ``looked``),
+    for the dense form of :func:`inlined` (the sub-select form lists each row's own elements: None)."""
+    if not inlined(training, m):
+        return None
+    consts, ws = weights(training, m)
+    x = f"{looked}.x"
+    return explain.Terms([f8_const(c) for c in consts], dense_terms(training, m, x), feature_names(training, m),
+                         [("x", f"{row}.{training.vector.sql}")], _dense_ok(training, x, len(ws[0])))
+
+
 def explain_statements(
     names: explain.ExplainNames, comment_prefix: str, training: VectorTraining, m: VectorModel, quote: Callable[[str], str],
 ) -> generated.Functions:
@@ -806,6 +817,9 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
     ) -> generated.Functions:
         return explain_statements(names, comment_prefix, training, n, quote)
 
+    def explain_terms(self, training: VectorTraining, n: VectorModel, row: str, looked: str) -> explain.Terms | None:
+        return explain_terms(training, n, row, looked)
+
     def comment_prefix(self, model: ModelName) -> str:
         return f"madnb model {model.key} ({self.name})"
 
@@ -935,6 +949,7 @@ __all__ = [
     "elements",
     "explain_sql",
     "explain_statements",
+    "explain_terms",
     "feature_names",
     "function_statements",
     "inlined",
