@@ -37,7 +37,7 @@ import psycopg
 import madnb
 from madnb._cluster import LocalCluster
 
-from .timing import Budget, measure
+from .timing import Budget, measure, pairs, write_page
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -163,19 +163,15 @@ def main(argv: list[str] | None = None) -> int:
         f"| (b') NaiveBayes.fit + predict_proba() (physical order) | {fig_b2.median:.3f} s | {len(fig_b2.runs)} | {fig_b2.ratio:.3f}x |",
         f"| (c) scikit-learn fed from the tables: fetch, encode, fit, predict_proba | {fig_c.median:.3f} s | {len(fig_c.runs)} | {fig_c.ratio:.3f}x |",
         "",
-        f"Target for (b) / (a): <= {TARGET}x. Pairs (b)/(a): {', '.join(f'{r / b:.3f}' for r, b in zip(fig_b.runs, fig_b.base_runs))}.",
+        f"Target for (b) / (a): <= {TARGET}x. Pairs (b)/(a): {pairs(fig_b)}.",
         f"The estimator's own statements beside (a)'s two (the catalog reads after fit, the sources' lookups), timed alone: "
         f"median {extra * 1000:.1f} ms of 31, {extra / a_median:.3f} of (a)'s median: (a + them) / a = {(a_median + extra) / a_median:.3f}x.",
         f"Largest difference of the probabilities from (a): (b) {same_b:.1e}, (c) {same_c:.1e} "
         "((c) is a model of the same kind, not the same numbers: a missing value is a category of its own where madnb "
         "skips it, the categories are both tables' values where madnb smooths over the training values seen, and "
         "GaussianNB's variance is the population one plus var_smoothing; it is timed as the export path's cost).",
-        f"Load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; {os.cpu_count()} cores.",
     ]
-    text = "\n".join(lines) + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
-    print(text)
-    return 0
+    return write_page(RESULTS, lines, load_before, load_after)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import madnb
 from madnb._cluster import LocalCluster
 
 from .forget import load
-from .timing import Budget, measure, timed
+from .timing import Budget, measure, pairs, timed, write_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plpython"))
 from madnb_pl.models.importance import importance_sql  # noqa: E402, I001
@@ -86,15 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         f"| `CREATE TEMP TABLE x AS SELECT madnb_models.adult_nb_explain(t) FROM adult t` | {explain.median:.3f} s | "
         f"{len(explain.runs)} | {explain.ratio:.2f}x |",
         "",
-        f"Pairs feature_importance / proba: {', '.join(f'{r / b:.2f}' for r, b in zip(importance.runs, importance.base_runs))}; "
-        f"jsonb average / proba: {', '.join(f'{r / b:.2f}' for r, b in zip(jsonb.runs, jsonb.base_runs))}; "
-        f"explain / proba: {', '.join(f'{r / b:.2f}' for r, b in zip(explain.runs, explain.base_runs))}.",
-        f"Load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; {os.cpu_count()} cores.",
+        f"Pairs feature_importance / proba: {pairs(importance, 2)}; "
+        f"jsonb average / proba: {pairs(jsonb, 2)}; "
+        f"explain / proba: {pairs(explain, 2)}.",
     ]
-    text = "\n".join(lines) + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
-    print(text)
-    return 0
+    return write_page(RESULTS, lines, load_before, load_after)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import psycopg
 import madnb
 from madnb._cluster import LocalCluster
 
-from .timing import Budget, measure
+from .timing import Budget, measure, pairs, write_page
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -103,14 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         f"| adult ten times over: retrain on the 324,610 rows left | {retrain10:.3f} s | {len(fig10.base_runs)} | 1 |",
         f"| adult ten times over: forget the same 1,000 rows | {fig10.median:.3f} s | {len(fig10.runs)} | {fig10.ratio:.3f}x |",
         "",
-        f"Pairs forget / retrain: {', '.join(f'{r / b:.3f}' for r, b in zip(fig.runs, fig.base_runs))}; "
-        f"ten times over: {', '.join(f'{r / b:.3f}' for r, b in zip(fig10.runs, fig10.base_runs))}.",
-        f"Load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; {os.cpu_count()} cores.",
+        f"Pairs forget / retrain: {pairs(fig)}; "
+        f"ten times over: {pairs(fig10)}.",
     ]
-    text = "\n".join(lines) + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
-    print(text)
-    return 0
+    return write_page(RESULTS, lines, load_before, load_after)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,12 @@ median of all its runs.  A time budget per figure bounds the number of runs.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -80,3 +82,17 @@ def timed(fn: Callable[[], object]) -> float:
     t = time.perf_counter()
     fn()
     return time.perf_counter() - t
+
+
+def pairs(fig: Figure, digits: int = 3) -> str:
+    """The per-pair ratios of ``fig`` (each run over the baseline run before it), for a results page."""
+    return ", ".join(f"{r / b:.{digits}f}" for r, b in zip(fig.runs, fig.base_runs, strict=False))
+
+
+def write_page(path: Path, lines: list[str], load_before: tuple[float, ...], load_after: tuple[float, ...]) -> int:
+    """Write a results page (``lines`` and the load around its runs), print it; the exit status of a bench module."""
+    lines = [*lines, f"Load average before {load_before[0]:.2f}, after {load_after[0]:.2f}; {os.cpu_count()} cores."]
+    text = "\n".join(lines) + "\n"
+    path.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
