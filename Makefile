@@ -33,8 +33,9 @@ demo: setup
 # Lint first, so that CI (.ci/run = make test) fails on a lint error too.
 # One pytest-xdist worker per core, each with its own throwaway cluster; loadgroup keeps
 # the tests that share what a session sets up once on one worker (tests/conftest.py).
+# --durations: the slowest tests are listed at the end of every run (the suite's time is watched).
 test: setup-test lint
-	$(VENV)/bin/pytest -q -n auto --dist loadgroup
+	$(VENV)/bin/pytest -q -n auto --dist loadgroup --durations=30
 
 bench: setup
 	$(PY) -m bench.run

@@ -249,7 +249,7 @@ def scoring_sql(
     ``madnb._nb_best`` of the row's scores only for a row near a tie.
     """
     values = kind.score_values(training)
-    grouped = lookups is not None and lookups.complete
+    grouped = weighted(lookups)
     label = kind.label(training)
     y = f"t.{label.sql}" if kind.label_builtin(training) else text_sql(f"t.{label.sql}", False)
     # the scan: the fold computed once (below a select list that repeats the rows, it would be once per repeat)
