@@ -427,6 +427,29 @@ def test_feature_importance_of_a_model_without_its_explanation_says_to_re_train_
     assert "replace => true" in e.value.diag.message_hint
 
 
+def test_feature_importance_runs_no_cast_of_a_source_column_of_another_type_and_refuses_it_as_explain_does(db):
+    # the model is trained on text; the source's column is an enum whose owner defined its own cast to text
+    db.execute("CREATE TABLE pets (id int, kind text, colour text, weight float8)")
+    db.execute("INSERT INTO pets SELECT i, (ARRAY['cat', 'dog'])[1 + i % 2], (ARRAY['black', 'white', 'red'])[1 + i % 3], "
+               "i % 7 FROM generate_series(1, 30) AS i")
+    db.execute("SELECT madnb.train('pets_nb', 'pets', 'kind', exclude => ARRAY['id'])")
+    db.execute("CREATE TYPE hue AS ENUM ('black', 'white', 'red')")
+    db.execute("CREATE FUNCTION planted_hue_text(hue) RETURNS text LANGUAGE plpgsql AS "
+               "$$ BEGIN RAISE EXCEPTION 'planted cast ran'; END $$")
+    db.execute("CREATE CAST (hue AS text) WITH FUNCTION planted_hue_text(hue)")
+    db.execute("CREATE TABLE hued AS SELECT id, kind, colour::hue AS colour, weight FROM pets")
+    with pytest.raises(psycopg.Error) as e:
+        db.execute("SELECT * FROM madnb.feature_importance('pets_nb', 'hued')")
+    assert e.value.diag.sqlstate == "42883"  # the explanation function takes no such row, as the prediction functions
+    assert "planted" not in str(e.value)
+    with pytest.raises(psycopg.Error) as p:
+        db.execute("SELECT count(madnb_models.pets_nb_predict(t)) FROM hued AS t")
+    assert p.value.diag.sqlstate == "42883"
+    # the same rows with the trained types: the one SELECT, the same numbers as the explanations' average
+    fast = db.execute("SELECT feature, mean_abs_contribution FROM madnb.feature_importance('pets_nb', 'pets')").fetchall()
+    assert {f for f, _ in fast} == {"colour", "weight"}
+
+
 @pytest.mark.parametrize("classes", [64, 65])
 def test_models_on_either_side_of_the_inline_bound_explain_alike_and_exactly(db, classes):
     # 4 features: 256 terms are inlined SQL, 260 PL/pgSQL (as the prediction functions); CategoricalNB's numbers either way

@@ -16,7 +16,8 @@ kinds' ``dense_terms``) -- each feature's lookup computed once per row; each cla
 prediction functions' order; the predicted class by ``madnb._nb_best`` and the runner-up by
 ``madnb._nb_runner_up``, as ``madnb._nb_explain`` picks them; then plain sums of float8 per feature, no jsonb.
 
-Where the kind gives no terms (a model whose prediction functions are not one inlined expression: more than
+Where a feature column of the source has another type than the model's (:func:`columns_as_trained`), or the
+kind gives no terms (a model whose prediction functions are not one inlined expression: more than
 :data:`madnb_pl.predict.generated.INLINE_MAX_TERMS` terms, a vector model's sub-select form, which lists only
 each row's non-zero elements or known lexemes), every row is explained by ``madnb_models.<m>_explain`` and its
 jsonb averaged (:func:`importance_sql`); a feature absent from a row's explanation counts as 0 in that row.
@@ -27,11 +28,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import resolve_relation
-from ..core.sql import F8, Plpy, Sql
+from ..core.names import Relation, resolve_columns, resolve_relation
+from ..core.sql import F8, Plpy, Sql, base_type, quote_ident
 from ..predict import explain as explanation
 from ..predict.explain import Terms
-from .catalog import ModelObjects, model_name, require
+from .catalog import CatalogModel, ModelObjects, model_name, require
 from .kinds import KINDS
 
 _RESULT = (  # the result's columns from the sums per feature (u) and the row count (s.n)
@@ -103,6 +104,21 @@ def importance_sql(explain: str, source: str) -> Sql:
     )
 
 
+def columns_as_trained(plpy: Plpy, m: CatalogModel, rel: Relation) -> bool:
+    """Whether every feature column of ``rel`` has the model's type (a domain: its base type), so that
+    :func:`terms_sql` reads the columns as they are, as the model's functions take them without a cast.
+
+    Otherwise the explanation function decides (:func:`importance_sql`): it refuses a column of another type
+    (42883), as the prediction functions do, so that no cast from a type another role defined -- an enum's
+    cast to text, say -- ever runs inside the call.  A column that does not exist is 42703."""
+    found = resolve_columns(plpy, rel, [quote_ident(f["name"]) for f in m.features], "source")
+    for f, c in zip(m.features, found, strict=True):
+        want, got = base_type(plpy, f["type"]), base_type(plpy, c.type_oid)
+        if want is None or got is None or want.oid != got.oid:
+            return False
+    return True
+
+
 def plan_sql(plpy: Plpy, model: str | None, source: str | None) -> Sql:
     """The SELECT :func:`feature_importance` runs for model ``model`` over ``source``: :func:`terms_sql` where the
     model's kind gives its terms, else :func:`importance_sql`."""
@@ -123,7 +139,9 @@ def plan_sql(plpy: Plpy, model: str | None, source: str | None) -> Sql:
     kind = KINDS[m.kind]
     training = kind.from_catalog(plpy, m)
     terms = kind.explain_terms(training, kind.read_numbers(plpy, training, objects), "t", "l")
-    return importance_sql(str(explain.sql), str(rel.sql)) if terms is None else terms_sql(terms, str(rel.sql))
+    if terms is None or not columns_as_trained(plpy, m, rel):
+        return importance_sql(str(explain.sql), str(rel.sql))
+    return terms_sql(terms, str(rel.sql))
 
 
 @entry_point
@@ -132,4 +150,4 @@ def feature_importance(plpy: Plpy, model: str | None, source: str | None) -> lis
     return [dict(r) for r in plpy.execute(plan_sql(plpy, model, source))]
 
 
-__all__ = ["feature_importance", "importance_sql", "plan_sql", "terms_sql"]
+__all__ = ["columns_as_trained", "feature_importance", "importance_sql", "plan_sql", "terms_sql"]
