@@ -164,14 +164,20 @@ def _twice_ranked_right(pos: str, below: str, tied: str) -> str:
 
 
 def _auc_sql(s: str) -> str:
-    """Per group g and ranked class j, from ``s``'s (g, j, score, pos, neg) rows (one per distinct score): the
-    positives, the negatives and twice the (positive, negative) pairs ranked right (:func:`_twice_ranked_right`)."""
+    """Per group g and ranked class j, from ``s``'s (g, j, score, pos, neg) rows (a score may be on several rows):
+    the positives, the negatives and twice the (positive, negative) pairs ranked right (:func:`_twice_ranked_right`).
+
+    One sort by (g, j, score) serves both windows: the negatives scored at most a row's
+    score (its peers included, RANGE's default frame) and those tied with it; scored below
+    is their difference, so the rows need not be grouped by score first.
+    """
+    below = "(a.upto OPERATOR(pg_catalog.-) a.tied)"
     return f"""
 SELECT 'auc', a.g, a.j, NULL, pg_catalog.sum(a.pos), pg_catalog.sum(a.neg),
-       pg_catalog.sum({_twice_ranked_right("a.pos", "a.below", "a.neg")}), NULL
+       pg_catalog.sum({_twice_ranked_right("a.pos", below, "a.tied")}), NULL
 FROM (SELECT q.g, q.j, q.pos, q.neg,
-             COALESCE(pg_catalog.sum(q.neg) OVER (PARTITION BY q.g, q.j ORDER BY q.score
-                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS below
+             pg_catalog.sum(q.neg) OVER (PARTITION BY q.g, q.j ORDER BY q.score) AS upto,
+             pg_catalog.sum(q.neg) OVER (PARTITION BY q.g, q.j, q.score) AS tied
       FROM {s} AS q) AS a
 GROUP BY a.g, a.j"""
 
@@ -302,15 +308,17 @@ def counts_ctes_sql(
     ranks = ""
     scores = None
     if two:
+        # c's rows as they are (a score on a few of them: _auc_sql's windows add those up, grouping them is a pass more)
         by_score = (
-            "(SELECT c.g, 2 AS j, c.score, COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 2), 0) AS pos,\n"
-            "        COALESCE(pg_catalog.sum(c.n) FILTER (WHERE c.t OPERATOR(pg_catalog.=) 1), 0) AS neg\n"
-            "      FROM c WHERE c.t IS NOT NULL GROUP BY c.g, c.score)"
+            "(SELECT c.g, 2 AS j, c.score, CASE WHEN c.t OPERATOR(pg_catalog.=) 2 THEN c.n ELSE 0 END AS pos,\n"
+            "        CASE WHEN c.t OPERATOR(pg_catalog.=) 1 THEN c.n ELSE 0 END AS neg\n"
+            "      FROM c WHERE c.t IS NOT NULL)"
         )
         ranks = "\nUNION ALL" + _auc_sql(by_score)
         scores = by_score
     assert not (weighted and (ranked or fixed_loss is not None))
-    n = "pg_catalog.sum(r.w)::pg_catalog.int8" if weighted else "pg_catalog.count(*)"
+    # weighted rows are groups of rows that score alike, already distinct: c is they themselves, not grouped again
+    n = "r.w::pg_catalog.int8" if weighted else "pg_catalog.count(*)"
     head = f"WITH c AS MATERIALIZED (\n  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}{n} AS n,"
     source = f"(SELECT * FROM ({r}) AS r OFFSET 0) AS r"
     if ranked and k >= 2:
@@ -331,9 +339,12 @@ def counts_ctes_sql(
         f",\n         pg_catalog.sum(GREATEST(LEAST(pg_catalog.round(({loss}) OPERATOR(pg_catalog.*) {float(2 ** fixed_loss[0])!r}::{F8}), "
         f"{fixed_loss[1]}::{F8}), 0::{F8})::pg_catalog.int8) AS z"
     )
-    each = f"r.w::{F8} OPERATOR(pg_catalog.*) ({loss})" if weighted else loss
+    if weighted:
+        return f"""{head}
+         r.w::{F8} OPERATOR(pg_catalog.*) ({loss}) AS loss
+  FROM {source})""", ranks, scores
     return f"""{head}
-         pg_catalog.sum({each}) AS loss{z}
+         pg_catalog.sum({loss}) AS loss{z}
   FROM {source}
   GROUP BY {keys})""", ranks, scores
 
@@ -363,21 +374,19 @@ def from_counts_sql(ranks: str) -> str:
     """The metrics' rows (what, g, t, h, a, b, c, f) from the counts: the one place they are computed from.
 
     Reads c (g, t, h, u, n, loss: the rows of a (true, predicted) class pair, u a
-    label that is not a class, their log-loss sum) and, through ``ranks`` (the AUC's
+    label that is not a class, their log-loss sum; a 'cell' row carries it: log-loss is the sum over
+    the cells of a class label over their rows, :func:`read_metrics`) and, through ``ranks`` (the AUC's
     :func:`_auc_sql`, the curves' :func:`_curves_sql`, or nothing), s (g, j, score,
     pos, neg: per ranked class j and distinct score, its positives and negatives).
     :func:`aggregate_sql` computes c and s from each row's scores; madnb.evaluate_from_releases
     (:mod:`madnb_pl.models.federated_evaluation`) from the owners' released counts, summed.
     """
     return f"""SELECT 'cell' AS what, c.g, c.t, c.h, pg_catalog.sum(c.n) AS a, NULL::pg_catalog.numeric AS b,
-       NULL::pg_catalog.numeric AS c, NULL::{F8} AS f
+       NULL::pg_catalog.numeric AS c, pg_catalog.sum(c.loss) AS f
 FROM c GROUP BY c.g, c.t, c.h
 UNION ALL
 SELECT 'unknown', c.g, NULL, NULL, pg_catalog.count(DISTINCT c.u)::pg_catalog.numeric, NULL, NULL, NULL FROM c
-WHERE c.t IS NULL GROUP BY c.g
-UNION ALL
-SELECT 'log_loss', c.g, NULL, NULL, pg_catalog.sum(c.n), NULL, NULL, pg_catalog.sum(c.loss)
-FROM c WHERE c.t IS NOT NULL GROUP BY c.g{ranks}"""
+WHERE c.t IS NULL GROUP BY c.g{ranks}"""
 
 
 RANKED_WORK_MEM_KB = 64 * 1024
@@ -432,20 +441,19 @@ def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
     with the ranked rows of its ``ranked`` form, each group's ``curves`` too (:func:`curves`)."""
     cells: dict[int, dict[tuple[int | None, int], int]] = {}
     unknown_labels: dict[int, int] = {}
-    log_loss: dict[int, float] = {}
+    losses: dict[int, list[tuple[int, float | None]]] = {}
     auc: dict[int, dict[int, tuple[int, int, int]]] = {}
     points: dict[int, dict[int, list[tuple[float, int, int, int]]]] = {}
     bins: dict[int, dict[int, list[tuple[int, int, int, float]]]] = {}
     ap: dict[int, dict[int, float]] = {}
     for r in result:
         g = int(r["g"])
-        if r["what"] == "cell":
+        if r["what"] == "cell":  # and its rows' log-loss sum: log-loss is that of the cells of a class label
             cells.setdefault(g, {})[(r["t"], r["h"])] = int(r["a"])
+            if r["t"] is not None:
+                losses.setdefault(g, []).append((int(r["a"]), None if r["f"] is None else float(r["f"])))
         elif r["what"] == "unknown":
             unknown_labels[g] = int(r["a"])
-        elif r["what"] == "log_loss":
-            if int(r["a"]):
-                log_loss[g] = float(r["f"]) / int(r["a"])
         elif r["what"] == "point":
             points.setdefault(g, {}).setdefault(int(r["t"]), []).append((float(r["f"]), int(r["a"]), int(r["b"]), int(r["h"])))
         elif r["what"] == "rank":  # the AUC's counts, and average precision times the positives
@@ -455,6 +463,9 @@ def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
             bins.setdefault(g, {}).setdefault(int(r["t"]), []).append((int(r["h"]), int(r["a"]), int(r["b"]), float(r["f"])))
         elif r["a"] is not None:  # 'auc', of the ranked class t
             auc.setdefault(g, {})[int(r["t"])] = (int(r["a"]), int(r["b"]), int(r["c"]))
+    log_loss = {
+        g: math.fsum(f for _n, f in cs if f is not None) / rows for g, cs in losses.items() if (rows := sum(n for n, _f in cs))
+    }
     out = {
         g: metrics(classes, c, unknown_labels.get(g, 0), log_loss.get(g), auc.get(g))
         for g, c in sorted(cells.items())
