@@ -126,16 +126,30 @@ def read_numbers(
 
     ``var_floor``: the views' variance floor (kind 'gaussian': none, its variances hold scikit-learn's epsilon).
     """
+    return read_numbers_smoothed(plpy, training, cp, fp, np, [smoothing], var_floor)[smoothing]
+
+
+def read_numbers_smoothed(
+    plpy: Plpy, training: ColumnTraining, cp: NewName, fp: NewName, np: NewName | None, smoothings: list[float],
+    var_floor: bool = True,
+) -> dict[float, ModelNumbers]:
+    """:func:`read_numbers` of the same model tables at each of ``smoothings`` (a grid's points): what does not
+    depend on the smoothing (the classes, priors, dictionaries, Gaussian windows and cells) is read once, and
+    only the per-class log-probabilities once per smoothing."""
     k = int(plpy.execute(Sql(f"SELECT pg_catalog.count(*)::pg_catalog.int8 AS k FROM {cp.sql} AS m"))[0]["k"])
     if k == 0:  # a private release whose domain => 'private' kept no class: a model with no classes
-        return ModelNumbers("{}", [], [], {}, {})
+        return dict.fromkeys(smoothings, ModelNumbers("{}", [], [], {}, {}))
     has_cat = bool(plpy.execute(Sql(f"SELECT EXISTS (SELECT 1 FROM {fp.sql}) AS e"))[0]["e"])
     n = training.num_attrs
-    plan = ScoringPlan(
-        strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=training.numeric,
-        value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False, var_floor=var_floor,
-    )
-    parts, _ = model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql, per_class=True)
+
+    def parts_at(smoothing: float) -> list[str]:
+        plan = ScoringPlan(
+            strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=training.numeric,
+            value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False, var_floor=var_floor,
+        )
+        return model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql, per_class=True)[0]
+
+    parts = parts_at(smoothings[0])
     cat = [j for j in range(1, n + 1) if j not in set(training.numeric)]
     # one row: the classes, priors, dictionaries and Gaussian windows; one row per class: its tables
     # (any number of classes: a select list holds at most 1664 columns)
@@ -147,35 +161,28 @@ def read_numbers(
         "ORDER BY u.i) AS class_texts",
         "m0.prior",
     ]
-    per_class: list[tuple[int, str]] = []  # (part, its columns past pos)
-    if has_cat:
-        per_class.append((1, "m1.arr AS lut"))
-        if cat:
-            one_row.append(2)
-            cols += [f"m2.js{j}::pg_catalog.text AS js{j}" for j in cat]
+    g = len(parts) - 3  # grids, window, isnum: the last three parts
+    if has_cat and cat:
+        one_row.append(2)
+        cols += [f"m2.js{j}::pg_catalog.text AS js{j}" for j in cat]
     if np is not None:
-        g = len(parts) - 3  # grids, window, isnum: the last three parts
-        per_class.append((g, f"m{g}.a, m{g}.r, m{g}.mu"))
         one_row.append(g + 1)
         cols += [f"m{g + 1}.nlo", f"m{g + 1}.nhi"]
     row: dict[str, Any] = plpy.execute(Sql(f"SELECT {', '.join(cols)} FROM {', '.join(f'{parts[j]} AS m{j}' for j in one_row)}"))[0]
-    by_class: list[dict[str, Any]] = []
-    if per_class:
-        first = per_class[0][0]
-        joins = "".join(f" JOIN {parts[j]} AS m{j} ON m{j}.pos OPERATOR(pg_catalog.=) m{first}.pos" for j, _ in per_class[1:])
-        by_class = list(plpy.execute(Sql(
-            f"SELECT {', '.join(c for _, c in per_class)} FROM {parts[first]} AS m{first}{joins} ORDER BY m{first}.pos"
+
+    def per_class(parts: list[str], which: list[tuple[int, str]]) -> list[dict[str, Any]]:
+        first = which[0][0]
+        joins = "".join(f" JOIN {parts[j]} AS m{j} ON m{j}.pos OPERATOR(pg_catalog.=) m{first}.pos" for j, _ in which[1:])
+        rows = list(plpy.execute(Sql(
+            f"SELECT {', '.join(c for _, c in which)} FROM {parts[first]} AS m{first}{joins} ORDER BY m{first}.pos"
         )))
-        if len(by_class) != k:  # pragma: no cover - model_parts gives a row per class
-            raise MadnbError("XX000", f"internal error in madnb: {len(by_class)} per-class rows for {k} classes")
-    dicts: dict[int, tuple[str, list[list[float]]]] = {}
-    if has_cat:
-        for j in cat:
-            js = row[f"js{j}"]
-            if js is None:
-                continue  # no value of this attribute was seen: it adds nothing
-            width = len(json.loads(js))
-            dicts[j] = (js, [[float(x) for x in c["lut"][j - 1][:width]] for c in by_class])
+        if len(rows) != k:  # pragma: no cover - model_parts gives a row per class
+            raise MadnbError("XX000", f"internal error in madnb: {len(rows)} per-class rows for {k} classes")
+        return rows
+
+    # the first smoothing's per-class rows hold the Gaussian cells too (they do not depend on the smoothing)
+    first: list[tuple[int, str]] = ([(1, "m1.arr AS lut")] if has_cat else []) + ([(g, f"m{g}.a, m{g}.r, m{g}.mu")] if np is not None else [])
+    by_class = per_class(parts, first) if first else []
     gauss: dict[int, tuple[float, float, list[tuple[float, float, float] | None]]] = {}
     if np is not None:
         for j in training.numeric:
@@ -184,7 +191,17 @@ def read_numbers(
                 a, r, mu = (float(c[w][j - 1]) for w in ("a", "r", "mu"))
                 per.append(None if a == 0 and r == 0 and mu == 0 else (a, r, mu))
             gauss[j] = (float(row["nlo"][j - 1]), float(row["nhi"][j - 1]), per)
-    return ModelNumbers(row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss)
+    widths = {j: len(json.loads(row[f"js{j}"])) for j in cat if has_cat and row[f"js{j}"] is not None}  # unseen: adds nothing
+    out: dict[float, ModelNumbers] = {}
+    for i, smoothing in enumerate(smoothings):
+        dicts: dict[int, tuple[str, list[list[float]]]] = {}
+        if has_cat:
+            luts = by_class if i == 0 else per_class(parts_at(smoothing), [(1, "m1.arr AS lut")])
+            dicts = {j: (row[f"js{j}"], [[float(x) for x in c["lut"][j - 1][:w]] for c in luts]) for j, w in widths.items()}
+        out[smoothing] = ModelNumbers(
+            row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss,
+        )
+    return out
 
 
 def scores_sql(
@@ -627,7 +644,8 @@ __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
     "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "class_terms",
     "column_parameters", "column_signature",
-    "feature_lookups", "form_statements", "lookup_values", "function_statements", "model_functions", "result_types", "read_numbers", "row_checks", "row_form",
+    "feature_lookups", "form_statements", "lookup_values", "function_statements", "model_functions", "result_types", "read_numbers",
+    "read_numbers_smoothed", "row_checks", "row_form",
     "row_form_calls_column_form", "volatility",
 ]
 

@@ -272,7 +272,15 @@ def fitted_numbers(
     plpy: Plpy, p: Parameters | None, training: ColumnTraining, cp: NewName, fp: NewName, numeric_stats: NewName | None, smoothing: float,
 ) -> generated.ModelNumbers:
     """:func:`model_numbers` before the kind's priors: the log class frequencies as priors."""
-    return generated.read_numbers(plpy, training, cp, fp, numeric_stats, smoothing, var_floor=p is None)
+    return fitted_numbers_smoothed(plpy, p, training, cp, fp, numeric_stats, [smoothing])[smoothing]
+
+
+def fitted_numbers_smoothed(
+    plpy: Plpy, p: Parameters | None, training: ColumnTraining, cp: NewName, fp: NewName, numeric_stats: NewName | None,
+    smoothings: list[float],
+) -> dict[float, generated.ModelNumbers]:
+    """:func:`fitted_numbers` at each of ``smoothings``, from one reading of the model tables."""
+    return generated.read_numbers_smoothed(plpy, training, cp, fp, numeric_stats, smoothings, var_floor=p is None)
 
 
 def with_priors(p: Parameters | None, numbers: generated.ModelNumbers) -> generated.ModelNumbers:
@@ -515,29 +523,28 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         var_smoothing: the Laplace smoothing and the priors are read with the numbers), and the numbers read
         once per smoothing (the priors apply to them: :func:`log_priors`)."""
         cols = trainings[0].columns
-        tables_of: dict[Any, ModelTables] = {}
+
+        def derivation_of(training: TableTraining) -> Any:
+            p = training.params
+            return None if p is None else (p.kind, tuple(min_categories(p, cols) or ()), p.var_smoothing if p.kind == GAUSSIAN else None)
+
         numbers_of: dict[Any, generated.ModelNumbers] = {}
+        for derivation in dict.fromkeys(derivation_of(t) for t in trainings):
+            alike = [t for t in trainings if derivation_of(t) == derivation]
+            first, p = alike[0], alike[0].params
+            # temp() names only what merge_and_derive creates: every name is dropped at the end
+            tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
+            kept = temp("sum")
+            model_tables.merge_and_derive(plpy, parts, tables, first.smoothing, shape=cols.shape(), keep=kept)
+            if p is not None:
+                derive_kind(plpy, p, cols, kept.sql, tables.feature_probs, tables.numeric_stats)
+            smoothings = list(dict.fromkeys(t.smoothing for t in alike))
+            fitted = fitted_numbers_smoothed(plpy, p, cols, tables.class_priors, tables.feature_probs, tables.numeric_stats, smoothings)
+            numbers_of.update({(derivation, sm): f for sm, f in fitted.items()})
         out = []
         for training in trainings:
             p = training.params
-            derivation = None if p is None else (
-                p.kind, tuple(min_categories(p, cols) or ()), p.var_smoothing if p.kind == GAUSSIAN else None,
-            )
-            tables = tables_of.get(derivation)
-            if tables is None:
-                # temp() names only what merge_and_derive creates: every name is dropped at the end
-                tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
-                kept = temp("sum")
-                model_tables.merge_and_derive(plpy, parts, tables, training.smoothing, shape=cols.shape(), keep=kept)
-                if p is not None:
-                    derive_kind(plpy, p, cols, kept.sql, tables.feature_probs, tables.numeric_stats)
-                tables_of[derivation] = tables
-            read = (derivation, training.smoothing)
-            fitted = numbers_of.get(read)
-            if fitted is None:
-                fitted = fitted_numbers(plpy, p, cols, tables.class_priors, tables.feature_probs, tables.numeric_stats, training.smoothing)
-                numbers_of[read] = fitted
-            numbers = with_priors(p, fitted)
+            numbers = with_priors(p, numbers_of[(derivation_of(training), training.smoothing)])
             looked_up: dict[int, str] | None = None
             if lookups is not None:
                 dictionaries, order = lookups.context
