@@ -46,7 +46,7 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
 from ..core.progress import Progress
-from ..core.sql import F8, Plpy, Sql, quote_ident, setting, temp_name, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, once, quote_ident, setting, temp_name, text_sql, type_is_builtin
 from . import decisions
 from .catalog import ModelObjects, model_name, require
 
@@ -109,14 +109,14 @@ def scored_rows_sql(
     PostgreSQL's own (``*_builtin``); otherwise as their texts
     (:func:`madnb_pl.core.sql.text_sql`): a cast to or from an enum could be its owner's.
 
-    Three levels, each kept apart by OFFSET 0 so that a value computed in one is
-    computed once, however often the next names it: the scan (each row's label,
-    probabilities -- the model's one call -- and the row itself, for the rows whose
-    class needs ``<m>_predict``), the largest probability, and the predicted class
-    (:func:`predicted_class_sql`).  The scan is the query's only costly part and
-    runs in parallel workers; the levels above it, and the grouping, run in the
-    leader (PostgreSQL 15 keeps what is above a sub-select out of the workers): a few
-    comparisons per row, and ``<m>_predict`` for the rows near a tie.
+    Three levels, each value of a level computed once however often the next names it
+    (:func:`madnb_pl.core.sql.once`, which keeps the levels apart and in the parallel
+    workers, unlike OFFSET 0): the scan (each row's label, probabilities -- the model's
+    one call -- and the row itself, for the rows whose class needs ``<m>_predict``), the
+    largest probability, and the predicted class (:func:`predicted_class_sql`).  All of
+    it, and :func:`aggregate_sql`'s grouping (partially, per worker), runs in the parallel
+    workers: the leader gathers a few rows per worker, not every row with its probabilities
+    (cat200k of bench.models, paired with one batch probability pass: 1.21-1.26x -> 1.09-1.18x).
 
     ``decided``: a decision (madnb.decision's jsonb, parameter $3: :func:`run_aggregate`'s ``decision``) makes the
     probabilities ``madnb.decide_proba_array``'s and the class ``madnb._nb_decide``'s, as ``madnb.decide`` gives it.
@@ -131,10 +131,10 @@ def scored_rows_sql(
         pr, best = f"madnb.decide_proba_array($3::pg_catalog.jsonb, {pr})", "madnb._nb_decide($3::pg_catalog.jsonb, q.pr)"
     return f"""
   SELECT 1 AS g, q.t, {best} AS h, q.y, q.pr
-  FROM (SELECT p.t, p.y, p.pr, p.w, {largest} AS m
-        FROM (SELECT pg_catalog.array_position({classes}, {y}) AS t, {y} AS y, {pr} AS pr, (s.*)::{source} AS w
+  FROM (SELECT p.t, p.y, p.pr, p.w, {once(largest)} AS m
+        FROM (SELECT {once(f"pg_catalog.array_position({classes}, {y})")} AS t, {y} AS y, {once(pr)} AS pr, (s.*)::{source} AS w
               FROM {source} AS s
-              WHERE s.{lbl} IS NOT NULL OFFSET 0) AS p OFFSET 0) AS q"""
+              WHERE s.{lbl} IS NOT NULL) AS p) AS q"""
 
 
 def label_sql(pred: str, lbl: str, label_type: str, model_builtin: bool, source_builtin: bool) -> tuple[str, str, str]:
@@ -267,9 +267,8 @@ def aggregate_sql(r: str, k: int, ranked: bool = False, weighted: bool = False) 
     :func:`read_metrics` reads the result.  ``weighted``: each row of ``r`` stands for w rows
     (its column w, a count: rows that score alike, counted once), not ranked.
 
-    ``r``'s rows are read once (an OFFSET 0 sub-select, or with ``ranked`` a
-    materialised CTE: each of its columns is computed once however often it is
-    named here) and grouped at once into c: one row per (g, t, h), with the labels
+    ``r``'s rows are read once (its levels compute each value once: :func:`scored_rows_sql`,
+    or with ``ranked`` a materialised CTE) and grouped at once into c: one row per (g, t, h), with the labels
     that are not classes apart (for their count), holding the rows' count and their
     log-loss sum.  Everything else aggregates c, a few rows.
 
@@ -320,7 +319,7 @@ def counts_ctes_sql(
     # weighted rows are groups of rows that score alike, already distinct: c is they themselves, not grouped again
     n = "r.w::pg_catalog.int8" if weighted else "pg_catalog.count(*)"
     head = f"WITH c AS MATERIALIZED (\n  SELECT r.g, r.t, r.h, CASE WHEN r.t IS NULL THEN r.y END AS u, {score}{n} AS n,"
-    source = f"(SELECT * FROM ({r}) AS r OFFSET 0) AS r"
+    source = f"({r}) AS r"
     if ranked and k >= 2:
         head = (
             f"WITH r AS MATERIALIZED ({r}),\n"
