@@ -5,7 +5,9 @@ only) and in the ordinary Python package.  It draws *discrete* Laplace noise (th
 two-sided geometric distribution) for integers: private training adds it to
 counts and to fixed-point sums, which are encoded in SQL
 (:class:`madnb_pl.inputs.privacy_parameters.NumericBounds`), once per released cell, through
-``madnb.dp_laplace`` (:func:`madnb_pl.privacy.noise.laplace`).
+``madnb.dp_laplace`` (:func:`madnb_pl.privacy.noise.laplace`).  Its magnitude step, the
+one-sided geometric (:func:`geometric`), is offered alone: secure aggregation's noise
+'once' splits one discrete Laplace G1 - G2 between two aggregation servers.
 
 Running time: one draw loops about |noise| / scale times (the geometric part V
 of CKS Algorithm 2), so its time grows with the noise it returns; the expected
