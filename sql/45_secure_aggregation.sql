@@ -2,11 +2,17 @@
 -- into additive shares modulo the prime 2**127 - 1, one table per aggregation
 -- server (create_nb_statistics_shares; with epsilon, charged to the owner's
 -- ledger); each aggregation server sums its share of every owner, adding one
--- central release's noise to private shares (create_nb_share_sum); the analyst adds the share sums,
+-- central release's noise to private shares, or with noise => 'once' servers 1
+-- and 2 half of one each (create_nb_share_sum); the analyst adds the share sums,
 -- decodes them and derives the model (create_nb_model_from_shares).  Remote
 -- tables are reached as create_nb_federated_tables reaches owners (postgres_fdw
 -- servers, user mappings, dblink).  Same pattern as sql/15_statistics.sql: thin
 -- PL/pgSQL wrappers re-raising the errors of one internal PL/Python function each.
+
+-- create_nb_statistics_shares gained noise (who adds a private release's noise): the signatures without it go.
+DROP FUNCTION IF EXISTS madnb.create_nb_statistics_shares(text, text, text, integer, text[], float8, float8[], text, float8, integer);
+DROP FUNCTION IF EXISTS madnb.create_nb_statistics_shares(text, text, text, text, integer, text[], float8, float8[], text, float8, integer);
+DROP FUNCTION IF EXISTS madnb._create_statistics_shares(text, text, text, text, integer, text[], boolean, float8, float8[], text, float8, integer);
 
 CREATE OR REPLACE FUNCTION madnb._create_statistics_shares(
     training_source text,
@@ -20,7 +26,8 @@ CREATE OR REPLACE FUNCTION madnb._create_statistics_shares(
     bounds float8[],
     domain text,
     delta float8,
-    owners integer
+    owners integer,
+    noise text
 ) RETURNS void
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
@@ -29,9 +36,9 @@ madnb_pl.api.create_nb_statistics_shares(
     plpy, training_source=training_source, training_class_column=training_class_column,
     training_attr_column=training_attr_column, numeric_indices=numeric_indices, num_attrs=num_attrs,
     share_dests=share_dests, use_numeric=use_numeric,
-    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, owners=owners)
+    epsilon=epsilon, bounds=bounds, domain=domain, delta=delta, owners=owners, noise=noise)
 $python$;
-COMMENT ON FUNCTION madnb._create_statistics_shares(text, text, text, text, integer, text[], boolean, float8, float8[], text, float8, integer) IS
+COMMENT ON FUNCTION madnb._create_statistics_shares(text, text, text, text, integer, text[], boolean, float8, float8[], text, float8, integer, text) IS
     'internal: the PL/Python entry point behind both create_nb_statistics_shares overloads';
 
 CREATE OR REPLACE FUNCTION madnb.create_nb_statistics_shares(
@@ -44,7 +51,8 @@ CREATE OR REPLACE FUNCTION madnb.create_nb_statistics_shares(
     bounds float8[] DEFAULT NULL,
     domain text DEFAULT NULL,
     delta float8 DEFAULT NULL,
-    owners integer DEFAULT NULL
+    owners integer DEFAULT NULL,
+    noise text DEFAULT 'each'
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
@@ -53,12 +61,13 @@ BEGIN
         training_source => "trainingSource", training_class_column => "trainingClassColumn",
         training_attr_column => "trainingAttrColumn", numeric_indices => NULL, num_attrs => "numAttrs",
         share_dests => "shareDestNames", use_numeric => false,
-        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, owners => owners);
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, owners => owners,
+        noise => noise);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.create_nb_statistics_shares(text, text, text, integer, text[], float8, float8[], text, float8, integer) IS
-    'secure aggregation, owner: the integer statistics of categorical attributes over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1); with epsilon charged to the source''s budget, the aggregation servers adding the noise';
+COMMENT ON FUNCTION madnb.create_nb_statistics_shares(text, text, text, integer, text[], float8, float8[], text, float8, integer, text) IS
+    'secure aggregation, owner: the integer statistics of categorical attributes over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1); with epsilon charged to the source''s budget, the aggregation servers adding the noise: one central release''s each (noise => ''each'', the default) or one in all (noise => ''once'': servers 1 and 2 each hold half of it)';
 
 CREATE OR REPLACE FUNCTION madnb.create_nb_statistics_shares(
     "trainingSource" text,
@@ -71,7 +80,8 @@ CREATE OR REPLACE FUNCTION madnb.create_nb_statistics_shares(
     bounds float8[] DEFAULT NULL,
     domain text DEFAULT NULL,
     delta float8 DEFAULT NULL,
-    owners integer DEFAULT NULL
+    owners integer DEFAULT NULL,
+    noise text DEFAULT 'each'
 ) RETURNS void
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
@@ -80,12 +90,13 @@ BEGIN
         training_source => "trainingSource", training_class_column => "trainingClassColumn",
         training_attr_column => "trainingAttrColumn", numeric_indices => "numericAttrsColumnIndices",
         num_attrs => "numAttrs", share_dests => "shareDestNames", use_numeric => true,
-        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, owners => owners);
+        epsilon => epsilon, bounds => bounds, domain => domain, delta => delta, owners => owners,
+        noise => noise);
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.create_nb_statistics_shares(text, text, text, text, integer, text[], float8, float8[], text, float8, integer) IS
-    'secure aggregation, owner: the integer statistics with Gaussian attributes (fixed-point sums of values clipped to bounds) over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1); with epsilon charged to the source''s budget, the aggregation servers adding the noise';
+COMMENT ON FUNCTION madnb.create_nb_statistics_shares(text, text, text, text, integer, text[], float8, float8[], text, float8, integer, text) IS
+    'secure aggregation, owner: the integer statistics with Gaussian attributes (fixed-point sums of values clipped to bounds) over every cell of the public domain, as one additive share table per aggregation server (modulo 2**127 - 1); with epsilon charged to the source''s budget, the aggregation servers adding the noise: one central release''s each (noise => ''each'', the default) or one in all (noise => ''once'': servers 1 and 2 each hold half of it)';
 
 CREATE OR REPLACE FUNCTION madnb._share_sum(
     share_sources text[],
@@ -111,7 +122,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.create_nb_share_sum(text[], text) IS
-    'secure aggregation, aggregation server: the sum modulo 2**127 - 1 of one share index of every owner (tables here, foreign tables, or server:table over dblink), headers checked, plus one central release''s discrete Laplace noise for private shares, into a new share-sum table';
+    'secure aggregation, aggregation server: the sum modulo 2**127 - 1 of one share index of every owner (tables here, foreign tables, or server:table over dblink), headers checked, plus its noise for private shares (one central release''s discrete Laplace; with the owners'' noise => ''once'', server 1 adds and server 2 subtracts a one-sided geometric, the others nothing), into a new share-sum table';
 
 CREATE OR REPLACE FUNCTION madnb._model_from_shares(
     share_sum_sources text[],

@@ -499,14 +499,17 @@ def create_nb_statistics_shares(
     domain: str | None = None,
     delta: float | None = None,
     owners: int | None = None,
+    noise: str | None = share_table.NOISE_EACH,
 ) -> None:
     """An owner's statistics as additive shares, one new table per aggregation server (:mod:`madnb_pl.merge.secure`).
 
     Everything is checked before anything is written: the training, the share
     tables' names (at least two), the bounds of every numeric attribute, the
-    public domain table and ``owners`` (no sum of that many owners may wrap).
-    With ``epsilon`` the release is charged to the source's budget and ledger
-    (the aggregation servers add the noise: see :func:`madnb_pl.merge.secure.write_share_sum`).
+    public domain table, ``owners`` (no sum of that many owners may wrap) and
+    ``noise``.  With ``epsilon`` the release is charged to the source's budget and
+    ledger (the aggregation servers add the noise as ``noise`` says: 'each' server
+    one central release's, or one central release's 'once' in all, split between
+    servers 1 and 2; see :func:`madnb_pl.merge.secure.write_share_sum`).
     """
     training = arrays.training(plpy, training_source, training_class_column, training_attr_column, numeric_indices, num_attrs, use_numeric)
     if delta is not None:
@@ -515,6 +518,7 @@ def create_nb_statistics_shares(
             hint=_SHARES_DOMAIN_HINT,
         )
     share_table.check_owners(owners)
+    mode = share_table.parse_noise_mode(noise, private=epsilon is not None)
     if share_dests is None:
         raise MadnbError("22004", "shareDestNames must not be NULL", hint="name one share table per aggregation server")
     if len(share_dests) < 2:
@@ -539,7 +543,7 @@ def create_nb_statistics_shares(
         nb = privacy.bounds
     dom = privacy_parameters.resolve_domain_table(plpy, domain)
     arrays.refuse_private(plpy, training)
-    secure.write_shares(plpy, training, nb, dom, dests, owners, privacy)
+    secure.write_shares(plpy, training, nb, dom, dests, owners, privacy, mode)
 
 
 @entry_point

@@ -12,6 +12,7 @@ sum.  The reference is plain federated training on the same owners
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -201,26 +202,49 @@ def test_a_share_read_through_a_foreign_table_sums_as_the_same_share_over_dblink
     assert s.execute(q.format("via_foreign")).fetchall() == s.execute(q.format("share_sum")).fetchall()
 
 
-def test_private_shares_across_servers_are_charged_once_to_each_owners_own_ledger_and_to_nobody_else(
+def test_private_shares_across_servers_in_either_noise_mode_are_charged_once_to_each_owners_own_ledger_and_to_nobody_else(
     db, federation: Federation,
 ) -> None:
+    # noise 'each' (pshare: each server adds a release's noise) and 'once' (oshare: server 1 adds, server 2 subtracts
+    # half of one release's noise), through the same servers and roles
     for o in federation.owners:
-        o.db.conn.execute(
-            "SELECT madnb.create_nb_statistics_shares('sales', 'class', 'attributes', '2', 2, ARRAY['pshare_1', 'pshare_2'], "
-            "epsilon => 1, bounds => '{-5,10}', domain => 'sales_domain', owners => 3)"
-        )
-        for j, (role, _) in enumerate(o.readers, start=1):
-            o.db.conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(f"pshare_{j}"), sql.Identifier(role)))
-    for j, s in enumerate(federation.servers, start=1):
-        s.conn.execute(f"SELECT madnb.create_nb_share_sum(ARRAY['owner1:pshare_{j}', 'owner2:pshare_{j}', 'owner3:pshare_{j}'], 'psum')")
-        s.conn.execute(sql.SQL("GRANT SELECT ON psum TO {}").format(sql.Identifier(federation.analysts[j - 1])))
-    db.execute("SELECT madnb.create_nb_model_from_shares(ARRAY['aggregation1:psum', 'aggregation2:psum'], 'p_fp', 'p_np', 'p_cp')")
-    assert db.execute("SELECT count(*) FROM p_cp").fetchone() == (2,)
+        for prefix, noise in (("pshare", "each"), ("oshare", "once")):
+            o.db.conn.execute(
+                "SELECT madnb.create_nb_statistics_shares('sales', 'class', 'attributes', '2', 2, "
+                f"ARRAY['{prefix}_1', '{prefix}_2'], epsilon => 1, bounds => '{{-5,10}}', domain => 'sales_domain', owners => 3, "
+                f"noise => '{noise}')"
+            )
+            for j, (role, _) in enumerate(o.readers, start=1):
+                o.db.conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(f"{prefix}_{j}"), sql.Identifier(role)))
+    for prefix, dest in (("pshare", "psum"), ("oshare", "osum")):
+        for j, s in enumerate(federation.servers, start=1):
+            s.conn.execute(
+                f"SELECT madnb.create_nb_share_sum(ARRAY['owner1:{prefix}_{j}', 'owner2:{prefix}_{j}', 'owner3:{prefix}_{j}'], '{dest}')"
+            )
+            s.conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(dest), sql.Identifier(federation.analysts[j - 1])))
+        db.execute(f"SELECT madnb.create_nb_model_from_shares(ARRAY['aggregation1:{dest}', 'aggregation2:{dest}'], "
+                   f"'{dest}_fp', '{dest}_np', '{dest}_cp')")
+        assert db.execute(f"SELECT count(*) FROM {dest}_cp").fetchone() == (2,)
+    sums = [json.loads(s.conn.execute("SELECT obj_description('osum'::regclass, 'pg_class')").fetchone()[0][len("madnb share "):])
+            for s in federation.servers]
+    assert [h["noise_mode"] for h in sums] == ["once", "once"]
+    assert "added by this aggregation server" in sums[0]["noise"] and "subtracted by this" in sums[1]["noise"]
+    per_query = set()
     for o in federation.owners:
-        rows = o.db.conn.execute("SELECT table_name, epsilon FROM madnb.privacy_ledger").fetchall()
-        assert [(t, float(e)) for t, e in rows] == [("sales", 1.0)]
+        rows = o.db.conn.execute("SELECT table_name, epsilon, parameters FROM madnb.privacy_ledger ORDER BY release_id").fetchall()
+        assert [(t, float(e)) for t, e, _ in rows] == [("sales", 1.0), ("sales", 1.0)]
+        assert [p.get("noise_mode") for _, _, p in rows] == ["each", "once"]
+        per_query |= {p["epsilon_per_query"] for _, _, p in rows}
     for conn in [s.conn for s in federation.servers] + [db]:
         assert conn.execute("SELECT count(*) FROM madnb.privacy_ledger").fetchone() == (0,)
+    (eps_prime,) = per_query
+
+    def floor_epsilon(model: str) -> float:
+        comment = db.execute(f"""SELECT obj_description('madnb_statistics."public.{model}_fp"'::regclass, 'pg_class')""").fetchone()[0]
+        return float(json.loads(comment[len("madnb statistics "):])["epsilon_per_query"])
+
+    # the variance floor: one release's epsilon' with noise 'once', that of twice the variance with 'each'
+    assert floor_epsilon("osum") == eps_prime and abs(floor_epsilon("psum") - eps_prime / np.sqrt(2)) < 1e-15
 
 
 def owner_statistics(db: psycopg.Connection[Any], federation: Federation) -> None:

@@ -26,10 +26,18 @@ Two audits:
   its cells): the guarantee "one honest aggregation server suffices" must still
   hold, a loss of epsilon' exactly -- the honest server's noise alone.
 
+A third audit, of noise 'once' (the owners' ``noise => 'once'``: server 1 adds
+a one-sided geometric, server 2 subtracts another), on :data:`ONCE_CLASSES`
+classes: the reconstructed count holds exactly one discrete Laplace, so every
+bin's loss is epsilon' itself (log(a**|x| / a**|x + 1|) = +-epsilon' for one
+discrete Laplace), bin by bin -- within epsilon', and close to it where two
+releases' noise (the default, 'each') gives less near the centre: one release's
+noise, not two.
+
 Margin: a log ratio of two counts of at least 2000 has a standard error of at
 most sqrt(2 / 2000) = 0.032; :data:`SLACK` = 0.15 is over 4.7 of them (a
 two-sided 3e-6 per bin), so a correct mechanism fails with probability below
-1e-4 over the fewer than 30 bins checked, and a mechanism with half the noise
+1e-4 over the fewer than 40 bins checked, and a mechanism with half the noise
 (a loss of 2 epsilon' = 1.0) cannot pass.
 """
 
@@ -46,23 +54,30 @@ from psycopg import sql
 
 P = (1 << 127) - 1
 CLASSES = 40_000
+ONCE_CLASSES = 20_000  # the 'once' audit: 40,000 released counts, 6 or more bins of at least MIN_MASS
 EPSILON = 1.0  # over 2 queries (class counts, one categorical attribute)
 MIN_MASS = 2000
 SLACK = 0.15
 A_ROWS, B_ROWS = 3, 2  # rows per class at owner A (D; one more on D') and at owner B
 
 
-def make_owner(db: psycopg.Connection[Any], name: str, rows_per_class: int) -> None:
+def make_domain(db: psycopg.Connection[Any], classes: int = CLASSES) -> None:
     db.execute(
-        f"CREATE TABLE {name} AS SELECT c AS class, ARRAY['x'] AS attributes "
-        f"FROM generate_series(1, {CLASSES}) AS c, generate_series(1, {rows_per_class}) AS r"
+        f"CREATE TABLE classes AS SELECT 0 AS attr, c::text AS value FROM generate_series(1, {classes}) AS c UNION ALL SELECT 1, 'x'"
     )
 
 
-def owner_shares(db: psycopg.Connection[Any], owner: str) -> None:
+def make_owner(db: psycopg.Connection[Any], name: str, rows_per_class: int, classes: int = CLASSES) -> None:
+    db.execute(
+        f"CREATE TABLE {name} AS SELECT c AS class, ARRAY['x'] AS attributes "
+        f"FROM generate_series(1, {classes}) AS c, generate_series(1, {rows_per_class}) AS r"
+    )
+
+
+def owner_shares(db: psycopg.Connection[Any], owner: str, noise: str = "each") -> None:
     db.execute(
         f"SELECT madnb.create_nb_statistics_shares('{owner}', 'class', 'attributes', 1, ARRAY['{owner}_s1', '{owner}_s2'], "
-        f"epsilon => {EPSILON}, domain => 'classes', owners => 2)"
+        f"epsilon => {EPSILON}, domain => 'classes', owners => 2, noise => '{noise}')"
     )
 
 
@@ -83,12 +98,12 @@ def noiseless_share_sum(db: psycopg.Connection[Any], owners: list[str], index: i
     db.execute(sql.SQL("COMMENT ON TABLE {} IS {}").format(sql.Identifier(dest), sql.Literal(comment)))
 
 
-def released(db: psycopg.Connection[Any], sums: list[str], tag: str) -> tuple[np.ndarray, set[tuple[Any, ...]]]:
+def released(db: psycopg.Connection[Any], sums: list[str], tag: str, classes: int = CLASSES) -> tuple[np.ndarray, set[tuple[Any, ...]]]:
     """Reconstruct from ``sums``; every released count of the reconstructed statistics, and their cells."""
     arr = "ARRAY[" + ", ".join(f"'{s}'" for s in sums) + "]"
     db.execute(f"SELECT madnb.create_nb_model_from_shares({arr}, '{tag}_fp', NULL, '{tag}_cp')")
     rows = db.execute(f'SELECT cls, attr, value, n FROM madnb_statistics."public.{tag}_fp"').fetchall()
-    assert len(rows) == 2 * CLASSES  # every cell of the public domain, whatever the rows
+    assert len(rows) == 2 * classes  # every cell of the public domain, whatever the rows
     return np.array([int(r[3]) for r in rows], dtype=np.int64), {r[:3] for r in rows}
 
 
@@ -112,9 +127,7 @@ def stated_epsilon_prime(db: psycopg.Connection[Any]) -> float:
 
 
 def test_one_row_more_at_one_owner_moves_the_released_counts_frequencies_by_at_most_the_stated_epsilon_prime(db):
-    db.execute(
-        f"CREATE TABLE classes AS SELECT 0 AS attr, c::text AS value FROM generate_series(1, {CLASSES}) AS c UNION ALL SELECT 1, 'x'"
-    )
+    make_domain(db)
     make_owner(db, "owner_b", B_ROWS)  # the other owner: the same rows in both federations
     owner_shares(db, "owner_b")
     samples: dict[str, np.ndarray] = {}
@@ -157,3 +170,33 @@ def test_one_row_more_at_one_owner_moves_the_released_counts_frequencies_by_at_m
     assert len(alone) >= 6, sorted(alone)
     worst = max(abs(r) for r in alone.values())
     assert eps_prime - SLACK <= worst <= eps_prime + SLACK
+
+
+def test_with_noise_once_one_row_more_moves_every_bin_by_one_discrete_laplaces_epsilon_prime_not_less_as_two_would(db):
+    make_domain(db, ONCE_CLASSES)
+    make_owner(db, "owner_b", B_ROWS, ONCE_CLASSES)
+    owner_shares(db, "owner_b", "once")
+    samples: dict[str, np.ndarray] = {}
+    cells: dict[str, set[tuple[Any, ...]]] = {}
+    for tag, a_rows in (("d", A_ROWS), ("d1", A_ROWS + 1)):
+        db.execute("DROP TABLE IF EXISTS owner_a, owner_a_s1, owner_a_s2")
+        make_owner(db, "owner_a", a_rows, ONCE_CLASSES)
+        owner_shares(db, "owner_a", "once")
+        share_sum(db, ["owner_a", "owner_b"], 1, f"{tag}_sum1")
+        share_sum(db, ["owner_a", "owner_b"], 2, f"{tag}_sum2")
+        samples[tag], cells[tag] = released(db, [f"{tag}_sum1", f"{tag}_sum2"], tag, ONCE_CLASSES)
+    eps_prime = stated_epsilon_prime(db)
+    assert eps_prime == EPSILON / 2 and cells["d"] == cells["d1"]
+    centre = A_ROWS + B_ROWS
+    a = math.exp(-eps_prime)
+    assert abs(np.var(samples["d"] - centre) / (2 * a / (1 - a) ** 2) - 1) < 0.05  # one discrete Laplace's variance
+    losses = log_ratios(samples["d"], samples["d1"])
+    assert len(losses) >= 6, sorted(losses)
+    for v, r in losses.items():  # one discrete Laplace: log(a^|v - c| / a^|v - c - 1|) = +-epsilon' in every bin
+        expected = eps_prime if v <= centre else -eps_prime
+        assert abs(r - expected) <= SLACK, (v, r, expected)
+    # two releases' noise (noise 'each') would give at the centre log(P2(0) / P2(-1)), well below epsilon'
+    support = np.arange(-200, 201)
+    two = np.convolve(dl_pmf(a, support), dl_pmf(a, support))
+    assert math.log(two[400] / two[399]) < eps_prime - 2 * SLACK
+    assert abs(losses[centre] - eps_prime) <= SLACK

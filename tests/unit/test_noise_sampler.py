@@ -395,3 +395,75 @@ def test_the_release_draws_each_number_of_an_array_its_own_noise_as_one_call_per
     for sensitivity, epsilon in ((0, 1.0), (1, 0.0), (1, float("inf"))):
         with pytest.raises(noise.MadnbError):
             noise.laplace_array(None, [1], sensitivity, epsilon)
+
+
+# ---------------------------------------------------------------------------
+# the one-sided geometric (secure aggregation's noise 'once': G1 - G2 is one discrete Laplace)
+# ---------------------------------------------------------------------------
+
+
+def _geometric_chi_square_p_value(samples: np.ndarray, a: float, min_expected: float = 20.0) -> float:
+    """Chi-square p-value of ``samples`` against P(G = k) = (1 - a) a^k, k = 0..K apart and the tail k > K pooled."""
+    stats = pytest.importorskip("scipy.stats")
+    n = len(samples)
+    k = 0
+    while n * (1 - a) * a ** (k + 1) >= min_expected and n * a ** (k + 2) >= min_expected:
+        k += 1
+    ks = np.arange(0, k + 1)
+    observed = [int(np.count_nonzero(samples == v)) for v in ks] + [int(np.count_nonzero(samples > k))]
+    expected_p = np.concatenate(((1 - a) * a**ks, [a ** (k + 1)]))  # P(G > k) = a^(k + 1)
+    assert math.isclose(float(expected_p.sum()), 1.0, rel_tol=1e-9) and len(observed) >= 3
+    return float(stats.chisquare(np.array(observed, dtype=float), expected_p * n).pvalue)
+
+
+@pytest.mark.parametrize("scale", [Fraction(1), Fraction(2), Fraction(7, 3), Fraction(10)])
+def test_the_geometric_sampler_fits_the_exact_one_sided_pmf_with_its_mean_and_variance(scale):
+    rng = noise.seeded_source(2024)
+    samples = np.array([noise.geometric(scale, rng) for _ in range(N_DRAWS // 4)])
+    a = math.exp(-1 / float(scale))
+    assert samples.min() >= 0
+    assert _geometric_chi_square_p_value(samples, a) > 1e-4
+    assert samples.mean() == pytest.approx(a / (1 - a), rel=0.03)
+    assert samples.var() == pytest.approx(a / (1 - a) ** 2, rel=0.05)
+
+
+def test_the_difference_of_two_geometric_draws_fits_the_discrete_laplace_pmf():
+    scale = Fraction(5, 2)
+    rng = noise.seeded_source(7)
+    diff = np.array([noise.geometric(scale, rng) - noise.geometric(scale, rng) for _ in range(N_DRAWS // 4)])
+    a = noise.geometric_parameter(scale)
+    assert _chi_square_p_value(diff, a) > 1e-4
+    assert diff.var() == pytest.approx(_variance_of(a), rel=0.04)
+
+
+def test_the_discrete_laplace_is_the_geometric_magnitude_with_a_sign_drawn_from_the_same_stream():
+    # discrete_laplace consumes the stream as geometric then one sign bit (a "-0" redrawn): the same numbers
+    scale = Fraction(3)
+    a, b = noise.seeded_source(11), noise.seeded_source(11)
+    for _ in range(2000):
+        x = noise.discrete_laplace(scale, a)
+        while True:
+            y = noise.geometric(scale, b)
+            negative = b.randbelow(2) == 1
+            if not (negative and y == 0):
+                break
+        assert x == (-y if negative else y)
+
+
+def test_the_geometric_array_draws_from_the_session_source_and_refuses_bad_parameters():
+    noise.use_test_source(noise.seeded_source(5))
+    try:
+        drawn = noise.geometric_array(6, 3, 0.25)
+        noise.use_test_source(noise.seeded_source(5))
+        one_by_one = [noise.geometric(Fraction(12), noise._source()) for _ in range(6)]
+    finally:
+        noise.use_test_source(None)
+    assert drawn == one_by_one and all(type(g) is int and g >= 0 for g in drawn)
+    assert noise.geometric_array(0, 1, 1.0) == []
+    for sensitivity, epsilon in ((0, 1.0), (1, 0.0), (1, float("nan"))):
+        with pytest.raises(noise.MadnbError):
+            noise.geometric_array(1, sensitivity, epsilon)
+    with pytest.raises(ValueError):
+        noise.geometric(Fraction(0), noise.seeded_source(1))
+    with pytest.raises(TypeError):
+        noise.geometric(2.5, noise.seeded_source(1))  # type: ignore[arg-type]

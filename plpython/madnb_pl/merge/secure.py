@@ -11,8 +11,11 @@ Three steps, one per party (docs/federation.md, "Secure aggregation"):
   statistics minus their sum, modulo p, computed in SQL -- the exact statistics
   never enter Python nor any table but the temporary one;
 * **aggregation server** (:func:`write_share_sum`): its share of every owner,
-  checked (same release parameters, one share index, the modulus, no owner
-  twice, every cell a residue and the cells the public domain), summed modulo p;
+  checked (same release parameters and noise mode, one share index, the modulus,
+  no owner twice, every cell a residue and the cells the public domain), summed
+  modulo p; private shares get the server's noise as the owners' noise mode says
+  (:func:`_server_noise`: a discrete Laplace per server, 'each'; or +G1 at share
+  index 1 and -G2 at index 2, one discrete Laplace in all, 'once');
 * **analyst** (:func:`reconstruct`): the m share sums, checked the same way
   (every index 1..m once, the same owners), added modulo p and decoded into an
   exact statistics table (signed residues; means and variances from the
@@ -42,7 +45,7 @@ from ..inputs.arrays import Training
 from ..inputs.privacy_parameters import NumericBounds, Privacy
 from ..privacy import noise, private_release
 from ..release import share_table
-from ..release.share_table import MODULUS, SHARE, SHARE_SUM, ShareHeader
+from ..release.share_table import MODULUS, NOISE_EACH, NOISE_ONCE, SHARE, SHARE_SUM, ShareHeader
 from ..release.statistics_table import EXACT, FORMAT, PRIVATE_MODE, Header, create_with_types, now
 from . import federation, part_sources
 from .part_sums import difference
@@ -61,8 +64,18 @@ def _mod(x: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def guarantee(p: Privacy, shares: int) -> str:
-    """What a private share release guarantees, and against whom (ledger, headers, model comments)."""
+def guarantee(p: Privacy, shares: int, mode: str = NOISE_EACH) -> str:
+    """What a private share release guarantees, and against whom (ledger, headers, model comments), in noise mode ``mode``."""
+    if mode == NOISE_ONCE:
+        return (
+            f"{p.guarantee}: for the owners' summed statistics and the model made from them, against the analyst and "
+            "anyone who sees them, with one central release's noise in the sum (aggregation server 1 adds a one-sided "
+            "geometric noise to its share sum, aggregation server 2 subtracts another; their difference is one discrete "
+            "Laplace), provided neither aggregation server 1 nor aggregation server 2 gives its noise to them (a coalition "
+            "holding either server's noise removes half of it and sees one-sided noise: no guarantee against it); each "
+            f"aggregation server alone sees uniformly random shares, and only the {shares} aggregation servers together "
+            "learn an owner's exact statistics"
+        )
     return (
         f"{p.guarantee}: for the owners' summed statistics and the model made from them, against the analyst and "
         f"anyone who sees them, with the noise that each of the {shares} aggregation servers adds to its share sum "
@@ -71,9 +84,20 @@ def guarantee(p: Privacy, shares: int) -> str:
     )
 
 
+def noise_text(per_query: float, mode: str) -> str:
+    """The ledger's ``noise``: what noise the release's sum gets, and who adds it, in noise mode ``mode``."""
+    if mode == NOISE_ONCE:
+        return (
+            f"discrete Laplace at epsilon_per_query {per_query!r}, once in the sum: a one-sided geometric added by "
+            "aggregation server 1 to its share sum and another subtracted by aggregation server 2 (their difference is "
+            "the discrete Laplace); the other aggregation servers add none"
+        )
+    return f"discrete Laplace at epsilon_per_query {per_query!r}, added by each aggregation server to its share sum"
+
+
 def write_shares(
     plpy: Plpy, training: Training, bounds: NumericBounds, domain: Relation, dests: list[NewName], owners: int | None,
-    privacy: Privacy | None = None,
+    privacy: Privacy | None = None, mode: str = NOISE_EACH,
 ) -> list[ShareHeader]:
     """The statistics of ``training`` over the public domain ``domain`` as ``len(dests)`` share tables.
 
@@ -81,8 +105,9 @@ def write_shares(
     sums.  Private (``privacy``): the cells of a private release (class and value
     counts, 20-bit sums; no count on numeric cells), charged to the source's
     budget and ledger here, before any share is written; the noise is added by
-    the aggregation servers (:func:`write_share_sum`), so the reconstructed sum
-    holds one release's noise per server, whatever the number of owners.
+    the aggregation servers (:func:`write_share_sum`) as the owner's noise mode
+    ``mode`` says, so the reconstructed sum holds one release's noise per server
+    ('each') or one release's noise in all ('once'), whatever the number of owners.
     """
     m = len(dests)
     dom = temp_name("madnb_domain_")
@@ -91,8 +116,8 @@ def write_shares(
     release_id: int | None = None
     if privacy is not None:  # charged before the data is read; nothing after this depends on the data
         extra = {
-            "guarantee": guarantee(privacy, m), "shares": m, "owners": owners, "modulus": str(MODULUS),
-            "noise": f"discrete Laplace at epsilon_per_query {privacy.per_query!r}, added by each aggregation server to its share sum",
+            "guarantee": guarantee(privacy, m, mode), "shares": m, "owners": owners, "modulus": str(MODULUS),
+            "noise": noise_text(privacy.per_query, mode), "noise_mode": mode,
         }
         release_id = private_release.charge(
             plpy, training.source, privacy,
@@ -115,16 +140,17 @@ def write_shares(
             detail=share_table.BOUND_TEXT,
             hint=f"split the table into releases of at most {share_table.ROWS_PER_OWNER_MAX} rows, each an owner of its own",
         )
-    release = _release_header(plpy, training, bounds, domain, private_release.domain_fingerprint(plpy, dom), privacy, release_id, m)
+    release = _release_header(plpy, training, bounds, domain, private_release.domain_fingerprint(plpy, dom), privacy, release_id, m, mode)
     plpy.execute(Sql(f"DROP TABLE {dom}"))
-    headers = _insert_shares(plpy, cells, int(size["cells"]), release, dests, owners, counted="true" if privacy is None else "NOT c.isnum")
+    headers = _insert_shares(plpy, cells, int(size["cells"]), release, dests, owners, counted="true" if privacy is None else "NOT c.isnum",
+                             mode=mode)
     plpy.execute(Sql(f"DROP TABLE {cells}"))
     return headers
 
 
 def _release_header(
     plpy: Plpy, training: Training, bounds: NumericBounds, domain: Relation, fingerprint: str, privacy: Privacy | None,
-    release_id: int | None, shares: int,
+    release_id: int | None, shares: int, mode: str,
 ) -> Header:
     """The header of the statistics an owner's shares add up to (every share table's ``statistics``)."""
     order = {a: i for i, a in enumerate(training.numeric_given)}
@@ -138,18 +164,19 @@ def _release_header(
         return release
     return replace(
         release, mode=PRIVATE_MODE, epsilon=privacy.epsilon_text, epsilon_per_query=privacy.per_query, delta=privacy.delta,
-        release_id=release_id, guarantee=guarantee(privacy, shares),
+        release_id=release_id, guarantee=guarantee(privacy, shares, mode),
     )
 
 
 def _insert_shares(
-    plpy: Plpy, cells: Sql, count: int, release: Header, dests: list[NewName], owners: int | None, counted: str,
+    plpy: Plpy, cells: Sql, count: int, release: Header, dests: list[NewName], owners: int | None, counted: str, mode: str,
 ) -> list[ShareHeader]:
     """The m share tables of the ``count`` cells of temporary table ``cells`` (k, cls, o, v, isnum, n, s1, s2).
 
     Shares 1..m-1 are drawn from the CSPRNG here; share m is the cells less
     their sum modulo p, computed in SQL (the exact numbers never enter Python).
-    ``counted``: the cells whose count n is shared (SQL over ``c``).
+    ``counted``: the cells whose count n is shared (SQL over ``c``); ``mode``: the
+    noise mode every header carries to the aggregation servers.
     """
     m = len(dests)
     owner = secrets.token_hex(16)
@@ -179,6 +206,7 @@ def _insert_shares(
         header = ShareHeader(
             format=share_table.FORMAT, kind=SHARE, id=str(uuid.uuid4()), statistics=release, share_index=index, shares=m,
             modulus=str(MODULUS), owners=[owner], releases=[release.id], expected_owners=owners, created_at=release.created_at,
+            noise_mode=mode,
         )
         share_table.write_header(plpy, dest.sql, header)
         plpy.execute(Sql(f"ANALYZE {dest.sql}"))
@@ -224,13 +252,15 @@ def check_same_release(parts: list[Part], argument: str) -> None:
             diff = ("owners", h.expected_owners, first.expected_owners)
         if diff is None and h.shares != first.shares:
             diff = ("number of shares", h.shares, first.shares)
+        if diff is None and h.noise_mode != first.noise_mode:
+            diff = ("noise", h.noise_mode, first.noise_mode)
         if diff is not None:
             field, value, first_value = diff
             raise MadnbError(
                 "22023", f"{_named(argument, i, rel)} does not have the release parameters of {_named(argument, 1, first_rel)}",
                 detail=f"its {field} is {value!r}, {argument}[1]'s is {first_value!r}",
-                hint="every owner releases its shares with the same numAttrs, numeric attributes, bounds, domain, owners and "
-                "number of shares",
+                hint="every owner releases its shares with the same numAttrs, numeric attributes, bounds, domain, owners, "
+                "number of shares and noise",
             )
 
 
@@ -304,10 +334,12 @@ def write_share_sum(plpy: Plpy, sources: list[str | None] | None, dest: NewName)
     create_with_types(plpy, dest, first.class_type, first.element_type)
     stats = first.statistics
     added = None
-    if stats.private:
-        added = _insert_noisy_sum(plpy, parts, dest, stats)
+    if stats.private and (first.noise_mode == NOISE_EACH or first.share_index <= 2):
+        added = _insert_noisy_sum(plpy, parts, dest, stats, first.noise_mode, first.share_index)
     else:
         plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) {_summed(parts)}"))
+        if stats.private:  # noise 'once': servers 1 and 2 hold all of it
+            added = f"none: with noise 'once' aggregation servers 1 and 2 add the release's noise, this one (share index {first.share_index}) adds none"
     _drop_pulled(plpy, parts)
     releases: list[int | str] | None = [f"{h.statistics.release_id} of owner {h.owners[0]}" for _, h in parts] if stats.private else None
     header = ShareHeader(
@@ -316,24 +348,42 @@ def write_share_sum(plpy: Plpy, sources: list[str | None] | None, dest: NewName)
                            parts=[r for _, h in parts for r in h.releases], release_id=None, release_ids=releases),
         share_index=first.share_index, shares=first.shares, modulus=first.modulus,
         owners=[o for _, h in parts for o in h.owners], releases=[r for _, h in parts for r in h.releases],
-        expected_owners=first.expected_owners, created_at=now(plpy), noise=added,
+        expected_owners=first.expected_owners, created_at=now(plpy), noise=added, noise_mode=first.noise_mode,
     )
     share_table.write_header(plpy, dest.sql, header)
     plpy.execute(Sql(f"ANALYZE {dest.sql}"))
     return header
 
 
-def _insert_noisy_sum(plpy: Plpy, parts: list[Part], dest: NewName, stats: Header) -> str:
+def _server_noise(plpy: Plpy, mode: str, index: int, eps: float) -> tuple[Callable[[int, int], list[int]], str, str]:
+    """This aggregation server's noise in noise mode ``mode``: draw(count, sensitivity), what it is and who adds it.
+
+    'each': a discrete Laplace at epsilon' per number, as a central release draws it.
+    'once': the one-sided geometric G of the same scale, added by share index 1 and
+    subtracted by share index 2, so the sum holds G1 - G2, exactly one discrete
+    Laplace (:func:`madnb_pl.privacy.noise.geometric`).
+    """
+    if mode == NOISE_ONCE:
+        sign = 1 if index == 1 else -1
+        by = ("added by this aggregation server (share index 1; share index 2 subtracts another)" if sign == 1
+              else "subtracted by this aggregation server (share index 2; share index 1 adds another)")
+        return (lambda count, sens: [sign * g for g in noise.geometric_array(count, sens, eps)]), "one-sided geometric", by
+    return (lambda count, sens: noise.laplace_array(plpy, [0] * count, sens, eps) or []), "discrete Laplace", "drawn by this aggregation server"
+
+
+def _insert_noisy_sum(plpy: Plpy, parts: list[Part], dest: NewName, stats: Header, mode: str, index: int) -> str:
     """The sum of private shares plus this server's noise, modulo p, into ``dest``; what noise it is.
 
-    Every released number gets discrete Laplace noise at the release's
-    epsilon' (sensitivity 1 for a count, K for a sum, K**2 for a sum of squares),
-    drawn exactly from the CSPRNG (:func:`madnb_pl.privacy.noise.laplace_array`),
-    as a central release draws it: the reconstructed sum then holds one such
-    noise per aggregation server.  The noise never leaves this call.
+    Every released number gets noise at the release's epsilon' (sensitivity 1
+    for a count, K for a sum, K**2 for a sum of squares), drawn exactly from the
+    CSPRNG as :func:`_server_noise` says for noise mode ``mode`` and this
+    server's share ``index``: the reconstructed sum then holds one discrete
+    Laplace per aggregation server ('each') or one in all ('once').  The noise
+    never leaves this call.
     """
     eps = float(stats.epsilon_per_query or 0.0)
     k = int(stats.fixed_point_scale or 0)
+    draw, kind, by = _server_noise(plpy, mode, index, eps)
     summed = temp_name("madnb_summed_")
     plpy.execute(Sql(
         f"CREATE TEMPORARY TABLE {summed} ON COMMIT DROP AS SELECT r.*, "
@@ -344,9 +394,8 @@ def _insert_noisy_sum(plpy: Plpy, parts: list[Part], dest: NewName, stats: Heade
         f"SELECT pg_catalog.count(*) FILTER (WHERE s.s1 IS NULL) AS counts, pg_catalog.count(*) FILTER (WHERE s.s1 IS NOT NULL) AS sums "
         f"FROM {summed} AS s"
     ))[0]
-    zeros = [[0] * int(size["counts"]), [0] * int(size["sums"])]
-    arrays = [noise.laplace_array(plpy, zeros[0], 1, eps), noise.laplace_array(plpy, zeros[1], k, eps),
-              noise.laplace_array(plpy, zeros[1], k * k, eps)]
+    counts, sums = int(size["counts"]), int(size["sums"])
+    arrays = [draw(counts, 1), draw(sums, k), draw(sums, k * k)]
     plan = plpy.prepare(Sql(
         f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) SELECT s.cls, s.attr, s.value, "
         f"CASE WHEN s.s1 IS NULL THEN {_mod('s.n OPERATOR(pg_catalog.+) c.z')} ELSE s.n END, "
@@ -355,9 +404,9 @@ def _insert_noisy_sum(plpy: Plpy, parts: list[Part], dest: NewName, stats: Heade
         f"LEFT JOIN ROWS FROM (pg_catalog.unnest($2::{NUMERIC}[]), pg_catalog.unnest($3::{NUMERIC}[])) WITH ORDINALITY AS g(z1, z2, i) "
         "ON s.s1 IS NOT NULL AND g.i OPERATOR(pg_catalog.=) s.i"
     ), [f"{NUMERIC}[]"] * 3)
-    plpy.execute(plan, [[str(x) for x in a or []] for a in arrays])
+    plpy.execute(plan, [[str(x) for x in a] for a in arrays])
     plpy.execute(Sql(f"DROP TABLE {summed}"))
-    return f"discrete Laplace at epsilon_per_query {eps!r} (sensitivities 1, {k}, {k * k}), drawn by this aggregation server"
+    return f"{kind} at epsilon_per_query {eps!r} (sensitivities 1, {k}, {k * k}), {by}"
 
 
 def _check_owner_count(n: int, first: ShareHeader, argument: str) -> None:
@@ -455,8 +504,9 @@ def reconstruct(plpy: Plpy, parts: list[Part]) -> tuple[Relation, Header]:
             f"CASE WHEN r.s1 IS NULL THEN {signed('r.n')} END, {signed('r.s1')}, {signed('r.s2')} FROM ({_summed(parts)}) AS r"
         ))
         _drop_pulled(plpy, parts)
-        # the noise of m servers: the variance floor's epsilon' is that of one release of m times the variance
-        per_query = float(stats.epsilon_per_query or 0.0) / math.sqrt(len(parts))
+        # noise 'each' holds m servers' noise: the variance floor's epsilon' is that of one release of m times the
+        # variance; noise 'once' holds one release's
+        per_query = float(stats.epsilon_per_query or 0.0) / (math.sqrt(len(parts)) if first.noise_mode == NOISE_EACH else 1.0)
         return created(plpy, dest), replace(
             stats, id=str(uuid.uuid4()), created_at=now(plpy), parts=list(first.releases), source=source,
             epsilon_per_query=per_query, release_id=None,

@@ -5,7 +5,9 @@ only) and in the ordinary Python package.  It draws *discrete* Laplace noise (th
 two-sided geometric distribution) for integers: private training adds it to
 counts and to fixed-point sums, which are encoded in SQL
 (:class:`madnb_pl.inputs.privacy_parameters.NumericBounds`), once per released cell, through
-``madnb.dp_laplace`` (:func:`madnb_pl.privacy.noise.laplace`).
+``madnb.dp_laplace`` (:func:`madnb_pl.privacy.noise.laplace`).  Its magnitude step, the
+one-sided geometric (:func:`geometric`), is offered alone: secure aggregation's noise
+'once' splits one discrete Laplace G1 - G2 between two aggregation servers.
 
 Running time: one draw loops about |noise| / scale times (the geometric part V
 of CKS Algorithm 2), so its time grows with the noise it returns; the expected
@@ -68,6 +70,8 @@ __all__ = [
     "bernoulli_exp",
     "discrete_laplace",
     "epsilon_to_scale",
+    "geometric",
+    "geometric_array",
     "geometric_parameter",
     "noisy_count",
 ]
@@ -263,8 +267,13 @@ def bernoulli_exp(gamma: Fraction, rng: RandomSource) -> bool:
     return _bernoulli_exp_ratio(g.numerator, g.denominator, rng)
 
 
-def _discrete_laplace_ts(t: int, s: int, rng: RandomSource) -> int:
-    """Discrete Laplace with scale t/s for positive ints t, s (CKS Algorithm 2)."""
+def _geometric_ts(t: int, s: int, rng: RandomSource) -> int:
+    """One-sided geometric with a = exp(-s/t) for positive ints t, s: P(Y = k) = (1 - a) a**k, k >= 0.
+
+    The magnitude step of CKS Algorithm 2: U uniform in [0, t) accepted with
+    probability exp(-U/t), V ~ Geometric(1 - exp(-1)); X = U + tV is
+    Geometric(1 - exp(-1/t)), and Y = X // s is Geometric(1 - exp(-s/t)).
+    """
     randbelow = rng.randbelow
     while True:
         u = randbelow(t)
@@ -273,13 +282,37 @@ def _discrete_laplace_ts(t: int, s: int, rng: RandomSource) -> int:
         v = 0
         while _bernoulli_exp_le1(1, 1, rng):  # V ~ Geometric(1 - exp(-1))
             v += 1
-        y = (u + t * v) // s  # X = U + tV ~ Geometric(1 - e^{-1/t}); Y = X // s
-        negative = randbelow(2) == 1
+        return (u + t * v) // s
+
+
+def _discrete_laplace_ts(t: int, s: int, rng: RandomSource) -> int:
+    """Discrete Laplace with scale t/s for positive ints t, s (CKS Algorithm 2): a geometric magnitude, a sign."""
+    while True:
+        y = _geometric_ts(t, s, rng)
+        negative = rng.randbelow(2) == 1
         if negative:
             if y == 0:
                 continue  # reject "-0" so that 0 is not counted twice
             return -y
         return y
+
+
+def geometric(scale: Fraction, rng: RandomSource) -> int:
+    """Return an exact sample of the one-sided geometric distribution of parameter ``a = exp(-1/scale)``.
+
+    ``P(G = k) = (1 - a) * a**k`` for every integer ``k >= 0``; ``scale = t/s`` must
+    be a positive ``int`` or ``Fraction``.  The magnitude step of
+    :func:`discrete_laplace` (the same sampler, integer arithmetic only).  The
+    difference ``G1 - G2`` of two independent draws is a discrete Laplace of the
+    same scale: ``P(G1 - G2 = x) = (1 - a)**2 * sum_k a**(k + |x|) a**k =
+    (1 - a) / (1 + a) * a**|x|`` -- which is how secure aggregation splits one
+    central release's noise between two aggregation servers
+    (:mod:`madnb_pl.merge.secure`).  Mean ``a / (1 - a)``, variance ``a / (1 - a)**2``.
+    """
+    sc = _as_fraction(scale, "scale")
+    if sc <= 0:
+        raise ValueError("scale must be > 0")
+    return _geometric_ts(sc.numerator, sc.denominator, rng)
 
 
 def discrete_laplace(scale: Fraction, rng: RandomSource) -> int:
@@ -423,6 +456,16 @@ def laplace_array(plpy: Plpy, values: list[Any] | None, sensitivity: Any, epsilo
         return None
     scale, source = _checked_scale(sensitivity, epsilon), _source()
     return [_integral(v, "value") + discrete_laplace(scale, source) for v in values]
+
+
+def geometric_array(count: int, sensitivity: Any, epsilon: float) -> list[int]:
+    """``count`` independent one-sided geometric draws of scale ``sensitivity / epsilon`` (exact, :func:`geometric`).
+
+    Half of one discrete Laplace noise each (secure aggregation's ``noise => 'once'``,
+    :mod:`madnb_pl.merge.secure`): the same sampler and source as :func:`laplace_array`.
+    """
+    scale, source = _checked_scale(sensitivity, epsilon), _source()
+    return [geometric(scale, source) for _ in range(count)]
 
 
 def _checked_scale(sensitivity: Any, epsilon: float) -> Fraction:

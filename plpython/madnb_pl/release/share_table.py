@@ -20,7 +20,9 @@ The header is the table's comment, ``madnb share `` followed by a JSON object
 (:class:`ShareHeader`): the statistics' own header (what the reconstructed sum
 is: numAttrs, numeric attributes, types, bounds, fixed-point scale, domain and
 its fingerprint), the share index, m, the modulus, the owners whose shares it
-holds (a random id per release) and a digest of all of it.
+holds (a random id per release), for private shares the owner's noise mode
+(:data:`NOISE_MODES`: who adds the noise; written only when it is not the
+default 'each', so headers from before it read the same) and a digest of all of it.
 
 No sum wraps: a numeric cell's fixed-point code is at most K = 2**40 in
 magnitude, so a sum of squares over R rows is at most R K**2; with at most
@@ -59,6 +61,12 @@ BOUND_TEXT = (
 )
 HINT = "a share table is made by madnb.create_nb_statistics_shares (a share sum by madnb.create_nb_share_sum) and is not to be edited"
 
+NOISE_EACH = "each"
+"""Private shares, noise mode 'each': every aggregation server adds one central release's discrete Laplace noise."""
+NOISE_ONCE = "once"
+"""Private shares, noise mode 'once': one central release's noise in all, G1 - G2 (server 1 adds G1, server 2 -G2)."""
+NOISE_MODES = (NOISE_EACH, NOISE_ONCE)
+
 
 @dataclass(frozen=True)
 class ShareHeader:
@@ -76,6 +84,7 @@ class ShareHeader:
     expected_owners: int | None  # the owners the release was sized for (None: not stated)
     created_at: str
     noise: str | None = None  # a private share sum: the noise its aggregation server added (None: none)
+    noise_mode: str = NOISE_EACH  # private shares: who adds the noise (:data:`NOISE_MODES`), chosen by the owner
     digest: str = ""  # sha256 of the header's other fields (:meth:`text`); a changed field shows
 
     @property
@@ -93,6 +102,8 @@ class ShareHeader:
     def _fields(self) -> dict[str, Any]:
         fields = asdict(self)
         fields.pop("digest")
+        if fields["noise_mode"] == NOISE_EACH:  # the default is not written: a header from before the mode existed reads as 'each'
+            fields.pop("noise_mode")
         return fields
 
     def sealed(self) -> ShareHeader:
@@ -129,6 +140,8 @@ def parse(comment: str | None, subject: str, display: str, kind: str) -> ShareHe
             raise ValueError(f"modulus {h.modulus!r} is not a decimal integer")
         if not (isinstance(h.shares, int) and isinstance(h.share_index, int) and isinstance(h.owners, list)):
             raise ValueError("share index, shares and owners must be integers and a list")
+        if h.noise_mode not in NOISE_MODES:
+            raise ValueError(f"noise mode {h.noise_mode!r} is not one of " + ", ".join(map(repr, NOISE_MODES)))
     except MadnbError:
         raise MadnbError(
             "22023", f"{subject} {display} has an unreadable share header", detail="its statistics part is not a statistics header", hint=HINT,
@@ -148,6 +161,25 @@ def parse(comment: str | None, subject: str, display: str, kind: str) -> ShareHe
             hint="an aggregation server sums owners' shares (madnb.create_nb_share_sum); the analyst reconstructs from share sums",
         )
     return h
+
+
+def parse_noise_mode(text: str | None, private: bool) -> str:
+    """The owner's ``noise`` argument checked: one of :data:`NOISE_MODES` ('once' only with epsilon), 22023 otherwise."""
+    if text is None:
+        raise MadnbError("22004", "noise must not be NULL", hint="noise is 'each' (the default) or 'once'")
+    mode = text.strip().lower()
+    if mode not in NOISE_MODES:
+        raise MadnbError(
+            "22023", f"unknown noise {text!r}",
+            hint="noise is 'each' (every aggregation server adds one central release's noise) or 'once' (one central "
+            "release's noise in all, split between aggregation servers 1 and 2)",
+        )
+    if mode == NOISE_ONCE and not private:
+        raise MadnbError(
+            "22023", "noise => 'once' needs epsilon", detail="exact shares hold no noise",
+            hint="pass epsilon => ... for private shares, or leave noise out",
+        )
+    return mode
 
 
 def check_owners(owners: int | None, subject: str = "owners") -> None:
@@ -195,6 +227,7 @@ def residues_check_select(rel: str, modulus: int, numeric_attrs: int) -> Sql:
 
 
 __all__ = [
-    "BOUND_TEXT", "COMMENT_PREFIX", "MAX_OWNERS", "MODULUS", "ROWS_PER_OWNER_MAX", "SHARE", "SHARE_FIXED_POINT_BITS", "SHARE_SUM",
-    "ShareHeader", "check_owners", "parse", "residues_check_select", "write_header",
+    "BOUND_TEXT", "COMMENT_PREFIX", "MAX_OWNERS", "MODULUS", "NOISE_EACH", "NOISE_MODES", "NOISE_ONCE", "ROWS_PER_OWNER_MAX", "SHARE",
+    "SHARE_FIXED_POINT_BITS", "SHARE_SUM", "ShareHeader", "check_owners", "parse", "parse_noise_mode", "residues_check_select",
+    "write_header",
 ]
