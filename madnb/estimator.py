@@ -375,10 +375,26 @@ def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Any:
     return pd.DataFrame([list(r) for r in rows], columns=list(columns))
 
 
-def _query_table(c: psycopg.Connection[Any], query: str, params: Sequence[Any]) -> Any:
-    """A set-returning call's rows as :func:`_table` gives them, its columns named as the function names them."""
+def query_rows(c: psycopg.Connection[Any], query: str, params: Sequence[Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """A set-returning call's column names (as the function names them) and rows."""
     cur = c.execute(query, params)
-    return _table([d.name for d in cur.description or []], cur.fetchall())
+    return [d.name for d in cur.description or []], cur.fetchall()
+
+
+def _query_table(c: psycopg.Connection[Any], query: str, params: Sequence[Any]) -> Any:
+    """A set-returning call's rows as :func:`_table` gives them."""
+    return _table(*query_rows(c, query, params))
+
+
+MODEL_VERSIONS = "SELECT * FROM madnb.model_versions(%s::pg_catalog.text)"
+"""The versions of model %s (:meth:`NaiveBayes.versions`, ``madnb versions``)."""
+FEATURE_IMPORTANCE = "SELECT * FROM madnb.feature_importance(%s::pg_catalog.text, %s::pg_catalog.text)"
+"""Model %s's feature importance over source %s (:meth:`NaiveBayes.feature_importance`, ``madnb feature-importance``)."""
+THRESHOLD_CURVE = ("SELECT * FROM madnb.threshold_curve(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text, "
+                   "%s::pg_catalog.float8[])")
+"""Model, source, label, costs (:meth:`NaiveBayes.threshold_curve`, ``madnb threshold-curve``)."""
+ROLLBACK = "SELECT madnb.rollback_model(%s::pg_catalog.text, %s::pg_catalog.int4)"
+"""Model %s back to version %s (:meth:`NaiveBayes.rollback`, ``madnb rollback``)."""
 
 
 # ---------------------------------------------------------------------------
@@ -386,14 +402,14 @@ def _query_table(c: psycopg.Connection[Any], query: str, params: Sequence[Any]) 
 # ---------------------------------------------------------------------------
 
 
-def _numbers(value: Any, name: str, ndim: int) -> list[Any] | None:
+def decision_numbers(value: Any, name: str, ndim: int) -> list[Any] | None:
     """``value`` (a sequence or numpy array of numbers, of ``ndim`` dimensions) as nested lists of floats for a
     float8[] parameter; what is not numbers is a TypeError, another shape a ValueError.  Lengths, signs and
     sums are the database's to check (madnb.decision: 22023)."""
     if value is None:
         return None
-    what = "one number per class, in classes_ order" if ndim == 1 else \
-        "a K x K matrix, costs[i][j] the cost of predicting class j for a row of class i (classes_ order)"
+    what = "one number per class, in the model's class order (classes_)" if ndim == 1 else \
+        "a K x K matrix, costs[i][j] the cost of predicting class j for a row of class i (the order of classes_)"
     if isinstance(value, (str, bytes, Mapping)):
         raise TypeError(f"{name} is {what}, not a {type(value).__name__}")
     try:
@@ -434,8 +450,8 @@ class Decision:
             return None
         if threshold is not None and (isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (int, float, np.number))):
             raise TypeError(f"threshold is a probability (a number in [0, 1]), not a {type(threshold).__name__}")
-        return cls(_numbers(priors, "priors", 1), _numbers(class_weights, "class_weights", 1), _numbers(costs, "costs", 2),
-                   None if threshold is None else float(threshold))
+        return cls(decision_numbers(priors, "priors", 1), decision_numbers(class_weights, "class_weights", 1),
+                   decision_numbers(costs, "costs", 2), None if threshold is None else float(threshold))
 
     def arguments(self) -> list[Any]:
         """The values of :data:`DECISION_ARGUMENTS`' parameters, in its order."""
@@ -872,7 +888,7 @@ class NaiveBayes:
             forget, rollback), ``source``, ``rows``, ``training_rows``, ``classes``, ``statistics``, ``size``.
         """
         with session(self.conn) as c:
-            return _query_table(c, "SELECT * FROM madnb.model_versions(%s::pg_catalog.text)", [self._info().name])
+            return _query_table(c, MODEL_VERSIONS, [self._info().name])
 
     def rollback(self, version: int) -> NaiveBayes:
         """Make the model what one of its kept versions was (``madnb.rollback_model``): itself a new version.
@@ -901,7 +917,7 @@ class NaiveBayes:
             raise TypeError(f"version is a version's number (an int, as versions() lists them), not a {type(version).__name__}")
         info = self._info()
         with session(self.conn) as c:
-            c.execute("SELECT madnb.rollback_model(%s::pg_catalog.text, %s::pg_catalog.int4)", [info.name, int(version)])
+            c.execute(ROLLBACK, [info.name, int(version)])
             self._fitted(read_model(c, info.name))
         return self
 
@@ -1153,8 +1169,7 @@ class NaiveBayes:
         """
         info = self._info()
         with session(self.conn) as c, self._rows(c, source, None) as rel:
-            return _query_table(c, "SELECT * FROM madnb.feature_importance(%s::pg_catalog.text, %s::pg_catalog.text)",
-                                [info.name, rel.name])
+            return _query_table(c, FEATURE_IMPORTANCE, [info.name, rel.name])
 
     # -- evaluation --------------------------------------------------------
 
@@ -1246,11 +1261,9 @@ class NaiveBayes:
             22023 a model of more than two classes, or costs not 2 x 2 numbers >= 0.
         """
         info = self._info()
-        matrix = _numbers(costs, "costs", 2)
+        matrix = decision_numbers(costs, "costs", 2)
         with session(self.conn) as c, self._rows(c, source, None, labels=y, label=label, evaluate=True) as rel:
-            return _query_table(
-                c, "SELECT * FROM madnb.threshold_curve(%s::pg_catalog.text, %s::pg_catalog.text, %s::pg_catalog.text, "
-                "%s::pg_catalog.float8[])", [info.name, rel.name, self._label_name(c, source, label), matrix])
+            return _query_table(c, THRESHOLD_CURVE, [info.name, rel.name, self._label_name(c, source, label), matrix])
 
     @overload
     def cross_validate(
