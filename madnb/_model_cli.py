@@ -184,6 +184,7 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     ex.add_argument("model", help="the model's name")
     ex.add_argument("source", help="the table or view of the rows")
     ex.add_argument("--key", help="a column written beside each explanation, whose order the rows follow (as predict's --key)")
+    ex.add_argument("--limit", type=int, metavar="N", help="only the first N rows (in the key's order)")
     ex.add_argument("--top", type=int, default=3, help="the features listed per row, those that moved the decision most (default 3)")
     ex.add_argument("--json", action="store_true", help="print one JSON object per row (JSON Lines): the key and the whole explanation")
 
@@ -479,6 +480,8 @@ def _explain(args: argparse.Namespace, dsn: str) -> int:
             keyed = bool(columns)
             columns.append(sql.SQL("{}({})").format(info.explain_function(), rel.alias))
             query = sql.SQL("SELECT {} FROM {} AS {} ORDER BY {}").format(sql.SQL(", ").join(columns), rel.ident, rel.alias, order)
+            if args.limit is not None:
+                query = sql.SQL("{} LIMIT {}").format(query, sql.Literal(max(args.limit, 0)))
             cur = c.execute(query)
             names = [d.name for d in cur.description or []]
             for row in cur:
