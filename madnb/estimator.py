@@ -98,7 +98,12 @@ class ModelInfo:
         return sql.Identifier(schema, fn + suffix)
 
     def explain_function(self) -> sql.Identifier:
-        """The generated explanation function ``<model>_explain`` (docs/explain.md), beside ``<model>_predict``."""
+        """The generated explanation function ``<model>_explain`` (docs/explain.md), beside ``<model>_predict``.
+
+        The one model object name the client spells: ``madnb.models`` lists ``predict_function`` but no
+        explanation function (the server's names are in ``madnb_pl.models.catalog``); the public names
+        docs/explain.md gives, ``<model>_predict`` and ``<model>_explain``, derive one from the other.
+        """
         schema, fn = self.predict_function
         return sql.Identifier(schema, fn.removesuffix("_predict") + "_explain")
 
