@@ -1051,7 +1051,10 @@ class NaiveBayes:
             # enum or any type psycopg does not know comes as str, as classes_ has it
             values = [r[0] for r in c.cursor(binary=suffix == "_proba_array").execute(query, params).fetchall()]
             if decision is not None and suffix == "":  # madnb.decide's text, as madnb.model_classes writes it: typed
-                typed = dict(zip(info.classes, typed_classes(c, info.name), strict=True))
+                cached: np.ndarray | None = self.__dict__.get("_typed_classes")  # classes_, read once
+                if cached is None:
+                    cached = self.__dict__["_typed_classes"] = _array(typed_classes(c, info.name))
+                typed = dict(zip(info.classes, cached.tolist(), strict=True))
                 values = [None if v is None else typed[v] for v in values]
             return values
 

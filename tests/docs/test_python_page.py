@@ -64,7 +64,7 @@ def test_the_python_page_runs_as_written_and_says_what_it_gives(db, monkeypatch)
     assert proba.shape == (16281, 2)
     assert db.execute("SELECT count(*) FROM adult_predictions").fetchone()[0] == 16281
     assert [r[0] for r in db.execute("SELECT name FROM madnb.models ORDER BY name").fetchall()] == [
-        "adult_nb", "adult_search", "adult_tuned", "adult_w", "adult_weighted"]
+        "adult_nb", "adult_search", "adult_tuned", "adult_w"]
     # issue 22's methods: decisions, explanations, weights, grid search, forgetting and versions
     new = namespace["new"]
     assert list(nb.predict(new, threshold=0.01)) == ["<=50K", ">50K"]  # type: ignore[attr-defined]
