@@ -2,8 +2,11 @@
 
 Every method is one or two calls of madnb's SQL API on the database the
 estimator was given (``madnb.train``, the model's generated
-``madnb_models.<model>_predict*`` functions, ``madnb.evaluate``,
-``madnb.cross_validate``, ``madnb.model_sql``, ``madnb.drop_model``); rows
+``madnb_models.<model>_predict*`` and ``_explain`` functions, ``madnb.evaluate``,
+``madnb.cross_validate``, ``madnb.model_sql``, ``madnb.drop_model``; issue 22's
+``madnb.decision`` and ``madnb.decide*``, ``madnb.threshold_curve``,
+``madnb.feature_importance``, ``madnb.update``, ``madnb.forget``,
+``madnb.model_versions``, ``madnb.rollback_model``); rows
 never come to Python but for a DataFrame given as a source, which is streamed
 into a temporary table (:mod:`madnb._sources`), and the predictions asked for.
 scikit-learn is not needed; with it, ``clone``, ``Pipeline`` and
@@ -791,6 +794,7 @@ class NaiveBayes:
 
         The model afterwards is the one :meth:`fit` gives on every row passed so far (its statistics plus the new
         rows'), as a new version (``madnb.model_versions``); its prediction functions are rewritten in place.
+        It takes no ``sample_weight``: ``madnb.update`` counts rows, and refuses a weighted model (0A000).
 
         Parameters
         ----------
@@ -810,7 +814,8 @@ class NaiveBayes:
         Raises
         ------
         MadnbError
-            With the database's SQLSTATE (22023 rows without the model's columns, 0A000 a private model, ...).
+            With the database's SQLSTATE (22023 rows without the model's columns, 0A000 a private or weighted
+            model, ...).
         """
         if getattr(self, "model_", None) is None:
             return self.fit(source, label, features, exclude)
