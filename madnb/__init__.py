@@ -24,13 +24,14 @@ from ._errors import MadnbError
 from ._install import InstallError, VersionInfo, connection, install, uninstall, upgrade, version
 from ._progress import Reporter
 from ._version import __version__
-from .estimator import CrossValidation, Evaluation, NaiveBayes
+from .estimator import CrossValidation, Evaluation, GridSearch, NaiveBayes
 from .private_predict import PrivatePredictionError, private_predict
 from .sklearn_export import to_sklearn
 
 __all__ = [
     "CrossValidation",
     "Evaluation",
+    "GridSearch",
     "InstallError",
     "MadnbError",
     "NaiveBayes",

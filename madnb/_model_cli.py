@@ -1,4 +1,5 @@
-"""The ``madnb`` commands that model: train, predict, evaluate, cross-validate, models, drop, install-check.
+"""The ``madnb`` commands that model: train, predict, evaluate, cross-validate, models, drop, install-check;
+explain, feature-importance, threshold-curve, forget, versions, rollback.
 
 Each is a thin layer over :class:`madnb.NaiveBayes` or one SQL call, so the
 command line and Python do the same thing.  Output is for people by default and
@@ -20,7 +21,7 @@ import os
 import secrets
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 import psycopg
@@ -29,7 +30,21 @@ from psycopg import sql
 from ._errors import MadnbError
 from ._install import version
 from ._sources import relation
-from .estimator import CALL_NAME, Evaluation, NaiveBayes, read_model, session
+from .estimator import (
+    CALL_NAME,
+    FEATURE_IMPORTANCE,
+    MODEL_VERSIONS,
+    ROLLBACK,
+    THRESHOLD_CURVE,
+    Decision,
+    Evaluation,
+    GridSearch,
+    NaiveBayes,
+    decision_numbers,
+    query_rows,
+    read_model,
+    session,
+)
 
 
 def _example(text: str) -> dict[str, Any]:
@@ -44,6 +59,45 @@ def _option(text: str) -> tuple[str, Any]:
         return key, json.loads(value)
     except json.JSONDecodeError:
         return key, value
+
+
+def _json_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise argparse.ArgumentTypeError(f"expected JSON, got {text!r} ({e.msg})") from None
+
+
+def _json_object(text: str) -> Any:
+    value = _json_value(text)
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object ({{\"alpha\": [0.1, 1, 10]}}), got {text!r}")
+    return value
+
+
+def _json_numbers(ndim: int) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            return decision_numbers(_json_value(text), "it", ndim)
+        except (TypeError, ValueError) as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return parse
+
+
+def _decision_arguments(p: argparse.ArgumentParser) -> None:
+    """--priors, --class-weights, --costs, --threshold: a decision at query time (docs/decisions.md)."""
+    p.add_argument("--priors", type=_json_numbers(1), metavar="JSON",
+                   help="replace the class priors: one number per class, in madnb.model_classes order ('[0.9, 0.1]')")
+    p.add_argument("--class-weights", type=_json_numbers(1), metavar="JSON",
+                   help="multiply each class's probability by its weight ('[1, 3]')")
+    p.add_argument("--costs", type=_json_numbers(2), metavar="JSON",
+                   help="predict the class of least expected cost: costs[i][j] for predicting class j for a row of class i "
+                   "('[[0, 1], [5, 0]]')")
+    p.add_argument("--threshold", type=float, help="two classes: predict the second class from this probability on")
+
+
+def _decision(args: argparse.Namespace) -> Decision | None:
+    return Decision.of(args.priors, args.class_weights, args.costs, args.threshold)
 
 
 def _training_arguments(p: argparse.ArgumentParser) -> None:
@@ -71,6 +125,9 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     tr.add_argument("--bounds", help="private models: the Gaussian columns' bounds, as JSON ({\"age\": [17, 90]})")
     tr.add_argument("--domain", help="private models: the table of the categorical values (attr, value)")
     tr.add_argument("--delta", type=float, help="private models: delta")
+    tr.add_argument("--weight", metavar="COLUMN", help="a numeric column of sample weights (not a feature)")
+    tr.add_argument("--tune", type=_json_object, metavar="JSON",
+                    help="train with the best point of a grid by 5-fold cross-validation ('{\"smoothing\": [0.1, 1, 10]}')")
     tr.add_argument("--json", action="store_true", help="print the model's catalog row as JSON")
 
     pr = with_dsn("predict", "predict with a named model: into a table, a CSV file or standard output",
@@ -82,6 +139,7 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
                                   "identifier (ID is id; quote capitals: '\"Id\"'), as cross-validate's --key "
                                   "(default: a table's physical order; a view needs --key)")
     pr.add_argument("--proba", action="store_true", help="also each class's probability, in a column proba_<class>")
+    _decision_arguments(pr)
     out = pr.add_mutually_exclusive_group()
     out.add_argument("--into", metavar="TABLE", help="create this table with the predictions (in the database: nothing is fetched)")
     out.add_argument("-o", "--output", metavar="FILE", help="write CSV (with a header) to this file (default: standard output)")
@@ -94,6 +152,7 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     ev.add_argument("--label", help="the label column of the source (default: the model's)")
     ev.add_argument("--json", action="store_true", help="print madnb.evaluate's jsonb")
     ev.add_argument("--progress", action="store_true", help="show the database's phases on standard error (madnb.progress)")
+    _decision_arguments(ev)
     ev.add_argument("--report", metavar="FILE.html",
                     help="also write a self-contained HTML report (confusion matrix, ROC, precision-recall and calibration "
                     "curves, computed in the database; needs matplotlib: the bench extra)")
@@ -106,6 +165,8 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     cv.add_argument("--folds", type=int, default=5, help="number of folds (default 5)")
     cv.add_argument("--seed", type=int, default=0, help="the folds' seed (default 0)")
     cv.add_argument("--key", help="the column whose text assigns the folds (default: the row's text form)")
+    cv.add_argument("--grid", type=_json_object, metavar="JSON",
+                    help="a grid search: every point scored from one statistics pass ('{\"alpha\": [0.1, 1], \"fit_prior\": [true, false]}')")
     cv.add_argument("--json", action="store_true", help="print every fold's metrics and their mean as JSON")
 
     ms = with_dsn("models", "list the named models (madnb.models)", **_example("madnb models --json"))
@@ -118,15 +179,55 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     with_dsn("install-check", "run madnb's self-test in the database, inside a transaction that is rolled back",
              **_example("madnb install-check --dsn postgresql://localhost/mydb"))
 
+    ex = with_dsn("explain", "each row's exact explanation: every feature's contribution to each class's log-score (<model>_explain)",
+                  **_example("madnb explain adult_nb adult_test --key id --json"))
+    ex.add_argument("model", help="the model's name")
+    ex.add_argument("source", help="the table or view of the rows")
+    ex.add_argument("--key", help="a column written beside each explanation, whose order the rows follow (as predict's --key)")
+    ex.add_argument("--limit", type=int, metavar="N", help="only the first N rows (in the key's order)")
+    ex.add_argument("--top", type=int, default=3, help="the features listed per row, those that moved the decision most (default 3)")
+    ex.add_argument("--json", action="store_true", help="print one JSON object per row (JSON Lines): the key and the whole explanation")
 
-COMMANDS = frozenset({"train", "predict", "evaluate", "cross-validate", "models", "drop", "install-check"})
+    fi = with_dsn("feature-importance", "each feature's mean contribution over a table's rows (madnb.feature_importance)",
+                  **_example("madnb feature-importance adult_nb adult_test"))
+    fi.add_argument("model", help="the model's name")
+    fi.add_argument("source", help="the table or view of the rows")
+    fi.add_argument("--json", action="store_true", help="print the rows as JSON")
+
+    tc = with_dsn("threshold-curve", "a two-class model's precision, recall and cost at every threshold (madnb.threshold_curve)",
+                  **_example("madnb threshold-curve adult_nb adult_test --costs '[[0, 1], [5, 0]]'"))
+    tc.add_argument("model", help="the model's name")
+    tc.add_argument("source", help="the labelled table or view")
+    tc.add_argument("--label", help="the label column of the source (default: the model's)")
+    tc.add_argument("--costs", type=_json_numbers(2), metavar="JSON", help="2 x 2 costs[true][predicted] (default: 0 right, 1 wrong)")
+    tc.add_argument("--json", action="store_true", help="print the rows as JSON")
+
+    fg = with_dsn("forget", "remove rows the model was trained on, without retraining (madnb.forget)",
+                  **_example("madnb forget adult_nb erasure_requests"))
+    fg.add_argument("model", help="the model's name")
+    fg.add_argument("source", help="the table or view of the rows to forget (the model's feature and label columns)")
+
+    vs = with_dsn("versions", "the versions kept of a model (madnb.model_versions)", **_example("madnb versions adult_nb"))
+    vs.add_argument("model", help="the model's name")
+    vs.add_argument("--json", action="store_true", help="print the rows as JSON")
+
+    rb = with_dsn("rollback", "make a model what one of its versions was (madnb.rollback_model)",
+                  **_example("madnb rollback adult_nb 1"))
+    rb.add_argument("model", help="the model's name")
+    rb.add_argument("version", type=int, help="the version to return to (madnb versions lists them)")
+
+
+COMMANDS = frozenset({"train", "predict", "evaluate", "cross-validate", "models", "drop", "install-check", "explain",
+                      "feature-importance", "threshold-curve", "forget", "versions", "rollback"})
 
 
 def run(args: argparse.Namespace, dsn: str) -> int:
     """Run model command ``args.cmd`` on database ``dsn``; MadnbError and psycopg errors propagate (exit 1)."""
     handler: dict[str, Callable[[argparse.Namespace, str], int]] = {
         "train": _train, "predict": _predict, "evaluate": _evaluate, "cross-validate": _cross_validate,
-        "models": _models, "drop": _drop, "install-check": _install_check,
+        "models": _models, "drop": _drop, "install-check": _install_check, "explain": _explain,
+        "feature-importance": _feature_importance, "threshold-curve": _threshold_curve, "forget": _forget,
+        "versions": _versions, "rollback": _rollback,
     }
     return handler[args.cmd](args, dsn)
 
@@ -156,7 +257,7 @@ def _catalog_rows(dsn: str, model: str | None = None) -> list[dict[str, Any]]:
     with session(dsn) as c:
         cur = c.execute(
             "SELECT m.name, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.training_rows, m.smoothing, "
-            "m.privacy, m.epsilon, m.delta, m.predict_function, m.created_at, m.owner, m.size, m.parameters "
+            "m.privacy, m.epsilon, m.delta, m.predict_function, m.created_at, m.owner, m.size, m.parameters, m.weight, m.version "
             f"FROM madnb.models AS m WHERE %(model)s::pg_catalog.text IS NULL OR {CALL_NAME} OPERATOR(pg_catalog.=) %(model)s "
             "ORDER BY m.schema_name, m.name", {"model": model},
         )
@@ -167,37 +268,53 @@ def _catalog_rows(dsn: str, model: str | None = None) -> list[dict[str, Any]]:
 def _train(args: argparse.Namespace, dsn: str) -> int:
     est = NaiveBayes(dsn, args.model, kind=args.kind, smoothing=args.smoothing, categorical=args.categorical,
                      epsilon=args.epsilon, bounds=args.bounds, domain=args.domain, delta=args.delta, replace=args.replace,
-                     progress=args.progress, **dict(args.options))
-    est.fit(args.source, args.label, features=args.features, exclude=args.exclude)
+                     progress=args.progress, tune=args.tune, **dict(args.options))
+    est.fit(args.source, args.label, features=args.features, exclude=args.exclude, sample_weight=args.weight)
     info = est.info_
     if args.json:
         _print_json(_catalog_rows(dsn, info.name))
         return 0
     print(f"trained model {info.name} ({info.kind}) on {info.source}: {len(info.features)} features, "
           f"classes {', '.join(map(str, info.classes))}")
+    if args.tune is not None:
+        print(f"tuned: {json.dumps(est.best_params_)}")
     return 0
 
 
+@contextlib.contextmanager
+def _ordered(c: psycopg.Connection[Any], source: str, key: str | None, what: str) -> Iterator[tuple[Any, sql.Composable, list[sql.Composable]]]:
+    """The source's relation, its ORDER BY, and the key column (as SQL reads an identifier: ID is id) to write first."""
+    with relation(c, source, key=key) as rel:
+        order = rel.order_by()
+        if order is None:
+            raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
+                             hint=f"give --key: the column written beside each {what}, whose order they follow")
+        key_column: list[sql.Composable] = [sql.SQL("{}.{}").format(rel.alias, sql.Identifier(rel.order[0]))] if key and rel.order else []
+        yield rel, order, key_column
+
+
 def _predict(args: argparse.Namespace, dsn: str) -> int:
+    decision = _decision(args)
     with session(dsn) as c:
         info = read_model(c, args.model)
-        with relation(c, args.source, key=args.key) as rel:
-            order = rel.order_by()
-            if order is None:
-                raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
-                                 hint="give --key: the column written beside each prediction, whose order they follow")
+        with _ordered(c, args.source, args.key, "prediction") as (rel, order, columns):
             t = rel.alias
-            columns: list[sql.Composable] = []
-            if args.key and rel.order:  # the key as SQL reads an identifier (relation resolved it: ID is id)
-                columns.append(sql.SQL("{}.{}").format(t, sql.Identifier(rel.order[0])))
-            columns.append(sql.SQL("{}({}) AS predicted").format(info.function(), t))
+            made = None if decision is None else sql.SQL("{}::pg_catalog.jsonb").format(sql.Literal(decision.made(c, info.name)))
+            # under a decision madnb.decide's class, as text (a literal: COPY and CREATE TABLE AS take no parameters)
+            if made is None:
+                columns.append(sql.SQL("{}({}) AS predicted").format(info.function(), t))
+            else:
+                columns.append(sql.SQL("madnb.decide({}, {}({})) AS predicted").format(made, info.function("_proba_array"), t))
             proba: sql.Composable = sql.SQL("")
             if args.proba:  # the array once per row, its elements as columns
                 classes = info.classes
                 p = sql.Identifier("madnb_proba")
                 columns += [sql.SQL("{}.a[{}] AS {}").format(p, sql.Literal(i), sql.Identifier(f"proba_{k}"))
                             for i, k in enumerate(classes, start=1)]
-                proba = sql.SQL(" CROSS JOIN LATERAL (SELECT {}({}) AS a) AS {}").format(info.function("_proba_array"), t, p)
+                array = sql.SQL("{}({})").format(info.function("_proba_array"), t)
+                if made is not None:
+                    array = sql.SQL("madnb.decide_proba_array({}, {})").format(made, array)
+                proba = sql.SQL(" CROSS JOIN LATERAL (SELECT {} AS a) AS {}").format(array, p)
             query = sql.SQL("SELECT {} FROM {} AS {}{} ORDER BY {}").format(sql.SQL(", ").join(columns), rel.ident, t, proba, order)
             if args.into:
                 (parts,) = c.execute("SELECT pg_catalog.parse_ident(%s::pg_catalog.text)", [args.into]).fetchone() or ([],)
@@ -254,6 +371,9 @@ def _print_evaluation(e: Evaluation) -> None:
         v = getattr(e, key)
         if v is not None:
             print(f"{key}: {v:.6f}")
+    for key in ("total_cost", "expected_cost"):  # evaluated with --costs
+        if e.metrics.get(key) is not None:
+            print(f"{key}: {e.metrics[key]:.6f}")
     width = max([len(str(k)) for k in e.classes] + [5])
     print(f"{'class':<{width}}  precision  recall     f1         support")
     for k, p, r, f, s in zip(e.classes, e.precision, e.recall, e.f1, e.support, strict=False):
@@ -266,7 +386,8 @@ def _print_evaluation(e: Evaluation) -> None:
 def _evaluate(args: argparse.Namespace, dsn: str) -> int:
     est = NaiveBayes.load(dsn, args.model)
     est.progress = args.progress
-    e = est.evaluate(args.source, label=args.label, curves=args.report is not None)
+    e = est.evaluate(args.source, label=args.label, curves=args.report is not None, priors=args.priors,
+                     class_weights=args.class_weights, costs=args.costs, threshold=args.threshold)
     if args.report is not None:
         e.report(args.report, title=f"{args.model} on {args.source}")
     if args.json:
@@ -279,6 +400,10 @@ def _evaluate(args: argparse.Namespace, dsn: str) -> int:
 def _cross_validate(args: argparse.Namespace, dsn: str) -> int:
     est = NaiveBayes(dsn, kind=args.kind, smoothing=args.smoothing, categorical=args.categorical, progress=args.progress,
                      **dict(args.options))
+    if args.grid is not None:
+        search = est.cross_validate(args.source, args.label, folds=args.folds, seed=args.seed, key=args.key,
+                                    features=args.features, exclude=args.exclude, grid=args.grid)
+        return _print_grid(search, args.json)
     cv = est.cross_validate(args.source, args.label, folds=args.folds, seed=args.seed, key=args.key,
                             features=args.features, exclude=args.exclude)
     if args.json:
@@ -286,8 +411,25 @@ def _cross_validate(args: argparse.Namespace, dsn: str) -> int:
         return 0
     print(f"{'fold':<6} {'rows':>8}  accuracy   balanced   log_loss   roc_auc")
     for name, e in [*((str(i), f) for i, f in enumerate(cv.folds, start=1)), ("mean", cv.mean)]:
-        cells = [f"{v:<9.6f}" if v is not None else f"{'-':<9}" for v in (e.accuracy, e.balanced_accuracy, e.log_loss, e.roc_auc)]
-        print(f"{name:<6} {e.rows:>8}  {'  '.join(cells)}".rstrip())
+        print(f"{name:<6} {e.rows:>8}  {_scores(e)}".rstrip())
+    return 0
+
+
+def _scores(e: Evaluation) -> str:
+    return "  ".join(f"{v:<9.6f}" if v is not None else f"{'-':<9}" for v in (e.accuracy, e.balanced_accuracy, e.log_loss, e.roc_auc))
+
+
+def _print_grid(search: GridSearch, as_json: bool) -> int:
+    """A grid search: each point's mean scores (in ParameterGrid order), then the best point."""
+    if as_json:
+        _print_json(search.to_dict())
+        return 0
+    cells = [json.dumps(p.parameters) for p in search.points]
+    width = max(len(x) for x in [*cells, "parameters"])
+    print(f"{'parameters':<{width}}  accuracy   balanced   log_loss   roc_auc")
+    for text, p in zip(cells, search.points, strict=True):
+        print(f"{text:<{width}}  {_scores(p.mean)}".rstrip())
+    print(f"best: {json.dumps(search.best_params)} (accuracy {search.best.accuracy:.6f})")
     return 0
 
 
@@ -299,13 +441,97 @@ def _models(args: argparse.Namespace, dsn: str) -> int:
     if not rows:
         print("no models (train one with madnb train)")
         return 0
-    table = [["name", "kind", "source", "label", "classes", "rows", "privacy"]]
-    for r in rows:
-        table.append([str(r["name"]), str(r["kind"]), str(r["source"]), str(r["label"]), ", ".join(map(str, r["classes"])),
-                      str(r["training_rows"]), str(r["privacy"])])
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    _print_table(["name", "kind", "source", "label", "classes", "rows", "privacy"],
+                 [[r["name"], r["kind"], r["source"], r["label"], ", ".join(map(str, r["classes"])), r["training_rows"],
+                   r["privacy"]] for r in rows])
+    return 0
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (datetime.datetime, datetime.date)):
+        return v.isoformat(sep=" ", timespec="seconds") if isinstance(v, datetime.datetime) else v.isoformat()
+    if isinstance(v, (list, tuple)):
+        return ", ".join(map(str, v))
+    return str(v)
+
+
+def _print_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Rows under a header, columns padded to their widest cell."""
+    table = [list(header), *([_cell(v) for v in r] for r in rows)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for row in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+
+
+def _print_rows(columns: list[str], rows: list[tuple[Any, ...]], as_json: bool) -> None:
+    """A set-returning call's rows: a table, or with --json a list of objects."""
+    if as_json:
+        _print_json([dict(zip(columns, r, strict=True)) for r in rows])
+    else:
+        _print_table(columns, rows)
+
+
+def _explain(args: argparse.Namespace, dsn: str) -> int:
+    with session(dsn) as c:
+        info = read_model(c, args.model)
+        with _ordered(c, args.source, args.key, "explanation") as (rel, order, columns):
+            keyed = bool(columns)
+            columns.append(sql.SQL("{}({})").format(info.explain_function(), rel.alias))
+            query = sql.SQL("SELECT {} FROM {} AS {} ORDER BY {}").format(sql.SQL(", ").join(columns), rel.ident, rel.alias, order)
+            if args.limit is not None:
+                query = sql.SQL("{} LIMIT {}").format(query, sql.Literal(max(args.limit, 0)))
+            cur = c.execute(query)
+            names = [d.name for d in cur.description or []]
+            for row in cur:
+                explanation = row[-1]
+                if args.json:
+                    print(json.dumps(_jsonable({**({names[0]: row[0]} if keyed else {}), "explanation": explanation})))
+                    continue
+                lead = f"{row[0]}: " if keyed else ""
+                if explanation is None:
+                    print(f"{lead}no prediction")
+                    continue
+                moved = ", ".join(f"{m['feature']} {m['difference']:+.4f}" for m in explanation["against_runner_up"][:max(args.top, 0)])
+                print(f"{lead}{explanation['predicted']} (runner-up {explanation['runner_up']}): {moved}".rstrip(": "))
+    return 0
+
+
+def _feature_importance(args: argparse.Namespace, dsn: str) -> int:
+    with session(dsn) as c, relation(c, args.source) as rel:
+        _print_rows(*query_rows(c, FEATURE_IMPORTANCE, [args.model, rel.name]), args.json)
+    return 0
+
+
+def _threshold_curve(args: argparse.Namespace, dsn: str) -> int:
+    with session(dsn) as c, relation(c, args.source) as rel:
+        _print_rows(*query_rows(c, THRESHOLD_CURVE, [args.model, rel.name, args.label, args.costs]), args.json)
+    return 0
+
+
+_CURRENT_VERSION = "SELECT v.version, v.rows, v.training_rows FROM madnb.model_versions(%s::pg_catalog.text) AS v WHERE v.current"
+
+
+def _forget(args: argparse.Namespace, dsn: str) -> int:
+    est = NaiveBayes.load(dsn, args.model).forget(args.source)
+    with session(dsn) as c:
+        version, rows, left = c.execute(_CURRENT_VERSION, [est.info_.name]).fetchone() or (None, None, None)
+    print(f"forgot {rows} rows of {args.source} from model {est.info_.name}: version {version}, {left} training rows left")
+    return 0
+
+
+def _versions(args: argparse.Namespace, dsn: str) -> int:
+    with session(dsn) as c:
+        _print_rows(*query_rows(c, MODEL_VERSIONS, [args.model]), args.json)
+    return 0
+
+
+def _rollback(args: argparse.Namespace, dsn: str) -> int:
+    with session(dsn) as c:
+        c.execute(ROLLBACK, [args.model, args.version])
+        version, _, rows = c.execute(_CURRENT_VERSION, [args.model]).fetchone() or (None, None, None)
+    print(f"model {args.model} is version {args.version} again: version {version}, {rows} training rows")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 Installing: install, upgrade, uninstall, version, build-script, export-sql,
 install-check; modelling (:mod:`madnb._model_cli`): train, predict, evaluate,
-cross-validate, models, drop; and demo, sandbox, privacy-curve.  Exit codes:
+cross-validate, models, drop, explain, feature-importance, threshold-curve,
+forget, versions, rollback; and demo, sandbox, privacy-curve.  Exit codes:
 0 done, 1 the database or madnb refused (a database error's SQLSTATE in the
 message), 2 a usage error (argparse's, or no database given).
 """

@@ -63,7 +63,26 @@ def test_the_python_page_runs_as_written_and_says_what_it_gives(db, monkeypatch)
     proba = np.asarray(namespace["proba"])
     assert proba.shape == (16281, 2)
     assert db.execute("SELECT count(*) FROM adult_predictions").fetchone()[0] == 16281
-    assert [r[0] for r in db.execute("SELECT name FROM madnb.models ORDER BY name").fetchall()] == ["adult_nb", "adult_search"]
+    assert [r[0] for r in db.execute("SELECT name FROM madnb.models ORDER BY name").fetchall()] == [
+        "adult_nb", "adult_search", "adult_tuned", "adult_w"]
+    # issue 22's methods: decisions, explanations, weights, grid search, forgetting and versions
+    new = namespace["new"]
+    assert list(nb.predict(new, threshold=0.01)) == ["<=50K", ">50K"]  # type: ignore[attr-defined]
+    assert np.allclose(nb.predict_proba(new, priors=[0.9, 0.1])[:, 1], [6.25686697e-07, 1.0], rtol=1e-8, atol=0)  # type: ignore[attr-defined]
+    assert namespace["ed"].to_dict()["expected_cost"] == pytest.approx(0.5119464406363246, abs=1e-12)  # type: ignore[attr-defined]
+    cheapest = namespace["cheapest"]
+    assert len(namespace["curve"]) == 14636  # type: ignore[arg-type]
+    assert (round(cheapest["threshold"], 4), round(cheapest["cost"], 4)) == (0.0065, 0.3254)  # type: ignore[index]
+    why = namespace["why"]
+    assert (why[1]["predicted"], [m["feature"] for m in why[1]["against_runner_up"][:3]]) == (  # type: ignore[index]
+        ">50K", ["capital_gain", "education", "workclass"])
+    assert list(namespace["importance"]["feature"][:3]) == ["capital_gain", "capital_loss", "age"]  # type: ignore[index]
+    assert namespace["grid"].best_params == {"smoothing": 0.1}  # type: ignore[attr-defined]
+    assert namespace["tuned"].best_params_ == {"smoothing": 0.1}  # type: ignore[attr-defined]
+    assert db.execute("SELECT weight FROM madnb.models WHERE name = 'adult_w'").fetchone()[0] == "fnlwgt"
+    assert [tuple(r) for r in nb.versions()[["version", "operation", "rows", "training_rows"]].itertuples(index=False)] == [  # type: ignore[attr-defined]
+        (1, "train", 32561, 32561), (2, "forget", 100, 32461), (3, "rollback", 32561, 32561)]
+    assert db.execute("SELECT count(*) FROM adult_decided").fetchone()[0] == 16281
     # the pictures: the curves' points drawn as the database gave them, and the two reports the page writes
     ec, fig = namespace["ec"], namespace["fig"]
     assert list(fig.axes[2].get_lines()[0].get_xdata()) == ec.curves["roc"][0]["fpr"]  # type: ignore[attr-defined]

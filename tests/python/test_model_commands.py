@@ -136,3 +136,66 @@ def test_install_check_passes_and_rolls_everything_back(db, empty_db):
     url, _ = empty_db
     out = run_cli("install-check", "--dsn", url)
     assert out.returncode == 1 and "madnb is not installed in this database" in out.stderr
+
+
+def test_decisions_explanations_importance_and_the_threshold_curve_from_the_shell_are_the_sql_calls(db):
+    fruit(db)
+    db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'])")
+    out = run_cli("predict", "fruit_nb", "fruit", "--key", "id", "--threshold", "0.3", "--proba", "--json", *dsn(db))
+    assert out.returncode == 0, out.stderr
+    want = db.execute("SELECT f.id, madnb.decide(d, madnb_models.fruit_nb_predict_proba_array(f)), "
+                      "madnb.decide_proba_array(d, madnb_models.fruit_nb_predict_proba_array(f)) "
+                      "FROM fruit AS f, madnb.decision('fruit_nb', threshold => 0.3) AS d ORDER BY f.id").fetchall()
+    assert [json.loads(line) for line in out.stdout.splitlines()] == [
+        {"id": i, "predicted": k, "proba_apple": p[0], "proba_pear": p[1]} for i, k, p in want]
+    out = run_cli("evaluate", "fruit_nb", "fruit", "--costs", "[[0, 1], [5, 0]]", "--json", *dsn(db))
+    assert json.loads(out.stdout) == db.execute(
+        "SELECT madnb.evaluate('fruit_nb', 'fruit', costs => '{{0, 1}, {5, 0}}')").fetchone()[0]
+    out = run_cli("threshold-curve", "fruit_nb", "fruit", "--costs", "[[0, 1], [5, 0]]", "--json", *dsn(db))
+    assert json.loads(out.stdout) == [dict(r) for r in db.cursor(row_factory=psycopg.rows.dict_row).execute(
+        "SELECT * FROM madnb.threshold_curve('fruit_nb', 'fruit', costs => '{{0, 1}, {5, 0}}')").fetchall()]
+    out = run_cli("explain", "fruit_nb", "fruit", "--key", "id", "--json", *dsn(db))
+    assert [json.loads(line) for line in out.stdout.splitlines()] == [
+        {"id": i, "explanation": e} for i, e in db.execute(
+            "SELECT id, madnb_models.fruit_nb_explain(f) FROM fruit AS f ORDER BY id").fetchall()]
+    out = run_cli("feature-importance", "fruit_nb", "fruit", "--json", *dsn(db))
+    assert json.loads(out.stdout) == [dict(r) for r in db.cursor(row_factory=psycopg.rows.dict_row).execute(
+        "SELECT * FROM madnb.feature_importance('fruit_nb', 'fruit')").fetchall()]
+    out = run_cli("predict", "fruit_nb", "fruit", "--priors", '"0.5"', *dsn(db))  # not numbers: a usage error
+    assert out.returncode == 2 and "--priors" in out.stderr
+
+
+def test_weights_tune_grid_forget_versions_and_rollback_from_the_shell_are_the_sql_calls(db):
+    fruit(db)
+    db.execute("ALTER TABLE fruit ADD COLUMN w float8")
+    db.execute("UPDATE fruit SET w = 1 + id % 4")
+    out = run_cli("train", "fruit_w", "fruit", "kind", "--exclude", "id", "--weight", "w", "--json", *dsn(db))
+    assert out.returncode == 0, out.stderr
+    (row,) = json.loads(out.stdout)
+    assert row["weight"] == "w" and [f["name"] for f in row["features"]] == ["colour", "weight"]  # not a feature
+    grid = '{"smoothing": [0.1, 1, 10]}'
+    out = run_cli("cross-validate", "fruit", "kind", "--exclude", "id", "w", "--grid", grid, "--json", *dsn(db))
+    assert out.returncode == 0, out.stderr
+    search = json.loads(out.stdout)
+    rows = db.execute("SELECT fold, metrics, parameters FROM madnb.cross_validate('fruit', 'kind', exclude => ARRAY['id', 'w'], "
+                      "grid => %s)", [grid]).fetchall()
+    (best,) = [(m, p) for f, m, p in rows if f == "best"]
+    assert search["best"] == {"parameters": best[1], "metrics": best[0]}
+    assert [p["parameters"] for p in search["points"]] == [{"smoothing": s} for s in (0.1, 1, 10)]
+    assert [p["folds"]["mean"] for p in search["points"]] == [m for f, m, _ in rows if f == "mean"]
+    out = run_cli("train", "fruit_nb", "fruit", "kind", "--exclude", "id", "w", "--tune", grid, *dsn(db))
+    assert out.returncode == 0, out.stderr
+    tuned = out.stdout.splitlines()[-1]
+    assert tuned.startswith("tuned: ") and json.loads(tuned.removeprefix("tuned: ")) == best[1]
+
+    db.execute("CREATE TABLE gone AS SELECT * FROM fruit WHERE id <= 10")
+    out = run_cli("forget", "fruit_nb", "gone", *dsn(db))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "forgot 10 rows of gone from model fruit_nb: version 2, 50 training rows left"
+    out = run_cli("versions", "fruit_nb", "--json", *dsn(db))
+    versions = json.loads(out.stdout)
+    assert [(v["version"], v["operation"], v["rows"], v["current"]) for v in versions] == [(1, "train", 60, False), (2, "forget", 10, True)]
+    out = run_cli("rollback", "fruit_nb", "1", *dsn(db))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "model fruit_nb is version 1 again: version 3, 60 training rows"
+    assert db.execute("SELECT training_rows, version FROM madnb.models WHERE name = 'fruit_nb'").fetchone() == (60, 3)

@@ -8,7 +8,8 @@ import pytest
 
 from helpers import run_cli
 
-COMMANDS = ["train", "predict", "evaluate", "cross-validate", "models", "drop", "install-check",
+COMMANDS = ["train", "predict", "evaluate", "cross-validate", "models", "drop", "install-check", "explain",
+            "feature-importance", "threshold-curve", "forget", "versions", "rollback",
             "install", "upgrade", "uninstall", "version", "build-script", "export-sql", "demo", "sandbox", "privacy-curve"]
 
 
