@@ -77,6 +77,8 @@ class ModelInfo:
         The kind's parameters (``options``) as the catalog keeps them.
     predict_function : tuple of str
         (schema, name) of its ``<model>_predict``; ``_proba`` and ``_proba_array`` follow the name.
+    explain : tuple of str
+        (schema, name) of its ``<model>_explain`` (docs/explain.md).
     feature_types : dict
         Feature name -> its column type as (schema, type name), where the database resolves it.
     """
@@ -93,6 +95,7 @@ class ModelInfo:
     delta: float | None
     parameters: dict[str, Any]
     predict_function: tuple[str, str]
+    explain: tuple[str, str]
     feature_types: dict[str, TypeName] = field(default_factory=dict)
 
     def function(self, suffix: str = "") -> sql.Identifier:
@@ -101,14 +104,8 @@ class ModelInfo:
         return sql.Identifier(schema, fn + suffix)
 
     def explain_function(self) -> sql.Identifier:
-        """The generated explanation function ``<model>_explain`` (docs/explain.md), beside ``<model>_predict``.
-
-        The one model object name the client spells: ``madnb.models`` lists ``predict_function`` but no
-        explanation function (the server's names are in ``madnb_pl.models.catalog``); the public names
-        docs/explain.md gives, ``<model>_predict`` and ``<model>_explain``, derive one from the other.
-        """
-        schema, fn = self.predict_function
-        return sql.Identifier(schema, fn.removesuffix("_predict") + "_explain")
+        """The generated explanation function ``<model>_explain`` (docs/explain.md), as ``madnb.models`` lists it."""
+        return sql.Identifier(*self.explain)
 
 
 CALL_NAME = ("CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN pg_catalog.quote_ident(m.name) "
@@ -118,7 +115,7 @@ madnb_models by its bare name, ``MyModel``, and one of another schema as ``schem
 
 _CATALOG_ROW = f"""
 SELECT {CALL_NAME}, m.kind, m.source, m.label, m.label_type, m.features, m.classes, m.smoothing, m.epsilon, m.delta,
-       m.parameters, pg_catalog.parse_ident(m.predict_function)
+       m.parameters, pg_catalog.parse_ident(m.predict_function), pg_catalog.parse_ident(m.explain_function)
 FROM madnb.models AS m, pg_catalog.parse_ident(%(model)s::pg_catalog.text) AS p(v)
 WHERE CASE WHEN pg_catalog.cardinality(p.v) OPERATOR(pg_catalog.=) 1
                 OR p.v[1] OPERATOR(pg_catalog.=) 'madnb_models'
@@ -162,12 +159,12 @@ def read_model(c: psycopg.Connection[Any], model: str) -> ModelInfo:
     row = c.execute(_CATALOG_ROW, {"model": model}).fetchone()
     if row is None:  # dropped between the two statements
         raise MadnbError("42704", f'model "{model}" does not exist', hint="madnb.models lists the models")
-    name, kind, source, label, label_type, features, classes, smoothing, epsilon, delta, parameters, fn = row
+    name, kind, source, label, label_type, features, classes, smoothing, epsilon, delta, parameters, fn, ex = row
     types = {str(r[0]): (str(r[1]), str(r[2])) for r in c.execute(_FEATURE_TYPES, [json.dumps(features)]).fetchall()}
     return ModelInfo(
         name=name, kind=kind, source=source, label=label, label_type=label_type, features=list(features),
         classes=list(classes), smoothing=float(smoothing), epsilon=epsilon, delta=delta,
-        parameters=dict(parameters or {}), predict_function=(fn[0], fn[1]), feature_types=types,
+        parameters=dict(parameters or {}), predict_function=(fn[0], fn[1]), explain=(ex[0], ex[1]), feature_types=types,
     )
 
 
@@ -1032,10 +1029,12 @@ class NaiveBayes:
         with relation(c, source, types=info.feature_types, columns=columns, row_number=True) as rel:
             yield rel
 
-    def _column(self, source: Any, key: str | None, suffix: str, decision: Decision | None = None) -> list[Any]:
+    def _column(
+        self, source: Any, key: str | None, suffix: str, decision: Decision | None = None, explain: bool = False,
+    ) -> list[Any]:
         """One value per row of ``source``, in its order: ``<model>_predict`` + ``suffix`` of the row, or under
         ``decision`` ``madnb.decide`` (``suffix`` ``''``) / ``madnb.decide_proba_array`` (``'_proba_array'``) of its
-        ``<model>_predict_proba_array``; ``suffix`` ``'_explain'``: ``<model>_explain``."""
+        ``<model>_predict_proba_array``; ``explain``: ``<model>_explain`` of the row (as ``madnb.models`` names it)."""
         info = self._info()
         with session(self.conn) as c, self._rows(c, source, key) as rel:
             order = rel.order_by()
@@ -1043,7 +1042,7 @@ class NaiveBayes:
                 raise MadnbError("22023", f"{rel.name} has no row order of its own (a view, a foreign table)",
                                  hint="give key: the column that orders the predictions (key='id')")
             params: list[Any] | None = None
-            if suffix == "_explain":
+            if explain:
                 value = sql.SQL("{}({})").format(info.explain_function(), rel.alias)
             elif decision is None:
                 value = sql.SQL("{}({})").format(info.function(suffix), rel.alias)
@@ -1162,7 +1161,7 @@ class NaiveBayes:
             One per row: the jsonb as a dict (``predicted``, ``runner_up``, ``classes``, ``against_runner_up``);
             None where the row has no prediction (a NULL vector).
         """
-        return self._column(source, key, "_explain")
+        return self._column(source, key, "", explain=True)
 
     def feature_importance(self, source: Any) -> Any:
         """Each feature's mean contribution to the predictions over the rows of ``source`` (``madnb.feature_importance``),

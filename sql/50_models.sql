@@ -329,7 +329,8 @@ SELECT CASE WHEN m.schema_name OPERATOR(pg_catalog.=) 'madnb_models' THEN m.name
        m.parameters,
        m.schema_name,
        m.weight,
-       m.version
+       m.version,
+       pg_catalog.format('%I.%I', m.schema_name, m.name OPERATOR(pg_catalog.||) '_explain') AS explain_function
 FROM madnb._models AS m;
 COMMENT ON VIEW madnb.models IS
     'one row per named model (madnb.train, madnb.train_from_statistics): what it was trained on, its classes, privacy, owner and size';
@@ -356,6 +357,7 @@ COMMENT ON COLUMN madnb.models.size IS 'bytes of its model tables and statistics
 COMMENT ON COLUMN madnb.models.weight IS 'the column of sample weights it was trained with (madnb.train''s weight: every count and sum weighted, as scikit-learn''s sample_weight), NULL when unweighted';
 COMMENT ON COLUMN madnb.models.parameters IS 'the kind''s parameters given in madnb.train''s options (scikit-learn''s names), NULL when none; the vector kinds list all of theirs as used (alpha, fit_prior, class_prior, binarize, norm)';
 
+COMMENT ON COLUMN madnb.models.explain_function IS 'the generated explanation function (docs/explain.md): each feature''s contribution to each class''s log-score';
 COMMENT ON COLUMN madnb.models.version IS 'its current version: each train, replace, update, forget and rollback makes one (madnb.model_versions lists them)';
 
 REVOKE ALL ON madnb._models FROM PUBLIC;
