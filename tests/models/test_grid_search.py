@@ -64,6 +64,10 @@ def folds_of(db: psycopg.Connection[Any], table: str, folds: int = 5, seed: int 
 
 @pytest.fixture
 def votes(db):
+    return load_votes(db)
+
+
+def load_votes(db: psycopg.Connection[Any]) -> tuple[psycopg.Connection[Any], np.ndarray, np.ndarray]:
     """240 rows of three categorical features (four values each, every value in every fold's complement), three classes."""
     rng = np.random.default_rng(22)
     y = rng.integers(0, 3, 240)
@@ -104,6 +108,10 @@ def test_a_gaussian_grid_of_var_smoothing_finds_grid_search_cvs_best_point(db):
 
 @pytest.fixture
 def counts(db):
+    return load_counts(db)
+
+
+def load_counts(db: psycopg.Connection[Any]) -> tuple[psycopg.Connection[Any], np.ndarray, np.ndarray]:
     """300 rows of 8 Poisson counts (int4[]), three classes with their own rates."""
     rng = np.random.default_rng(18)
     rates = np.array([[4, 1, 1, 3, 0.5, 2, 1, 1], [1, 3, 1, 1, 2, 0.5, 4, 1], [2, 2, 3, 0.5, 1, 1, 1, 3]])
