@@ -398,7 +398,8 @@ def validate(
     )[0]["c"])
     complements = model_kind.fold_complements(plpy, training, fold_pass, k, temp.name)
     values = [f"p.c{j}" for j in range(1, len(model_kind.score_values(training)) + 1)]
-    tables = list({rel.sql: (rel, h) for c in complements for rel, h in c.parts}.values())
+    made = {name.sql: i for i, name in enumerate(temp.names)}  # every complement's tables, each once, as they were made
+    tables = sorted({rel.sql: (rel, h) for c in complements for rel, h in c.parts}.values(), key=lambda p: made.get(p[0].sql, -1))
     lookups = model_kind.fold_lookups(plpy, training, tables, values)
     scores: dict[tuple[int, int], Sql] = {}
     for f, complement in enumerate(complements, start=1):
