@@ -414,3 +414,28 @@ def test_train_with_weight_and_tune_trains_the_best_point_of_a_weighted_cross_va
     tuned, direct = (db.execute(f"SELECT madnb_models.{m}_predict_proba_array(t) FROM votes t ORDER BY id").fetchall()
                      for m in ("tuned", "direct"))
     assert tuned == direct
+
+
+@pytest.mark.parametrize("weight", ["1", "0"])
+def test_an_infinite_gaussian_value_is_refused_weighted_as_unweighted_by_training_and_cross_validation(fruit, weight):
+    db = fruit
+    db.execute(f"UPDATE fruit SET size = 'Infinity', w = {weight} WHERE id = 2")
+    for call in ("SELECT madnb.train('f', 'fruit', 'kind', ARRAY['colour', 'size'], weight => 'w')",
+                 "SELECT * FROM madnb.cross_validate('fruit', 'kind', ARRAY['colour', 'size'], folds => 2, key => 'id', weight => 'w')"):
+        with pytest.raises(psycopg.errors.Error) as e:
+            db.execute(call)
+        assert e.value.diag.sqlstate == "22003" and '"size"' in e.value.diag.message_primary, call
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
+
+
+def test_a_weighted_leave_one_out_equals_scikit_learns_with_sample_weight_for_the_fits(iris_w):
+    db, x, y, w, _folds = iris_w
+    from sklearn.model_selection import LeaveOneOut
+
+    db.execute("CREATE TABLE iris_l AS SELECT * FROM iris_w WHERE w IS NOT NULL AND id % 5 = 0")
+    rows = db.execute("SELECT a, b, c, d, species, w FROM iris_l ORDER BY id").fetchall()
+    xl, yl, wl = np.array([r[:4] for r in rows]), np.array([r[4] for r in rows]), np.array([r[5] for r in rows])
+    got = weighted_cv(db, "iris_l", "species", exclude=["id"], folds=len(rows), key="id", kind="gaussian", weight="w")
+    ref = cross_validate(GaussianNB(), xl, yl, cv=LeaveOneOut(), scoring="accuracy", params={"sample_weight": wl})
+    assert got["mean"]["rows"] == len(rows)
+    assert got["mean"]["accuracy"] == pytest.approx(ref["test_score"].mean(), abs=TOL, rel=0)

@@ -308,6 +308,7 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
                 f"({m2}){exact} "
                 f"FROM ({moments}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(j, w, c, s, q)")
         )
+        refuse_infinite(plpy, training, f"{dest.sql} AS s CROSS JOIN LATERAL (VALUES (s.attr, s.mean, s.var)) AS x(j, m, v)", "s.nv IS NOT NULL")
     header = dataclasses.replace(exact_header(plpy, training), weighted=True)
     statistics_table.write_header(plpy, dest.sql, header)
     return header, int(r["labelled"])
@@ -388,6 +389,10 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
             "22023", f"source {training.source.display} has no rows with a non-NULL label and weight",
             detail=f'label "{training.label.name}", weight "{training.weight.name}"', hint="train on a table with at least one such row",
         )
+    if xs:  # the unweighted moments: any value of a row trained on, weight 0 too
+        per_feature = ", ".join(f"({j}, s.u{j}, s.p{j})" for j in xs)
+        refuse_infinite(plpy, training, f"{s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v)",
+                        "s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
     return s, int(r["labelled"])
 
 
@@ -497,21 +502,29 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
         )
     if training.numeric:
         # every Gaussian feature in one query: the first (in feature order) whose mean or variance is not finite
-        f8 = F8
         per_feature = ", ".join(f"({j}, s.m{j}, s.v{j})" for j in training.numeric)
-        bad = plpy.execute(
-            Sql(f"SELECT x.j, {label_text_sql('s.cls', training)} AS cls FROM {s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v) "
-            "WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+        refuse_infinite(plpy, training, f"{s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v)",
+                        "s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
+    return s, int(r["labelled"])
+
+
+def refuse_infinite(plpy: Plpy, training: ColumnTraining, cells: str, where: str) -> None:
+    """22003 naming the first Gaussian feature (in feature order) whose mean or variance is not finite, every feature
+    in one query: a feature holds an infinite value.  ``cells``: a FROM list of rows ``s`` (class ``s.cls``) and ``x``
+    (feature ``x.j``, its mean ``x.m`` and variance ``x.v``); ``where``: the cells to check."""
+    f8 = F8
+    bad = plpy.execute(
+        Sql(f"SELECT x.j, {label_text_sql('s.cls', training)} AS cls FROM {cells} "
+            f"WHERE {where} "
             f"AND (x.m OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
             f"OR x.v OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) ORDER BY x.j LIMIT 1")
+    )
+    if bad:
+        raise MadnbError(
+            "22003", f'feature "{training.features[int(bad[0]["j"]) - 1].name}" of {training.source.display} has an infinite value',
+            detail=f"label {bad[0]['cls']}",
+            hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
         )
-        if bad:
-            raise MadnbError(
-                "22003", f'feature "{training.features[int(bad[0]["j"]) - 1].name}" of {training.source.display} has an infinite value',
-                detail=f"label {bad[0]['cls']}",
-                hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
-            )
-    return s, int(r["labelled"])
 
 
 def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:
