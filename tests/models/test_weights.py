@@ -439,3 +439,12 @@ def test_a_weighted_leave_one_out_equals_scikit_learns_with_sample_weight_for_th
     ref = cross_validate(GaussianNB(), xl, yl, cv=LeaveOneOut(), scoring="accuracy", params={"sample_weight": wl})
     assert got["mean"]["rows"] == len(rows)
     assert got["mean"]["accuracy"] == pytest.approx(ref["test_score"].mean(), abs=TOL, rel=0)
+
+
+def test_a_fold_whose_complement_weighs_nothing_is_refused(fruit):
+    db = fruit
+    db.execute("UPDATE fruit SET w = 0 WHERE madnb.fold(id, 2) = 2")
+    assert db.execute("SELECT count(*) FROM fruit WHERE madnb.fold(id, 2) = 2").fetchone()[0] > 0
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute("SELECT * FROM madnb.cross_validate('fruit', 'kind', ARRAY['colour'], folds => 2, key => 'id', weight => 'w')")
+    assert e.value.diag.sqlstate == "22023" and "outside fold 1" in e.value.diag.message_primary
