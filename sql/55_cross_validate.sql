@@ -67,6 +67,9 @@ DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integ
 -- cross_validate gained grid (and the parameters column): the signatures without it go.
 DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb);
 DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb);
+-- cross_validate gained weight (madnb.train's sample weights): the signatures without it go.
+DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb);
+DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb);
 
 CREATE OR REPLACE FUNCTION madnb._cross_validate(
     source text,
@@ -80,16 +83,17 @@ CREATE OR REPLACE FUNCTION madnb._cross_validate(
     key text,
     kind text,
     options jsonb,
-    grid jsonb
+    grid jsonb,
+    weight text
 ) RETURNS TABLE (fold text, metrics pg_catalog.jsonb, parameters pg_catalog.jsonb)
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $python$
 #@madnb-prelude
 return madnb_pl.models.cross_validation.cross_validate(
     plpy, source=source, label=label, features=features, folds=folds, seed=seed, exclude=exclude,
-    categorical=categorical, smoothing=smoothing, key=key, kind=kind, options=options, grid=grid)
+    categorical=categorical, smoothing=smoothing, key=key, kind=kind, options=options, grid=grid, weight=weight)
 $python$;
-COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb) IS
+COMMENT ON FUNCTION madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb, text) IS
     'internal: the PL/Python entry point behind madnb.cross_validate';
 
 CREATE OR REPLACE FUNCTION madnb.cross_validate(
@@ -104,16 +108,18 @@ CREATE OR REPLACE FUNCTION madnb.cross_validate(
     key text DEFAULT NULL,
     kind text DEFAULT 'naive_bayes',
     options jsonb DEFAULT NULL,
-    grid jsonb DEFAULT NULL
+    grid jsonb DEFAULT NULL,
+    weight text DEFAULT NULL
 ) RETURNS TABLE (fold text, metrics pg_catalog.jsonb, parameters pg_catalog.jsonb)
 LANGUAGE plpgsql VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER
 AS $$
 BEGIN
     RETURN QUERY SELECT c.fold, c.metrics, c.parameters FROM madnb._cross_validate(
         source => source, label => label, features => features, folds => folds, seed => seed, exclude => exclude,
-        categorical => categorical, smoothing => smoothing, key => key, kind => kind, options => options, grid => grid) AS c;
+        categorical => categorical, smoothing => smoothing, key => key, kind => kind, options => options, grid => grid,
+        weight => weight) AS c;
 --@madnb-reraise
 END
 $$;
-COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb) IS
-    'k-fold cross-validation of madnb.train''s model (any kind) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; with grid (jsonb {parameter: [values]}) those rows for every point, its parameters in column parameters, then a row ''best'' (highest mean accuracy), all from one statistics pass and one scoring pass; writes nothing';
+COMMENT ON FUNCTION madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text, text, jsonb, jsonb, text) IS
+    'k-fold cross-validation of madnb.train''s model (any kind) in the database with one statistics pass: one row per fold (1 to folds, its rows as madnb.fold(key, folds, seed) assigns them) with madnb.evaluate''s metrics of the model trained on the other folds, then a row ''mean''; with grid (jsonb {parameter: [values]}) those rows for every point, its parameters in column parameters, then a row ''best'' (highest mean accuracy), all from one statistics pass and one scoring pass; with weight (madnb.train''s sample weights) each fold''s model is weighted and the metrics count rows (scikit-learn''s cross_validate with fit params sample_weight); writes nothing';

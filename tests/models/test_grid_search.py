@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+import sklearn
+from sklearn.metrics import get_scorer
 from sklearn.model_selection import GridSearchCV, PredefinedSplit
 from sklearn.naive_bayes import CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
 
@@ -64,6 +66,10 @@ def folds_of(db: psycopg.Connection[Any], table: str, folds: int = 5, seed: int 
 
 @pytest.fixture
 def votes(db):
+    return load_votes(db)
+
+
+def load_votes(db: psycopg.Connection[Any]) -> tuple[psycopg.Connection[Any], np.ndarray, np.ndarray]:
     """240 rows of three categorical features (four values each, every value in every fold's complement), three classes."""
     rng = np.random.default_rng(22)
     y = rng.integers(0, 3, 240)
@@ -104,6 +110,10 @@ def test_a_gaussian_grid_of_var_smoothing_finds_grid_search_cvs_best_point(db):
 
 @pytest.fixture
 def counts(db):
+    return load_counts(db)
+
+
+def load_counts(db: psycopg.Connection[Any]) -> tuple[psycopg.Connection[Any], np.ndarray, np.ndarray]:
     """300 rows of 8 Poisson counts (int4[]), three classes with their own rates."""
     rng = np.random.default_rng(18)
     rates = np.array([[4, 1, 1, 3, 0.5, 2, 1, 1], [1, 3, 1, 1, 2, 0.5, 4, 1], [2, 2, 3, 0.5, 1, 1, 1, 3]])
@@ -216,3 +226,38 @@ def test_a_private_model_is_not_tuned(db):
         db.execute("""SELECT madnb.train('m', 't', 'y', ARRAY['c'], epsilon => 1, domain => '{"y": ["a", "b"], "c": ["p", "q"]}',
                       tune => '{"smoothing": [1, 2]}')""")
     assert e.value.diag.sqlstate == "0A000"
+
+
+def weighted_search(est: Any, grid: dict[str, list[Any]], folds: np.ndarray, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> GridSearchCV:
+    """GridSearchCV with the sample weights routed to the fits only (its scorers count rows, as madnb's metrics do;
+    without routing, GridSearchCV.fit's sample_weight weighs the scores too)."""
+    with sklearn.config_context(enable_metadata_routing=True):
+        scoring = {name: get_scorer(name).set_score_request(sample_weight=False) for name in SCORING}
+        search = GridSearchCV(est.set_fit_request(sample_weight=True), grid, cv=PredefinedSplit(folds - 1), scoring=scoring, refit="accuracy")
+        return search.fit(x, y, sample_weight=w)
+
+
+def test_a_weighted_grid_finds_grid_search_cvs_best_point_with_sample_weight_for_the_fits(db):
+    # sample weights go to every fit, the scores count rows
+    from sklearn.datasets import load_iris
+
+    iris = load_iris()
+    X, y = iris.data, np.array([str(iris.target_names[t]) for t in iris.target])
+    w = np.random.default_rng(9).uniform(0, 2, len(y))
+    w[::13] = 0.0
+    db.execute("CREATE TABLE iris (id int PRIMARY KEY, a float8, b float8, c float8, d float8, species text, w float8)")
+    with db.cursor().copy("COPY iris FROM STDIN") as copy:
+        for i, (row, label) in enumerate(zip(X, y, strict=True)):
+            copy.write_row((i, *[float(v) for v in row], label, float(w[i])))
+    grid = {"var_smoothing": [1e-9, 0.01, 0.1, 0.5]}
+    rows = grid_rows(db, "iris", "species", exclude=["id"], key="id", kind="gaussian", grid=json.dumps(grid), weight="w")
+    assert_same_search(rows, weighted_search(GaussianNB(), grid, folds_of(db, "iris"), X, y, w), 5)
+    # the categorical grid on the same rows' first two features, as text
+    db.execute("CREATE TABLE iris_c AS SELECT id, round(a)::text AS a, round(b)::text AS b, species, w FROM iris")
+    cgrid = {"alpha": [0.1, 1, 10], "fit_prior": [True, False]}
+    rows = grid_rows(db, "iris_c", "species", ["a", "b"], key="id", kind="categorical", grid=json.dumps(cgrid), weight="w")
+    xc = np.array(db.execute("SELECT round(a)::int, round(b)::int FROM iris ORDER BY id").fetchall())
+    folds = folds_of(db, "iris_c")
+    for f in range(1, 6):  # every value in every complement, so CategoricalNB's categories are madnb's
+        assert all(set(xc[folds != f, j]) == set(xc[:, j]) for j in range(2))
+    assert_same_search(rows, weighted_search(CategoricalNB(), cgrid, folds, xc - xc.min(axis=0), y, w), 5)

@@ -11,15 +11,18 @@ segmentation) and scikit-learn's bundled digits.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 import psycopg
 import pytest
 from sklearn.datasets import load_digits
+from sklearn.model_selection import PredefinedSplit, cross_validate
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, ComplementNB, GaussianNB, MultinomialNB
 from sklearn.preprocessing import OrdinalEncoder
 from test_export import database_proba, frame
+from test_grid_search import folds_of, load_counts, load_votes
 from test_kinds_sklearn import gaussian_tables, load, proba, read_csv
 from test_kinds_vector import fitted, load_vectors, predictions
 
@@ -263,16 +266,6 @@ def test_a_rollback_to_a_weighted_version_is_that_weighted_model_and_names_its_w
     assert db.execute("SELECT madnb_models.f_predict_proba_array(t) FROM fruit t ORDER BY id").fetchall() == weighted
 
 
-def test_tune_is_refused_with_weights_since_cross_validation_counts_rows_unweighted(fruit):
-    with pytest.raises(psycopg.errors.Error) as e:
-        fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour'], weight => 'w', "
-                      "tune => '{\"smoothing\": [0.5, 1]}')")
-    assert e.value.diag.sqlstate == "0A000"
-    assert "sample weights" in e.value.diag.message_primary
-    fruit.rollback()
-    assert fruit.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
-
-
 def test_an_unweighted_model_records_no_weight(fruit):
     fruit.execute("SELECT madnb.train('f', 'fruit', 'kind', features => ARRAY['colour', 'size'])")
     assert fruit.execute("SELECT weight FROM madnb.models WHERE name = 'f'").fetchone()[0] is None
@@ -291,3 +284,167 @@ def test_a_weighted_model_exports_to_scikit_learn_with_the_databases_probabiliti
     xs = np.array([r[:3] for r in rows], dtype=np.float64)
     ref = GaussianNB().fit(xs, [r[3] for r in rows], sample_weight=np.array([float(r[4]) for r in rows]))
     np.testing.assert_allclose(madnb.to_sklearn(db, "ag_w")[-1].class_count_, ref.class_count_, rtol=1e-14, atol=0)
+
+
+# --- cross-validation with weights: each fold's model weighted, the metrics counting rows --------------------
+
+
+def weighted_cv(db: psycopg.Connection[Any], *args: Any, **kwargs: Any) -> dict[str, dict[str, Any]]:
+    """madnb.cross_validate's rows as {fold: metrics}."""
+    marks = ", ".join(["%s"] * len(args) + [f"{k} => %s" for k in kwargs])
+    return dict(db.execute(f"SELECT fold, metrics FROM madnb.cross_validate({marks})", [*args, *kwargs.values()]).fetchall())
+
+
+def assert_same_folds(got: dict[str, dict[str, Any]], est: Any, x: Any, y: np.ndarray, w: np.ndarray, folds: np.ndarray) -> None:
+    """Every fold's accuracy and log-loss within 1e-9 of scikit-learn's cross_validate on the same folds, the weights
+    given to fit only (``params``; its scorers count rows)."""
+    ref = cross_validate(est, x, y, cv=PredefinedSplit(folds - 1), scoring=CV_SCORING, params={"sample_weight": w})
+    k = int(folds.max())
+    assert set(got) == {str(f) for f in range(1, k + 1)} | {"mean"}
+    for f in range(k):
+        m = got[str(f + 1)]
+        assert m["rows"] == int((folds == f + 1).sum())
+        assert m["accuracy"] == pytest.approx(ref["test_accuracy"][f], abs=TOL, rel=0), f
+        assert m["log_loss"] == pytest.approx(-ref["test_neg_log_loss"][f], abs=TOL, rel=0), f
+    assert got["mean"]["log_loss"] == pytest.approx(-ref["test_neg_log_loss"].mean(), abs=TOL, rel=0)
+
+
+CV_SCORING = {"accuracy": "accuracy", "neg_log_loss": "neg_log_loss"}
+
+
+@pytest.fixture
+def iris_w(db: psycopg.Connection[Any]) -> tuple[psycopg.Connection[Any], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Iris with fractional weights (some 0) and a NULL weight on every 25th row (neither trained on nor scored)."""
+    from sklearn.datasets import load_iris
+
+    iris = load_iris()
+    x, y, w = iris.data, np.array([str(iris.target_names[t]) for t in iris.target]), _weights(150, seed=5)
+    load(db, "iris_w", [("a", "float8"), ("b", "float8"), ("c", "float8"), ("d", "float8"), ("species", "text"), ("w", "float8")],
+         [(*map(float, r), lab, None if i % 25 == 3 else float(v)) for i, (r, lab, v) in enumerate(zip(x, y, w, strict=True))])
+    kept = np.array([i % 25 != 3 for i in range(150)])
+    folds = np.array([f for (f,) in db.execute("SELECT madnb.fold(id, 5) FROM iris_w WHERE w IS NOT NULL ORDER BY id")])
+    return db, x[kept], y[kept], w[kept], folds
+
+
+def test_a_weighted_gaussian_cross_validation_equals_scikit_learns_with_sample_weight_for_the_fits(iris_w):
+    db, x, y, w, folds = iris_w
+    # var_smoothing 0.01: epsilon (of the unweighted variance of each fold's complement, as GaussianNB's) matters
+    for vs in (1e-9, 0.01):
+        got = weighted_cv(db, "iris_w", "species", exclude=["id"], key="id", kind="gaussian",
+                          options=f'{{"var_smoothing": {vs}}}', weight="w")
+        assert_same_folds(got, GaussianNB(var_smoothing=vs), x, y, w, folds)
+    # the NULL weights' rows are in no fold: as many rows as scikit-learn was given
+    assert got["mean"]["rows"] == len(y) == 144
+
+
+def test_a_weighted_categorical_cross_validation_equals_scikit_learns_with_sample_weight_for_the_fits(db):
+    db, x, y = load_votes(db)
+    w = _weights(len(y), seed=11)
+    db.execute("ALTER TABLE votes ADD COLUMN w float8")
+    with db.cursor() as cur:
+        cur.executemany("UPDATE votes SET w = %s WHERE id = %s", [(float(v), i) for i, v in enumerate(w)])
+    got = weighted_cv(db, "votes", "party", ["a", "b", "c"], key="id", kind="categorical", options='{"alpha": 0.5}', weight="w")
+    assert_same_folds(got, CategoricalNB(alpha=0.5), x, y, w, folds_of(db, "votes"))
+
+
+@pytest.mark.parametrize(
+    ("kind", "options", "est"),
+    [("multinomial", None, MultinomialNB()), ("bernoulli", '{"binarize": 2}', BernoulliNB(binarize=2.0)),
+     ("complement", '{"norm": true}', ComplementNB(norm=True))],
+    ids=["multinomial", "bernoulli", "complement"],
+)
+def test_a_weighted_vector_cross_validation_equals_scikit_learns_with_sample_weight_for_the_fits(db, kind, options, est):
+    db, x, y = load_counts(db)
+    w = _weights(len(y), seed=13)
+    db.execute("ALTER TABLE docs ADD COLUMN wt float8")
+    with db.cursor() as cur:
+        cur.executemany("UPDATE docs SET wt = %s WHERE id = %s", [(float(v), i) for i, v in enumerate(w)])
+    got = weighted_cv(db, "docs", "y", ["w"], key="id", kind=kind, options=options, weight="wt")
+    assert_same_folds(got, est, x, y, w, folds_of(db, "docs"))
+
+
+def test_a_weighted_naive_bayes_cross_validation_is_madnb_train_with_weight_on_each_folds_complement(db):
+    # MADlib's numbers have no scikit-learn estimator: each fold is checked against madnb.train(weight) on the other
+    # folds' rows and madnb.evaluate on its own, as tables (Gaussian and categorical features, fractional weights)
+    rng = np.random.default_rng(4)
+    db.execute("CREATE TABLE mix (id int, x float8, c text, y text, w float8)")
+    with db.cursor().copy("COPY mix FROM STDIN") as copy:
+        for i in range(200):
+            label = ("a", "b", "c")[i % 3]
+            copy.write_row((i, float(rng.normal(i % 3, 1.5)), f"v{(i % 3 + rng.integers(0, 3)) % 4}", label, float(rng.uniform(0, 3))))
+    got = weighted_cv(db, "mix", "y", ["x", "c"], folds=4, key="id", weight="w")
+    for f in range(1, 5):
+        db.execute(f"CREATE TABLE mix_t{f} AS SELECT * FROM mix WHERE madnb.fold(id, 4) <> {f}")
+        db.execute(f"CREATE TABLE mix_s{f} AS SELECT * FROM mix WHERE madnb.fold(id, 4) = {f}")
+        db.execute(f"SELECT madnb.train('mix{f}', 'mix_t{f}', 'y', ARRAY['x', 'c'], weight => 'w')")
+        (want,) = db.execute(f"SELECT madnb.evaluate('mix{f}', 'mix_s{f}')").fetchone()
+        for name in ("accuracy", "log_loss", "rows"):
+            assert got[str(f)][name] == pytest.approx(want[name], abs=TOL, rel=0), (f, name)
+        assert got[str(f)]["confusion_matrix"] == want["confusion_matrix"]
+
+
+def test_a_weighted_cross_validation_refuses_the_weights_training_refuses_and_leaves_nothing_behind(fruit):
+    db = fruit
+    db.execute("UPDATE fruit SET w = -1 WHERE id = 3")
+    before = db.execute("SELECT count(*) FROM pg_class").fetchone()[0]
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute("SELECT * FROM madnb.cross_validate('fruit', 'kind', ARRAY['colour', 'size'], folds => 2, weight => 'w')")
+    assert e.value.diag.sqlstate == "22023" and "weight" in e.value.diag.message_primary
+    db.rollback()
+    assert db.execute("SELECT count(*) FROM pg_class").fetchone()[0] == before
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute("SELECT * FROM madnb.cross_validate('fruit', 'kind', ARRAY['colour'], folds => 2, weight => 'nope')")
+    assert e.value.diag.sqlstate == "42703"
+
+
+def test_train_with_weight_and_tune_trains_the_best_point_of_a_weighted_cross_validation(db):
+    db, _x, y = load_votes(db)
+    db.execute("ALTER TABLE votes ADD COLUMN w float8")
+    with db.cursor() as cur:
+        cur.executemany("UPDATE votes SET w = %s WHERE id = %s", [(float(v), i) for i, v in enumerate(_weights(len(y), seed=2))])
+    grid = {"alpha": [0.01, 1, 30], "fit_prior": [True, False]}
+    rows = db.execute("SELECT fold, parameters FROM madnb.cross_validate('votes', 'party', ARRAY['a', 'b', 'c'], "
+                      "kind => 'categorical', grid => %s, weight => 'w')", [json.dumps(grid)]).fetchall()
+    best = rows[-1][1]
+    db.execute("SELECT madnb.train('tuned', 'votes', 'party', ARRAY['a', 'b', 'c'], kind => 'categorical', tune => %s, "
+               "weight => 'w')", [json.dumps(grid)])
+    db.execute("SELECT madnb.train('direct', 'votes', 'party', ARRAY['a', 'b', 'c'], kind => 'categorical', options => %s, "
+               "weight => 'w')", [json.dumps(best)])
+    assert db.execute("SELECT parameters, weight FROM madnb.models WHERE name = 'tuned'").fetchone() == (best, "w")
+    tuned, direct = (db.execute(f"SELECT madnb_models.{m}_predict_proba_array(t) FROM votes t ORDER BY id").fetchall()
+                     for m in ("tuned", "direct"))
+    assert tuned == direct
+
+
+@pytest.mark.parametrize("weight", ["1", "0"])
+def test_an_infinite_gaussian_value_is_refused_weighted_as_unweighted_by_training_and_cross_validation(fruit, weight):
+    db = fruit
+    db.execute(f"UPDATE fruit SET size = 'Infinity', w = {weight} WHERE id = 2")
+    for call in ("SELECT madnb.train('f', 'fruit', 'kind', ARRAY['colour', 'size'], weight => 'w')",
+                 "SELECT * FROM madnb.cross_validate('fruit', 'kind', ARRAY['colour', 'size'], folds => 2, key => 'id', weight => 'w')"):
+        with pytest.raises(psycopg.errors.Error) as e:
+            db.execute(call)
+        assert e.value.diag.sqlstate == "22003" and '"size"' in e.value.diag.message_primary, call
+    assert db.execute("SELECT count(*) FROM madnb.models").fetchone()[0] == 0
+
+
+def test_a_weighted_leave_one_out_equals_scikit_learns_with_sample_weight_for_the_fits(iris_w):
+    db, x, y, w, _folds = iris_w
+    from sklearn.model_selection import LeaveOneOut
+
+    db.execute("CREATE TABLE iris_l AS SELECT * FROM iris_w WHERE w IS NOT NULL AND id % 5 = 0")
+    rows = db.execute("SELECT a, b, c, d, species, w FROM iris_l ORDER BY id").fetchall()
+    xl, yl, wl = np.array([r[:4] for r in rows]), np.array([r[4] for r in rows]), np.array([r[5] for r in rows])
+    got = weighted_cv(db, "iris_l", "species", exclude=["id"], folds=len(rows), key="id", kind="gaussian", weight="w")
+    ref = cross_validate(GaussianNB(), xl, yl, cv=LeaveOneOut(), scoring="accuracy", params={"sample_weight": wl})
+    assert got["mean"]["rows"] == len(rows)
+    assert got["mean"]["accuracy"] == pytest.approx(ref["test_score"].mean(), abs=TOL, rel=0)
+
+
+def test_a_fold_whose_complement_weighs_nothing_is_refused(fruit):
+    db = fruit
+    db.execute("UPDATE fruit SET w = 0 WHERE madnb.fold(id, 2) = 2")
+    assert db.execute("SELECT count(*) FROM fruit WHERE madnb.fold(id, 2) = 2").fetchone()[0] > 0
+    with pytest.raises(psycopg.errors.Error) as e:
+        db.execute("SELECT * FROM madnb.cross_validate('fruit', 'kind', ARRAY['colour'], folds => 2, key => 'id', weight => 'w')")
+    assert e.value.diag.sqlstate == "22023" and "outside fold 1" in e.value.diag.message_primary

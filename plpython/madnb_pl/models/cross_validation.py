@@ -4,8 +4,8 @@ The pipeline of :mod:`madnb_pl.models.lifecycle` once, with the folds inside it,
 (:class:`madnb_pl.models.kinds.base.Kind`: what is the kind's own is named by its method):
 
     inputs      source, label and features -> the kind's training (madnb.train's rules: Kind.resolve)
-    release     ONE statistics pass, grouped by fold too (Kind.fold_pass) -> per fold a statistics
-                table (Kind.fold_parts, temporary)
+    release     ONE statistics pass, grouped by fold too (Kind.fold_pass) -> per fold the statistics
+                of its complement (Kind.fold_complements, temporary): the other folds' tables
     derive      per fold f: the sum of the other folds' tables (the table kinds: counts add, Gaussian
                 cells by Chan's formula, derive.merged_select; the vector kinds: per-feature sums add)
                 -> the fold-complement model's tables -> its scores as SQL expressions
@@ -39,6 +39,14 @@ classes of the whole source: a class absent from a fold's complement scores
 -infinity there (probability 0, never predicted).  Gaussian cells are the one
 pass's avg / var_samp per fold, merged: unlike madnb.train, no second pass
 refines cells far from zero (|mean| > 1e4 standard deviations).
+
+With ``weight`` (madnb.train's: a column of sample weights) each fold's model is
+the weighted model madnb.train would train on the other folds' rows, and the metrics
+count rows, as scikit-learn's ``cross_validate(..., params={"sample_weight": w})``
+weighs the fits only: the folds are of the rows trained on (a NULL weight: neither
+trained on nor scored), the pass sums weights (a table kind's two scans of
+madnb.train's weighted pass, grouped by fold too, whose Gaussian moments each
+fold's complement merges: :func:`madnb_pl.release.column_pass.weighted_fold_pass`).
 
 Everything is temporary: the tables are dropped before returning, and an error
 rolls them back with the statement.
@@ -367,7 +375,7 @@ def validate(
     sizes = {
         r["f"]: int(r["n"])
         for r in plpy.execute(
-            Sql(f"SELECT s.f, pg_catalog.sum(s.n)::pg_catalog.int8 AS n FROM {s} AS s "
+            Sql(f"SELECT s.f, pg_catalog.sum(s.{fold_pass.rows})::pg_catalog.int8 AS n FROM {s} AS s "
             "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY s.f")
         )
     }
@@ -388,15 +396,16 @@ def validate(
         Sql(f"SELECT ARRAY(SELECT {text_sql('d.c', builtin)} FROM (SELECT DISTINCT s.cls AS c FROM {s} AS s "
         "WHERE s.cls IS NOT NULL) AS d ORDER BY d.c) AS c")
     )[0]["c"])
-    parts = model_kind.fold_parts(plpy, training, fold_pass, k, temp.name)
+    complements = model_kind.fold_complements(plpy, training, fold_pass, k, temp.name)
     values = [f"p.c{j}" for j in range(1, len(model_kind.score_values(training)) + 1)]
-    lookups = model_kind.fold_lookups(plpy, training, parts, values)
+    made = {name.sql: i for i, name in enumerate(temp.names)}  # every complement's tables, each once, as they were made
+    tables = sorted({rel.sql: (rel, h) for c in complements for rel, h in c.parts}.values(), key=lambda p: made.get(p[0].sql, -1))
+    lookups = model_kind.fold_lookups(plpy, training, tables, values)
     scores: dict[tuple[int, int], Sql] = {}
-    for f in range(1, k + 1):
+    for f, complement in enumerate(complements, start=1):
         progress.phase(f"fold {f} of {k}: the model of the other folds")
-        others = [p for i, p in enumerate(parts, start=1) if i != f]
         # the fold-complement models: the other folds' statistics summed and derived, as any merge
-        for i, sc in enumerate(model_kind.complement_scores(plpy, trainings, others, classes, values, temp.name, lookups)):
+        for i, sc in enumerate(model_kind.complement_scores(plpy, trainings, complement, classes, values, temp.name, lookups)):
             scores[(i, f)] = sc
     # in the order of scoring_sql's groups: point by point, fold by fold
     branches = [scores[(i, f)] for i in range(len(trainings)) for f in range(1, k + 1)]
@@ -423,12 +432,12 @@ def best(means: list[dict[str, Any]]) -> int:
 
 def _request(
     kind: str | None, source: str | None, label: str | None, features: list[str | None] | None, exclude: list[str | None] | None,
-    categorical: list[str | None] | None, smoothing: float | None, options: Any,
+    categorical: list[str | None] | None, smoothing: float | None, options: Any, weight: str | None,
 ) -> tuple[Kind[Any, Any], TrainRequest]:
     model_kind = kind_named(kind)
     request = TrainRequest(
         source, label, features, exclude, categorical, arrays.parse_smoothing(smoothing), parse_options(model_kind.name, options),
-        options is not None, None, None, None, None,
+        options is not None, None, None, None, None, weight,
     )
     return model_kind, request
 
@@ -448,19 +457,21 @@ def cross_validate(
     kind: str | None = KIND,
     options: Any = None,
     grid: Any = None,
+    weight: str | None = None,
 ) -> list[dict[str, Any]]:
     """k-fold cross-validation of madnb.train's model on ``source``: rows (fold, metrics jsonb text, parameters), then 'mean'.
 
     ``kind`` and ``options`` as madnb.train's, for every kind: each fold's model
     gets the kind's numbers from its complement's statistics (the kind's
-    :meth:`~madnb_pl.models.kinds.base.Kind.complement_scores`).  With ``grid``
+    :meth:`~madnb_pl.models.kinds.base.Kind.complement_scores`); ``weight`` as madnb.train's (each fold's
+    model weighted, the metrics counting rows: see the module docstring).  With ``grid``
     (:func:`grid_points`): those rows for every point, its parameters (jsonb text) in
     ``parameters``, then a row 'best': the best point's (:func:`best`) mean metrics and
     parameters; without, ``parameters`` is NULL.
     """
     k = _folds(folds, seed)
     sd = int(seed)  # type: ignore[arg-type]  # _folds refused NULL
-    model_kind, request = _request(kind, source, label, features, exclude, categorical, smoothing, options)
+    model_kind, request = _request(kind, source, label, features, exclude, categorical, smoothing, options, weight)
     points = grid_points(model_kind, grid)
     results = validate(plpy, model_kind, request, k, sd, key, points)
     rows = []

@@ -300,13 +300,6 @@ def train(
             detail="the search scores exact models on the rows, which the private release must not disclose",
             hint="tune an exact model, then train the private one with its parameters",
         )
-    if weight is not None:
-        raise MadnbError(
-            "0A000", "tune is not supported with sample weights",
-            detail="the search cross-validates, and madnb.cross_validate counts rows unweighted",
-            hint="choose the parameters with madnb.cross_validate(..., grid => ...), then train with weight and those options",
-        )
-
     tuned = tuned_request(plpy, k, request, tune)
     _train(plpy, name, k, k.resolve(plpy, tuned), tuned, replace)
 

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from ..core.errors import MadnbError
 from ..core.names import NewName
-from ..core.sql import F8, INT2, INT4, Plpy, Sql
+from ..core.sql import F8, INT2, INT4, Plpy, Sql, temp_name
 from ..inputs.columns import ColumnTraining, check_weights, column_text_sql, gaussian_value_sql, label_text_sql, weight_value_sql
 from . import array_pass, statistics_table
 
@@ -308,9 +308,156 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
                 f"({m2}){exact} "
                 f"FROM ({moments}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(j, w, c, s, q)")
         )
+        refuse_infinite(plpy, training, f"{dest.sql} AS s CROSS JOIN LATERAL (VALUES (s.attr, s.mean, s.var)) AS x(j, m, v)", "s.nv IS NOT NULL")
     header = dataclasses.replace(exact_header(plpy, training), weighted=True)
     statistics_table.write_header(plpy, dest.sql, header)
     return header, int(r["labelled"])
+
+
+def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple[str, int]:
+    """:func:`write_weighted_statistics`' statistics grouped by ``fold`` (an SQL expression over row ``t``) too, into
+    a temporary table; return its name and the rows trained on (cross-validation with sample weights).
+
+    Its rows (f, cls, o, v, r, n, w{j}, m{j}, q{j}, c{j}, u{j}, p{j}): o = 0 per fold and class the rows
+    trained on r (a NULL label or weight: not trained on; cls NULL: the rows without a label, counted) and the
+    sum of their weights n, and per Gaussian feature j the weights' sum of its present values w{j}, their
+    weighted mean m{j} and centred second moment q{j} (:func:`write_weighted_statistics`' two scans, grouped by
+    fold too), and the unweighted count c{j}, mean u{j} and centred second moment p{j} of the values (what
+    GaussianNB's epsilon is computed from: :func:`complement_max_variance`); o > 0 per fold, class and
+    categorical value v the sum of the weights n.  :func:`insert_weighted_complement` merges the other folds'.
+    """
+    assert training.weight is not None
+    check_weights(plpy, training.source, training.label, training.weight)
+    w = weight_value_sql(training.weight)
+    lab = f"t.{training.label.sql}"
+    # the rows trained on, their fold computed once per row (a sub-select: each scan below reads it)
+    feats = "".join(f", t.{f.column.sql} AS a{i}" for i, f in enumerate(training.features, start=1))
+    # (a labelled row of NULL weight is left out here; an unlabelled one is counted for the NOTICE, as training does)
+    rows = (f"(SELECT {fold} AS f, {lab} AS l, {w} AS wt{feats} FROM {training.source.sql} AS t "
+            f"WHERE {lab} IS NULL OR {w} IS NOT NULL OFFSET 0)")
+    src, kept = f"{rows} AS t", "t.l IS NOT NULL"
+    xs = {j: str(gaussian_value_sql(f"t.a{j}", training.features[j - 1])) for j in training.numeric}
+    nulls = "".join(f", NULL::{F8}, NULL::{F8}, NULL::{F8}, NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in xs)
+    n = "pg_catalog.sum(t.wt)"
+    first = f"SELECT t.f, t.l AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS r, {n} AS n"
+    if xs:
+        means = ", ".join(
+            f"{_ratio(f'pg_catalog.sum(t.wt OPERATOR(pg_catalog.*) {x})', f'pg_catalog.sum(t.wt) FILTER (WHERE {x} IS NOT NULL)')} AS c{j}"
+            for j, x in xs.items()
+        )
+        aggs = []
+        for j, x in xs.items():
+            d = f"({x} OPERATOR(pg_catalog.-) m.c{j})"
+            s_, q_ = f"pg_catalog.sum(t.wt OPERATOR(pg_catalog.*) {d})", f"pg_catalog.sum(t.wt OPERATOR(pg_catalog.*) {d} OPERATOR(pg_catalog.*) {d})"
+            wj = f"pg_catalog.sum(t.wt) FILTER (WHERE {x} IS NOT NULL)"
+            # mean = c + s / w and M2 = q - s**2 / w (s: the rounding of c, nearly 0), as write_weighted_statistics
+            aggs.append(
+                f"{wj} AS w{j}, pg_catalog.min(m.c{j}) OPERATOR(pg_catalog.+) {_ratio(s_, wj)} AS m{j}, "
+                f"GREATEST({q_} OPERATOR(pg_catalog.-) {_ratio(f'{s_} OPERATOR(pg_catalog.*) {s_}', wj)}, '0'::{F8}) AS q{j}, "
+                f"pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS u{j}, "
+                f"pg_catalog.var_pop({x}) OPERATOR(pg_catalog.*) pg_catalog.count({x})::{F8} AS p{j}"
+            )
+        first = (
+            f"{first}, {', '.join(aggs)} FROM {src} LEFT JOIN (SELECT t.f, t.l, {means} FROM {src} WHERE {kept} GROUP BY 1, 2) AS m "
+            f"ON m.f OPERATOR(pg_catalog.=) t.f AND m.l OPERATOR(pg_catalog.=) t.l GROUP BY 1, 2"
+        )
+    else:
+        first += f" FROM {src} GROUP BY 1, 2"
+    parts = [first]
+    cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
+    if cat:
+        texts = [(i, str(column_text_sql(f"t.a{i}", training.features[i - 1]))) for i in cat]
+        # the fold as a sub-select's column (value_counts_sql: the planner then hashes every grouping set)
+        gs_src = f"{src} CROSS JOIN LATERAL (SELECT t.f OFFSET 0) AS x(f)"
+        parts.append(
+            f"SELECT g.f, g.cls, g.o, g.v, NULL::pg_catalog.int8, g.n{nulls} "
+            f"FROM ({value_counts_sql('t.l', gs_src, texts, fold='x.f', where=kept, count=n)}) AS g"
+        )
+    s = temp_name("madnb_wfold_")
+    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {' UNION ALL '.join(parts)}"))
+    r = plpy.execute(
+        Sql(f"SELECT COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NULL), 0)::pg_catalog.int8 AS unlabelled, "
+            f"COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS labelled, "
+            f"COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), '0'::{F8}) AS total FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0")
+    )[0]
+    if r["unlabelled"]:
+        plpy.notice(
+            f"{r['unlabelled']} row(s) of {training.source.display} with a NULL label were ignored", detail=f'label "{training.label.name}"',
+        )
+    if not r["labelled"]:
+        raise MadnbError(
+            "22023", f"source {training.source.display} has no rows with a non-NULL label and weight",
+            detail=f'label "{training.label.name}", weight "{training.weight.name}"', hint="train on a table with at least one such row",
+        )
+    if xs:  # the unweighted moments: any value of a row trained on, weight 0 too
+        per_feature = ", ".join(f"({j}, s.u{j}, s.p{j})" for j in xs)
+        refuse_infinite(plpy, training, f"{s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v)",
+                        "s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
+    return s, int(r["labelled"])
+
+
+def insert_weighted_complement(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fold: int) -> statistics_table.Header:
+    """Create weighted statistics table ``dest`` (:func:`write_weighted_statistics`' cells) of the rows of
+    :func:`weighted_fold_pass`'s table ``s`` outside fold ``fold``; return its header (written).
+
+    Sums of weights add; a Gaussian cell is the merge of the folds' weighted moments (Chan's formula with weights:
+    mean = sum w_g m_g / W, M2 = sum q_g + w_g (m_g - mean)**2), its var M2 / (W - 1) where W > 1.
+    """
+    exact = "::pg_catalog.text::pg_catalog.numeric"  # a float8 sum's shortest text, as write_weighted_statistics
+    others = f"s.cls IS NOT NULL AND s.f IS NOT NULL AND s.f OPERATOR(pg_catalog.<>) {int(fold)}"
+    statistics_table.create_table(plpy, dest, training.shape(), weighted=True)
+    plpy.execute(
+        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) "
+            f"SELECT s.cls, s.o, s.v, (pg_catalog.sum(s.n)){exact}, NULL, NULL, NULL, NULL FROM {s} AS s "
+            f"WHERE {others} GROUP BY 1, 2, 3")
+    )
+    if training.numeric:
+        cells = ", ".join(f"({j}, s.w{j}, s.m{j}, s.q{j})" for j in training.numeric)
+        g = (f"SELECT s.cls, x.j, x.w, x.m, x.q FROM {s} AS s CROSS JOIN LATERAL (VALUES {cells}) AS x(j, w, m, q) "
+             f"WHERE {others} AND s.o OPERATOR(pg_catalog.=) 0")
+        mean = _ratio("pg_catalog.sum(g.w OPERATOR(pg_catalog.*) g.m)", "pg_catalog.sum(g.w)")
+        total = f"SELECT g.cls, g.j, pg_catalog.sum(g.w) AS w, {mean} AS m FROM g GROUP BY 1, 2"
+        d = "(g.m OPERATOR(pg_catalog.-) c.m)"
+        # parenthesised: OPERATOR(...) forms all have one precedence, left to right
+        m2 = f"pg_catalog.sum(g.q OPERATOR(pg_catalog.+) (g.w OPERATOR(pg_catalog.*) {d} OPERATOR(pg_catalog.*) {d}))"
+        plpy.execute(
+            Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) "
+                f"WITH g AS ({g}), c AS ({total}) "
+                f"SELECT c.cls, c.j, NULL, NULL, COALESCE(pg_catalog.min(c.w), '0'::{F8}){exact}, pg_catalog.min(c.m), "
+                f"CASE WHEN pg_catalog.min(c.w) OPERATOR(pg_catalog.>) '1'::{F8} THEN COALESCE({m2}, '0'::{F8}) "
+                f"OPERATOR(pg_catalog./) (pg_catalog.min(c.w) OPERATOR(pg_catalog.-) '1'::{F8}) END, (COALESCE({m2}, '0'::{F8})){exact} "
+                f"FROM c LEFT JOIN g ON g.cls OPERATOR(pg_catalog.=) c.cls AND g.j OPERATOR(pg_catalog.=) c.j "
+                f"AND g.w OPERATOR(pg_catalog.>) '0'::{F8} GROUP BY 1, 2")
+        )
+    header = dataclasses.replace(exact_header(plpy, training), weighted=True)
+    statistics_table.write_header(plpy, dest.sql, header)
+    return header
+
+
+def complement_max_variance(plpy: Plpy, training: ColumnTraining, s: str, folds: int) -> list[float]:
+    """Per fold f (1 to ``folds``) the largest population variance of a Gaussian feature over the rows of
+    :func:`weighted_fold_pass`'s table ``s`` outside fold f, unweighted (GaussianNB's ``np.var(X, axis=0).max()``,
+    which ignores the sample weights, as :func:`madnb_pl.models.kinds.table.derive_kind` reads it for training):
+    the folds' and classes' counts, means and centred second moments merged by Chan's formula (0 for a feature
+    without values)."""
+    cells = ", ".join(f"({j}, s.c{j}, s.u{j}, s.p{j})" for j in training.numeric)
+    rows = plpy.execute(
+        Sql(f"SELECT s.f, x.j, x.c, x.u, x.p FROM {s} AS s CROSS JOIN LATERAL (VALUES {cells}) AS x(j, c, u, p) "
+            "WHERE s.cls IS NOT NULL AND s.f IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 AND x.c OPERATOR(pg_catalog.>) 0")
+    )
+    out = []
+    for f in range(1, folds + 1):
+        merged: dict[int, tuple[float, float, float]] = {}
+        for r in rows:
+            if int(r["f"]) == f:
+                continue
+            nb, mb, qb = float(r["c"]), float(r["u"]), float(r["p"])
+            na, ma, qa = merged.get(int(r["j"]), (0.0, 0.0, 0.0))
+            n = na + nb
+            delta = mb - ma
+            merged[int(r["j"])] = (n, ma + delta * nb / n, qa + qb + delta * delta * na * nb / n)
+        out.append(max((q / n for n, _m, q in merged.values()), default=0.0))
+    return out
 
 
 def _ratio(a: str, b: str) -> str:
@@ -355,21 +502,29 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
         )
     if training.numeric:
         # every Gaussian feature in one query: the first (in feature order) whose mean or variance is not finite
-        f8 = F8
         per_feature = ", ".join(f"({j}, s.m{j}, s.v{j})" for j in training.numeric)
-        bad = plpy.execute(
-            Sql(f"SELECT x.j, {label_text_sql('s.cls', training)} AS cls FROM {s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v) "
-            "WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL "
+        refuse_infinite(plpy, training, f"{s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v)",
+                        "s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
+    return s, int(r["labelled"])
+
+
+def refuse_infinite(plpy: Plpy, training: ColumnTraining, cells: str, where: str) -> None:
+    """22003 naming the first Gaussian feature (in feature order) whose mean or variance is not finite, every feature
+    in one query: a feature holds an infinite value.  ``cells``: a FROM list of rows ``s`` (class ``s.cls``) and ``x``
+    (feature ``x.j``, its mean ``x.m`` and variance ``x.v``); ``where``: the cells to check."""
+    f8 = F8
+    bad = plpy.execute(
+        Sql(f"SELECT x.j, {label_text_sql('s.cls', training)} AS cls FROM {cells} "
+            f"WHERE {where} "
             f"AND (x.m OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity', '-Infinity']::{f8}[]) "
             f"OR x.v OPERATOR(pg_catalog.=) ANY (ARRAY['NaN', 'Infinity']::{f8}[])) ORDER BY x.j LIMIT 1")
+    )
+    if bad:
+        raise MadnbError(
+            "22003", f'feature "{training.features[int(bad[0]["j"]) - 1].name}" of {training.source.display} has an infinite value',
+            detail=f"label {bad[0]['cls']}",
+            hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
         )
-        if bad:
-            raise MadnbError(
-                "22003", f'feature "{training.features[int(bad[0]["j"]) - 1].name}" of {training.source.display} has an infinite value',
-                detail=f"label {bad[0]['cls']}",
-                hint="Gaussian features need finite values: replace an infinity by NULL (a missing value) or clip it",
-            )
-    return s, int(r["labelled"])
 
 
 def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:

@@ -18,9 +18,9 @@ things and nothing else:
 
 and, to be exported, its training from a catalog row alone and its numbers as JSON; to be
 cross-validated, the same four steps with the folds inside them (:meth:`Kind.fold_pass`: the
-one pass grouped by fold; :meth:`Kind.fold_parts`: each fold's statistics;
-:meth:`Kind.complement_scores`: the score expression of the model derived from the sum of
-the other folds' statistics).  Everything around it -- the model's name and lock, options'
+one pass grouped by fold; :meth:`Kind.fold_complements`: each fold's complement's statistics,
+the other folds' parts; :meth:`Kind.complement_scores`: the score expression of the model
+derived from their sum).  Everything around it -- the model's name and lock, options'
 keys, replacing a model, the catalog row, the prediction functions' helpers, evaluate,
 cross-validate (folds, leave-one-out, the scoring query, the metrics), export -- is written
 once, in :mod:`madnb_pl.models.lifecycle`, :mod:`madnb_pl.models.export`,
@@ -123,6 +123,23 @@ class FoldPass:
 
     table: str
     labelled: int
+    rows: str = "n"
+    """The column of its o = 0 rows that counts the rows trained on (a weighted pass's n sums their weights)."""
+
+
+@dataclass(frozen=True)
+class Complement:
+    """The statistics of one fold's complement (the rows of the other folds): the parts whose sum they are, and
+    what else the kind derives its model from (``context``; a weighted Gaussian training: GaussianNB's unweighted
+    largest variance, which no sum of weighted parts holds)."""
+
+    parts: list[Part]
+    context: Any = None
+
+
+def other_folds(parts: list[Part]) -> list[Complement]:
+    """Per fold (``parts``: each fold's statistics, in fold order) its complement: the other folds' parts."""
+    return [Complement([p for i, p in enumerate(parts) if i != f]) for f in range(len(parts))]
 
 
 @dataclass(frozen=True)
@@ -251,27 +268,29 @@ class Kind(ABC, Generic[T, N]):
         checks it, into a temporary table."""
 
     @abstractmethod
-    def fold_parts(self, plpy: Plpy, training: T, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Part]:
-        """Each fold's statistics (folds 1 to ``folds``, in order) from the pass's table, which is then dropped."""
+    def fold_complements(self, plpy: Plpy, training: T, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Complement]:
+        """Each fold's complement's statistics (folds 1 to ``folds``, in order) from the pass's table, which is
+        then dropped: the other folds' statistics (:func:`other_folds`), or a weighted training's merged."""
 
     @abstractmethod
     def score_values(self, training: T) -> list[Sql]:
         """The values over row ``t`` the kind's score expression reads, in its functions' argument order."""
 
     def fold_lookups(self, plpy: Plpy, training: T, parts: list[Part], values: list[str]) -> FoldLookups | None:
-        """What the models of every fold read from a row alike (SQL over the score values ``values``), computed
+        """What the models of every fold read from a row alike (SQL over the score values ``values``; ``parts``:
+        every statistics table of the complements), computed
         once per row by the scoring query and given to :meth:`complement_scores`; None (the default): nothing."""
         return None
 
     @abstractmethod
     def complement_scores(
-        self, plpy: Plpy, trainings: list[T], parts: list[Part], classes: list[str], values: list[str], temp: TempName,
+        self, plpy: Plpy, trainings: list[T], complement: Complement, classes: list[str], values: list[str], temp: TempName,
         lookups: FoldLookups | None = None,
     ) -> list[Sql]:
         """Per training of ``trainings`` (a grid's points: the same columns, other parameters), the scores (float8[]
         in the order of ``classes``, :func:`scores_in_order`) of the values ``values`` (SQL, as :meth:`score_values`
         lists them; ``lookups``: :meth:`fold_lookups`' columns, as ``p.l1``, ...) under its model derived from the sum
-        of ``parts`` (summed once for every point)."""
+        of the ``complement``'s parts (summed once for every point)."""
 
     # -- export -----------------------------------------------------------
 
@@ -335,6 +354,6 @@ def catalog_type(plpy: Plpy, m: CatalogModel, type_text: str, subject: str) -> C
 
 
 __all__ = [
-    "NO_SCORE", "CatalogEntry", "CatalogType", "Derived", "FoldLookups", "FoldPass", "Kind", "N", "Numbers", "Part", "Released", "T",
-    "TempName", "TrainRequest", "catalog_type", "publish_table", "scores_in_order",
+    "NO_SCORE", "CatalogEntry", "CatalogType", "Complement", "Derived", "FoldLookups", "FoldPass", "Kind", "N", "Numbers", "Part", "Released", "T",
+    "TempName", "TrainRequest", "catalog_type", "other_folds", "publish_table", "scores_in_order",
 ]

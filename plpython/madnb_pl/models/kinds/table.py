@@ -53,6 +53,7 @@ from ...release import column_pass
 from ..catalog import CatalogModel, ModelObjects
 from .base import (
     CatalogEntry,
+    Complement,
     Derived,
     FoldLookups,
     FoldPass,
@@ -62,6 +63,7 @@ from .base import (
     TempName,
     TrainRequest,
     catalog_type,
+    other_folds,
     publish_table,
     scores_in_order,
 )
@@ -176,8 +178,15 @@ def min_categories(p: Parameters, training: ColumnTraining) -> list[int] | None:
     return [int(mc.get(n, 1)) for n in names]
 
 
-def derive_kind(plpy: Plpy, p: Parameters, training: ColumnTraining, kept: str, fp: NewName, numeric_stats: NewName | None) -> float | None:
-    """Set the kind's numbers in the model tables derived from statistics ``kept``; return 'gaussian''s epsilon."""
+def derive_kind(
+    plpy: Plpy, p: Parameters, training: ColumnTraining, kept: str, fp: NewName, numeric_stats: NewName | None,
+    max_variance: float | None = None,
+) -> float | None:
+    """Set the kind's numbers in the model tables derived from statistics ``kept``; return 'gaussian''s epsilon.
+
+    ``max_variance``: a weighted training's largest unweighted feature variance over the rows trained on, where
+    they are not the source's (a fold's complement: :func:`madnb_pl.release.column_pass.complement_max_variance`);
+    None: read from the source (:func:`_unweighted_max_variance`)."""
     if p.kind == CATEGORICAL:
         mc = min_categories(p, training)
         if mc is not None:
@@ -195,7 +204,7 @@ def derive_kind(plpy: Plpy, p: Parameters, training: ColumnTraining, kept: str, 
             f"OPERATOR(pg_catalog./) g.nv::{F8}, '0'::{F8})) AS v FROM ({pooled}) AS g")
         )[0]["v"]
     else:
-        r = _unweighted_max_variance(plpy, training)
+        r = _unweighted_max_variance(plpy, training) if max_variance is None else max_variance
     epsilon = p.var_smoothing * float(r or 0.0)
     if not math.isfinite(epsilon):
         raise MadnbError(
@@ -470,20 +479,51 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         return training.columns.label_builtin
 
     def trained_rows(self, training: TableTraining) -> Sql:
-        return Sql(f"t.{training.columns.label.sql} IS NOT NULL")
+        cols = training.columns
+        weighted = "" if cols.weight is None else f" AND {weight_value_sql(cols.weight)} IS NOT NULL"
+        return Sql(f"t.{cols.label.sql} IS NOT NULL{weighted}")
 
     def fold_pass(self, plpy: Plpy, training: TableTraining, fold: Sql) -> FoldPass:
+        if training.columns.weight is not None:
+            s, labelled = column_pass.weighted_fold_pass(plpy, training.columns, fold)
+            return FoldPass(s, labelled, rows="r")
         s, labelled = column_pass.statistics_pass(plpy, training.columns, fold)
         return FoldPass(s, labelled)
 
-    def fold_parts(self, plpy: Plpy, training: TableTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Part]:
-        parts = []
+    def fold_complements(self, plpy: Plpy, training: TableTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Complement]:
+        """The other folds' statistics; weighted (madnb.train's ``weight``), each complement's weighted statistics
+        merged into one table (weighted parts are not summed by a merge: :func:`madnb_pl.merge.part_sums.refuse_weighted`)
+        and, for 'gaussian', its unweighted largest variance (epsilon's) as the context."""
+        cols = training.columns
+        if cols.weight is None:
+            parts = []
+            for f in range(1, folds + 1):
+                name = temp("fold")
+                column_pass.insert_cells(plpy, cols, fold_pass.table, name, fold=f)
+                parts.append((created(plpy, name), column_pass.exact_header(plpy, cols)))
+            plpy.execute(Sql(f"DROP TABLE {fold_pass.table}"))
+            return other_folds(parts)
+        sums = {
+            int(r["f"]): float(r["n"]) for r in plpy.execute(
+                Sql(f"SELECT s.f, pg_catalog.sum(s.n) AS n FROM {fold_pass.table} AS s "
+                    "WHERE s.cls IS NOT NULL AND s.o OPERATOR(pg_catalog.=) 0 GROUP BY 1")
+            )
+        }
+        gaussian = training.params is not None and training.params.kind == GAUSSIAN and bool(cols.numeric)
+        variances = column_pass.complement_max_variance(plpy, cols, fold_pass.table, folds) if gaussian else [None] * folds
+        out = []
         for f in range(1, folds + 1):
+            if not math.fsum(n for g, n in sums.items() if g != f) > 0:
+                raise MadnbError(
+                    "22023", f"the weights of the rows of {cols.source.display} outside fold {f} of {folds} sum to 0",
+                    detail=f'weight column "{cols.weight.name}"; the model of fold {f} is trained on those rows',
+                    hint="give more rows a weight > 0, or use another seed",
+                )
             name = temp("fold")
-            column_pass.insert_cells(plpy, training.columns, fold_pass.table, name, fold=f)
-            parts.append((created(plpy, name), column_pass.exact_header(plpy, training.columns)))
+            header = column_pass.insert_weighted_complement(plpy, cols, fold_pass.table, name, f)
+            out.append(Complement([(created(plpy, name), header)], variances[f - 1]))
         plpy.execute(Sql(f"DROP TABLE {fold_pass.table}"))
-        return parts
+        return out
 
     def score_values(self, training: TableTraining) -> list[Sql]:
         return [columns.column_value_sql(f"t.{f.column.sql}", f) for f in training.columns.features]
@@ -513,11 +553,12 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         return FoldLookups([Sql(slots[j]) for j in order], len(categorical) == len(cols.features), (dictionaries, order))
 
     def complement_scores(
-        self, plpy: Plpy, trainings: list[TableTraining], parts: list[Part], classes: list[str], values: list[str], temp: TempName,
-        lookups: FoldLookups | None = None,
+        self, plpy: Plpy, trainings: list[TableTraining], complement: Complement, classes: list[str], values: list[str],
+        temp: TempName, lookups: FoldLookups | None = None,
     ) -> list[Sql]:
         """The other folds' statistics summed and derived, as any merge (counts add, Gaussian cells by Chan's formula:
-        :func:`madnb_pl.derive.model_tables.merge_and_derive`), then each point's numbers (:func:`derive_kind`).
+        :func:`madnb_pl.derive.model_tables.merge_and_derive`), then each point's numbers (:func:`derive_kind`);
+        weighted, the complement's one table derived as madnb.train derives its own.
 
         Summed and derived once for the points whose tables are alike (the same min_categories and
         var_smoothing: the Laplace smoothing and the priors are read with the numbers), and the numbers read
@@ -534,10 +575,15 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
             first, p = alike[0], alike[0].params
             # temp() names only what merge_and_derive creates: every name is dropped at the end
             tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
-            kept = temp("sum")
-            model_tables.merge_and_derive(plpy, parts, tables, first.smoothing, shape=cols.shape(), keep=kept)
+            if cols.weight is None:
+                kept = temp("sum")
+                model_tables.merge_and_derive(plpy, complement.parts, tables, first.smoothing, shape=cols.shape(), keep=kept)
+                kept_sql = kept.sql
+            else:  # the one weighted table (fold_complements), derived where it is, as a training's
+                model_tables.merge_and_derive(plpy, complement.parts, tables, first.smoothing, shape=cols.shape())
+                kept_sql = complement.parts[0][0].sql
             if p is not None:
-                derive_kind(plpy, p, cols, kept.sql, tables.feature_probs, tables.numeric_stats)
+                derive_kind(plpy, p, cols, kept_sql, tables.feature_probs, tables.numeric_stats, complement.context)
             smoothings = list(dict.fromkeys(t.smoothing for t in alike))
             fitted = fitted_numbers_smoothed(plpy, p, cols, tables.class_priors, tables.feature_probs, tables.numeric_stats, smoothings)
             numbers_of.update({(derivation, sm): f for sm, f in fitted.items()})

@@ -66,15 +66,16 @@ from ...release import statistics_table
 from ..catalog import CatalogModel, ModelObjects
 from .base import (
     CatalogEntry,
+    Complement,
     Derived,
     FoldLookups,
     FoldPass,
     Kind,
-    Part,
     Released,
     TempName,
     TrainRequest,
     catalog_type,
+    other_folds,
     publish_table,
     scores_in_order,
 )
@@ -239,9 +240,10 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
       ``bad`` the count of negative, NaN or infinite elements);
     * tsvector: per class and lexeme, o = 1, v = the lexeme.
 
-    ``fold``: an SQL expression over the source's row ``t``; the rows get a last
+    ``fold``: an SQL expression over the source's row ``t``; the rows get a
     column f, its value, computed once per row in a LATERAL sub-select, and are
-    grouped by it too (cross-validation's per-fold statistics, in the same pass).
+    grouped by it too (cross-validation's per-fold statistics, in the same pass);
+    weighted, a last column r too, of the o = 0 rows the rows (n sums their weights).
     """
     lab, x, src = f"t.{training.label.sql}", f"t.{training.vector.sql}", f"{training.source.sql} AS t"
     # weighted (madnb.train's weight): a row's class count and sums are its weight times its values; its
@@ -249,10 +251,12 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
     w = None if training.weight is None else str(weight_value_sql(training.weight))
     rows = "pg_catalog.count(*)::pg_catalog.numeric" if w is None else f"pg_catalog.sum({w})::pg_catalog.text::pg_catalog.numeric"
     weighted = "" if w is None else f" AND {w} IS NOT NULL"
-    by_fold, f, null_f = "", "", ""
+    by_fold, f, null_f, r, null_r = "", "", "", "", ""
     if fold is not None:
         by_fold, f, null_f = ", 6", ", x.f", ", NULL::pg_catalog.int4"
         src += f" CROSS JOIN LATERAL (SELECT {fold} OFFSET 0) AS x(f)"
+        if w is not None:  # the rows trained on, counted (the folds' sizes: cross-validation counts rows)
+            r, null_r = ", pg_catalog.count(*) AS r", ", NULL::pg_catalog.int8"
     if training.form == DENSE:
         lengths = (
             f"pg_catalog.min(pg_catalog.cardinality({x}))::pg_catalog.text OPERATOR(pg_catalog.||) ':' "
@@ -262,7 +266,7 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
             f"pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims({x}) OPERATOR(pg_catalog.<>) 1 "
             f"OR pg_catalog.array_position({x}, NULL) IS NOT NULL)"
         )
-        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, {rows} AS n, {bad_vec} AS bad{f}"
+        head = f"SELECT {lab} AS cls, 0 AS o, {lengths} AS v, {rows} AS n, {bad_vec} AS bad{f}{r}"
         xf = f"u.x::{F8}"
         if w is not None:
             total = f"pg_catalog.sum({_stat(training, xf)} OPERATOR(pg_catalog.*) {w})::pg_catalog.text::pg_catalog.numeric"
@@ -282,26 +286,26 @@ def stats_select(training: VectorTraining, fold: str | None = None) -> Sql:
         if integer and training.params.binarize is not None and w is None:
             total = f"pg_catalog.count(*) FILTER (WHERE {xf} OPERATOR(pg_catalog.>) {f8_const(training.params.binarize)})::pg_catalog.numeric"
         body = (
-            f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem}{f} "
+            f"SELECT {lab}, u.o::pg_catalog.int4, NULL::pg_catalog.text, {total}, {bad_elem}{f}{null_r} "
             f"FROM {src} CROSS JOIN LATERAL pg_catalog.unnest({x}) WITH ORDINALITY AS u(x, o) "
             f"WHERE {lab} IS NOT NULL{weighted} GROUP BY 1, 2{by_fold}"
         )
     else:
         head = (
             f"SELECT {lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, {rows} AS n, "
-            f"0::pg_catalog.int8 AS bad{f}"
+            f"0::pg_catalog.int8 AS bad{f}{r}"
         )
         c = f"COALESCE(pg_catalog.cardinality(u.positions), 1)::{F8}"
         stat = _stat(training, c)
         total = (f"pg_catalog.sum({stat})::pg_catalog.numeric" if w is None
                  else f"pg_catalog.sum({stat} OPERATOR(pg_catalog.*) {w})::pg_catalog.text::pg_catalog.numeric")
         body = (
-            f"SELECT {lab}, 1, u.lexeme, {total}, 0::pg_catalog.int8{f} "
+            f"SELECT {lab}, 1, u.lexeme, {total}, 0::pg_catalog.int8{f}{null_r} "
             f"FROM {src} CROSS JOIN LATERAL pg_catalog.unnest({x}) AS u "
             f"WHERE {lab} IS NOT NULL{weighted} GROUP BY 1, 3{by_fold}"
         )
     nulls = (
-        f"SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0{null_f} FROM {training.source.sql} AS t "
+        f"SELECT NULL, -1, NULL, pg_catalog.count(*)::pg_catalog.numeric, 0{null_f}{null_r} FROM {training.source.sql} AS t "
         f"WHERE {lab} IS NOT NULL AND {x} IS NULL{weighted}"
     )
     head += f" FROM {src} WHERE {x} IS NOT NULL{weighted} GROUP BY 1{by_fold}"
@@ -827,13 +831,23 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         return training.label_builtin
 
     def trained_rows(self, training: VectorTraining) -> Sql:
-        return Sql(f"t.{training.label.sql} IS NOT NULL AND t.{training.vector.sql} IS NOT NULL")
+        weighted = "" if training.weight is None else f" AND {weight_value_sql(training.weight)} IS NOT NULL"
+        return Sql(f"t.{training.label.sql} IS NOT NULL AND t.{training.vector.sql} IS NOT NULL{weighted}")
 
     def fold_pass(self, plpy: Plpy, training: VectorTraining, fold: Sql) -> FoldPass:
-        s, rows, length = statistics_pass(plpy, training, fold)
-        return _VectorPass(s, rows, length)
+        if training.weight is None:
+            s, rows, length = statistics_pass(plpy, training, fold)
+            return _VectorPass(s, rows, length=length)
+        # weighted (madnb.train's weight, checked as it checks it): n sums weights, r counts the rows trained on
+        check_weights(plpy, training.source, training.label, training.weight)
+        s, _weights, length = statistics_pass(plpy, training, fold)
+        rows = plpy.execute(
+            Sql(f"SELECT COALESCE(pg_catalog.sum(s.r), 0)::pg_catalog.int8 AS n FROM {s} AS s "
+                "WHERE s.o OPERATOR(pg_catalog.=) 0 AND s.cls IS NOT NULL")
+        )[0]["n"]
+        return _VectorPass(s, int(rows), rows="r", length=length)
 
-    def fold_parts(self, plpy: Plpy, training: VectorTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Part]:
+    def fold_complements(self, plpy: Plpy, training: VectorTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Complement]:
         assert isinstance(fold_pass, _VectorPass)
         parts = []
         for f in range(1, folds + 1):
@@ -842,14 +856,14 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
             statistics_table.write_header(plpy, name.sql, header)
             parts.append((created(plpy, name), header))
         plpy.execute(Sql(f"DROP TABLE {fold_pass.table}"))
-        return parts
+        return other_folds(parts)
 
     def score_values(self, training: VectorTraining) -> list[Sql]:
         return [Sql(f"t.{training.vector.sql}")]
 
     def complement_scores(
-        self, plpy: Plpy, trainings: list[VectorTraining], parts: list[Part], classes: list[str], values: list[str], temp: TempName,
-        lookups: FoldLookups | None = None,
+        self, plpy: Plpy, trainings: list[VectorTraining], complement: Complement, classes: list[str], values: list[str],
+        temp: TempName, lookups: FoldLookups | None = None,
     ) -> list[Sql]:
         """The other folds' cells in one statistics table (:func:`derive` sums a table's cells: per-feature sums add),
         summed once and derived for each point as madnb.train derives them; scores of a class the complement lacks
@@ -858,13 +872,13 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
         statistics_table.create_with_types(plpy, total, trainings[0].label.type_sql, "pg_catalog.text")
         plpy.execute(
             Sql(f"INSERT INTO {total.sql} (cls, attr, value, n) "
-            + " UNION ALL ".join(f"SELECT p.cls, p.attr, p.value, p.n FROM {rel.sql} AS p" for rel, _header in parts))
+            + " UNION ALL ".join(f"SELECT p.cls, p.attr, p.value, p.n FROM {rel.sql} AS p" for rel, _header in complement.parts))
         )
         (x,) = values
         out = []
         for training in trainings:
             cp, fp = temp("cp"), temp("fp")
-            derive(plpy, training, created(plpy, total), parts[0][1], cp, fp)
+            derive(plpy, training, created(plpy, total), complement.parts[0][1], cp, fp)
             m = read_model(plpy, training, cp, fp)
             scores = scores_sql(training, m, x)
             if m.classes == classes:
