@@ -91,10 +91,17 @@ def _installed_source(plpy: Plpy, signature: str) -> str:
 def helper_copy(
     plpy: Plpy, name: NewName, runner_up: NewName, best: str, comment_prefix: str, quote: Callable[[str], str],
 ) -> list[Sql]:
+    """The statements of :func:`helper_copy_functions`."""
+    return helper_copy_functions(plpy, name, runner_up, best, comment_prefix, quote).statements
+
+
+def helper_copy_functions(
+    plpy: Plpy, name: NewName, runner_up: NewName, best: str, comment_prefix: str, quote: Callable[[str], str],
+) -> Functions:
     """Copies of ``madnb._nb_runner_up`` named ``runner_up`` and of ``madnb._nb_explain`` (their bodies as installed,
     calling ``best``, the model's copy of ``madnb._nb_best``, and ``runner_up``) named ``name``: what the explanation
-    of a model outside madnb_models calls, so that it needs nothing of madnb (as its prediction functions:
-    :func:`madnb_pl.models.export.helper_copies`)."""
+    of a model outside madnb_models, or of an exported script (:func:`madnb_pl.models.export.model_sql`), calls, so
+    that it needs nothing of madnb (as its prediction functions: :func:`madnb_pl.models.export.helper_copies`)."""
     source = _installed_source(plpy, f"{HELPER}(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])")
     source = source.replace(generated.MADNB_HELPERS.best + "(", best + "(").replace(RUNNER_UP + "(", str(runner_up.sql) + "(")
     runner_source = _installed_source(plpy, f"{RUNNER_UP}(pg_catalog.float8[], pg_catalog.int4)")
@@ -102,16 +109,17 @@ def helper_copy(
         raise MadnbError("XX000", "internal error in madnb: madnb._nb_explain calls madnb", hint="please report this")
     args = "prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]"
     types = "pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]"
+    runner_types = "pg_catalog.float8[], pg_catalog.int4"
     settings = "IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER"
-    return [
+    return Functions([(runner_up, runner_types), (name, types)], [
         Sql(f"CREATE OR REPLACE FUNCTION {runner_up.sql}(scores pg_catalog.float8[], best pg_catalog.int4) RETURNS pg_catalog.int4 "
             f"LANGUAGE plpgsql {settings} AS {plpy_literal(runner_source)}"),
-        Sql(f"COMMENT ON FUNCTION {runner_up.sql}(pg_catalog.float8[], pg_catalog.int4) IS "
+        Sql(f"COMMENT ON FUNCTION {runner_up.sql}({runner_types}) IS "
             + quote(f"{comment_prefix}: helper: an explanation's runner-up, the first of the largest scores but the predicted class's")),
         Sql(f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {JSONB} LANGUAGE plpgsql {settings} AS {plpy_literal(source)}"),
         Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS "
             + quote(f"{comment_prefix}: helper: a prediction's explanation (jsonb) from each class's prior and features' terms")),
-    ]
+    ])
 
 
 @dataclass(frozen=True)
@@ -207,6 +215,6 @@ def table_statements(
 
 
 __all__ = [
-    "DESCRIPTION", "HELPER", "JSONB", "RUNNER_UP", "ExplainNames", "Terms", "body", "call", "helper_copy", "statements", "table_body",
+    "DESCRIPTION", "HELPER", "JSONB", "RUNNER_UP", "ExplainNames", "Terms", "body", "call", "helper_copy", "helper_copy_functions", "statements", "table_body",
     "table_row_terms", "table_statements", "table_terms", "text_array",
 ]
