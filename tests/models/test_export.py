@@ -278,6 +278,13 @@ def test_a_script_runs_again_and_over_an_older_export_of_its_model_but_stops_at_
         target.execute(model_sql(db, "fruit_nb", "mine"))
     assert e.value.diag.sqlstate == "42723"
     assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'mine%'").fetchone()[0] == 1
+    # the explanation's names too
+    target.execute("CREATE FUNCTION public.ours_explain(r anyelement) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$")
+    with pytest.raises(psycopg.Error) as e:
+        target.execute(model_sql(db, "fruit_nb", "ours"))
+    assert e.value.diag.sqlstate == "42723"
+    assert "ours_explain" in e.value.diag.message_primary
+    assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'ours%'").fetchone()[0] == 1
 
 
 def test_a_role_given_grant_usage_exports_the_same_script_as_the_models_owner(db, roles):
