@@ -63,7 +63,6 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, NewName, parse_name
 from ..core.sql import Plpy, Sql, quote_ident
-from ..inputs.columns import plain_name
 from ..predict import explain, generated
 from ..predict.generated import Functions, Helpers, plpy_literal
 from .catalog import MAX_PREFIX_BYTES, CatalogModel, ModelObjects, model_name, require
@@ -105,13 +104,6 @@ def kind_of(m: CatalogModel) -> Kind[Any, Any]:
 def _comment_line(text: str) -> str:
     """``text`` made safe in a ``--`` comment: a line break would end the comment (names may hold one)."""
     return text.replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n")
-
-
-def _dollar_quote(text: str, tag: str = "body") -> str:
-    """``text`` as a dollar-quoted string, with a tag that does not occur in it."""
-    while f"${tag}$" in text:
-        tag += "_"
-    return f"${tag}${text}${tag}$"
 
 
 # ---------------------------------------------------------------------------
@@ -157,56 +149,19 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
 
 
 def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Functions:
-    """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
-    script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
-    names = target.helpers
-    ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
-    rows = plpy.execute(
-        plpy.prepare(
-            Sql("SELECT p.proname::pg_catalog.text AS name, p.prosrc, l.lanname::pg_catalog.text AS lang, p.provolatile::pg_catalog.text AS vol, "
-            "p.proisstrict AS strict, p.proparallel::pg_catalog.text AS par, p.procost::pg_catalog.float8 AS cost "
-            "FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_language AS l ON l.oid OPERATOR(pg_catalog.=) p.prolang "
-            "WHERE p.pronamespace OPERATOR(pg_catalog.=) 'madnb'::pg_catalog.regnamespace AND p.proname OPERATOR(pg_catalog.=) ANY ($1)"),
-            ["pg_catalog.name[]"],
-        ),
-        [list(ours)],
-    )
-    installed = {r["name"]: r for r in rows}
+    """Copies of madnb's per-row helpers (:func:`madnb_pl.predict.explain.installed_copies`: their bodies and settings
+    as installed) under the target's names: an exported script's, and those of a model outside schema madnb_models
+    (whose functions then need nothing of madnb)."""
+    best, proba, proba_jsonb = target.helpers
+    f8s = "pg_catalog.float8[]"
     # arguments as the call sites in generated._bodies pass them (the bodies use these parameter names)
-    signatures = {
-        "_nb_best": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.int4"),
-        "_nb_proba": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.float8[]"),
-        "_nb_proba_jsonb": (
-            "scores pg_catalog.float8[], classes pg_catalog.text[]", "pg_catalog.float8[], pg_catalog.text[]", "pg_catalog.jsonb",
-        ),
-    }
-    descriptions = {
-        "_nb_best": "helper: position of the first score within 1e-12 (relative) of the largest",
-        "_nb_proba": "helper: class probabilities from log-likelihoods by log-sum-exp",
-        "_nb_proba_jsonb": "helper: class probabilities from log-likelihoods as jsonb {class: probability}",
-    }
-    functions: list[tuple[NewName, str]] = []
-    statements: list[Sql] = []
-    for helper, name in ours.items():
-        r = installed.get(helper)
-        if r is None:  # pragma: no cover - every install has them
-            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} is missing", hint="re-install madnb")
-        body = str(r["prosrc"]).replace(generated.MADNB_HELPERS.proba + "(", ours["_nb_proba"].sql + "(")
-        if "madnb." in body:  # pragma: no cover - a helper calling another madnb function the export has no copy of
-            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} calls madnb", hint="please report this")
-        args, types, result = signatures[helper]
-        vol = {"i": "IMMUTABLE", "s": "STABLE", "v": "VOLATILE"}[r["vol"]]
-        par = {"s": "SAFE", "r": "RESTRICTED", "u": "UNSAFE"}[r["par"]]
-        strict = " STRICT" if r["strict"] else ""
-        cost = float(r["cost"])
-        statements.append(Sql(
-            f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {result}\n"
-            f"LANGUAGE {plain_name(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
-            f"AS {_dollar_quote(body)}"
-        ))
-        statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{comment_prefix}: {descriptions[helper]}')}"))
-        functions.append((name, types))
-    return Functions(functions, statements)
+    return explain.installed_copies(plpy, [
+        explain.HelperCopy("_nb_best", best, f"scores {f8s}", f8s, "pg_catalog.int4",
+                           "helper: position of the first score within 1e-12 (relative) of the largest"),
+        explain.HelperCopy("_nb_proba", proba, f"scores {f8s}", f8s, f8s, "helper: class probabilities from log-likelihoods by log-sum-exp"),
+        explain.HelperCopy("_nb_proba_jsonb", proba_jsonb, f"scores {f8s}, classes pg_catalog.text[]", f"{f8s}, pg_catalog.text[]",
+                           "pg_catalog.jsonb", "helper: class probabilities from log-likelihoods as jsonb {class: probability}"),
+    ], {generated.MADNB_HELPERS.proba: str(proba.sql)}, comment_prefix, plpy_literal)
 
 
 def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, comment_prefix: str) -> Functions:
@@ -271,7 +226,7 @@ BEGIN
     END LOOP;
 END
 """
-    return f"DO {_dollar_quote(body, 'guard')}"
+    return f"DO {explain.dollar_quote(body, 'guard')}"
 
 
 @entry_point

@@ -168,7 +168,9 @@ $body$;
 
 COMMENT ON FUNCTION "analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[]) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods as jsonb {class: probability}';
 
-CREATE OR REPLACE FUNCTION "analytics"."pets_explain_runner_up"(scores pg_catalog.float8[], best pg_catalog.int4) RETURNS pg_catalog.int4 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS E'
+CREATE OR REPLACE FUNCTION "analytics"."pets_explain_runner_up"(scores pg_catalog.float8[], best pg_catalog.int4) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
 DECLARE
     v_runner integer := 0;
     i integer;
@@ -180,11 +182,13 @@ BEGIN
     END LOOP;
     RETURN v_runner;
 END
-';
+$body$;
 
 COMMENT ON FUNCTION "analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4) IS E'export of madnb model "pets_nb": helper: an explanation''s runner-up, the first of the largest scores but the predicted class''s';
 
-CREATE OR REPLACE FUNCTION "analytics"."pets_explain_helper"(prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS E'
+CREATE OR REPLACE FUNCTION "analytics"."pets_explain_helper"(prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 100
+AS $body$
 DECLARE
     k integer := pg_catalog.array_upper(prior, 1);
     f integer := COALESCE(pg_catalog.array_upper(features, 1), 0);
@@ -196,15 +200,15 @@ DECLARE
     v_best integer;
     v_runner integer;
     v_classes pg_catalog.jsonb;
-    v_against pg_catalog.jsonb := ''[]''::pg_catalog.jsonb;
+    v_against pg_catalog.jsonb := '[]'::pg_catalog.jsonb;
     i integer;
     j integer;
 BEGIN
     IF k IS NULL THEN  -- a model with no class (an empty private release)
-        RETURN pg_catalog.jsonb_build_object(''predicted'', NULL, ''runner_up'', NULL, ''classes'', ''{}''::pg_catalog.jsonb,
-                                             ''against_runner_up'', ''[]''::pg_catalog.jsonb);
+        RETURN pg_catalog.jsonb_build_object('predicted', NULL, 'runner_up', NULL, 'classes', '{}'::pg_catalog.jsonb,
+                                             'against_runner_up', '[]'::pg_catalog.jsonb);
     END IF;
-    -- each class''s score as the prediction functions add it: the prior, then each term in feature order
+    -- each class's score as the prediction functions add it: the prior, then each term in feature order
     FOR i IN 1 .. k LOOP
         v_s := prior[i];
         FOR j IN 1 .. f LOOP
@@ -222,32 +226,32 @@ BEGIN
         END IF;
     END LOOP;
     FOR i IN 1 .. k LOOP
-        v_sum := v_sum OPERATOR(pg_catalog.+) CASE WHEN (v_scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) ''-700''::pg_catalog.float8
+        v_sum := v_sum OPERATOR(pg_catalog.+) CASE WHEN (v_scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8
             THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(v_scores[i] OPERATOR(pg_catalog.-) v_max) END;
     END LOOP;
     v_lse := pg_catalog.ln(v_sum);
     -- every class in one query (a query per class costs each row about 70 us a class)
     v_classes := (
         SELECT pg_catalog.jsonb_object_agg(classes[c.i], pg_catalog.jsonb_build_object(
-            ''prior'', prior[c.i],
-            ''contributions'', COALESCE((SELECT pg_catalog.jsonb_object_agg(features[u.j], contributions[c.i][u.j] ORDER BY u.j)
-                                       FROM pg_catalog.generate_series(1, f) AS u(j)), ''{}''::pg_catalog.jsonb),
-            ''log_score'', v_scores[c.i],
-            ''log_posterior'', (v_scores[c.i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse))
+            'prior', prior[c.i],
+            'contributions', COALESCE((SELECT pg_catalog.jsonb_object_agg(features[u.j], contributions[c.i][u.j] ORDER BY u.j)
+                                       FROM pg_catalog.generate_series(1, f) AS u(j)), '{}'::pg_catalog.jsonb),
+            'log_score', v_scores[c.i],
+            'log_posterior', (v_scores[c.i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse))
         FROM pg_catalog.generate_series(1, k) AS c(i));
     IF v_runner OPERATOR(pg_catalog.>) 0 AND f OPERATOR(pg_catalog.>) 0 THEN
         v_against := (
-            SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(''feature'', features[d.j], ''difference'', d.d) ORDER BY d.d DESC, d.j)
+            SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('feature', features[d.j], 'difference', d.d) ORDER BY d.d DESC, d.j)
             FROM (SELECT u.j, contributions[v_best][u.j] OPERATOR(pg_catalog.-) contributions[v_runner][u.j] AS d
                   FROM pg_catalog.generate_series(1, f) AS u(j)) AS d);
     END IF;
     RETURN pg_catalog.jsonb_build_object(
-        ''predicted'', classes[v_best],
-        ''runner_up'', CASE WHEN v_runner OPERATOR(pg_catalog.>) 0 THEN classes[v_runner] END,
-        ''classes'', v_classes,
-        ''against_runner_up'', v_against);
+        'predicted', classes[v_best],
+        'runner_up', CASE WHEN v_runner OPERATOR(pg_catalog.>) 0 THEN classes[v_runner] END,
+        'classes', v_classes,
+        'against_runner_up', v_against);
 END
-';
+$body$;
 
 COMMENT ON FUNCTION "analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]) IS E'export of madnb model "pets_nb": helper: a prediction''s explanation (jsonb) from each class''s prior and features'' terms';
 
