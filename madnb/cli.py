@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a plain SQL install/upgrade script for psql -v ON_ERROR_STOP=1 -f FILE (one transaction)",
     )
-    ex = with_dsn("export-sql", "print the SQL script that creates a named model's prediction functions in a database without madnb")
+    ex = with_dsn("export-sql", "print the SQL script that creates a named model's prediction and explanation functions in a database without madnb")
     ex.add_argument("model", help="the model's name (as madnb.train took it)")
     ex.add_argument(
         "--function-name", help="[schema.]name of the exported functions (default: the model's name, in schema public)"

@@ -1377,7 +1377,7 @@ class NaiveBayes:
             return to_sklearn(self.conn, self._info().name)
 
     def sql(self, function_name: str | None = None) -> str:
-        """The SQL script that creates the model's prediction functions in a database without madnb (``madnb.model_sql``).
+        """The SQL script that creates the model's prediction and explanation functions in a database without madnb (``madnb.model_sql``).
 
         Parameters
         ----------

@@ -1,5 +1,5 @@
--- Export (issue 12): a named model as a SQL script that predicts without madnb
--- (madnb.model_sql), and its numbers for the Python package's madnb.to_sklearn.
+-- Export (issue 12): a named model as a SQL script that predicts and explains
+-- without madnb (madnb.model_sql), and its numbers for the Python package's madnb.to_sklearn.
 --
 -- Both read the catalog and the model's tables in madnb_models and build their
 -- output with the code that writes the model's own prediction functions
@@ -24,7 +24,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION madnb.model_sql(text, text) IS
-    'a SQL script that creates a named model''s prediction functions (<function_name>_predict, _predict_proba, _predict_proba_array over the feature columns) in a database without madnb; function_name is [schema.]name, default the model''s name in schema public';
+    'a SQL script that creates a named model''s prediction and explanation functions (<function_name>_predict, _predict_proba, _predict_proba_array, _explain over the feature columns) in a database without madnb; function_name is [schema.]name, default the model''s name in schema public';
 
 CREATE OR REPLACE FUNCTION madnb._model_numbers_py(model text) RETURNS text
 LANGUAGE plpython3u VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE SECURITY INVOKER

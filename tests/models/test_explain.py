@@ -38,14 +38,17 @@ def explanations(db: psycopg.Connection[Any], model: str, table: str, where: str
     ).fetchall()
 
 
-def assert_exact_sums(db: psycopg.Connection[Any], model: str, table: str, where: str = "true") -> None:
+def assert_exact_sums(
+    db: psycopg.Connection[Any], model: str, table: str, where: str = "true", exported: tuple[str, list[str]] | None = None,
+) -> None:
     """Prior + contributions is the log-score (1e-12), the log-posterior its normalised log, the predicted class
-    predict's, the runner-up the best other class, and the differences against it sorted."""
+    predict's, the runner-up the best other class, and the differences against it sorted.  ``exported``: the
+    functions of an exported script instead (their qualified prefix, the model's classes), in a database that
+    need not have madnb."""
+    prefix, classes = exported or (f"madnb_models.{model}", db.execute("SELECT madnb.model_classes(%s)", [model]).fetchone()[0])
     rows = db.execute(
-        f"SELECT madnb_models.{model}_explain(t), madnb_models.{model}_predict(t)::text, "
-        f"madnb_models.{model}_predict_proba_array(t) FROM {table} t WHERE {where}"
+        f"SELECT {prefix}_explain(t), {prefix}_predict(t)::text, {prefix}_predict_proba_array(t) FROM {table} t WHERE {where}"
     ).fetchall()
-    classes = db.execute("SELECT madnb.model_classes(%s)", [model]).fetchone()[0]
     assert rows
     for e, predicted, probs in rows:
         scores = []

@@ -24,6 +24,7 @@ import pandas as pd
 import psycopg
 import pytest
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
+from test_explain import assert_exact_sums
 
 import madnb
 from conftest import data_file
@@ -212,6 +213,12 @@ def test_hostile_names_domains_enums_and_settings_predict_the_same_in_a_database
     ).fetchall()
     assert_same_predictions(want, got_columns)
     assert {r[0] for r in want} == {"a's", 'b"', "c\\"}
+    # and the explanation, its features' and classes' hostile names as keys
+    table = '"we""ird $body$ t"'
+    explained = db.execute(EXPLAIN_ROWS.format(f='madnb_models."Odd ""nb"" $body$_explain"(t)', table=table)).fetchall()
+    assert_same_explanations(explained, target.execute(EXPLAIN_ROWS.format(f=f'{schema}.{prefix}_explain"(t)', table=table)).fetchall())
+    assert_same_explanations(explained, target.execute(EXPLAIN_ROWS.format(f=f'{schema}.{prefix}_explain"({args})', table=table)).fetchall())
+    assert "col\ntwo" in explained[0][1]["classes"]["a's"]["contributions"]
 
 
 def test_objects_planted_on_the_search_path_never_run_inside_the_script_or_its_functions(db, empty_db):
@@ -221,13 +228,16 @@ def test_objects_planted_on_the_search_path_never_run_inside_the_script_or_its_f
                "FROM generate_series(1, 40) AS i")
     db.execute("SELECT madnb.train('fruit_nb', 'fruit', 'kind', exclude => ARRAY['id'], categorical => ARRAY['seeds'])")
     want = predictions(db, "madnb_models", "fruit_nb", "fruit")
+    explained = db.execute(EXPLAIN_ROWS.format(f="madnb_models.fruit_nb_explain(t)", table="fruit")).fetchall()
     copy_table(db, target, "fruit", "id int, kind text, colour text, seeds int, weight numeric")
     plant_on_search_path(target, [
         ("starts_with", "text, text", "boolean"), ("to_regprocedure", "text", "regprocedure"), ("obj_description", "oid, name", "text"),
+        ("jsonb_build_object", "text, float8", "jsonb"), ("jsonb_agg", "jsonb", "jsonb"), ("array_upper", "float8[], int4", "int4"),
     ], path="evil, public, pg_catalog")
     target.execute(model_sql(db, "fruit_nb"))
     target.execute(model_sql(db, "fruit_nb"))  # the guard of a second run finds its own functions
     assert_same_predictions(want, predictions(target, "public", "fruit_nb", "fruit"))
+    assert_same_explanations(explained, target.execute(EXPLAIN_ROWS.format(f="public.fruit_nb_explain(t)", table="fruit")).fetchall())
 
 
 FRUIT = (
@@ -268,6 +278,13 @@ def test_a_script_runs_again_and_over_an_older_export_of_its_model_but_stops_at_
         target.execute(model_sql(db, "fruit_nb", "mine"))
     assert e.value.diag.sqlstate == "42723"
     assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'mine%'").fetchone()[0] == 1
+    # the explanation's names too
+    target.execute("CREATE FUNCTION public.ours_explain(r anyelement) RETURNS jsonb LANGUAGE sql AS $$ SELECT '{}'::jsonb $$")
+    with pytest.raises(psycopg.Error) as e:
+        target.execute(model_sql(db, "fruit_nb", "ours"))
+    assert e.value.diag.sqlstate == "42723"
+    assert "ours_explain" in e.value.diag.message_primary
+    assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'ours%'").fetchone()[0] == 1
 
 
 def test_a_role_given_grant_usage_exports_the_same_script_as_the_models_owner(db, roles):
@@ -375,22 +392,30 @@ def test_a_model_with_more_than_100_features_is_exported_with_the_row_form_only(
         "SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide_nb_predict%' AND pronargs = 1"
     ).fetchone()[0] == 3
     assert target.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'wide_nb_predict%'").fetchone()[0] == 3
-    # and the internal functions its row form calls, as madnb_models has them: the same names and bodies
-    # (an export holds the prediction functions, not the explanation, whose internal row model is not listed)
-    internal = ("SELECT proname::text, prosrc FROM pg_proc WHERE proname LIKE 'wide\\_nb\\_row\\_%' "
-                "AND proname <> 'wide_nb_row_explanation' ORDER BY 1")
+    # and the internal functions its row forms call, as madnb_models has them: the same names and bodies
+    internal = "SELECT proname::text, prosrc FROM pg_proc WHERE proname LIKE 'wide\\_nb\\_row\\_%' ORDER BY 1"
     made = target.execute(internal).fetchall()
     assert [n for n, _ in made] == [n for n, _ in db.execute(internal).fetchall()]
-    assert {n for n, _ in made} >= {"wide_nb_row_check_1", "wide_nb_row_class", "wide_nb_row_proba", "wide_nb_row_proba_array"}
+    assert {n for n, _ in made} >= {
+        "wide_nb_row_check_1", "wide_nb_row_class", "wide_nb_row_proba", "wide_nb_row_proba_array", "wide_nb_row_explanation",
+    }
     assert [b for n, b in made if "check" in n] == [b for n, b in db.execute(internal).fetchall() if "check" in n]
     copy_table(db, target, "wide", "id int, label boolean, " + ", ".join(f"c{j} text" for j in range(1, 102)))
     assert_same_predictions(predictions(db, "madnb_models", "wide_nb", "wide"), predictions(target, "public", "wide_nb", "wide"))
+    # the explanation too, the row form only, as the model's own
+    assert target.execute("SELECT array_agg(pg_get_function_identity_arguments(oid)) FROM pg_proc "
+                          "WHERE proname = 'wide_nb_explain'").fetchone()[0] == ["r anyelement"]
+    assert_same_explanations(db.execute(EXPLAIN_ROWS.format(f="madnb_models.wide_nb_explain(t)", table="wide")).fetchall(),
+                             target.execute(EXPLAIN_ROWS.format(f="public.wide_nb_explain(t)", table="wide")).fetchall())
+    assert_exact_sums(target, "wide_nb", "wide", exported=("public.wide_nb", ["false", "true"]))
     # a row without a feature column fails there too, briefly, naming the column and the function
     target.execute("CREATE TABLE part AS SELECT id, c1, c2 FROM wide")
     with pytest.raises(psycopg.errors.UndefinedColumn) as e:
         target.execute("SELECT public.wide_nb_predict_proba(t) FROM part AS t")
     assert '"c3"' in e.value.diag.message_primary and "wide_nb_predict_proba" in e.value.diag.context
     assert len(e.value.diag.internal_query or "") < 1300
+    with pytest.raises(psycopg.errors.UndefinedColumn):
+        target.execute("SELECT public.wide_nb_explain(t) FROM part AS t")
     # the header's DROP FUNCTION drops every function the script made
     header = [line.removeprefix("--") for line in script.splitlines() if line.startswith("--")]
     start = next(i for i, line in enumerate(header) if line.startswith(" DROP FUNCTION"))
@@ -410,6 +435,88 @@ def test_a_large_model_is_exported_with_its_plpgsql_functions_and_predicts_the_s
     assert sorted(r[0] for r in target.execute(languages)) == ["plpgsql", "sql"]  # the column form, and the row form calling it
     copy_table(db, target, "many", "id int, label text, plan text, minutes float8")
     assert_same_predictions(predictions(db, "madnb_models", "many_nb", "many"), predictions(target, "public", "many_nb", "many"))
+
+
+# ---------------------------------------------------------------------------
+# The script's explanation: <function_name>_explain, as the model's own
+# ---------------------------------------------------------------------------
+
+
+EXPLAIN_ROWS = "SELECT t.id, {f} FROM {table} t ORDER BY t.id"
+
+
+def assert_same_explanation(want: Any, got: Any, path: str = "$") -> None:
+    """Two explanations (jsonb) alike: the same keys in the same order, the same texts, numbers within 1e-12
+    (relative beyond 1)."""
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and list(got) == list(want), path
+        for k in want:
+            assert_same_explanation(want[k], got[k], f"{path}.{k}")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), path
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            assert_same_explanation(a, b, f"{path}[{i}]")
+    elif isinstance(want, float | int) and not isinstance(want, bool):
+        assert isinstance(got, float | int) and not isinstance(got, bool), path
+        assert abs(got - want) <= TOL_SQL * max(1.0, abs(want)), path
+    else:
+        assert got == want, path
+
+
+def assert_same_explanations(want: list[tuple[Any, ...]], got: list[tuple[Any, ...]]) -> None:
+    """Rows of (id, explanation): the same rows, each explanation alike (:func:`assert_same_explanation`)."""
+    assert len(want) == len(got) > 0
+    assert [r[0] for r in want] == [r[0] for r in got]
+    for (key, a), (_, b) in zip(want, got, strict=True):
+        assert_same_explanation(a, b, f"row {key}")
+
+
+# one small table for every kind: three classes, a text, a float and an integer column, a vector of 5 counts;
+# then rows the model never saw: a new value, missing values, a NULL vector (no explanation)
+MIX = """
+CREATE TABLE mix AS SELECT i AS id, i % 3 AS y,
+       CASE WHEN i % 11 = 0 THEN NULL ELSE 'v' || ((i * 7) % 4 + i % 3) END AS c,
+       ((i % 5) * 1.5 + (i % 3))::float8 AS g, (i * 5) % 4 + i % 3 AS n,
+       ARRAY[i % 4, (i * 3) % 5 + i % 3, i % 2, (i * 7) % 3, 2 * (i % 3)]::int4[] AS v
+FROM generate_series(1, 60) AS i
+"""
+MIX_COLUMNS = "id int, y int, c text, g float8, n int, v int4[]"
+MIX_UNSEEN = "INSERT INTO mix VALUES (61, 0, 'zz', NULL, 9, NULL), (62, 1, NULL, 2.25, NULL, '{0,0,0,0,0}'), (63, 2, 'v1', 1e3, -4, '{9,0,1,0,30}')"
+EXPLAIN_KINDS = [
+    ("naive_bayes", ["c", "g", "n"]),
+    ("categorical", ["c", "n"]),
+    ("gaussian", ["g", "n"]),
+    ("multinomial", ["v"]),
+    ("bernoulli", ["v"]),
+    ("complement", ["v"]),
+]
+
+
+@pytest.mark.parametrize(("kind", "features"), EXPLAIN_KINDS)
+def test_the_script_explains_every_row_as_the_installed_model_does_in_a_database_without_madnb(db, empty_db, kind, features):
+    _, target = empty_db
+    db.execute(MIX)
+    db.execute("SELECT madnb.train('mix_nb', 'mix', 'y', features => %s, kind => %s)", [features, kind])
+    db.execute(MIX_UNSEEN)
+    script = model_sql(db, "mix_nb", "mix_x")
+    assert not re.search(r"\bmadnb(_models)?\s*\.", without_comments(script))
+    target.execute(script)
+    assert target.execute("SELECT pg_catalog.to_regnamespace('madnb') IS NULL").fetchone()[0]
+    copy_table(db, target, "mix", MIX_COLUMNS)
+    want = db.execute(EXPLAIN_ROWS.format(f="madnb_models.mix_nb_explain(t)", table="mix")).fetchall()
+    assert_same_explanations(want, target.execute(EXPLAIN_ROWS.format(f="public.mix_x_explain(t)", table="mix")).fetchall())
+    # the column form, the features by name
+    args = ", ".join(f"{f} => t.{f}" for f in features)
+    assert_same_explanations(want, target.execute(EXPLAIN_ROWS.format(f=f"public.mix_x_explain({args})", table="mix")).fetchall())
+    # the contributions add up to the script's own log-scores and posteriors
+    assert_exact_sums(target, "mix_x", "mix", "t.id <= 60 OR t.id = 63", exported=("public.mix_x", ["0", "1", "2"]))
+    # a missing value adds nothing there either; a NULL vector has no explanation
+    got = dict(target.execute(EXPLAIN_ROWS.format(f="public.mix_x_explain(t)", table="mix")).fetchall())
+    if features == ["v"]:
+        assert got[61] is None
+    else:
+        missing = "c" if "c" in features else "n"  # both NULL in row 62
+        assert {e["contributions"][missing] for e in got[62]["classes"].values()} == {0}
 
 
 # ---------------------------------------------------------------------------

@@ -21,7 +21,18 @@ import psycopg
 import pytest
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
-from test_export import TOL_SKLEARN, assert_same_predictions, copy_table, database_proba, model_sql, predictions, without_comments
+from test_explain import assert_exact_sums
+from test_export import (
+    EXPLAIN_ROWS,
+    TOL_SKLEARN,
+    assert_same_explanations,
+    assert_same_predictions,
+    copy_table,
+    database_proba,
+    model_sql,
+    predictions,
+    without_comments,
+)
 from test_kinds_vector import _tsvector, digits, movie_reviews  # noqa: F401  (fixtures)
 
 import madnb
@@ -162,6 +173,9 @@ def test_the_script_of_a_digits_model_predicts_in_a_database_without_madnb_as_th
     assert_same_predictions(want, predictions(target, "public", "scoring", "digits_test"))  # row form
     assert_same_predictions(want, predictions(target, "public", "scoring", "digits_test", "t.v"))  # column form
     assert target.execute("SELECT public.scoring_predict(v => NULL::int4[]), public.scoring_predict(ARRAY[1, 2])").fetchone() == (None, None)
+    explained = db.execute(EXPLAIN_ROWS.format(f="madnb_models.dg_explain(t)", table="digits_test")).fetchall()
+    assert_same_explanations(explained, target.execute(EXPLAIN_ROWS.format(f="public.scoring_explain(t)", table="digits_test")).fetchall())
+    assert_exact_sums(target, "dg", "digits_test", "t.id % 7 = 0", exported=("public.scoring", [str(c) for c in range(10)]))
     target.execute(script)  # runs again (CREATE OR REPLACE)
 
 
@@ -184,3 +198,8 @@ def test_the_script_of_a_tsvector_model_predicts_in_a_database_without_madnb_as_
         want = predictions(db, "madnb_models", f"n_{kind}", "notes_test")
         assert_same_predictions(want, predictions(target, "public", f"n_{kind}", "notes_test"))
         assert_same_predictions(want, predictions(target, "public", f"n_{kind}", "notes_test", "t.doc"))
+        # the explanation's sub-select form (a tsvector's known lexemes), as the installed model's
+        explained = db.execute(EXPLAIN_ROWS.format(f=f"madnb_models.n_{kind}_explain(t)", table="notes_test")).fetchall()
+        assert "cheese" in explained[1][1]["classes"]["food"]["contributions"]
+        for args in ("t", "t.doc"):
+            assert_same_explanations(explained, target.execute(EXPLAIN_ROWS.format(f=f"public.n_{kind}_explain({args})", table="notes_test")).fetchall())

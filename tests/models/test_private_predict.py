@@ -246,7 +246,7 @@ def test_the_share_functions_are_listed_exported_replaced_and_dropped_with_the_m
     functions = db.execute("SELECT functions FROM madnb._models WHERE name = 'gm'").fetchone()[0]
     assert {"madnb_models.gm_score_share(numeric[])", "madnb_models.gm_share_encoding()"} <= set(functions)
     script = model_sql(db, "gm", "public.gm_copy")
-    assert '--   "public"."gm_copy_share_encoding"(),\n--   "public"."gm_copy_score_share"(pg_catalog.numeric[]);' in script
+    assert '--   "public"."gm_copy_share_encoding"(),\n--   "public"."gm_copy_score_share"(pg_catalog.numeric[]),' in script  # then the explanation
     before = db.execute("SELECT madnb_models.gm_share_encoding() ->> 'fingerprint'").fetchone()[0]
     db.execute("INSERT INTO g VALUES (41, 'a', 100, 'z')")
     db.execute("SELECT madnb.train('gm', 'g', 'label', exclude => ARRAY['id'], replace => true)")

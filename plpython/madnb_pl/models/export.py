@@ -2,9 +2,9 @@
 
 :func:`model_sql` (``madnb.model_sql``) writes a script for a database where
 madnb is not installed (and need not be): ``CREATE OR REPLACE FUNCTION``
-statements of the model's prediction functions and of the three per-row helpers
-they call, all in one schema, with no reference to madnb, its schemas or its
-helpers.  :func:`model_numbers` (``madnb._model_numbers``) gives the same
+statements of the model's prediction functions, its explanation function and
+the per-row helpers they call, all in one schema, with no reference to madnb,
+its schemas or its helpers.  :func:`model_numbers` (``madnb._model_numbers``) gives the same
 numbers as JSON to the Python package's ``madnb.to_sklearn``.
 
 One core: the script's functions are the ones :mod:`madnb_pl.predict.generated` writes
@@ -12,8 +12,12 @@ into madnb_models, built by the same code (:func:`madnb_pl.predict.generated.fun
 from the same numbers (:func:`madnb_pl.predict.generated.read_numbers`), with the
 helpers' names swapped for the script's copies; those copies take their bodies
 from madnb's installed helpers (``madnb._nb_best``, ``_nb_proba``,
-``_nb_proba_jsonb``), so the arg-max with its tie tolerance and the
-log-sum-exp are written once, in sql/50_models.sql.
+``_nb_proba_jsonb``; the explanation's ``madnb._nb_explain`` and
+``_nb_runner_up``: :func:`madnb_pl.predict.explain.helper_copy_functions`), so the
+arg-max with its tie tolerance, the log-sum-exp and the explanation's sums are
+written once, in sql/50_models.sql and sql/52_explain.sql.  The explanation is the
+kind's own (:meth:`~madnb_pl.models.kinds.base.Kind.explain_statements`), as
+madnb.train writes it.
 
 What the script holds, for ``function_name => 'analytics.adult'`` (unqualified:
 schema public; NULL: the model's name in schema public):
@@ -21,16 +25,18 @@ schema public; NULL: the model's name in schema public):
     analytics.adult_predict(r anyelement), analytics.adult_predict(age integer, ...)
     analytics.adult_predict_proba(...)          jsonb {class: probability}
     analytics.adult_predict_proba_array(...)    float8[] in the classes' order
+    analytics.adult_explain(...)                jsonb: each feature's contribution (docs/explain.md)
     analytics.adult_scores_best / _scores_proba / _scores_proba_jsonb   the helpers
+    analytics.adult_explain_helper / _explain_runner_up                 the explanation's helpers
 
 The column form takes the feature columns as arguments, in the catalog's order,
 typed as the model's own column form (:func:`madnb_pl.inputs.columns.parameter_type`:
 a domain's base type; an enum is text: pass its label), each NULL unless given;
 the row form takes any row with columns of those names.  A model with
 more than 100 features has the row form only, and the internal functions it
-calls (``analytics.adult_row_check_1``, ..., ``analytics.adult_row_class``, ...:
-:func:`madnb_pl.predict.generated.checked_row_form`), which the script creates
-and lists too.  The class array is written
+calls (``analytics.adult_row_check_1``, ..., ``analytics.adult_row_class``, ...,
+``analytics.adult_row_explanation``: :func:`madnb_pl.predict.generated.checked_row_form`),
+which the script creates and lists too.  The class array is written
 with exact float text and ISO dates (every entry point's output settings, see
 :mod:`madnb_pl.core.errors`), so that it reads back the same in any session.
 
@@ -50,14 +56,14 @@ kinds' column form takes the one vector column); an unknown kind is refused with
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, NewName, parse_name
 from ..core.sql import Plpy, Sql, quote_ident
-from ..inputs.columns import plain_name
-from ..predict import generated
+from ..predict import explain, generated
 from ..predict.generated import Functions, Helpers, plpy_literal
 from .catalog import MAX_PREFIX_BYTES, CatalogModel, ModelObjects, model_name, require
 from .kinds import KINDS, Kind
@@ -98,13 +104,6 @@ def kind_of(m: CatalogModel) -> Kind[Any, Any]:
 def _comment_line(text: str) -> str:
     """``text`` made safe in a ``--`` comment: a line break would end the comment (names may hold one)."""
     return text.replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n")
-
-
-def _dollar_quote(text: str, tag: str = "body") -> str:
-    """``text`` as a dollar-quoted string, with a tag that does not occur in it."""
-    while f"${tag}$" in text:
-        tag += "_"
-    return f"${tag}${text}${tag}$"
 
 
 # ---------------------------------------------------------------------------
@@ -150,61 +149,24 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
 
 
 def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Functions:
-    """Copies of madnb's per-row helpers, their bodies as installed, under the target's names: an exported
-    script's, and those of a model outside schema madnb_models (whose functions then need nothing of madnb)."""
-    names = target.helpers
-    ours = dict(zip(("_nb_best", "_nb_proba", "_nb_proba_jsonb"), names, strict=True))
-    rows = plpy.execute(
-        plpy.prepare(
-            Sql("SELECT p.proname::pg_catalog.text AS name, p.prosrc, l.lanname::pg_catalog.text AS lang, p.provolatile::pg_catalog.text AS vol, "
-            "p.proisstrict AS strict, p.proparallel::pg_catalog.text AS par, p.procost::pg_catalog.float8 AS cost "
-            "FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_language AS l ON l.oid OPERATOR(pg_catalog.=) p.prolang "
-            "WHERE p.pronamespace OPERATOR(pg_catalog.=) 'madnb'::pg_catalog.regnamespace AND p.proname OPERATOR(pg_catalog.=) ANY ($1)"),
-            ["pg_catalog.name[]"],
-        ),
-        [list(ours)],
-    )
-    installed = {r["name"]: r for r in rows}
+    """Copies of madnb's per-row helpers (:func:`madnb_pl.predict.explain.installed_copies`: their bodies and settings
+    as installed) under the target's names: an exported script's, and those of a model outside schema madnb_models
+    (whose functions then need nothing of madnb)."""
+    best, proba, proba_jsonb = target.helpers
+    f8s = "pg_catalog.float8[]"
     # arguments as the call sites in generated._bodies pass them (the bodies use these parameter names)
-    signatures = {
-        "_nb_best": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.int4"),
-        "_nb_proba": ("scores pg_catalog.float8[]", "pg_catalog.float8[]", "pg_catalog.float8[]"),
-        "_nb_proba_jsonb": (
-            "scores pg_catalog.float8[], classes pg_catalog.text[]", "pg_catalog.float8[], pg_catalog.text[]", "pg_catalog.jsonb",
-        ),
-    }
-    descriptions = {
-        "_nb_best": "helper: position of the first score within 1e-12 (relative) of the largest",
-        "_nb_proba": "helper: class probabilities from log-likelihoods by log-sum-exp",
-        "_nb_proba_jsonb": "helper: class probabilities from log-likelihoods as jsonb {class: probability}",
-    }
-    functions: list[tuple[NewName, str]] = []
-    statements: list[Sql] = []
-    for helper, name in ours.items():
-        r = installed.get(helper)
-        if r is None:  # pragma: no cover - every install has them
-            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} is missing", hint="re-install madnb")
-        body = str(r["prosrc"]).replace(generated.MADNB_HELPERS.proba + "(", ours["_nb_proba"].sql + "(")
-        if "madnb." in body:  # pragma: no cover - a helper calling another madnb function the export has no copy of
-            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{helper} calls madnb", hint="please report this")
-        args, types, result = signatures[helper]
-        vol = {"i": "IMMUTABLE", "s": "STABLE", "v": "VOLATILE"}[r["vol"]]
-        par = {"s": "SAFE", "r": "RESTRICTED", "u": "UNSAFE"}[r["par"]]
-        strict = " STRICT" if r["strict"] else ""
-        cost = float(r["cost"])
-        statements.append(Sql(
-            f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {result}\n"
-            f"LANGUAGE {plain_name(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER COST {int(cost) if cost.is_integer() else cost!r}\n"
-            f"AS {_dollar_quote(body)}"
-        ))
-        statements.append(Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS {plpy_literal(f'{comment_prefix}: {descriptions[helper]}')}"))
-        functions.append((name, types))
-    return Functions(functions, statements)
+    return explain.installed_copies(plpy, [
+        explain.HelperCopy("_nb_best", best, f"scores {f8s}", f8s, "pg_catalog.int4",
+                           "helper: position of the first score within 1e-12 (relative) of the largest"),
+        explain.HelperCopy("_nb_proba", proba, f"scores {f8s}", f8s, f8s, "helper: class probabilities from log-likelihoods by log-sum-exp"),
+        explain.HelperCopy("_nb_proba_jsonb", proba_jsonb, f"scores {f8s}, classes pg_catalog.text[]", f"{f8s}, pg_catalog.text[]",
+                           "pg_catalog.jsonb", "helper: class probabilities from log-likelihoods as jsonb {class: probability}"),
+    ], {generated.MADNB_HELPERS.proba: str(proba.sql)}, comment_prefix, plpy_literal)
 
 
 def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, comment_prefix: str) -> Functions:
-    """The script's helpers and the model's functions under ``target``'s names: both forms, and the internal
-    functions of a row form that cannot call the column form."""
+    """The script's helpers and the model's functions under ``target``'s names: the prediction functions and the
+    explanation, both forms, and the internal functions of a row form that cannot call the column form."""
     training = kind.from_catalog(plpy, m)
     numbers = _read(plpy, m, kind, training)
     helpers = helper_copies(plpy, target, comment_prefix)
@@ -213,7 +175,17 @@ def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects,
     model = kind.function_statements(
         target.prediction_functions, comment_prefix, training, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order,
     )
-    return Functions(helpers.functions + model.functions, helpers.statements + model.statements)
+    # the explanation: its helpers' copies (calling the script's copy of _nb_best), then its functions, after the
+    # prediction functions (a row form of more than 100 features calls their row checks)
+    explain_helpers = explain.helper_copy_functions(
+        plpy, target.explain_helper, target.explain_runner_up, best, comment_prefix, plpy_literal,
+    )
+    explanation = kind.explain_statements(
+        dataclasses.replace(target.explain_functions, helper=str(target.explain_helper.sql)), comment_prefix, training, numbers,
+        plpy_literal,
+    )
+    parts = (helpers, explain_helpers, model, explanation)
+    return Functions([f for p in parts for f in p.functions], [s for p in parts for s in p.statements])
 
 
 def _numbers(plpy: Plpy, m: CatalogModel, kind: Kind[T, N]) -> dict[str, Any]:
@@ -254,12 +226,12 @@ BEGIN
     END LOOP;
 END
 """
-    return f"DO {_dollar_quote(body, 'guard')}"
+    return f"DO {explain.dollar_quote(body, 'guard')}"
 
 
 @entry_point
 def model_sql(plpy: Plpy, model: str | None, function_name: str | None = None) -> str:
-    """The SQL script that creates model ``model``'s prediction functions without madnb (see the module docstring)."""
+    """The SQL script that creates model ``model``'s prediction and explanation functions without madnb (see the module docstring)."""
     name = model_name(model)
     m = require(plpy, name)
     where = target(name, function_name)

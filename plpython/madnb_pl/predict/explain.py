@@ -20,6 +20,10 @@ functions' order, so that the sum is the log-score they use, and writes::
 
 A missing value (NULL) adds nothing: its contribution is 0.  A model of more than
 :data:`madnb_pl.predict.generated.INLINE_MAX_TERMS` terms gets PL/pgSQL bodies, as its prediction functions.
+
+A model outside madnb_models, and an exported script (:mod:`madnb_pl.models.export`), call copies of the
+helpers instead, made by :func:`installed_copies` (the one rule for every copy of madnb's per-row helpers, the
+prediction functions' too: their bodies and settings as installed).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from dataclasses import dataclass
 from ..core.errors import MadnbError
 from ..core.names import NewName
 from ..core.sql import F8, Plpy, Sql
-from ..inputs.columns import ColumnTraining, column_value_sql
+from ..inputs.columns import ColumnTraining, column_value_sql, plain_name
 from . import generated
 from .generated import Form, Functions, ModelNumbers, plpy_literal, row_checks, row_form
 
@@ -79,39 +83,89 @@ def body(helper: str, prior: list[str], contributions: list[list[str]], features
     return call(helper, "ARRAY[" + ", ".join(prior) + "]", matrix, text_array(features), classes)
 
 
-def _installed_source(plpy: Plpy, signature: str) -> str:
-    """The body of madnb's function ``signature`` (a regprocedure's text) as installed."""
+@dataclass(frozen=True)
+class HelperCopy:
+    """A copy of one of madnb's per-row helpers (:func:`installed_copies`)."""
+
+    helper: str  # madnb's function, unqualified: "_nb_best"
+    name: NewName  # the copy's name
+    args: str  # its parameters, named as the installed body uses them: "scores pg_catalog.float8[]"
+    types: str  # its argument types, as madnb's function is found by them and the copy is commented on
+    result: str  # its result type
+    description: str  # its comment, after the comment prefix
+
+
+def dollar_quote(text: str, tag: str = "body") -> str:
+    """``text`` as a dollar-quoted string, with a tag that does not occur in it."""
+    while f"${tag}$" in text:
+        tag += "_"
+    return f"${tag}${text}${tag}$"
+
+
+def installed_copies(
+    plpy: Plpy, copies: list[HelperCopy], calls: dict[str, str], comment_prefix: str, quote: Callable[[str], str],
+) -> Functions:
+    """CREATE OR REPLACE FUNCTION and COMMENT ON FUNCTION of each of ``copies``: madnb's helper as installed (its
+    body, language, volatility, strictness, parallel safety and cost), each call of a madnb function in its body
+    renamed by ``calls`` (madnb's SQL name -> the copy's).  The one rule for every copy of madnb's helpers: those
+    an exported script holds (:func:`madnb_pl.models.export.helper_copies`, :func:`helper_copy_functions`) and
+    those next to a model outside madnb_models, whose functions then need nothing of madnb."""
     rows = plpy.execute(plpy.prepare(
-        Sql("SELECT p.prosrc FROM pg_catalog.pg_proc AS p WHERE p.oid OPERATOR(pg_catalog.=) $1::pg_catalog.regprocedure"),
-        ["pg_catalog.text"],
-    ), [signature])
-    return str(rows[0]["prosrc"])
+        Sql("SELECT p.prosrc, l.lanname::pg_catalog.text AS lang, p.provolatile::pg_catalog.text AS vol, p.proisstrict AS strict, "
+            "p.proparallel::pg_catalog.text AS par, p.procost::pg_catalog.float8 AS cost "
+            "FROM pg_catalog.unnest($1::pg_catalog.text[]) WITH ORDINALITY AS s(sig, i) "
+            "LEFT JOIN pg_catalog.pg_proc AS p ON p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(s.sig) "
+            "LEFT JOIN pg_catalog.pg_language AS l ON l.oid OPERATOR(pg_catalog.=) p.prolang ORDER BY s.i"),
+        ["pg_catalog.text[]"],
+    ), [[f"madnb.{c.helper}({c.types})" for c in copies]])
+    functions: list[tuple[NewName, str]] = []
+    statements: list[Sql] = []
+    for c, r in zip(copies, rows, strict=True):
+        if r["prosrc"] is None:  # pragma: no cover - every install has them
+            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{c.helper} is missing", hint="re-install madnb")
+        body = str(r["prosrc"])
+        for theirs, ours in calls.items():
+            body = body.replace(theirs + "(", ours + "(")
+        if "madnb." in body:  # pragma: no cover - a helper calling another madnb function with no copy
+            raise MadnbError("XX000", f"internal error in madnb: helper madnb.{c.helper} calls madnb", hint="please report this")
+        vol = {"i": "IMMUTABLE", "s": "STABLE", "v": "VOLATILE"}[r["vol"]]
+        par = {"s": "SAFE", "r": "RESTRICTED", "u": "UNSAFE"}[r["par"]]
+        strict = " STRICT" if r["strict"] else ""
+        cost = float(r["cost"])
+        statements.append(Sql(
+            f"CREATE OR REPLACE FUNCTION {c.name.sql}({c.args}) RETURNS {c.result}\n"
+            f"LANGUAGE {plain_name(str(r['lang']))} {vol}{strict} PARALLEL {par} SECURITY INVOKER "
+            f"COST {int(cost) if cost.is_integer() else cost!r}\n"
+            f"AS {dollar_quote(body)}"
+        ))
+        statements.append(Sql(f"COMMENT ON FUNCTION {c.name.sql}({c.types}) IS {quote(f'{comment_prefix}: {c.description}')}"))
+        functions.append((c.name, c.types))
+    return Functions(functions, statements)
 
 
 def helper_copy(
     plpy: Plpy, name: NewName, runner_up: NewName, best: str, comment_prefix: str, quote: Callable[[str], str],
 ) -> list[Sql]:
-    """Copies of ``madnb._nb_runner_up`` named ``runner_up`` and of ``madnb._nb_explain`` (their bodies as installed,
-    calling ``best``, the model's copy of ``madnb._nb_best``, and ``runner_up``) named ``name``: what the explanation
-    of a model outside madnb_models calls, so that it needs nothing of madnb (as its prediction functions:
-    :func:`madnb_pl.models.export.helper_copies`)."""
-    source = _installed_source(plpy, f"{HELPER}(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])")
-    source = source.replace(generated.MADNB_HELPERS.best + "(", best + "(").replace(RUNNER_UP + "(", str(runner_up.sql) + "(")
-    runner_source = _installed_source(plpy, f"{RUNNER_UP}(pg_catalog.float8[], pg_catalog.int4)")
-    if "madnb." in source or "madnb." in runner_source:  # pragma: no cover - the helper calls madnb's _nb_best and _nb_runner_up only
-        raise MadnbError("XX000", "internal error in madnb: madnb._nb_explain calls madnb", hint="please report this")
-    args = "prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]"
-    types = "pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]"
-    settings = "IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER"
-    return [
-        Sql(f"CREATE OR REPLACE FUNCTION {runner_up.sql}(scores pg_catalog.float8[], best pg_catalog.int4) RETURNS pg_catalog.int4 "
-            f"LANGUAGE plpgsql {settings} AS {plpy_literal(runner_source)}"),
-        Sql(f"COMMENT ON FUNCTION {runner_up.sql}(pg_catalog.float8[], pg_catalog.int4) IS "
-            + quote(f"{comment_prefix}: helper: an explanation's runner-up, the first of the largest scores but the predicted class's")),
-        Sql(f"CREATE OR REPLACE FUNCTION {name.sql}({args}) RETURNS {JSONB} LANGUAGE plpgsql {settings} AS {plpy_literal(source)}"),
-        Sql(f"COMMENT ON FUNCTION {name.sql}({types}) IS "
-            + quote(f"{comment_prefix}: helper: a prediction's explanation (jsonb) from each class's prior and features' terms")),
-    ]
+    """The statements of :func:`helper_copy_functions`."""
+    return helper_copy_functions(plpy, name, runner_up, best, comment_prefix, quote).statements
+
+
+def helper_copy_functions(
+    plpy: Plpy, name: NewName, runner_up: NewName, best: str, comment_prefix: str, quote: Callable[[str], str],
+) -> Functions:
+    """Copies (:func:`installed_copies`) of ``madnb._nb_runner_up`` named ``runner_up`` and of ``madnb._nb_explain``
+    named ``name``, calling ``best`` (the model's copy of ``madnb._nb_best``) and ``runner_up``: what the explanation
+    of a model outside madnb_models, or of an exported script (:func:`madnb_pl.models.export.model_sql`), calls, so
+    that it needs nothing of madnb (as its prediction functions: :func:`madnb_pl.models.export.helper_copies`)."""
+    f8s = "pg_catalog.float8[]"
+    return installed_copies(plpy, [
+        HelperCopy(RUNNER_UP.removeprefix("madnb."), runner_up, f"scores {f8s}, best pg_catalog.int4", f"{f8s}, pg_catalog.int4",
+                   "pg_catalog.int4", "helper: an explanation's runner-up, the first of the largest scores but the predicted class's"),
+        HelperCopy(HELPER.removeprefix("madnb."), name,
+                   f"prior {f8s}, contributions {f8s}, features pg_catalog.text[], classes pg_catalog.text[]",
+                   f"{f8s}, {f8s}, pg_catalog.text[], pg_catalog.text[]", JSONB,
+                   "helper: a prediction's explanation (jsonb) from each class's prior and features' terms"),
+    ], {generated.MADNB_HELPERS.best: best, RUNNER_UP: str(runner_up.sql)}, comment_prefix, quote)
 
 
 @dataclass(frozen=True)
@@ -207,6 +261,7 @@ def table_statements(
 
 
 __all__ = [
-    "DESCRIPTION", "HELPER", "JSONB", "RUNNER_UP", "ExplainNames", "Terms", "body", "call", "helper_copy", "statements", "table_body",
+    "DESCRIPTION", "HELPER", "JSONB", "RUNNER_UP", "ExplainNames", "HelperCopy", "Terms", "body", "call", "dollar_quote", "helper_copy",
+    "helper_copy_functions", "installed_copies", "statements", "table_body",
     "table_row_terms", "table_statements", "table_terms", "text_array",
 ]

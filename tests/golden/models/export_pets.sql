@@ -6,6 +6,8 @@
 --   "analytics"."pets_scores_best"(pg_catalog.float8[]),
 --   "analytics"."pets_scores_proba"(pg_catalog.float8[]),
 --   "analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[]),
+--   "analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4),
+--   "analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]),
 --   "analytics"."pets_predict"(pg_catalog.anyelement),
 --   "analytics"."pets_predict_proba"(pg_catalog.anyelement),
 --   "analytics"."pets_predict_proba_array"(pg_catalog.anyelement),
@@ -13,13 +15,15 @@
 --   "analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
 --   "analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
 --   "analytics"."pets_share_encoding"(),
---   "analytics"."pets_score_share"(pg_catalog.numeric[]);
+--   "analytics"."pets_score_share"(pg_catalog.numeric[]),
+--   "analytics"."pets_explain"(pg_catalog.anyelement),
+--   "analytics"."pets_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric);
 
 DO $guard$
 DECLARE
     v_fn pg_catalog.text;
 BEGIN
-    FOREACH v_fn IN ARRAY ARRAY[E'"analytics"."pets_scores_best"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[])', E'"analytics"."pets_predict"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba_array"(pg_catalog.anyelement)', E'"analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_share_encoding"()', E'"analytics"."pets_score_share"(pg_catalog.numeric[])']::pg_catalog.text[] LOOP
+    FOREACH v_fn IN ARRAY ARRAY[E'"analytics"."pets_scores_best"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[])', E'"analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4)', E'"analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])', E'"analytics"."pets_predict"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba_array"(pg_catalog.anyelement)', E'"analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_share_encoding"()', E'"analytics"."pets_score_share"(pg_catalog.numeric[])', E'"analytics"."pets_explain"(pg_catalog.anyelement)', E'"analytics"."pets_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)']::pg_catalog.text[] LOOP
         IF pg_catalog.to_regprocedure(v_fn) IS NOT NULL AND NOT COALESCE(pg_catalog.starts_with(
                pg_catalog.obj_description(pg_catalog.to_regprocedure(v_fn), 'pg_proc'), E'export of madnb model "pets_nb":'), false) THEN
             RAISE EXCEPTION 'function % already exists and is not part of the export of model %', v_fn, E'pets_nb'
@@ -164,6 +168,93 @@ $body$;
 
 COMMENT ON FUNCTION "analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[]) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods as jsonb {class: probability}';
 
+CREATE OR REPLACE FUNCTION "analytics"."pets_explain_runner_up"(scores pg_catalog.float8[], best pg_catalog.int4) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_runner integer := 0;
+    i integer;
+BEGIN
+    FOR i IN 1 .. pg_catalog.array_upper(scores, 1) LOOP
+        IF i OPERATOR(pg_catalog.<>) best AND (v_runner OPERATOR(pg_catalog.=) 0 OR scores[i] OPERATOR(pg_catalog.>) scores[v_runner]) THEN
+            v_runner := i;
+        END IF;
+    END LOOP;
+    RETURN v_runner;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4) IS E'export of madnb model "pets_nb": helper: an explanation''s runner-up, the first of the largest scores but the predicted class''s';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_explain_helper"(prior pg_catalog.float8[], contributions pg_catalog.float8[], features pg_catalog.text[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 100
+AS $body$
+DECLARE
+    k integer := pg_catalog.array_upper(prior, 1);
+    f integer := COALESCE(pg_catalog.array_upper(features, 1), 0);
+    v_scores pg_catalog.float8[];
+    v_s pg_catalog.float8;
+    v_max pg_catalog.float8;
+    v_sum pg_catalog.float8 := 0;
+    v_lse pg_catalog.float8;
+    v_best integer;
+    v_runner integer;
+    v_classes pg_catalog.jsonb;
+    v_against pg_catalog.jsonb := '[]'::pg_catalog.jsonb;
+    i integer;
+    j integer;
+BEGIN
+    IF k IS NULL THEN  -- a model with no class (an empty private release)
+        RETURN pg_catalog.jsonb_build_object('predicted', NULL, 'runner_up', NULL, 'classes', '{}'::pg_catalog.jsonb,
+                                             'against_runner_up', '[]'::pg_catalog.jsonb);
+    END IF;
+    -- each class's score as the prediction functions add it: the prior, then each term in feature order
+    FOR i IN 1 .. k LOOP
+        v_s := prior[i];
+        FOR j IN 1 .. f LOOP
+            v_s := v_s OPERATOR(pg_catalog.+) contributions[i][j];
+        END LOOP;
+        v_scores[i] := v_s;
+    END LOOP;
+    v_best := "analytics"."pets_scores_best"(v_scores);  -- the predicted class, as <model>_predict picks it
+    v_runner := "analytics"."pets_explain_runner_up"(v_scores, v_best);
+    -- log-sum-exp as the probabilities are computed (terms below -700 add 0)
+    v_max := v_scores[1];
+    FOR i IN 2 .. k LOOP
+        IF v_scores[i] OPERATOR(pg_catalog.>) v_max THEN
+            v_max := v_scores[i];
+        END IF;
+    END LOOP;
+    FOR i IN 1 .. k LOOP
+        v_sum := v_sum OPERATOR(pg_catalog.+) CASE WHEN (v_scores[i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8
+            THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(v_scores[i] OPERATOR(pg_catalog.-) v_max) END;
+    END LOOP;
+    v_lse := pg_catalog.ln(v_sum);
+    -- every class in one query (a query per class costs each row about 70 us a class)
+    v_classes := (
+        SELECT pg_catalog.jsonb_object_agg(classes[c.i], pg_catalog.jsonb_build_object(
+            'prior', prior[c.i],
+            'contributions', COALESCE((SELECT pg_catalog.jsonb_object_agg(features[u.j], contributions[c.i][u.j] ORDER BY u.j)
+                                       FROM pg_catalog.generate_series(1, f) AS u(j)), '{}'::pg_catalog.jsonb),
+            'log_score', v_scores[c.i],
+            'log_posterior', (v_scores[c.i] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse))
+        FROM pg_catalog.generate_series(1, k) AS c(i));
+    IF v_runner OPERATOR(pg_catalog.>) 0 AND f OPERATOR(pg_catalog.>) 0 THEN
+        v_against := (
+            SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('feature', features[d.j], 'difference', d.d) ORDER BY d.d DESC, d.j)
+            FROM (SELECT u.j, contributions[v_best][u.j] OPERATOR(pg_catalog.-) contributions[v_runner][u.j] AS d
+                  FROM pg_catalog.generate_series(1, f) AS u(j)) AS d);
+    END IF;
+    RETURN pg_catalog.jsonb_build_object(
+        'predicted', classes[v_best],
+        'runner_up', CASE WHEN v_runner OPERATOR(pg_catalog.>) 0 THEN classes[v_runner] END,
+        'classes', v_classes,
+        'against_runner_up', v_against);
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]) IS E'export of madnb model "pets_nb": helper: a prediction''s explanation (jsonb) from each class''s prior and features'' terms';
+
 CREATE OR REPLACE FUNCTION "analytics"."pets_predict"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.varchar LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::pg_catalog.varchar[])["analytics"."pets_scores_best"(ARRAY[
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -246,3 +337,15 @@ CREATE OR REPLACE FUNCTION "analytics"."pets_score_share"(share pg_catalog.numer
 COMMENT ON FUNCTION "analytics"."pets_share_encoding"() IS E'export of madnb model "pets_nb": private prediction, the public encoding of a row for pets_score_share (jsonb: modulus, scales, classes, features and their values, the model''s fingerprint)';
 
 COMMENT ON FUNCTION "analytics"."pets_score_share"(pg_catalog.numeric[]) IS E'export of madnb model "pets_nb": private prediction, one additive share (mod p) of an encoded row -> its share of every class''s log-score, in class order (madnb.private_predict adds the servers'' answers)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_explain"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_explain_helper"(ARRAY[''-1.0986122886681098''::pg_catalog.float8, ''-1.0986122886681098''::pg_catalog.float8, ''-1.0986122886681098''::pg_catalog.float8], ARRAY[
+ ARRAY[COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8), COALESCE((''{-0.2682639865946794,-1.4469189829363256}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)],
+ ARRAY[COALESCE((''{-2.8903717578961645,-0.693147180559945,-0.8109302162163288}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-2.8903717578961645,NULL,-0.11778303565638337,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8), COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)],
+ ARRAY[COALESCE((''{-2.8903717578961645,-0.11778303565638337,-2.8903717578961645}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE((''{-2.8903717578961645,NULL,-2.8903717578961645,NULL,-0.11778303565638337}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8), COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8), COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)]
+], E''{"colour","legs","weight","indoor","age"}''::pg_catalog.text[], E''{"cat","dog","fish"}''::pg_catalog.text[])';
+
+COMMENT ON FUNCTION "analytics"."pets_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of the feature values (each NULL, a missing value, unless given)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_explain"(r anyelement) RETURNS pg_catalog.jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_explain"("colour" => ($1)."colour", "legs" => ($1)."legs", "weight" => ($1)."weight", "indoor" => ($1)."indoor", "age" => ($1)."age")';
+
+COMMENT ON FUNCTION "analytics"."pets_explain"(anyelement) IS E'export of madnb model "pets_nb": jsonb explanation: per class the log prior and each feature''s contribution to the log-score the prediction functions use (they sum to it), the log-posterior, the predicted class, the runner-up and the features'' differences against it of a row holding the feature columns';
