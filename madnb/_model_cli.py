@@ -165,6 +165,8 @@ def add_parsers(sub: Any, with_dsn: Callable[..., argparse.ArgumentParser]) -> N
     cv.add_argument("--folds", type=int, default=5, help="number of folds (default 5)")
     cv.add_argument("--seed", type=int, default=0, help="the folds' seed (default 0)")
     cv.add_argument("--key", help="the column whose text assigns the folds (default: the row's text form)")
+    cv.add_argument("--weight", metavar="COLUMN", help="a numeric column of sample weights: each fold's model is weighted "
+                    "(the metrics count rows)")
     cv.add_argument("--grid", type=_json_object, metavar="JSON",
                     help="a grid search: every point scored from one statistics pass ('{\"alpha\": [0.1, 1], \"fit_prior\": [true, false]}')")
     cv.add_argument("--json", action="store_true", help="print every fold's metrics and their mean as JSON")
@@ -402,10 +404,10 @@ def _cross_validate(args: argparse.Namespace, dsn: str) -> int:
                      **dict(args.options))
     if args.grid is not None:
         search = est.cross_validate(args.source, args.label, folds=args.folds, seed=args.seed, key=args.key,
-                                    features=args.features, exclude=args.exclude, grid=args.grid)
+                                    features=args.features, exclude=args.exclude, grid=args.grid, sample_weight=args.weight)
         return _print_grid(search, args.json)
     cv = est.cross_validate(args.source, args.label, folds=args.folds, seed=args.seed, key=args.key,
-                            features=args.features, exclude=args.exclude)
+                            features=args.features, exclude=args.exclude, sample_weight=args.weight)
     if args.json:
         _print_json(cv.to_dict())
         return 0

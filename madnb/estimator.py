@@ -568,8 +568,8 @@ class NaiveBayes:
         (``madnb.train(..., tune => ...)``: seed 0, the rows' text forms as keys, the highest mean accuracy),
         and ``best_params_`` says which.  A parameter of the estimator, as scikit-learn's ``RidgeCV(alphas=...)``,
         since ``madnb.train`` takes it with the others; to choose folds or metric, use
-        :meth:`cross_validate` with ``grid`` and fit with the point you pick.  Not with ``epsilon``, nor with a
-        ``sample_weight`` (0A000).
+        :meth:`cross_validate` with ``grid`` and fit with the point you pick.  Not with ``epsilon`` (0A000); with
+        ``sample_weight``, each fold's model is weighted (the metrics count rows).
     **options
         The kind's parameters, named as scikit-learn names them (``alpha``, ``var_smoothing``,
         ``fit_prior``, ``class_prior``, ``min_categories``, ``binarize``, ``norm``).
@@ -1281,12 +1281,14 @@ class NaiveBayes:
     def cross_validate(
         self, source: Any, label: str | None = None, *, folds: int = 5, seed: int = 0, key: str | None = None,
         features: Sequence[str] | None = None, exclude: Sequence[str] | None = None, grid: None = None,
+        sample_weight: Any = None,
     ) -> CrossValidation: ...
 
     @overload
     def cross_validate(
         self, source: Any, label: str | None = None, *, folds: int = 5, seed: int = 0, key: str | None = None,
         features: Sequence[str] | None = None, exclude: Sequence[str] | None = None, grid: Mapping[str, Sequence[Any]] | str,
+        sample_weight: Any = None,
     ) -> GridSearch: ...
 
     def cross_validate(
@@ -1300,6 +1302,7 @@ class NaiveBayes:
         features: Sequence[str] | None = None,
         exclude: Sequence[str] | None = None,
         grid: Mapping[str, Sequence[Any]] | str | None = None,
+        sample_weight: Any = None,
     ) -> CrossValidation | GridSearch:
         """k-fold cross-validation of this estimator's model in the database (``madnb.cross_validate``).
 
@@ -1326,6 +1329,10 @@ class NaiveBayes:
             (or its JSON text) of the kind's tunable parameters (``smoothing``; ``var_smoothing``; ``alpha``,
             ``fit_prior``, ``norm``: docs/models.md "Grid search").  Every point is scored from the same fold
             statistics, in one statistics pass and one scoring pass; the best is the highest mean accuracy.
+        sample_weight : str or array-like, optional
+            As :meth:`fit`'s (``madnb.cross_validate(..., weight => ...)``): each fold's model is trained with the
+            weights of the other folds' rows; the metrics count rows, as scikit-learn's
+            ``cross_validate(..., params={"sample_weight": w})`` (weights go to fit only).
 
         Returns
         -------
@@ -1346,6 +1353,14 @@ class NaiveBayes:
             features_list = [str(f) for f in self.feature_names_in_]
         categorical = _text_array(self.categorical, "categorical")
         points = _grid(grid, "grid")
+        weight: str | None = None
+        if isinstance(sample_weight, str):
+            weight = sample_weight
+        elif sample_weight is not None:
+            if not exact:
+                raise TypeError("sample_weight as values goes with a DataFrame source; a table's weights are one of its "
+                                "columns: sample_weight='column'")
+            source, weight = _with_weights(source, sample_weight)
         with session(self.conn) as c, self._reporting(c), relation(c, source) as rel:
             if label_exact:
                 label = _identifier(c, label)
@@ -1354,14 +1369,15 @@ class NaiveBayes:
             if exact:
                 exclude_list, categorical = _identifiers(c, exclude_list), _identifiers(c, categorical)
                 key = None if key is None else _identifier(c, key)
+                weight = None if weight is None else _identifier(c, weight)
             rows = c.execute(
                 "SELECT c.fold, c.metrics, c.parameters FROM madnb.cross_validate(source => %s::pg_catalog.text, "
                 "label => %s::pg_catalog.text, features => %s::pg_catalog.text[], folds => %s::pg_catalog.int4, "
                 "seed => %s::pg_catalog.int4, exclude => %s::pg_catalog.text[], categorical => %s::pg_catalog.text[], "
                 "smoothing => %s::pg_catalog.float8, key => %s::pg_catalog.text, kind => %s::pg_catalog.text, "
-                "options => %s::pg_catalog.jsonb, grid => %s::pg_catalog.jsonb) AS c",
+                "options => %s::pg_catalog.jsonb, grid => %s::pg_catalog.jsonb, weight => %s::pg_catalog.text) AS c",
                 [rel.name, label, features_list, folds, seed, exclude_list, categorical, self.smoothing, key, self.kind,
-                 _json(self.options) if self.options else None, points],
+                 _json(self.options) if self.options else None, points, weight],
             ).fetchall()
         if points is not None:
             return GridSearch.from_rows(rows)

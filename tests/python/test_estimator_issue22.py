@@ -145,6 +145,19 @@ def test_sample_weights_give_scikit_learns_weighted_gaussian_nb_from_a_frame_or_
             copy.write_row([i, *r])
     named = madnb.NaiveBayes(db, "iris_wt", kind="gaussian").fit("iris", "species", exclude=["id"], sample_weight="w")
     assert np.abs(named.predict_proba("iris", key="id") - ref.predict_proba(X)).max() <= TOL
+    # cross-validation with the weights: each fold's model scikit-learn's weighted GaussianNB of the other folds
+    folds = np.array([r[0] for r in db.execute("SELECT madnb.fold(id, 3, 0) FROM iris ORDER BY id")]) - 1
+    cv = madnb.NaiveBayes(db, kind="gaussian").cross_validate("iris", "species", exclude=["id"], folds=3, key="id",
+                                                               sample_weight="w")
+    for f, e in enumerate(cv.folds):
+        train, test = folds != f, folds == f
+        fold_nb = GaussianNB().fit(X[train], y[train], sample_weight=w[train])
+        assert e.accuracy == pytest.approx(accuracy_score(y[test], fold_nb.predict(X[test])), abs=1e-12)
+        assert e.rows == int(test.sum())  # the metrics count rows
+    framed = madnb.NaiveBayes(db, kind="gaussian").cross_validate(X.assign(species=y), "species", folds=3, sample_weight=w)
+    assert len(framed.folds) == 3 and sum(e.rows for e in framed.folds) == len(X)
+    with pytest.raises(TypeError, match="DataFrame"):
+        madnb.NaiveBayes(db, kind="gaussian").cross_validate("iris", "species", sample_weight=w)
     with pytest.raises(TypeError, match="DataFrame"):
         madnb.NaiveBayes(db, "iris_bad").fit("iris", "species", sample_weight=w)
     with pytest.raises(ValueError, match="one weight per row"):
