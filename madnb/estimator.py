@@ -194,6 +194,8 @@ class Evaluation:
         The model's classes (as text), the order of every array.
     rows, unknown_label_rows : int
         Rows evaluated, and those whose label is not a class of the model.
+    unscored_rows : int
+        Labelled rows without a prediction (a NULL vector, or a dense one of another length), left out of every metric.
     accuracy, balanced_accuracy : float
     precision, recall, f1 : list of float
         Per class.
@@ -233,6 +235,7 @@ class Evaluation:
     metrics: Mapping[str, Any] = field(repr=False, compare=False)
     roc_auc_ovr: list[float | None] | None = None
     curves: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    unscored_rows: int = 0
 
     @classmethod
     def from_dict(cls, metrics: Mapping[str, Any]) -> Evaluation:
@@ -247,7 +250,7 @@ class Evaluation:
             weighted_avg=dict(m.get("weighted_avg") or {}),
             confusion_matrix=np.array(m.get("confusion_matrix") or [], dtype=np.int64),
             log_loss=m.get("log_loss"), roc_auc=m.get("roc_auc"), positive_class=m.get("positive_class"), metrics=m,
-            roc_auc_ovr=m.get("roc_auc_ovr"), curves=m.get("curves"),
+            roc_auc_ovr=m.get("roc_auc_ovr"), curves=m.get("curves"), unscored_rows=int(m.get("unscored_rows") or 0),
         )
 
     def plot(self, folds: CrossValidation | None = None) -> Any:

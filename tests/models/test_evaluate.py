@@ -46,6 +46,7 @@ def expected(classes: list[str], y_true: list[Any], y_pred: list[Any], proba: np
         "classes": classes,
         "rows": len(y_true),
         "unknown_label_rows": int((~known).sum()),
+        "unscored_rows": 0,
         "accuracy": skm.accuracy_score(y_true, y_pred),
         "balanced_accuracy": skm.balanced_accuracy_score(y_true, y_pred),
         "precision": list(p), "recall": list(r), "f1": list(f), "support": [int(v) for v in s],
@@ -384,3 +385,33 @@ def test_curves_must_not_be_null(db):
     with pytest.raises(psycopg.Error) as e:
         db.execute("SELECT madnb.evaluate('m', 't', curves => NULL)")
     assert e.value.sqlstate == "22004"
+
+
+def test_rows_without_a_prediction_are_left_out_of_every_metric_and_counted_apart(db):
+    # a multinomial model's NULL vectors (and a dense one of another length) have no prediction: scikit-learn's
+    # metrics of the other rows, those rows in unscored_rows, a NOTICE; none scored at all is 22000
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 6, size=(120, 4))
+    y = np.where(x[:, 0] + rng.integers(0, 4, 120) > 4, "b", "a")
+    db.execute("CREATE TABLE vec (id int, v int[], label text)")
+    with db.cursor().copy("COPY vec FROM STDIN") as copy:
+        for i, (row, lab) in enumerate(zip(x.tolist(), y, strict=True)):
+            copy.write_row([i, row, lab])
+    db.execute("SELECT madnb.train('vec_nb', 'vec', 'label', exclude => ARRAY['id'], kind => 'multinomial')")
+    db.execute("INSERT INTO vec SELECT 1000 + i, NULL, 'a' FROM generate_series(1, 7) i")
+    db.execute("INSERT INTO vec VALUES (2000, ARRAY[1, 2], 'b')")
+    notices: list[str] = []
+    db.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+    got = evaluate(db, "vec_nb", "vec")
+    classes = db.execute("SELECT madnb.model_classes('vec_nb')").fetchone()[0]
+    scored = db.execute("SELECT t.label, madnb_models.vec_nb_predict(t.*), madnb_models.vec_nb_predict_proba_array(t.*) "
+                        "FROM vec t WHERE madnb_models.vec_nb_predict(t.*) IS NOT NULL").fetchall()
+    want = expected(classes, [r[0] for r in scored], [r[1] for r in scored], np.array([r[2] for r in scored], dtype=np.float64))
+    want["unscored_rows"] = 8
+    assert len(scored) == 120
+    assert_close(got, want)
+    assert any("8 row(s) without a prediction" in n for n in notices)
+    db.execute("CREATE TABLE vec_none AS SELECT * FROM vec WHERE id >= 1000")
+    with pytest.raises(psycopg.Error) as err:
+        evaluate(db, "vec_nb", "vec_none")
+    assert err.value.sqlstate == "22000" and "has a prediction" in str(err.value)

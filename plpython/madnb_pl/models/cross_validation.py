@@ -331,7 +331,7 @@ def mean_metrics(per_fold: list[dict[str, Any]]) -> dict[str, Any]:
         values = [m[name] for m in per_fold]
         if name in ("classes", "positive_class"):
             out[name] = value
-        elif name in ("rows", "unknown_label_rows", "support", "confusion_matrix"):
+        elif name in ("rows", "unknown_label_rows", "unscored_rows", "support", "confusion_matrix"):
             out[name] = total(values)
         else:
             out[name] = mean(values)

@@ -311,7 +311,7 @@ def counts_ctes_sql(
         by_score = (
             "(SELECT c.g, 2 AS j, c.score, CASE WHEN c.t OPERATOR(pg_catalog.=) 2 THEN c.n ELSE 0 END AS pos,\n"
             "        CASE WHEN c.t OPERATOR(pg_catalog.=) 1 THEN c.n ELSE 0 END AS neg\n"
-            "      FROM c WHERE c.t IS NOT NULL)"
+            "      FROM c WHERE c.t IS NOT NULL AND c.h IS NOT NULL)"
         )
         ranks = "\nUNION ALL" + _auc_sql(by_score)
         scores = by_score
@@ -327,7 +327,7 @@ def counts_ctes_sql(
             # int4 counts (a score's rows), so that the running sums of them are int8, not numeric
             "         (pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.=) j.j))::pg_catalog.int4 AS pos,\n"
             "         (pg_catalog.count(*) FILTER (WHERE r.t OPERATOR(pg_catalog.<>) j.j))::pg_catalog.int4 AS neg\n"
-            f"  FROM r CROSS JOIN {_ranked_classes(k)} AS j(j) WHERE r.t IS NOT NULL GROUP BY 1, 2, 3),\n"
+            f"  FROM r CROSS JOIN {_ranked_classes(k)} AS j(j) WHERE r.t IS NOT NULL AND r.h IS NOT NULL GROUP BY 1, 2, 3),\n"
             + head[len("WITH "):]
         )
         source = "r"
@@ -449,7 +449,7 @@ def read_metrics(classes: list[str], result: Any) -> dict[int, dict[str, Any]]:
         g = int(r["g"])
         if r["what"] == "cell":  # and its rows' log-loss sum: log-loss is that of the cells of a class label
             cells.setdefault(g, {})[(r["t"], r["h"])] = int(r["a"])
-            if r["t"] is not None:
+            if r["t"] is not None and r["h"] is not None:  # a row without a prediction has no log-loss
                 losses.setdefault(g, []).append((int(r["a"]), None if r["f"] is None else float(r["f"])))
         elif r["what"] == "unknown":
             unknown_labels[g] = int(r["a"])
@@ -526,8 +526,11 @@ def _div(a: float, b: float) -> float:
 
 def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknown_labels: int,
             log_loss: float | None, auc: dict[int, tuple[int, int, int]] | None) -> dict[str, Any]:
-    """The metrics from the aggregated rows (class positions 1-based; t None = a label not among the classes)."""
+    """The metrics from the aggregated rows (class positions 1-based; t None = a label not among the classes;
+    h None = a row without a prediction, a NULL vector's: counted apart, in ``unscored_rows``, and in no metric)."""
     k = len(classes)
+    unscored = sum(n for (_t, h), n in cells.items() if h is None)
+    cells = {th: n for th, n in cells.items() if th[1] is not None}
     cm = [[cells.get((i, j), 0) for j in range(1, k + 1)] for i in range(1, k + 1)]
     rows = sum(cells.values())
     unknown_rows = sum(n for (t, _h), n in cells.items() if t is None)
@@ -556,8 +559,9 @@ def metrics(classes: list[str], cells: dict[tuple[int | None, int], int], unknow
         "classes": classes,
         "rows": rows,
         "unknown_label_rows": unknown_rows,
-        "accuracy": sum(tp) / rows,
-        "balanced_accuracy": sum(present) / len(present),
+        "unscored_rows": unscored,
+        "accuracy": sum(tp) / rows if rows else None,
+        "balanced_accuracy": sum(present) / len(present) if present else None,
         "precision": precision,
         "recall": recall,
         "f1": f1,
@@ -607,6 +611,14 @@ def evaluate(
             hint="evaluate on a table or view with labelled rows",
         )
     m = by_group[1]
+    if m["unscored_rows"]:
+        detail = f'{m["unscored_rows"]} labelled row(s) of {rel.display} have no prediction: a NULL vector, or a dense one of another length'
+        if not m["rows"]:
+            raise MadnbError(
+                "22000", f"no labelled row of {rel.display} has a prediction of model {name.key}", detail=detail,
+                hint="evaluate on rows whose vector the model can score (its length is the model's)",
+            )
+        plpy.notice(f'{m["unscored_rows"]} row(s) without a prediction are left out of the metrics', detail=detail)
     if m["unknown_label_rows"] == m["rows"]:  # every metric is then 0 (or NULL): most likely the wrong label or table
         shown = ", ".join(classes[:10]) + (", ..." if len(classes) > 10 else "")
         plpy.warning(
