@@ -251,15 +251,7 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
             f"pg_catalog.count(*) FILTER (WHERE {kept}) AS labelled, "
             f"COALESCE(pg_catalog.sum({w}) FILTER (WHERE {kept}), '0'::{F8}) AS total FROM {src}")
     )[0]
-    if r["unlabelled"]:
-        plpy.notice(
-            f"{r['unlabelled']} row(s) of {training.source.display} with a NULL label were ignored", detail=f'label "{training.label.name}"',
-        )
-    if not r["labelled"]:
-        raise MadnbError(
-            "22023", f"source {training.source.display} has no rows with a non-NULL label and weight",
-            detail=f'label "{training.label.name}", weight "{training.weight.name}"', hint="train on a table with at least one such row",
-        )
+    _weighted_rows(plpy, training, int(r["unlabelled"]), int(r["labelled"]))
     if not r["total"] > 0:
         raise MadnbError(
             "22023", f"the weights of the rows of {training.source.display} sum to 0",
@@ -312,6 +304,20 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
     header = dataclasses.replace(exact_header(plpy, training), weighted=True)
     statistics_table.write_header(plpy, dest.sql, header)
     return header, int(r["labelled"])
+
+
+def _weighted_rows(plpy: Plpy, training: ColumnTraining, unlabelled: int, labelled: int) -> None:
+    """A weighted pass's rows: a NOTICE counts the unlabelled ones; none labelled with a weight is 22023."""
+    assert training.weight is not None
+    if unlabelled:
+        plpy.notice(
+            f"{unlabelled} row(s) of {training.source.display} with a NULL label were ignored", detail=f'label "{training.label.name}"',
+        )
+    if not labelled:
+        raise MadnbError(
+            "22023", f"source {training.source.display} has no rows with a non-NULL label and weight",
+            detail=f'label "{training.label.name}", weight "{training.weight.name}"', hint="train on a table with at least one such row",
+        )
 
 
 def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple[str, int]:
@@ -380,15 +386,7 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
             f"COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS labelled, "
             f"COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NOT NULL), '0'::{F8}) AS total FROM {s} AS s WHERE s.o OPERATOR(pg_catalog.=) 0")
     )[0]
-    if r["unlabelled"]:
-        plpy.notice(
-            f"{r['unlabelled']} row(s) of {training.source.display} with a NULL label were ignored", detail=f'label "{training.label.name}"',
-        )
-    if not r["labelled"]:
-        raise MadnbError(
-            "22023", f"source {training.source.display} has no rows with a non-NULL label and weight",
-            detail=f'label "{training.label.name}", weight "{training.weight.name}"', hint="train on a table with at least one such row",
-        )
+    _weighted_rows(plpy, training, int(r["unlabelled"]), int(r["labelled"]))
     if xs:  # the unweighted moments: any value of a row trained on, weight 0 too
         per_feature = ", ".join(f"({j}, s.u{j}, s.p{j})" for j in xs)
         refuse_infinite(plpy, training, f"{s} AS s CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, m, v)",
