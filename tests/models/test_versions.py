@@ -310,3 +310,23 @@ def test_a_granted_role_versions_its_own_models_and_cannot_write_another_roles_v
         b.close()
         db.execute("DROP SCHEMA IF EXISTS work CASCADE")
         drop_roles(db, [alice, bob])
+
+
+def test_update_and_forget_say_which_classes_the_model_gains_or_loses(db: psycopg.Connection[Any]) -> None:
+    db.execute("CREATE TABLE pets (colour text, legs int, label text)")
+    db.execute("INSERT INTO pets VALUES ('black', 4, 'cat'), ('white', 4, 'dog'), ('black', 2, 'cat')")
+    db.execute("CREATE TABLE birds (colour text, legs int, label text)")
+    db.execute("INSERT INTO birds VALUES ('white', 2, 'bird'), ('black', 2, 'bird')")
+    db.execute("SELECT madnb.train('pets_nb', 'pets', 'label', categorical => ARRAY['legs'])")
+    notices: list[str] = []
+    db.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+    db.execute("SELECT madnb.update('pets_nb', 'birds')")
+    assert notices == ['model "pets_nb" gains 1 class(es): bird']
+    assert db.execute("SELECT madnb.model_classes('pets_nb')").fetchone()[0] == ["bird", "cat", "dog"]
+    notices.clear()
+    db.execute("SELECT madnb.forget('pets_nb', 'birds')")
+    assert notices == ['model "pets_nb" loses 1 class(es): bird']
+    notices.clear()
+    db.execute("CREATE TABLE one_cat AS SELECT * FROM pets WHERE legs = 2")
+    db.execute("SELECT madnb.forget('pets_nb', 'one_cat')")  # cat keeps a row: no class changes, no NOTICE
+    assert notices == []

@@ -586,6 +586,21 @@ def _changed(plpy: Plpy, model: str | None, source: str | None, operation: str) 
     _train(plpy, name, kind, training, request, True,
            _Rebuild(operation, kind.source(training).display, part_released.rows, source_sql, old.source, statistics))
     plpy.execute(Sql(f"DROP TABLE {part.sql}, {summed.sql}"))
+    _notice_classes(plpy, name.key, old.classes, catalog.require(plpy, name).classes)
+
+
+def _notice_classes(plpy: Plpy, model: str, before: list[str], after: list[str]) -> None:
+    """A NOTICE for the classes an update or a forget gave the model or took from it (a class its rows had not
+    shown, one no remaining row has): its predictions and probability arrays change shape with them."""
+    gained, lost = [c for c in after if c not in before], [c for c in before if c not in after]
+    for classes, how in ((gained, "gains"), (lost, "loses")):
+        if classes:
+            shown = ", ".join(classes[:10]) + (", ..." if len(classes) > 10 else "")
+            plpy.notice(
+                f'model "{model}" {how} {len(classes)} class(es): {shown}',
+                detail=f"its classes are now {len(after)}, in the order of madnb.model_classes; "
+                "<model>_predict_proba_array gives one probability per class",
+            )
 
 
 @entry_point
