@@ -272,30 +272,21 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
     plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) {' UNION ALL '.join(parts)}"))
     if training.numeric:
         xs = {j: str(gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1])) for j in training.numeric}
-        means = ", ".join(
-            f"{_ratio(f'pg_catalog.sum({w} OPERATOR(pg_catalog.*) {x})', f'pg_catalog.sum({w}) FILTER (WHERE {x} IS NOT NULL)')} AS c{j}"
-            for j, x in xs.items()
-        )
+        means = _weighted_means(w, xs)
         aggs, cells = [], []
-        for j, x in xs.items():
-            d = f"({x} OPERATOR(pg_catalog.-) m.c{j})"
-            aggs.append(
-                f"pg_catalog.sum({w}) FILTER (WHERE {x} IS NOT NULL) AS w{j}, pg_catalog.min(m.c{j}) AS c{j}, "
-                f"pg_catalog.sum({w} OPERATOR(pg_catalog.*) {d}) AS s{j}, "
-                f"pg_catalog.sum({w} OPERATOR(pg_catalog.*) {d} OPERATOR(pg_catalog.*) {d}) AS q{j}"
-            )
+        for j, (wj, c, s_, q_) in _weighted_sums(w, xs, "m").items():
+            aggs.append(f"{wj} AS w{j}, {c} AS c{j}, {s_} AS s{j}, {q_} AS q{j}")
             cells.append(f"({j}, g.w{j}, g.c{j}, g.s{j}, g.q{j})")
         moments = (
             f"WITH m AS (SELECT {lab} AS cls, {means} FROM {src} WHERE {kept} GROUP BY 1) "
             f"SELECT {lab} AS cls, {', '.join(aggs)} FROM {src} JOIN m ON m.cls OPERATOR(pg_catalog.=) {lab} "
             f"WHERE {kept} GROUP BY 1"
         )
-        # mean = c + s / w and M2 = q - s**2 / w (s: the rounding of c, nearly 0)
-        m2 = f"GREATEST(x.q OPERATOR(pg_catalog.-) {_ratio('x.s OPERATOR(pg_catalog.*) x.s', 'x.w')}, '0'::{F8})"
+        mean, m2 = _mean_and_m2("x.w", "x.c", "x.s", "x.q")
         plpy.execute(
             Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) "
                 f"SELECT g.cls, x.j, NULL, NULL, COALESCE(x.w, '0'::{F8}){exact}, "
-                f"x.c OPERATOR(pg_catalog.+) {_ratio('x.s', 'x.w')}, "
+                f"{mean}, "
                 f"CASE WHEN x.w OPERATOR(pg_catalog.>) '1'::{F8} THEN {m2} OPERATOR(pg_catalog./) (x.w OPERATOR(pg_catalog.-) '1'::{F8}) END, "
                 f"({m2}){exact} "
                 f"FROM ({moments}) AS g CROSS JOIN LATERAL (VALUES {', '.join(cells)}) AS x(j, w, c, s, q)")
@@ -347,20 +338,14 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
     n = "pg_catalog.sum(t.wt)"
     first = f"SELECT t.f, t.l AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS r, {n} AS n"
     if xs:
-        means = ", ".join(
-            f"{_ratio(f'pg_catalog.sum(t.wt OPERATOR(pg_catalog.*) {x})', f'pg_catalog.sum(t.wt) FILTER (WHERE {x} IS NOT NULL)')} AS c{j}"
-            for j, x in xs.items()
-        )
+        means = _weighted_means("t.wt", xs)
         aggs = []
+        sums = _weighted_sums("t.wt", xs, "m")
         for j, x in xs.items():
-            d = f"({x} OPERATOR(pg_catalog.-) m.c{j})"
-            s_, q_ = f"pg_catalog.sum(t.wt OPERATOR(pg_catalog.*) {d})", f"pg_catalog.sum(t.wt OPERATOR(pg_catalog.*) {d} OPERATOR(pg_catalog.*) {d})"
-            wj = f"pg_catalog.sum(t.wt) FILTER (WHERE {x} IS NOT NULL)"
-            # mean = c + s / w and M2 = q - s**2 / w (s: the rounding of c, nearly 0), as write_weighted_statistics
+            wj, c, s_, q_ = sums[j]
+            mean, m2 = _mean_and_m2(wj, c, s_, q_)
             aggs.append(
-                f"{wj} AS w{j}, pg_catalog.min(m.c{j}) OPERATOR(pg_catalog.+) {_ratio(s_, wj)} AS m{j}, "
-                f"GREATEST({q_} OPERATOR(pg_catalog.-) {_ratio(f'{s_} OPERATOR(pg_catalog.*) {s_}', wj)}, '0'::{F8}) AS q{j}, "
-                f"pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS u{j}, "
+                f"{wj} AS w{j}, {mean} AS m{j}, {m2} AS q{j}, pg_catalog.count({x}) AS c{j}, pg_catalog.avg({x}) AS u{j}, "
                 f"pg_catalog.var_pop({x}) OPERATOR(pg_catalog.*) pg_catalog.count({x})::{F8} AS p{j}"
             )
         first = (
@@ -456,6 +441,33 @@ def complement_max_variance(plpy: Plpy, training: ColumnTraining, s: str, folds:
             merged[int(r["j"])] = (n, ma + delta * nb / n, qa + qb + delta * delta * na * nb / n)
         out.append(max((q / n for n, _m, q in merged.values()), default=0.0))
     return out
+
+
+def _weighted_means(w: str, xs: dict[int, str]) -> str:
+    """The first scan of the weighted Gaussian cells: per Gaussian feature j (value ``xs[j]``, weight ``w``) the
+    weighted mean of its present values, ``c{j}`` (:func:`write_weighted_statistics`, :func:`weighted_fold_pass`)."""
+    return ", ".join(
+        f"{_ratio(f'pg_catalog.sum({w} OPERATOR(pg_catalog.*) {x})', f'pg_catalog.sum({w}) FILTER (WHERE {x} IS NOT NULL)')} AS c{j}"
+        for j, x in xs.items()
+    )
+
+
+def _weighted_sums(w: str, xs: dict[int, str], m: str) -> dict[int, tuple[str, str, str, str]]:
+    """The second scan's aggregates per Gaussian feature j, over the first scan's means ``{m}.c{j}``: the present
+    values' weight w, the mean c, and the weighted sums of the deviations s and of their squares q."""
+    out = {}
+    for j, x in xs.items():
+        d = f"({x} OPERATOR(pg_catalog.-) {m}.c{j})"
+        out[j] = (f"pg_catalog.sum({w}) FILTER (WHERE {x} IS NOT NULL)", f"pg_catalog.min({m}.c{j})",
+                  f"pg_catalog.sum({w} OPERATOR(pg_catalog.*) {d})", f"pg_catalog.sum({w} OPERATOR(pg_catalog.*) {d} OPERATOR(pg_catalog.*) {d})")
+    return out
+
+
+def _mean_and_m2(w: str, c: str, s: str, q: str) -> tuple[str, str]:
+    """A weighted Gaussian cell's mean and centred second moment from :func:`_weighted_sums`' w, c, s, q:
+    mean = c + s / w and M2 = q - s**2 / w (s: the rounding of c, nearly 0; the corrected two-pass formula)."""
+    return (f"{c} OPERATOR(pg_catalog.+) {_ratio(s, w)}",
+            f"GREATEST({q} OPERATOR(pg_catalog.-) {_ratio(f'{s} OPERATOR(pg_catalog.*) {s}', w)}, '0'::{F8})")
 
 
 def _ratio(a: str, b: str) -> str:
