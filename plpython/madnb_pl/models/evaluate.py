@@ -201,7 +201,8 @@ def _curves_sql() -> str:
       and where tps changes before or after); of n candidates, when n exceeds
       :data:`CURVE_POINTS`, the first, the last and every ceil(n / CURVE_POINTS)-th;
     * 'cal' rows: per class t and bin h of :data:`CALIBRATION_BINS`, the rows a,
-      the positives b and the probabilities' sum f (``calibration_curve``'s bins: a
+      the positives b and the probabilities' sum f, added in the scores' order (the same bits whatever order
+      the plan reads s in) (``calibration_curve``'s bins: a
       bin holds the probabilities above its lower edge and up to its upper one,
       numpy's searchsorted of the inner edges).
     """
@@ -253,7 +254,7 @@ WHERE (o.what OPERATOR(pg_catalog.=) 'point' AND y.keep OPERATOR(pg_catalog.>) 0
    OR (o.what OPERATOR(pg_catalog.=) 'rank' AND y.rn OPERATOR(pg_catalog.=) 1)
 UNION ALL
 SELECT 'cal', s.g, s.j, {bin_of}, pg_catalog.sum(s.pos OPERATOR(pg_catalog.+) s.neg), pg_catalog.sum(s.pos), NULL,
-       pg_catalog.sum(s.score OPERATOR(pg_catalog.*) (s.pos OPERATOR(pg_catalog.+) s.neg)::{F8})
+       pg_catalog.sum(s.score OPERATOR(pg_catalog.*) (s.pos OPERATOR(pg_catalog.+) s.neg)::{F8} ORDER BY s.score)
 FROM s GROUP BY 1, 2, 3, 4"""
 
 
