@@ -169,6 +169,149 @@ COMMENT ON FUNCTION madnb.model_classes(text) IS
 
 -- Per-row helpers of the generated prediction functions.  Scores are
 -- log-likelihoods; none is NULL.
+-- Up to 4 classes the generated functions pass the scores one by one (an array
+-- to build and read costs per row): these overloads, which the array forms call.
+CREATE OR REPLACE FUNCTION madnb._nb_best(a pg_catalog.float8, b pg_catalog.float8) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_threshold pg_catalog.float8 := GREATEST(a, b) OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(a, b))));
+BEGIN
+    RETURN CASE WHEN a OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN b OPERATOR(pg_catalog.>=) v_threshold THEN 2 ELSE 1 END;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_best(float8, float8) IS
+    'internal: madnb._nb_best of 2 scores given one by one (no array to build and read per row)';
+
+CREATE OR REPLACE FUNCTION madnb._nb_proba(a pg_catalog.float8, b pg_catalog.float8) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_max pg_catalog.float8 := GREATEST(a, b);
+    v_lse pg_catalog.float8 := pg_catalog.ln(0::pg_catalog.float8
+        OPERATOR(pg_catalog.+) CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max)) END);
+BEGIN
+    RETURN ARRAY[
+        CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_proba(float8, float8) IS
+    'internal: madnb._nb_proba of 2 scores given one by one (no array to build and read per row)';
+
+CREATE OR REPLACE FUNCTION madnb._nb_clear(bound pg_catalog.float8, a pg_catalog.float8, b pg_catalog.float8) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_cut pg_catalog.float8 := GREATEST(a, b) OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*) ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(GREATEST(a, b))) OPERATOR(pg_catalog.+) bound));
+BEGIN
+    RETURN CASE
+        WHEN a OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN b OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 1 END
+        WHEN b OPERATOR(pg_catalog.>) v_cut THEN 2
+    END;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_clear(float8, float8, float8) IS
+    'internal: madnb._nb_clear of 2 scores given one by one';
+
+CREATE OR REPLACE FUNCTION madnb._nb_best(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_threshold pg_catalog.float8 := GREATEST(a, b, c) OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(a, b, c))));
+BEGIN
+    RETURN CASE WHEN a OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN b OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN c OPERATOR(pg_catalog.>=) v_threshold THEN 3 ELSE 1 END;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_best(float8, float8, float8) IS
+    'internal: madnb._nb_best of 3 scores given one by one (no array to build and read per row)';
+
+CREATE OR REPLACE FUNCTION madnb._nb_proba(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_max pg_catalog.float8 := GREATEST(a, b, c);
+    v_lse pg_catalog.float8 := pg_catalog.ln(0::pg_catalog.float8
+        OPERATOR(pg_catalog.+) CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max)) END);
+BEGIN
+    RETURN ARRAY[
+        CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_proba(float8, float8, float8) IS
+    'internal: madnb._nb_proba of 3 scores given one by one (no array to build and read per row)';
+
+CREATE OR REPLACE FUNCTION madnb._nb_clear(bound pg_catalog.float8, a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_cut pg_catalog.float8 := GREATEST(a, b, c) OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*) ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(GREATEST(a, b, c))) OPERATOR(pg_catalog.+) bound));
+BEGIN
+    RETURN CASE
+        WHEN a OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN b OPERATOR(pg_catalog.>) v_cut OR c OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 1 END
+        WHEN b OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN c OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 2 END
+        WHEN c OPERATOR(pg_catalog.>) v_cut THEN 3
+    END;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_clear(float8, float8, float8, float8) IS
+    'internal: madnb._nb_clear of 3 scores given one by one';
+
+CREATE OR REPLACE FUNCTION madnb._nb_best(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8, d pg_catalog.float8) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_threshold pg_catalog.float8 := GREATEST(a, b, c, d) OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(a, b, c, d))));
+BEGIN
+    RETURN CASE WHEN a OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN b OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN c OPERATOR(pg_catalog.>=) v_threshold THEN 3 WHEN d OPERATOR(pg_catalog.>=) v_threshold THEN 4 ELSE 1 END;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_best(float8, float8, float8, float8) IS
+    'internal: madnb._nb_best of 4 scores given one by one (no array to build and read per row)';
+
+CREATE OR REPLACE FUNCTION madnb._nb_proba(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8, d pg_catalog.float8) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_max pg_catalog.float8 := GREATEST(a, b, c, d);
+    v_lse pg_catalog.float8 := pg_catalog.ln(0::pg_catalog.float8
+        OPERATOR(pg_catalog.+) CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (d OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((d OPERATOR(pg_catalog.-) v_max)) END);
+BEGIN
+    RETURN ARRAY[
+        CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (d OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((d OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_proba(float8, float8, float8, float8) IS
+    'internal: madnb._nb_proba of 4 scores given one by one (no array to build and read per row)';
+
+CREATE OR REPLACE FUNCTION madnb._nb_clear(bound pg_catalog.float8, a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8, d pg_catalog.float8) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_cut pg_catalog.float8 := GREATEST(a, b, c, d) OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*) ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(GREATEST(a, b, c, d))) OPERATOR(pg_catalog.+) bound));
+BEGIN
+    RETURN CASE
+        WHEN a OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN b OPERATOR(pg_catalog.>) v_cut OR c OPERATOR(pg_catalog.>) v_cut OR d OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 1 END
+        WHEN b OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN c OPERATOR(pg_catalog.>) v_cut OR d OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 2 END
+        WHEN c OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN d OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 3 END
+        WHEN d OPERATOR(pg_catalog.>) v_cut THEN 4
+    END;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_clear(float8, float8, float8, float8, float8) IS
+    'internal: madnb._nb_clear of 4 scores given one by one';
+
 CREATE OR REPLACE FUNCTION madnb._nb_best(scores pg_catalog.float8[]) RETURNS integer
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
 AS $$
@@ -177,22 +320,15 @@ DECLARE
     v_threshold pg_catalog.float8;
     i integer;
 BEGIN
-    -- up to 4 classes written out (once per predicted row, each statement costs): the loops' operations
-    -- in their order, GREATEST being the loop's max
+    -- up to 4 classes: the overload of that many scores (the same operations, without the loops)
     IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 2 THEN
-        v_best := GREATEST(scores[1], scores[2]);
-        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
-        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 ELSE 1 END;
+        RETURN madnb._nb_best(scores[1], scores[2]);
     END IF;
     IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 3 THEN
-        v_best := GREATEST(scores[1], scores[2], scores[3]);
-        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
-        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN scores[3] OPERATOR(pg_catalog.>=) v_threshold THEN 3 ELSE 1 END;
+        RETURN madnb._nb_best(scores[1], scores[2], scores[3]);
     END IF;
     IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 4 THEN
-        v_best := GREATEST(scores[1], scores[2], scores[3], scores[4]);
-        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
-        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN scores[3] OPERATOR(pg_catalog.>=) v_threshold THEN 3 WHEN scores[4] OPERATOR(pg_catalog.>=) v_threshold THEN 4 ELSE 1 END;
+        RETURN madnb._nb_best(scores[1], scores[2], scores[3], scores[4]);
     END IF;
     FOR i IN 2 .. pg_catalog.array_upper(scores, 1) LOOP
         IF scores[i] OPERATOR(pg_catalog.>) v_best THEN
@@ -224,42 +360,16 @@ DECLARE
     i integer;
     k integer := pg_catalog.array_upper(scores, 1);
 BEGIN
-    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700.  This runs once per
-    -- predicted row and each statement costs (about 0.2 us), so up to 4 classes the loops below are
-    -- written out: the same operations in the same order (GREATEST is the loop's max, NaN included;
-    -- the sum adds from 0 in class order), three statements instead of 3 k + 2
+    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700; the sum adds from 0 in
+    -- class order.  Up to 4 classes: the overload of that many scores (the same operations, without the loops)
     IF k OPERATOR(pg_catalog.=) 2 THEN
-        v_max := GREATEST(scores[1], scores[2]);
-        v_lse := pg_catalog.ln(0::pg_catalog.float8
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END);
-        RETURN ARRAY[
-            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+        RETURN madnb._nb_proba(scores[1], scores[2]);
     END IF;
     IF k OPERATOR(pg_catalog.=) 3 THEN
-        v_max := GREATEST(scores[1], scores[2], scores[3]);
-        v_lse := pg_catalog.ln(0::pg_catalog.float8
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[3] OPERATOR(pg_catalog.-) v_max) END);
-        RETURN ARRAY[
-            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+        RETURN madnb._nb_proba(scores[1], scores[2], scores[3]);
     END IF;
     IF k OPERATOR(pg_catalog.=) 4 THEN
-        v_max := GREATEST(scores[1], scores[2], scores[3], scores[4]);
-        v_lse := pg_catalog.ln(0::pg_catalog.float8
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[3] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[4] OPERATOR(pg_catalog.-) v_max) END);
-        RETURN ARRAY[
-            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+        RETURN madnb._nb_proba(scores[1], scores[2], scores[3], scores[4]);
     END IF;
     FOR i IN 2 .. k LOOP
         IF scores[i] OPERATOR(pg_catalog.>) v_max THEN
@@ -280,6 +390,48 @@ END
 $$;
 COMMENT ON FUNCTION madnb._nb_proba(float8[]) IS
     'internal: class probabilities from log-likelihoods by log-sum-exp, as the probs view computes them';
+
+CREATE OR REPLACE FUNCTION madnb._nb_clear(bound pg_catalog.float8, scores pg_catalog.float8[]) RETURNS integer
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $$
+DECLARE
+    v_max pg_catalog.float8 := scores[1];
+    v_cut pg_catalog.float8;
+    v_at integer;
+    i integer;
+    k integer := pg_catalog.array_upper(scores, 1);
+BEGIN
+    -- a clear winner of scores that may all be off by one amount (the generated functions' shifted
+    -- scores, generated.clear_bound): the largest, when every other score is more than
+    -- 1e-6 * (1 + |largest| + bound) below it; NULL otherwise (a tie or a near one, NaN), and the
+    -- caller computes the class from the unshifted scores.  Up to 4 classes: the overload of that many
+    IF k OPERATOR(pg_catalog.=) 2 THEN
+        RETURN madnb._nb_clear(bound, scores[1], scores[2]);
+    END IF;
+    IF k OPERATOR(pg_catalog.=) 3 THEN
+        RETURN madnb._nb_clear(bound, scores[1], scores[2], scores[3]);
+    END IF;
+    IF k OPERATOR(pg_catalog.=) 4 THEN
+        RETURN madnb._nb_clear(bound, scores[1], scores[2], scores[3], scores[4]);
+    END IF;
+    FOR i IN 2 .. k LOOP
+        v_max := GREATEST(v_max, scores[i]);
+    END LOOP;
+    v_cut := v_max OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*)
+        ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(v_max)) OPERATOR(pg_catalog.+) bound));
+    FOR i IN 1 .. k LOOP
+        IF scores[i] OPERATOR(pg_catalog.>) v_cut THEN
+            IF v_at IS NOT NULL THEN
+                RETURN NULL;
+            END IF;
+            v_at := i;
+        END IF;
+    END LOOP;
+    RETURN v_at;
+END
+$$;
+COMMENT ON FUNCTION madnb._nb_clear(float8, float8[]) IS
+    'internal: the position of the largest score when every other is more than 1e-6 * (1 + |largest| + bound) below it, else NULL: <model>_predict reads its class off shifted scores so, and computes it from the unshifted ones otherwise';
 
 CREATE OR REPLACE FUNCTION madnb._nb_proba_jsonb(scores pg_catalog.float8[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1

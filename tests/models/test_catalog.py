@@ -59,6 +59,7 @@ def test_every_model_object_has_a_comment_saying_what_it_is(fruit):
         "WHERE pronamespace = 'madnb_models'::regnamespace ORDER BY 1"
     ).fetchall()
     assert [f[0] for f in functions] == [
+        "madnb_models.fruit_nb_exact_class(text,double precision,boolean)",
         "madnb_models.fruit_nb_explain(anyelement)",
         "madnb_models.fruit_nb_explain(text,double precision,boolean)",
         "madnb_models.fruit_nb_predict(anyelement)",
@@ -78,9 +79,15 @@ def test_the_generated_functions_are_inlinable_sql_parallel_safe_and_immutable_w
     props = db.execute(
         "SELECT DISTINCT l.lanname, p.provolatile, p.proparallel, p.prosecdef, p.proconfig IS NULL FROM pg_proc p "
         "JOIN pg_language l ON l.oid = p.prolang WHERE p.pronamespace = 'madnb_models'::regnamespace "
-        "AND p.proname <> 'fruit_nb_score_share'"
+        "AND p.proname NOT IN ('fruit_nb_score_share', 'fruit_nb_exact_class')"
     ).fetchall()
     assert props == [("sql", "i", "s", False, True)]
+    # predict's class from the unshifted scores, for a row near a tie: PL/pgSQL of cost 1, so that the plan of a
+    # prediction neither inlines nor costs it (a large plan cost turns JIT on)
+    assert db.execute(
+        "SELECT l.lanname, p.provolatile, p.proparallel, p.prosecdef, p.proconfig IS NULL, p.procost FROM pg_proc p "
+        "JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = 'madnb_models.fruit_nb_exact_class'::regproc"
+    ).fetchall() == [("plpgsql", "i", "s", False, True, 1.0)]
     # private prediction's share function: PL/pgSQL (its share checked), called once per shared row
     assert db.execute(
         "SELECT l.lanname, p.provolatile, p.proparallel, p.prosecdef, p.proconfig IS NULL FROM pg_proc p "
@@ -120,7 +127,7 @@ def test_drop_model_drops_the_objects_training_made_and_never_a_users_function_o
     db.execute("SELECT madnb.train('pre', 'pre_t', 'label')")
     recorded = db.execute("SELECT functions, tables FROM madnb._models WHERE name = 'pre'").fetchone()
     assert recorded == (
-        ["madnb_models.pre_explain(anyelement)", "madnb_models.pre_explain(text,text,text)",
+        ["madnb_models.pre_exact_class(text,text,text)", "madnb_models.pre_explain(anyelement)", "madnb_models.pre_explain(text,text,text)",
          "madnb_models.pre_predict(anyelement)", "madnb_models.pre_predict(text,text,text)",
          "madnb_models.pre_predict_proba(anyelement)", "madnb_models.pre_predict_proba(text,text,text)",
          "madnb_models.pre_predict_proba_array(anyelement)", "madnb_models.pre_predict_proba_array(text,text,text)",

@@ -324,7 +324,7 @@ def test_a_decided_prediction_keeps_the_model_inlined_into_the_query(db):
     ).fetchall())
     # inlined: neither madnb.decide nor the model's function is called, their bodies are in the scan's output
     assert "iris_g_predict_proba_array" not in plan and " decide(" not in plan
-    assert "(d.d -> 'classes'::text) ->> (_nb_decide(d.d, decide_proba_array(d.d, _nb_proba(ARRAY[" in plan
+    assert "(d.d -> 'classes'::text) ->> (_nb_decide(d.d, decide_proba_array(d.d, _nb_proba(" in plan
     assert "Seq Scan on public.iris" in plan
 
 

@@ -261,7 +261,7 @@ def test_a_script_runs_again_and_over_an_older_export_of_its_model_but_stops_at_
     # a single expression there too: the planner inlines it (only the helper is called)
     target.execute("CREATE TABLE t AS SELECT 'red'::text AS colour, 2 AS seeds, 130.0 AS weight")
     plan = "\n".join(r[0] for r in target.execute("EXPLAIN (VERBOSE) SELECT public.fruit_nb_predict(t) FROM t"))
-    assert "fruit_nb_scores_best" in plan and "fruit_nb_predict(" not in plan
+    assert "fruit_nb_scores_clear" in plan and "fruit_nb_predict(" not in plan
     # another model exported under the same name would replace them: stopped, nothing changed
     db.execute("SELECT madnb.train('other', 'fruit', 'kind', features => ARRAY['colour', 'seeds', 'weight'])")
     with pytest.raises(psycopg.Error) as e:

@@ -137,7 +137,7 @@ def test_the_row_form_is_still_inlined_into_the_callers_query(people):
     ).fetchall()
     text = "\n".join(r[0] for r in plan)
     assert "people_nb_predict" not in text  # inlined: the model's expression, no call of the function
-    assert "_nb_best" in text
+    assert "_nb_clear" in text and "people_nb_exact_class" in text  # the class off the shifted scores, else the exact one
 
 
 def test_a_row_without_the_vector_column_of_a_vector_model_fails_with_a_short_error(db):
@@ -357,7 +357,7 @@ def test_replacing_a_wide_model_by_a_narrow_one_and_back_and_dropping_it_leaves_
     narrow = _functions(db, "w_nb_")
     assert sorted(narrow) == _recorded(db, "w_nb")
     assert [f.split("(")[0] for f in narrow] == ["madnb_models.w_nb_" + s for s in (
-        "explain", "explain", "predict", "predict", "predict_proba", "predict_proba", "predict_proba_array", "predict_proba_array", "score_share",
+        "exact_class", "explain", "explain", "predict", "predict", "predict_proba", "predict_proba", "predict_proba_array", "predict_proba_array", "score_share",
         "share_encoding")]
     # wide again, then wider by fewer checks (fewer features): only the checks the model uses
     train_wide(db, "w_nb", "w", WIDE, replace=True)

@@ -240,7 +240,7 @@ def test_batch_prediction_runs_in_parallel_workers_and_one_row_by_key_is_an_inde
     assert "Workers Launched: 2" in plan or "Workers Launched: 1" in plan, plan
     assert "Partial Aggregate" in plan
     # the function was inlined: its lookups are in the scan's output, no call to adult_nb_predict remains
-    assert "adult_nb_predict" not in plan and "_nb_best" in plan
+    assert "adult_nb_predict" not in plan and "_nb_clear" in plan
     one = "\n".join(r[0] for r in db.execute(
         "EXPLAIN (COSTS OFF) SELECT madnb_models.adult_nb_predict(t) FROM adult_test t WHERE t.id = 42"
     ))
@@ -382,6 +382,34 @@ def test_a_tie_predicts_the_first_class_in_class_order_as_the_classify_view_list
     assert db.execute("SELECT nb_classification::text[] FROM tie_classify").fetchone()[0] == ["sad", "happy"]
 
 
+def test_near_ties_of_a_model_with_categorical_features_predict_the_classify_views_first_class(db):
+    # predict reads a row's class off scores that leave out the first class's categorical terms when one class is
+    # clearly ahead, and computes it from the whole scores otherwise: near a tie it must pick what the classify view
+    # picks.  Both classes see the same colours; their Gaussian feature differs by 1e-6 in mean, so that the
+    # log-likelihoods at the midpoint differ by less than the tie tolerance, a little more, and clearly
+    db.execute("CREATE TABLE nt (y text, colour text, v float8)")
+    db.execute("INSERT INTO nt SELECT y, c, v + CASE WHEN y = 'b' THEN 1e-6 ELSE 0 END "
+               "FROM unnest(ARRAY['a', 'b']) y, unnest(ARRAY['red', 'red', 'blue']) c, unnest(ARRAY[0.0, 2.0, 0.5, 1.5]) v")
+    db.execute("SELECT madnb.train('nt_nb', 'nt', 'y')")
+    db.execute("CREATE TABLE nt_test AS SELECT row_number() OVER () AS id, c AS colour, 1 + 5e-7 + k * d AS v FROM "
+               "unnest(ARRAY['red', 'blue', 'green', NULL]) c, generate_series(-20, 20) k, unnest(ARRAY[1e-9, 1e-7, 1e-4, 1e-1]) d")
+    # the same rows as MADlib's interface takes them: colour codes 1 (red), 2 (blue), 3 (green: unseen)
+    code = "CASE colour WHEN 'red' THEN 1 WHEN 'blue' THEN 2 WHEN 'green' THEN 3 END"
+    db.execute(f"CREATE TABLE nt_arr AS SELECT y, ARRAY[{code}, v]::float8[] AS attributes FROM nt")
+    db.execute(f"CREATE TABLE nt_test_arr AS SELECT id, ARRAY[{code}, v]::float8[] AS attributes FROM nt_test")
+    db.execute("SELECT madnb.create_nb_prepared_data_tables('nt_arr', 'y', 'attributes', 'ARRAY[2]', 2, 'nt_fp', 'nt_np', 'nt_cp')")
+    db.execute("SELECT madnb.create_nb_classify_view('nt_fp', 'nt_cp', 'nt_test_arr', 'id', 'attributes', 2, 'nt_np', 'nt_classify')")
+    view = dict(db.execute("SELECT key, nb_classification::text[] FROM nt_classify").fetchall())
+    got = db.execute("SELECT t.id, madnb_models.nt_nb_predict(t), madnb_models.nt_nb_predict_proba_array(t) FROM nt_test t").fetchall()
+    assert len(got) == len(view) == 4 * 41 * 4
+    for key, predicted, proba in got:
+        assert predicted == view[key][0], (key, view[key], proba)
+    # the situations: ties the view lists both classes for, and rows where b's probability is the larger by a hair
+    assert sum(len(c) == 2 for c in view.values()) > 0
+    assert any(p == "a" and pr[1] > pr[0] for _, p, pr in got)
+    assert {p for _, p, _ in got} == {"a", "b"}
+
+
 def test_date_and_time_features_predict_the_same_whatever_datestyle_and_timezone(db):
     # class a on early days, class b on late ones; the keys must not follow the session's settings
     db.execute("CREATE TABLE ev (k text, d date, ts timestamp, tz timestamptz)")
@@ -485,9 +513,20 @@ def _first_within_tolerance(scores: list[float]) -> int:
     return next(i for i, s in enumerate(scores, start=1) if s >= best - 1e-12 * max(1.0, abs(best)))
 
 
+def _clear_winner(scores: list[float], bound: float) -> int | None:
+    """madnb._nb_clear's class: the best (1-based) when every other score is more than 1e-6 (1 + |best| + bound) below it;
+    None with a NaN (PostgreSQL orders NaN above every number: no score is more than anything below it)."""
+    if any(math.isnan(s) for s in scores):
+        return None
+    best = max(scores)
+    cut = best - 1e-6 * ((1.0 + abs(best)) + bound)
+    above = [i for i, s in enumerate(scores, start=1) if s > cut]
+    return above[0] if len(above) == 1 else None
+
+
 def test_the_per_row_helpers_give_the_probs_and_classify_views_numbers_for_every_number_of_classes(db):
-    # madnb._nb_proba and _nb_best write their loops out for 2 to 4 classes (each statement costs per row);
-    # every number of classes, from 1 to 7, against the views' rules computed here
+    # madnb._nb_proba, _nb_best and _nb_clear take 2 to 4 scores one by one too (an array costs per row), the array
+    # forms call them; every number of classes, from 1 to 7, against the views' rules computed here
     rng = np.random.default_rng(20261201)
     cases: list[list[float]] = []
     for k in range(1, 8):
@@ -497,7 +536,21 @@ def test_the_per_row_helpers_give_the_probs_and_classify_views_numbers_for_every
         cases.append([base - 2e-12 * abs(base) * i for i in range(k)])  # just outside it
         cases.append([base - 800.0 * i for i in range(k)])  # far below the best: probability 0
         cases.append([base] * k)  # exact ties: the first class
+        cases.append([base - 5e-5 * i for i in range(k)])  # close: no clear winner for _nb_clear (1e-6 * 31 > 5e-5 / 2)
+        cases.append([base - 1e-3 * (k - i) for i in range(k)])  # the last class clearly ahead
+        cases.append([base] + [float("nan")] * (k - 1))  # NaN: no clear winner
     for scores in cases:
-        proba, best = db.execute("SELECT madnb._nb_proba(%s::float8[]), madnb._nb_best(%s::float8[])", (scores, scores)).fetchone()
-        assert proba == pytest.approx(_log_sum_exp_probabilities(scores), rel=1e-15, abs=0), scores
-        assert best == _first_within_tolerance(scores), scores
+        one_by_one = ", ".join(["%s::float8"] * len(scores))
+        proba, best, clear = db.execute(
+            "SELECT madnb._nb_proba(%s::float8[]), madnb._nb_best(%s::float8[]), madnb._nb_clear(10, %s::float8[])", (scores,) * 3,
+        ).fetchone()
+        if not any(math.isnan(x) for x in scores):
+            assert proba == pytest.approx(_log_sum_exp_probabilities(scores), rel=1e-15, abs=0), scores
+            assert best == _first_within_tolerance(scores), scores
+        assert clear == _clear_winner(scores, 10.0), scores
+        if 2 <= len(scores) <= 4:  # the overloads, which the array forms call: the same numbers
+            got = db.execute(
+                f"SELECT madnb._nb_proba({one_by_one}), madnb._nb_best({one_by_one}), madnb._nb_clear(10, {one_by_one})", scores * 3,
+            ).fetchone()
+            assert got[0] == proba or any(math.isnan(x) for x in scores)
+            assert got[1:] == (best, clear), scores

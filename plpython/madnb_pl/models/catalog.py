@@ -26,12 +26,15 @@ PREDICT_SUFFIXES = ("_predict", "_predict_proba", "_predict_proba_array")
 ROW_MODEL_SUFFIXES = ("_row_class", "_row_proba", "_row_proba_array")
 """The internal functions that hold the model for the row form when it cannot call the column form (more than
 100 features): the model's identifier + these (predict, predict_proba, predict_proba_array)."""
+EXACT_SUFFIX = "_exact_class"
+"""The internal function of a model's predict that computes a row's class from its unshifted scores, for the rows
+whose shifted scores show no clear winner (:func:`madnb_pl.predict.generated.clear_bound`): the model's identifier + this."""
 ROW_CHECK_SUFFIX = "_row_check_"
 """The internal row checks of such a row form: the model's identifier + this + 1, 2, ... (at most
 :data:`madnb_pl.predict.generated.MAX_ROW_CHECKS`)."""
 TABLE_SUFFIXES = ("_class_priors", "_feature_probs", "_numeric_stats")
 """The model tables' names: the model's identifier + these."""
-HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb")
+HELPER_SUFFIXES = ("_scores_best", "_scores_proba", "_scores_proba_jsonb", "_scores_clear")
 """The names of the per-row helpers of a model outside madnb_models (and of an export): its identifier + these."""
 SHARE_SUFFIXES = ("_score_share", "_share_encoding")
 """Private prediction's functions (:mod:`madnb_pl.predict.share`): a share of an encoded row -> shares of the
@@ -41,7 +44,7 @@ EXPLAIN_SUFFIXES = ("_explain", "_row_explanation", "_explain_helper", "_explain
 column form, and (a model outside madnb_models) its copies of madnb._nb_explain and madnb._nb_runner_up: the model's
 identifier + these."""
 FUNCTION_SUFFIXES = (
-    PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
+    PREDICT_SUFFIXES + HELPER_SUFFIXES + ROW_MODEL_SUFFIXES + (EXACT_SUFFIX,) + tuple(f"{ROW_CHECK_SUFFIX}{i}" for i in range(1, MAX_ROW_CHECKS + 1))
     + SHARE_SUFFIXES + EXPLAIN_SUFFIXES
 )
 """Every suffix of a model's function names.  No suffix of an object's name ends with another (``_row_class``, not
@@ -92,13 +95,18 @@ class ModelObjects:
 
     @property
     def helpers(self) -> list[NewName]:
-        """The per-row helpers' copies (:data:`HELPER_SUFFIXES` order): best, proba, proba_jsonb."""
+        """The per-row helpers' copies (:data:`HELPER_SUFFIXES` order): best, proba, proba_jsonb, clear."""
         return [self.named(s) for s in HELPER_SUFFIXES]
 
     @property
     def row_models(self) -> list[NewName]:
         """Internal: the model for a row, which the row form calls after its row checks (:data:`ROW_MODEL_SUFFIXES`)."""
         return [self.named(s) for s in ROW_MODEL_SUFFIXES]
+
+    @property
+    def exact_class(self) -> NewName:
+        """Internal: predict's class from the unshifted scores, for a row near a tie (:data:`EXACT_SUFFIX`)."""
+        return self.named(EXACT_SUFFIX)
 
     @property
     def row_checks(self) -> list[NewName]:
@@ -113,7 +121,7 @@ class ModelObjects:
     @property
     def prediction_functions(self) -> FunctionNames:
         """The names :mod:`madnb_pl.predict.generated` and :mod:`madnb_pl.predict.share` write a model's functions under."""
-        return FunctionNames(self.predict_functions, self.row_models, self.row_checks, self.share_functions)
+        return FunctionNames(self.predict_functions, self.row_models, self.row_checks, self.share_functions, self.exact_class)
 
     @property
     def explain_functions(self) -> ExplainNames:
@@ -236,7 +244,8 @@ def delete(plpy: Plpy, name: ModelName) -> None:
 
 
 __all__ = [
-    "EXPLAIN_SUFFIXES", "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES", "ROW_CHECK_SUFFIX",
+    "EXACT_SUFFIX", "EXPLAIN_SUFFIXES", "FUNCTION_SUFFIXES", "HELPER_SUFFIXES", "MAX_MODEL_NAME_BYTES", "MAX_PREFIX_BYTES", "PREDICT_SUFFIXES",
+    "ROW_CHECK_SUFFIX",
     "ROW_MODEL_SUFFIXES", "SHARE_SUFFIXES", "TABLE_SUFFIXES", "CatalogModel",
     "ModelObjects", "delete", "model_name", "owned_statistics", "read", "require",
 ]

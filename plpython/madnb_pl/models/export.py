@@ -150,18 +150,38 @@ def _check_classes(m: CatalogModel, found: int, cp: NewName) -> None:
 
 def helper_copies(plpy: Plpy, target: ModelObjects, comment_prefix: str) -> Functions:
     """Copies of madnb's per-row helpers (:func:`madnb_pl.predict.explain.installed_copies`: their bodies and settings
-    as installed) under the target's names: an exported script's, and those of a model outside schema madnb_models
-    (whose functions then need nothing of madnb)."""
-    best, proba, proba_jsonb = target.helpers
-    f8s = "pg_catalog.float8[]"
-    # arguments as the call sites in generated._bodies pass them (the bodies use these parameter names)
-    return explain.installed_copies(plpy, [
-        explain.HelperCopy("_nb_best", best, f"scores {f8s}", f8s, "pg_catalog.int4",
-                           "helper: position of the first score within 1e-12 (relative) of the largest"),
-        explain.HelperCopy("_nb_proba", proba, f"scores {f8s}", f8s, f8s, "helper: class probabilities from log-likelihoods by log-sum-exp"),
-        explain.HelperCopy("_nb_proba_jsonb", proba_jsonb, f"scores {f8s}, classes pg_catalog.text[]", f"{f8s}, pg_catalog.text[]",
-                           "pg_catalog.jsonb", "helper: class probabilities from log-likelihoods as jsonb {class: probability}"),
-    ], {generated.MADNB_HELPERS.proba: str(proba.sql)}, comment_prefix, plpy_literal)
+    as installed) under the target's names, each overload of them (the scores one by one, up to
+    :data:`madnb_pl.predict.generated.SCALAR_MAX_CLASSES`, and as one float8[]): an exported script's, and those of a
+    model outside schema madnb_models (whose functions then need nothing of madnb)."""
+    best, proba, proba_jsonb, clear = target.helpers
+    f8, f8s = "pg_catalog.float8", "pg_catalog.float8[]"
+    described = [
+        (best, "_nb_best", "pg_catalog.int4", "", "helper: position of the first score within 1e-12 (relative) of the largest"),
+        (proba, "_nb_proba", f8s, "", "helper: class probabilities from log-likelihoods by log-sum-exp"),
+        (clear, "_nb_clear", "pg_catalog.int4", "bound",
+         "helper: position of the largest score when every other is more than 1e-6 * (1 + |largest| + bound) below it, else NULL"),
+    ]
+    copies: list[explain.HelperCopy] = []
+    for name, helper, result, first, text in described:
+        lead = [f"{first} {f8}"] if first else []
+        lead_types = [f8] if first else []
+        # parameters named as the installed bodies use them
+        copies.append(explain.HelperCopy(helper, name, ", ".join(lead + [f"scores {f8s}"]), ", ".join(lead_types + [f8s]), result, text))
+        for k in range(2, generated.SCALAR_MAX_CLASSES + 1):
+            params = [f"{chr(ord('a') + i)} {f8}" for i in range(k)]
+            copies.append(explain.HelperCopy(helper, name, ", ".join(lead + params), ", ".join(lead_types + [f8] * k), result,
+                                             f"{text} ({k} scores one by one)"))
+    copies.append(explain.HelperCopy("_nb_proba_jsonb", proba_jsonb, f"scores {f8s}, classes pg_catalog.text[]", f"{f8s}, pg_catalog.text[]",
+                                     "pg_catalog.jsonb", "helper: class probabilities from log-likelihoods as jsonb {class: probability}"))
+    h = generated.MADNB_HELPERS
+    return explain.installed_copies(
+        plpy, copies, {h.best: str(best.sql), h.proba: str(proba.sql), h.clear: str(clear.sql)}, comment_prefix, plpy_literal,
+    )
+
+
+def copied_helpers(target: ModelObjects) -> Helpers:
+    """The helpers a model's functions call when they are :func:`helper_copies`' copies under ``target``'s names."""
+    return Helpers(*(str(n.sql) for n in target.helpers))
 
 
 def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects, comment_prefix: str) -> Functions:
@@ -170,15 +190,13 @@ def _script(plpy: Plpy, m: CatalogModel, kind: Kind[T, N], target: ModelObjects,
     training = kind.from_catalog(plpy, m)
     numbers = _read(plpy, m, kind, training)
     helpers = helper_copies(plpy, target, comment_prefix)
-    best, proba, proba_jsonb = (n.sql for n, _ in helpers.functions)
+    copied = copied_helpers(target)
     order = f"the classes {numbers.classes_text}"
-    model = kind.function_statements(
-        target.prediction_functions, comment_prefix, training, numbers, Helpers(best, proba, proba_jsonb), plpy_literal, order,
-    )
+    model = kind.function_statements(target.prediction_functions, comment_prefix, training, numbers, copied, plpy_literal, order)
     # the explanation: its helpers' copies (calling the script's copy of _nb_best), then its functions, after the
     # prediction functions (a row form of more than 100 features calls their row checks)
     explain_helpers = explain.helper_copy_functions(
-        plpy, target.explain_helper, target.explain_runner_up, best, comment_prefix, plpy_literal,
+        plpy, target.explain_helper, target.explain_runner_up, copied.best, comment_prefix, plpy_literal,
     )
     explanation = kind.explain_statements(
         dataclasses.replace(target.explain_functions, helper=str(target.explain_helper.sql)), comment_prefix, training, numbers,
@@ -259,4 +277,4 @@ def model_numbers(plpy: Plpy, model: str | None) -> str:
     return json.dumps({**_numbers(plpy, m, kind_of(m)), "class_priors": [cp.schema, cp.name]})
 
 
-__all__ = ["helper_copies", "kind_of", "model_numbers", "model_sql", "numbers_of", "target"]
+__all__ = ["copied_helpers", "helper_copies", "kind_of", "model_numbers", "model_sql", "numbers_of", "target"]

@@ -213,8 +213,7 @@ def _helpers(plpy: Plpy, name: ModelName) -> generated.Helpers:
     copies = export.helper_copies(plpy, ModelObjects.of(name), f"madnb model {name.key}")
     for statement in copies.statements:
         plpy.execute(statement)
-    best, proba, proba_jsonb = (n.sql for n, _ in copies.functions)
-    return generated.Helpers(best, proba, proba_jsonb)
+    return export.copied_helpers(ModelObjects.of(name))
 
 
 def _explain_names(plpy: Plpy, name: ModelName, comment_prefix: str) -> explain.ExplainNames:
@@ -411,12 +410,12 @@ def _clear_old_version(
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
         # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them.
-        # The internal functions of a row form (row checks, row models: only that row form names them) are
+        # The internal functions of a row form (row checks, row models: only that row form names them) and predict's exact one are
         # written anew, so that a new version with fewer row checks, or none, leaves none of the old ones.
         old_types = _signature([(f["name"], f["type"]) for f in old.features])
         keep_all = old.label_type == label_type
         objects = ModelObjects.of(name)
-        internal = {n.name for n in objects.row_models + objects.row_checks + [objects.explain_functions.row_model]}
+        internal = {n.name for n in objects.row_models + objects.row_checks + [objects.explain_functions.row_model, objects.exact_class]}
         for fn, fn_name in _existing_named(plpy, old, "functions"):
             if fn_name in internal or not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(Sql(f"DROP FUNCTION {fn}"))

@@ -57,7 +57,10 @@ class within 1e-12 (relative) of the best, as the classify view's first class;
 probabilities by log-sum-exp as the probs view, from scores that leave out the
 first class's categorical terms (the same amount in every score of a row: the
 probabilities are the same up to rounding, for a third fewer lookups with three
-classes, half with two).
+classes, half with two); the arg-max reads its class off those scores too when
+one class is clearly ahead, and otherwise (a row near a tie) calls the model's
+exact function, which computes the whole scores (:func:`clear_bound`).  The
+helpers take up to :data:`SCALAR_MAX_CLASSES` scores one by one.
 
 Volatility: IMMUTABLE -- the numbers are constants of the function -- unless a
 categorical feature's text form depends on a setting (date, timestamp, enum:
@@ -220,8 +223,9 @@ def scores_sql(
     adds lp_i - lp_1 to class i and nothing to the first class, so that the first
     class looks nothing up (with 3 classes, a third fewer lookups per row).  The
     probabilities differ from the unshifted ones by rounding only (a few units in
-    the last place).  The arg-max keeps the absolute scores: its tie tolerance is
-    relative to the best log-likelihood.
+    the last place).  The arg-max's tie tolerance is relative to the best
+    log-likelihood: it reads its class off these scores only when one is clearly
+    ahead (:func:`clear_bound`), and computes it from the unshifted ones otherwise.
     """
     out = []
     for prior, terms in class_terms(training, m, value, relative, looked_up):
@@ -239,7 +243,7 @@ def class_terms(
     """Per class, the SQL of its log prior and of each feature's term (in feature order; None: the feature adds
     nothing to that class; a term is NULL for a missing or unseen value, which adds nothing): the pieces
     :func:`scores_sql` adds up, and :mod:`madnb_pl.predict.explain` lists (arguments: :func:`scores_sql`'s)."""
-    shifted = {j for j, (_, lps) in m.dicts.items() if relative and all(math.isfinite(x) for x in lps[0])}
+    shifted = shifted_features(m) if relative else set()
     out: list[tuple[str, list[str | None]]] = []
     for i in range(len(m.classes)):
         terms: list[str | None] = []
@@ -262,6 +266,45 @@ def class_terms(
             terms.append(term)
         out.append((f8_const(m.prior[i]), terms))
     return out
+
+
+def shifted_features(m: ModelNumbers) -> set[int]:
+    """The categorical features whose first class's term :func:`scores_sql`'s ``relative`` scores leave out (every
+    log-probability of the first class finite: the same amount can be taken off every class)."""
+    return {j for j, (_, lps) in m.dicts.items() if all(math.isfinite(x) for x in lps[0])}
+
+
+def clear_bound(m: ModelNumbers) -> float | None:
+    """The ``bound`` of ``madnb._nb_clear`` for model ``m``'s relative scores, or None (no feature shifted, or a
+    constant not finite): when it returns a class, ``<m>_predict`` returns it, and is spared the first class's lookups.
+
+    The relative scores are the scores less S, the first class's terms of the
+    shifted features (:func:`shifted_features`): |S| is at most the sum of their
+    largest |log-probability| (an unseen or missing value adds 0).  A score's
+    terms are the log prior, categorical log-probabilities (at most 0) and
+    Gaussian terms a - q (q >= 0), so the sum of the absolute values of its
+    terms is at most |score| + 3 P, with P the largest over classes of the sum of
+    |prior|, each categorical feature's largest |lp| and each Gaussian |a|.
+    ``bound`` is the bound of |S| plus 3 P.  When every other relative score is
+    more than 1e-6 (1 + |best| + bound) below the best, the unshifted scores differ
+    as much (less the
+    rounding of either sum: about 1e-15 of that same magnitude), far more than
+    the tie tolerance 1e-12 max(1, |best unshifted score|): the arg-max of the
+    unshifted scores returns that class.  ``madnb._nb_clear`` returns NULL for
+    every other row (a tie or a near one, NaN), whose class the exact function
+    computes from the unshifted scores, as the classify view.
+    """
+    shifted = shifted_features(m)
+    if not shifted or len(m.classes) < 2:
+        return None
+    s = sum(max(abs(x) for x in m.dicts[j][1][0]) for j in shifted)
+    p = 0.0
+    for i in range(len(m.classes)):
+        t = abs(m.prior[i]) + sum(max(abs(x) for x in lps[i]) for _, lps in m.dicts.values() if lps[i])
+        t += sum(abs(g[2][i][0]) for g in m.gauss.values() if g[2][i] is not None)  # type: ignore[index]
+        p = max(p, t)
+    bound = s + 3 * p
+    return bound if math.isfinite(bound) else None
 
 
 MAX_CODE_RANGE = 4096  # integer values read by subscript when their range is at most this (else the dictionary)
@@ -371,9 +414,28 @@ class Helpers:
     best: str  # arg-max with the classify view's tie tolerance -> int4
     proba: str  # log-sum-exp -> float8[]
     proba_jsonb: str  # log-sum-exp -> jsonb {class: probability}
+    clear: str  # the clear winner of shifted scores, else NULL -> int4 (see clear_bound)
 
 
-MADNB_HELPERS = Helpers("madnb._nb_best", "madnb._nb_proba", "madnb._nb_proba_jsonb")
+MADNB_HELPERS = Helpers("madnb._nb_best", "madnb._nb_proba", "madnb._nb_proba_jsonb", "madnb._nb_clear")
+SCALAR_MAX_CLASSES = 4
+"""Up to this many classes the helpers take the scores one by one (overloads of 2, 3, 4 float8): an array costs
+per row to build and to read.  More classes: one float8[]."""
+
+
+def scores_call(helper: str, scores: str | list[str], *first: str) -> str:
+    """A call of a per-row helper on the K ``scores``: the SQL of each (one by one up to :data:`SCALAR_MAX_CLASSES`)
+    or of their float8[] (a kind's score expression); ``first``: arguments before the scores."""
+    if isinstance(scores, list):
+        if 2 <= len(scores) <= SCALAR_MAX_CLASSES:
+            return f"{helper}(" + "".join(f"{a}, " for a in first) + "\n " + ",\n ".join(scores) + "\n)"
+        scores = scores_array(scores)
+    return f"{helper}({''.join(f'{a}, ' for a in first)}{scores})"
+
+
+def scores_array(scores: str | list[str]) -> str:
+    """The K scores as one float8[]."""
+    return scores if isinstance(scores, str) else "ARRAY[\n " + ",\n ".join(scores) + "\n]"
 
 
 def result_types(label_type: str) -> list[str]:
@@ -382,26 +444,34 @@ def result_types(label_type: str) -> list[str]:
 
 
 def bodies(
-    label_type: str, classes_text: str, classes: list[str], scores: str, helpers: Helpers, proba_scores: str | None = None,
+    label_type: str, classes_text: str, classes: list[str], scores: str | list[str], helpers: Helpers,
+    proba_scores: str | list[str] | None = None, clear: tuple[float, str] | None = None,
 ) -> list[tuple[str, str]]:
     """(result type, body expression) of predict, predict_proba and predict_proba_array, for every kind.
 
     ``scores`` is the SQL of the K class scores (a float8[], the kind's score
-    expression), ``classes_text`` the classes' array in its text form and
-    ``classes`` each class's text, in class order; ``proba_scores``, when given,
-    the scores the probabilities are computed from (``scores`` less one amount per
-    row: :func:`scores_sql`'s ``relative``).  The arg-max, the probabilities and
-    the jsonb are madnb's helpers (or an export's copies).
+    expression, or a list of each class's), ``classes_text`` the classes' array in
+    its text form and ``classes`` each class's text, in class order;
+    ``proba_scores``, when given, the scores the probabilities are computed from
+    (``scores`` less one amount per row: :func:`scores_sql`'s ``relative``).  The
+    arg-max, the probabilities and the jsonb are madnb's helpers (or an export's
+    copies).  ``clear``, with ``proba_scores``: (:func:`clear_bound`, the SQL of the
+    row's class position from ``scores``, called only when the shifted scores show
+    no clear winner): predict reads the class off ``proba_scores`` when one class is
+    clearly ahead (``helpers.clear``) and computes it from ``scores`` otherwise.
     """
     if not classes:  # no class (an empty private release): no prediction, no probability
         return [(label_type, f"NULL::{label_type}"), ("pg_catalog.jsonb", "'{}'::pg_catalog.jsonb"), (f"{F8}[]", f"'{{}}'::{F8}[]")]
     classes_sql = f"{plpy_literal(classes_text)}::{label_type}[]"
     texts = plpy_literal("{" + ",".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in classes) + "}")
     p = scores if proba_scores is None else proba_scores
+    best = scores_call(helpers.best, scores)
+    if clear is not None and proba_scores is not None:
+        best = f"COALESCE({scores_call(helpers.clear, proba_scores, f8_const(clear[0]))}, {clear[1]})"
     return [
-        (label_type, f"({classes_sql})[{helpers.best}({scores})]"),
-        ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({p}, {texts}::pg_catalog.text[])"),
-        (f"{F8}[]", f"{helpers.proba}({p})"),
+        (label_type, f"({classes_sql})[{best}]"),
+        ("pg_catalog.jsonb", f"{helpers.proba_jsonb}({scores_array(p)}, {texts}::pg_catalog.text[])"),
+        (f"{F8}[]", scores_call(helpers.proba, p)),
     ]
 
 
@@ -419,6 +489,7 @@ class FunctionNames:
     row_models: list[NewName]  # internal: the same three's model for a row (a row form that cannot call the column form)
     row_checks: list[NewName]  # internal: the row checks, MAX_ROW_CHECKS of them (a row form calls the first few)
     share: ShareNames | None = None  # private prediction's two functions (madnb_pl.predict.share), written by the kinds
+    exact: NewName | None = None  # internal: predict's class from the unshifted scores, for rows with no clear winner
 
 
 @dataclass(frozen=True)
@@ -569,16 +640,40 @@ def checked_row_form(
 
 
 def _bodies(
-    training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers, inline: bool = True,
+    training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers, inline: bool = True, exact: NewName | None = None,
 ) -> tuple[str, list[tuple[str, str]]]:
     """The DECLARE list (PL/pgSQL: not ``inline``) and (result type, body expression) of predict, predict_proba and
-    predict_proba_array.  A PL/pgSQL body looks each feature up once per row (:func:`feature_lookups`)."""
+    predict_proba_array.  A PL/pgSQL body looks each feature up once per row (:func:`feature_lookups`).  ``exact``:
+    the model's exact function (:func:`exact_function`), which predict calls with ``value`` for a row whose relative
+    scores show no clear winner, reading every other row's class off the relative scores (:func:`clear_bound`)."""
     declare, looked_up = ("", None) if inline else feature_lookups(training, m, value)
+    scores = [str(s) for s in scores_sql(training, m, value, False, looked_up)]
+    relative = [str(s) for s in scores_sql(training, m, value, True, looked_up)]
+    bound = clear_bound(m) if exact is not None else None
+    clear = None if bound is None or exact is None else (bound, f"{exact.sql}({', '.join(value)})")
+    return declare, bodies(training.label.type_sql, m.classes_text, m.classes, scores, helpers, relative, clear)
 
-    def array(relative: bool) -> str:
-        return "ARRAY[\n " + ",\n ".join(scores_sql(training, m, value, relative, looked_up)) + "\n]" if m.classes else ""
 
-    return declare, bodies(training.label.type_sql, m.classes_text, m.classes, array(False), helpers, array(True))
+def exact_function(
+    names: FunctionNames, comment_prefix: str, training: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
+) -> Functions | None:
+    """The internal function of the column form's parameters that returns the position of predict's class from the
+    unshifted scores, as the classify view picks it (``helpers.best``), when predict reads the other rows' class off the
+    relative scores (:func:`clear_bound`): PL/pgSQL, not inlined, of COST 1, so that the plan neither holds nor costs
+    the expression it runs for the few rows near a tie.  None when predict has no use for it: no column form (more
+    than :data:`MAX_ARGS` features), a PL/pgSQL model (it looks each feature up once per row), or no feature shifted."""
+    exact = names.exact
+    if exact is None or training.num_attrs > MAX_ARGS or len(m.classes) * training.num_attrs > INLINE_MAX_TERMS or clear_bound(m) is None:
+        return None
+    values = [f"${j}" for j in range(1, training.num_attrs + 1)]
+    body = scores_call(helpers.best, [str(s) for s in scores_sql(training, m, values)])
+    return Functions([(exact, column_signature(training))], [
+        Sql(f"CREATE OR REPLACE FUNCTION {exact.sql}({column_parameters(training)}) RETURNS pg_catalog.int4 LANGUAGE plpgsql "
+            f"{volatility(training)} PARALLEL SAFE SECURITY INVOKER COST 1 AS {plpy_literal(f'BEGIN RETURN ({body}); END')}"),
+        Sql(f"COMMENT ON FUNCTION {exact.sql}({column_signature(training)}) IS " + quote(
+            f"{comment_prefix}: internal, the position of the predicted class among the model's classes from the unshifted "
+            f"scores, which {names.predict[0].name} computes so only for a row near a tie")),
+    ])
 
 
 def function_statements(
@@ -599,11 +694,13 @@ def function_statements(
     ]
     row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
     inline = len(m.classes) * training.num_attrs <= INLINE_MAX_TERMS
+    exact = exact_function(names, comment_prefix, training, m, helpers, quote)
+    exact_name = None if exact is None else names.exact
     forms: list[Form] = []
     if training.num_attrs <= MAX_ARGS:
         col_values = [f"${j}" for j in range(1, training.num_attrs + 1)]
         params = column_parameters(training)
-        declare, col_bodies = _bodies(training, m, col_values, helpers, inline)
+        declare, col_bodies = _bodies(training, m, col_values, helpers, inline, exact_name)
         forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
                           col_bodies, inline, declare))
     # the row form's body names only the row's fields or the row checks' functions, so that a row without a
@@ -615,12 +712,14 @@ def function_statements(
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
         forms.append(row_form(takes, calls(names.predict, training.label.type_sql, call)))
     else:
-        declare, row_bodies = _bodies(training, m, row_values, helpers, inline)
+        declare, row_bodies = _bodies(training, m, row_values, helpers, inline, exact_name)
         row, internal = checked_row_form(
             names, comment_prefix, descriptions, volatility(training), [str(f.column.sql) for f in training.features],
             row_bodies, takes, quote, inline, declare,
         )
         forms.append(row)
+    if exact is not None:  # created first: the bodies that call it are checked as they are created
+        internal = exact if internal is None else Functions(exact.functions + internal.functions, exact.statements + internal.statements)
     return model_functions(names.predict, comment_prefix, descriptions, volatility(training), forms, quote, internal)
 
 
@@ -643,7 +742,8 @@ def column_signature(training: ColumnTraining) -> str:
 __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
     "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "class_terms",
-    "column_parameters", "column_signature",
+    "SCALAR_MAX_CLASSES", "clear_bound", "column_parameters", "column_signature", "exact_function", "scores_array", "scores_call",
+    "shifted_features",
     "feature_lookups", "form_statements", "lookup_values", "function_statements", "model_functions", "result_types", "read_numbers",
     "read_numbers_smoothed", "row_checks", "row_form",
     "row_form_calls_column_form", "volatility",

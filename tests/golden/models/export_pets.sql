@@ -4,7 +4,17 @@
 -- where schema "analytics" exists.  It creates (or replaces) these functions; to drop them:
 -- DROP FUNCTION
 --   "analytics"."pets_scores_best"(pg_catalog.float8[]),
+--   "analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
 --   "analytics"."pets_scores_proba"(pg_catalog.float8[]),
+--   "analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8[]),
+--   "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
+--   "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8),
 --   "analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[]),
 --   "analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4),
 --   "analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]),
@@ -14,6 +24,7 @@
 --   "analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
 --   "analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
 --   "analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
+--   "analytics"."pets_exact_class"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric),
 --   "analytics"."pets_share_encoding"(),
 --   "analytics"."pets_score_share"(pg_catalog.numeric[]),
 --   "analytics"."pets_explain"(pg_catalog.anyelement),
@@ -23,7 +34,7 @@ DO $guard$
 DECLARE
     v_fn pg_catalog.text;
 BEGIN
-    FOREACH v_fn IN ARRAY ARRAY[E'"analytics"."pets_scores_best"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[])', E'"analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4)', E'"analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])', E'"analytics"."pets_predict"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba_array"(pg_catalog.anyelement)', E'"analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_share_encoding"()', E'"analytics"."pets_score_share"(pg_catalog.numeric[])', E'"analytics"."pets_explain"(pg_catalog.anyelement)', E'"analytics"."pets_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)']::pg_catalog.text[] LOOP
+    FOREACH v_fn IN ARRAY ARRAY[E'"analytics"."pets_scores_best"(pg_catalog.float8[])', E'"analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_proba"(pg_catalog.float8[])', E'"analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8[])', E'"analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8)', E'"analytics"."pets_scores_proba_jsonb"(pg_catalog.float8[], pg_catalog.text[])', E'"analytics"."pets_explain_runner_up"(pg_catalog.float8[], pg_catalog.int4)', E'"analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[])', E'"analytics"."pets_predict"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba"(pg_catalog.anyelement)', E'"analytics"."pets_predict_proba_array"(pg_catalog.anyelement)', E'"analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_exact_class"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)', E'"analytics"."pets_share_encoding"()', E'"analytics"."pets_score_share"(pg_catalog.numeric[])', E'"analytics"."pets_explain"(pg_catalog.anyelement)', E'"analytics"."pets_explain"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric)']::pg_catalog.text[] LOOP
         IF pg_catalog.to_regprocedure(v_fn) IS NOT NULL AND NOT COALESCE(pg_catalog.starts_with(
                pg_catalog.obj_description(pg_catalog.to_regprocedure(v_fn), 'pg_proc'), E'export of madnb model "pets_nb":'), false) THEN
             RAISE EXCEPTION 'function % already exists and is not part of the export of model %', v_fn, E'pets_nb'
@@ -43,22 +54,15 @@ DECLARE
     v_threshold pg_catalog.float8;
     i integer;
 BEGIN
-    -- up to 4 classes written out (once per predicted row, each statement costs): the loops' operations
-    -- in their order, GREATEST being the loop's max
+    -- up to 4 classes: the overload of that many scores (the same operations, without the loops)
     IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 2 THEN
-        v_best := GREATEST(scores[1], scores[2]);
-        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
-        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 ELSE 1 END;
+        RETURN "analytics"."pets_scores_best"(scores[1], scores[2]);
     END IF;
     IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 3 THEN
-        v_best := GREATEST(scores[1], scores[2], scores[3]);
-        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
-        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN scores[3] OPERATOR(pg_catalog.>=) v_threshold THEN 3 ELSE 1 END;
+        RETURN "analytics"."pets_scores_best"(scores[1], scores[2], scores[3]);
     END IF;
     IF pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 4 THEN
-        v_best := GREATEST(scores[1], scores[2], scores[3], scores[4]);
-        v_threshold := v_best OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(v_best)));
-        RETURN CASE WHEN scores[1] OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN scores[2] OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN scores[3] OPERATOR(pg_catalog.>=) v_threshold THEN 3 WHEN scores[4] OPERATOR(pg_catalog.>=) v_threshold THEN 4 ELSE 1 END;
+        RETURN "analytics"."pets_scores_best"(scores[1], scores[2], scores[3], scores[4]);
     END IF;
     FOR i IN 2 .. pg_catalog.array_upper(scores, 1) LOOP
         IF scores[i] OPERATOR(pg_catalog.>) v_best THEN
@@ -79,6 +83,42 @@ $body$;
 
 COMMENT ON FUNCTION "analytics"."pets_scores_best"(pg_catalog.float8[]) IS E'export of madnb model "pets_nb": helper: position of the first score within 1e-12 (relative) of the largest';
 
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_best"(a pg_catalog.float8, b pg_catalog.float8) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_threshold pg_catalog.float8 := GREATEST(a, b) OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(a, b))));
+BEGIN
+    RETURN CASE WHEN a OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN b OPERATOR(pg_catalog.>=) v_threshold THEN 2 ELSE 1 END;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: position of the first score within 1e-12 (relative) of the largest (2 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_best"(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_threshold pg_catalog.float8 := GREATEST(a, b, c) OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(a, b, c))));
+BEGIN
+    RETURN CASE WHEN a OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN b OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN c OPERATOR(pg_catalog.>=) v_threshold THEN 3 ELSE 1 END;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: position of the first score within 1e-12 (relative) of the largest (3 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_best"(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8, d pg_catalog.float8) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_threshold pg_catalog.float8 := GREATEST(a, b, c, d) OPERATOR(pg_catalog.-) (1e-12::pg_catalog.float8 OPERATOR(pg_catalog.*) GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(a, b, c, d))));
+BEGIN
+    RETURN CASE WHEN a OPERATOR(pg_catalog.>=) v_threshold THEN 1 WHEN b OPERATOR(pg_catalog.>=) v_threshold THEN 2 WHEN c OPERATOR(pg_catalog.>=) v_threshold THEN 3 WHEN d OPERATOR(pg_catalog.>=) v_threshold THEN 4 ELSE 1 END;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_best"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: position of the first score within 1e-12 (relative) of the largest (4 scores one by one)';
+
 CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba"(scores pg_catalog.float8[]) RETURNS pg_catalog.float8[]
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
 AS $body$
@@ -90,42 +130,16 @@ DECLARE
     i integer;
     k integer := pg_catalog.array_upper(scores, 1);
 BEGIN
-    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700.  This runs once per
-    -- predicted row and each statement costs (about 0.2 us), so up to 4 classes the loops below are
-    -- written out: the same operations in the same order (GREATEST is the loop's max, NaN included;
-    -- the sum adds from 0 in class order), three statements instead of 3 k + 2
+    -- log-sum-exp as the probs view: d_i = l_i - max, probability 0 below -700; the sum adds from 0 in
+    -- class order.  Up to 4 classes: the overload of that many scores (the same operations, without the loops)
     IF k OPERATOR(pg_catalog.=) 2 THEN
-        v_max := GREATEST(scores[1], scores[2]);
-        v_lse := pg_catalog.ln(0::pg_catalog.float8
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END);
-        RETURN ARRAY[
-            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+        RETURN "analytics"."pets_scores_proba"(scores[1], scores[2]);
     END IF;
     IF k OPERATOR(pg_catalog.=) 3 THEN
-        v_max := GREATEST(scores[1], scores[2], scores[3]);
-        v_lse := pg_catalog.ln(0::pg_catalog.float8
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[3] OPERATOR(pg_catalog.-) v_max) END);
-        RETURN ARRAY[
-            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+        RETURN "analytics"."pets_scores_proba"(scores[1], scores[2], scores[3]);
     END IF;
     IF k OPERATOR(pg_catalog.=) 4 THEN
-        v_max := GREATEST(scores[1], scores[2], scores[3], scores[4]);
-        v_lse := pg_catalog.ln(0::pg_catalog.float8
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[1] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[2] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[3] OPERATOR(pg_catalog.-) v_max) END
-            OPERATOR(pg_catalog.+) CASE WHEN (scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp(scores[4] OPERATOR(pg_catalog.-) v_max) END);
-        RETURN ARRAY[
-            CASE WHEN (scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[1] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[2] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[3] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
-            CASE WHEN (scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((scores[4] OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+        RETURN "analytics"."pets_scores_proba"(scores[1], scores[2], scores[3], scores[4]);
     END IF;
     FOR i IN 2 .. k LOOP
         IF scores[i] OPERATOR(pg_catalog.>) v_max THEN
@@ -146,6 +160,153 @@ END
 $body$;
 
 COMMENT ON FUNCTION "analytics"."pets_scores_proba"(pg_catalog.float8[]) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods by log-sum-exp';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba"(a pg_catalog.float8, b pg_catalog.float8) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_max pg_catalog.float8 := GREATEST(a, b);
+    v_lse pg_catalog.float8 := pg_catalog.ln(0::pg_catalog.float8
+        OPERATOR(pg_catalog.+) CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max)) END);
+BEGIN
+    RETURN ARRAY[
+        CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods by log-sum-exp (2 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba"(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_max pg_catalog.float8 := GREATEST(a, b, c);
+    v_lse pg_catalog.float8 := pg_catalog.ln(0::pg_catalog.float8
+        OPERATOR(pg_catalog.+) CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max)) END);
+BEGIN
+    RETURN ARRAY[
+        CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods by log-sum-exp (3 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba"(a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8, d pg_catalog.float8) RETURNS pg_catalog.float8[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_max pg_catalog.float8 := GREATEST(a, b, c, d);
+    v_lse pg_catalog.float8 := pg_catalog.ln(0::pg_catalog.float8
+        OPERATOR(pg_catalog.+) CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max)) END
+        OPERATOR(pg_catalog.+) CASE WHEN (d OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((d OPERATOR(pg_catalog.-) v_max)) END);
+BEGIN
+    RETURN ARRAY[
+        CASE WHEN (a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((a OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((b OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((c OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END,
+        CASE WHEN (d OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.<) '-700'::pg_catalog.float8 THEN 0::pg_catalog.float8 ELSE pg_catalog.exp((d OPERATOR(pg_catalog.-) v_max) OPERATOR(pg_catalog.-) v_lse) END];
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_proba"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: class probabilities from log-likelihoods by log-sum-exp (4 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_clear"(bound pg_catalog.float8, scores pg_catalog.float8[]) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_max pg_catalog.float8 := scores[1];
+    v_cut pg_catalog.float8;
+    v_at integer;
+    i integer;
+    k integer := pg_catalog.array_upper(scores, 1);
+BEGIN
+    -- a clear winner of scores that may all be off by one amount (the generated functions' shifted
+    -- scores, generated.clear_bound): the largest, when every other score is more than
+    -- 1e-6 * (1 + |largest| + bound) below it; NULL otherwise (a tie or a near one, NaN), and the
+    -- caller computes the class from the unshifted scores.  Up to 4 classes: the overload of that many
+    IF k OPERATOR(pg_catalog.=) 2 THEN
+        RETURN "analytics"."pets_scores_clear"(bound, scores[1], scores[2]);
+    END IF;
+    IF k OPERATOR(pg_catalog.=) 3 THEN
+        RETURN "analytics"."pets_scores_clear"(bound, scores[1], scores[2], scores[3]);
+    END IF;
+    IF k OPERATOR(pg_catalog.=) 4 THEN
+        RETURN "analytics"."pets_scores_clear"(bound, scores[1], scores[2], scores[3], scores[4]);
+    END IF;
+    FOR i IN 2 .. k LOOP
+        v_max := GREATEST(v_max, scores[i]);
+    END LOOP;
+    v_cut := v_max OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*)
+        ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(v_max)) OPERATOR(pg_catalog.+) bound));
+    FOR i IN 1 .. k LOOP
+        IF scores[i] OPERATOR(pg_catalog.>) v_cut THEN
+            IF v_at IS NOT NULL THEN
+                RETURN NULL;
+            END IF;
+            v_at := i;
+        END IF;
+    END LOOP;
+    RETURN v_at;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8[]) IS E'export of madnb model "pets_nb": helper: position of the largest score when every other is more than 1e-6 * (1 + |largest| + bound) below it, else NULL';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_clear"(bound pg_catalog.float8, a pg_catalog.float8, b pg_catalog.float8) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_cut pg_catalog.float8 := GREATEST(a, b) OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*) ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(GREATEST(a, b))) OPERATOR(pg_catalog.+) bound));
+BEGIN
+    RETURN CASE
+        WHEN a OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN b OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 1 END
+        WHEN b OPERATOR(pg_catalog.>) v_cut THEN 2
+    END;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: position of the largest score when every other is more than 1e-6 * (1 + |largest| + bound) below it, else NULL (2 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_clear"(bound pg_catalog.float8, a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_cut pg_catalog.float8 := GREATEST(a, b, c) OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*) ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(GREATEST(a, b, c))) OPERATOR(pg_catalog.+) bound));
+BEGIN
+    RETURN CASE
+        WHEN a OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN b OPERATOR(pg_catalog.>) v_cut OR c OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 1 END
+        WHEN b OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN c OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 2 END
+        WHEN c OPERATOR(pg_catalog.>) v_cut THEN 3
+    END;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: position of the largest score when every other is more than 1e-6 * (1 + |largest| + bound) below it, else NULL (3 scores one by one)';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_scores_clear"(bound pg_catalog.float8, a pg_catalog.float8, b pg_catalog.float8, c pg_catalog.float8, d pg_catalog.float8) RETURNS pg_catalog.int4
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
+AS $body$
+DECLARE
+    v_cut pg_catalog.float8 := GREATEST(a, b, c, d) OPERATOR(pg_catalog.-) (1e-6::pg_catalog.float8 OPERATOR(pg_catalog.*) ((1::pg_catalog.float8 OPERATOR(pg_catalog.+) pg_catalog.abs(GREATEST(a, b, c, d))) OPERATOR(pg_catalog.+) bound));
+BEGIN
+    RETURN CASE
+        WHEN a OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN b OPERATOR(pg_catalog.>) v_cut OR c OPERATOR(pg_catalog.>) v_cut OR d OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 1 END
+        WHEN b OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN c OPERATOR(pg_catalog.>) v_cut OR d OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 2 END
+        WHEN c OPERATOR(pg_catalog.>) v_cut THEN CASE WHEN d OPERATOR(pg_catalog.>) v_cut THEN NULL ELSE 3 END
+        WHEN d OPERATOR(pg_catalog.>) v_cut THEN 4
+    END;
+END
+$body$;
+
+COMMENT ON FUNCTION "analytics"."pets_scores_clear"(pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS E'export of madnb model "pets_nb": helper: position of the largest score when every other is more than 1e-6 * (1 + |largest| + bound) below it, else NULL (4 scores one by one)';
 
 CREATE OR REPLACE FUNCTION "analytics"."pets_scores_proba_jsonb"(scores pg_catalog.float8[], classes pg_catalog.text[]) RETURNS pg_catalog.jsonb
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
@@ -255,7 +416,7 @@ $body$;
 
 COMMENT ON FUNCTION "analytics"."pets_explain_helper"(pg_catalog.float8[], pg_catalog.float8[], pg_catalog.text[], pg_catalog.text[]) IS E'export of madnb model "pets_nb": helper: a prediction''s explanation (jsonb) from each class''s prior and features'' terms';
 
-CREATE OR REPLACE FUNCTION "analytics"."pets_predict"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.varchar LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::pg_catalog.varchar[])["analytics"."pets_scores_best"(ARRAY[
+CREATE OR REPLACE FUNCTION "analytics"."pets_exact_class"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.int4 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SECURITY INVOKER COST 1 AS E'BEGIN RETURN ("analytics"."pets_scores_best"(
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE((''{-0.8109302162163288,-2.8903717578961645,-0.693147180559945}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
   OPERATOR(pg_catalog.+) COALESCE((''{-0.11778303565638337,NULL,-2.8903717578961645,NULL,-2.8903717578961645}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
@@ -274,7 +435,27 @@ CREATE OR REPLACE FUNCTION "analytics"."pets_predict"("colour" pg_catalog.text D
   OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
   OPERATOR(pg_catalog.+) COALESCE((''{-0.3483066942682158,-1.2237754316221159}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
-])]';
+)); END';
+
+COMMENT ON FUNCTION "analytics"."pets_exact_class"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": internal, the position of the predicted class among the model''s classes from the unshifted scores, which pets_predict computes so only for a row near a tie';
+
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.varchar LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT (E''{cat,dog,fish}''::pg_catalog.varchar[])[COALESCE("analytics"."pets_scores_clear"(''31.829182700919674''::pg_catalog.float8, 
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.0794415416798357,2.1972245773362196,-0.11778303565638382}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.772588722239781,NULL,2.772588722239781,NULL,0.0}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.1117677175491734''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.214509173500923''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.220000000000001''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.08004270767353638,0.2231435513142097}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8148182678187001''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.28867513459481287''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.0''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
+ ''-1.0986122886681098''::pg_catalog.float8
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.0794415416798357,2.772588722239781,-2.1972245773362196}''::pg_catalog.float8[])[(E''{"black": 1, "white": 3, "ginger": 2}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($1)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-2.772588722239781,NULL,0.0,NULL,2.772588722239781}''::pg_catalog.float8[])[(pg_catalog.int8smaller(pg_catalog.int8larger(($2)::pg_catalog.int8, ''-1''::pg_catalog.int8), ''5''::pg_catalog.int8) OPERATOR(pg_catalog.-) ''-1''::pg_catalog.int8)::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE((''{-0.08004270767353638,0.2231435513142097}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
+  OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
+), "analytics"."pets_exact_class"($1, $2, $3, $4, $5))]';
 
 COMMENT ON FUNCTION "analytics"."pets_predict"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": the predicted class (the first class within 1e-12 of the best log-likelihood, as the classify view''s first class) of the feature values (each NULL, a missing value, unless given)';
 
@@ -298,7 +479,7 @@ CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba"("colour" pg_catalog.
 
 COMMENT ON FUNCTION "analytics"."pets_predict_proba"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": jsonb {class: probability} of the feature values (each NULL, a missing value, unless given)';
 
-CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba_array"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_scores_proba"(ARRAY[
+CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba_array"("colour" pg_catalog.text DEFAULT NULL, "legs" pg_catalog.int4 DEFAULT NULL, "weight" pg_catalog.float8 DEFAULT NULL, "indoor" pg_catalog.bool DEFAULT NULL, "age" pg_catalog.numeric DEFAULT NULL) RETURNS pg_catalog.float8[] LANGUAGE sql IMMUTABLE PARALLEL SAFE SECURITY INVOKER AS E'SELECT "analytics"."pets_scores_proba"(
  ''-1.0986122886681098''::pg_catalog.float8
   OPERATOR(pg_catalog.+) COALESCE(''-2.1050673998975498''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.215951278989814''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.239999999999999''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''2.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8),
@@ -314,7 +495,7 @@ CREATE OR REPLACE FUNCTION "analytics"."pets_predict_proba_array"("colour" pg_ca
   OPERATOR(pg_catalog.+) COALESCE(''-2.118379432708844''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.21309557824078387''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($3)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($3)::pg_catalog.float8 END, ''-3.2743810756494775e+100''::pg_catalog.float8), ''3.2743810756494775e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''6.2299999999999995''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
   OPERATOR(pg_catalog.+) COALESCE((''{-0.08004270767353638,0.2231435513142097}''::pg_catalog.float8[])[(E''{"true": 2, "false": 1}''::pg_catalog.jsonb OPERATOR(pg_catalog.->>) (($4)::pg_catalog.text COLLATE pg_catalog."C"))::pg_catalog.int4], ''0''::pg_catalog.float8)
   OPERATOR(pg_catalog.+) COALESCE(''-1.8694179138011962''::pg_catalog.float8 OPERATOR(pg_catalog.-) ((''0.27333613679526697''::pg_catalog.float8 OPERATOR(pg_catalog.*) (pg_catalog.float8smaller(pg_catalog.float8larger(CASE WHEN ($5)::pg_catalog.float8 OPERATOR(pg_catalog.=) ''NaN''::pg_catalog.float8 THEN NULL ELSE ($5)::pg_catalog.float8 END, ''-2.449489742783178e+100''::pg_catalog.float8), ''2.449489742783178e+100''::pg_catalog.float8) OPERATOR(pg_catalog.-) ''4.769230769230769''::pg_catalog.float8)) OPERATOR(pg_catalog.^) ''2''::pg_catalog.float8), ''0''::pg_catalog.float8)
-])';
+)';
 
 COMMENT ON FUNCTION "analytics"."pets_predict_proba_array"(pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.bool, pg_catalog.numeric) IS E'export of madnb model "pets_nb": float8[] of class probabilities in the order of the classes {cat,dog,fish} of the feature values (each NULL, a missing value, unless given)';
 
