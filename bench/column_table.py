@@ -24,7 +24,7 @@ col_vs_export          train + predict (col_predict's statement) against the    
                        export path: fetch the rows (binary), encode the text
                        columns, ``CategoricalNB(alpha=1)`` + ``GaussianNB()``
                        fitted and predicting, COPY (id, prediction) back
-col_floor_vs_export    its floor: the plain-SQL statistics + predict's 30
+col_floor_vs_export    its floor: the plain-SQL statistics + predict's 20
                        dictionary lookups alone (no Gaussian term, no arg-max),
                        against the same export path
 =====================  ==========================================================  ========
@@ -70,7 +70,7 @@ SOURCE = "mixed200k"
 TABLE = "col_text"
 MODEL = "bench_col"
 PRIVATE = "bench_col_dp"
-NCAT, NNUM = 10, 5
+NCAT, NNUM, NCLASSES = 10, 5, 3
 RESULTS = Path(__file__).resolve().parent / "results"
 OUT = sql.Identifier("bench_col_pred")
 EXPORT_OUT = "bench_col_export"
@@ -254,7 +254,7 @@ def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[di
     rows.append(private_figure(conn, budget, reps))
     rows.append(_row("col_vs_export", measure(train_predict, reps, budget, lambda: export_run(conn)),
                      "train + predict × export path (fetch, encode, fit, predict, COPY back)"))
-    lookups = sql.SQL("CREATE TABLE {} AS SELECT t.id, " + _lookups(3).replace("{", "{{").replace("}", "}}") + " AS p FROM {} AS t").format(
+    lookups = sql.SQL("CREATE TABLE {} AS SELECT t.id, " + _lookups(NCLASSES - 1).replace("{", "{{").replace("}", "}}") + " AS p FROM {} AS t").format(
         OUT, sql.Identifier(TABLE))
 
     def floor_train_predict() -> float:
@@ -262,26 +262,32 @@ def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[di
         return floor() + timed(lambda: conn.execute(lookups))
 
     rows.append(_row("col_floor_vs_export", measure(floor_train_predict, reps, budget, lambda: export_run(conn)),
-                     "the floor of col_vs_export: the plain-SQL statistics + the 30 dictionary lookups of predict alone "
+                     "the floor of col_vs_export: the plain-SQL statistics + the 20 dictionary lookups of predict alone "
                      "(CREATE TABLE AS, no Gaussian term, no arg-max) × export path"))
     return rows
 
 
-def _lookups(classes: int) -> str:
+def _lookups(classes: int, parsed: bool = False) -> str:
     """Per row, ``classes`` dictionary lookups per text column as the generated functions make them (jsonb ->> to a
-    rank, then a float8[] subscript), summed: the floor of a text model's scoring in one SQL expression."""
-    js = "'" + json.dumps({str(v): v + 1 for v in range(10)}) + "'::pg_catalog.jsonb"
+    rank written as one character, read by ascii(); ``parsed``: the rank's text cast to int4, as before; then a
+    float8[] subscript), summed: the floor of a text model's scoring in one SQL expression."""
     lut = "'{" + ",".join(f"-2.30{v}" for v in range(10)) + "}'::pg_catalog.float8[]"
-    terms = [f"COALESCE(({lut})[({js} OPERATOR(pg_catalog.->>) (t.{c} COLLATE pg_catalog.\"C\"))::pg_catalog.int4], 0)"
-             for c in CAT for _ in range(classes)]
+    if parsed:
+        js = "'" + json.dumps({str(v): v + 1 for v in range(10)}) + "'::pg_catalog.jsonb"
+        slot = "(" + js + " OPERATOR(pg_catalog.->>) (t.{c} COLLATE pg_catalog.\"C\"))::pg_catalog.int4"
+    else:
+        js = "'" + json.dumps({str(v): chr(v + 1) for v in range(10)}) + "'::pg_catalog.jsonb"
+        slot = "pg_catalog.ascii(" + js + " OPERATOR(pg_catalog.->>) (t.{c} COLLATE pg_catalog.\"C\"))"
+    terms = [f"COALESCE(({lut})[{slot.format(c=c)}], 0)" for c in CAT for _ in range(classes)]
     return " OPERATOR(pg_catalog.+) ".join(terms)
 
 
 FLOOR_PARTS = {
     "scan and write": "ARRAY[t.f1, t.f2, t.f3]",
-    "20 dictionary lookups (2 classes x 10 text columns: what predict_proba_array looks up)": _lookups(2),
-    "30 dictionary lookups (3 classes x 10: what predict looks up)": _lookups(3),
-    "madnb._nb_proba of 3 floats": "madnb._nb_proba(ARRAY[t.f1, t.f2, t.f3])",
+    "20 dictionary lookups (2 classes x 10 text columns: what predict_proba_array and predict look up)": _lookups(2),
+    "20 dictionary lookups, the rank's text cast to int4 (as before this wave)": _lookups(2, parsed=True),
+    "madnb._nb_proba of 3 floats": "madnb._nb_proba(t.f1, t.f2, t.f3)",
+    "madnb._nb_clear of 3 floats": "madnb._nb_clear(0, t.f1, t.f2, t.f3)",
 }
 
 

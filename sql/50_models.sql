@@ -437,7 +437,13 @@ CREATE OR REPLACE FUNCTION madnb._nb_proba_jsonb(scores pg_catalog.float8[], cla
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER COST 1
 AS $$
 DECLARE
-    v_p pg_catalog.float8[] := madnb._nb_proba(scores);
+    -- up to 4 classes the overload of that many scores directly (through the array form: one more call per row)
+    -- (a searched CASE: the simple form's = would be resolved on the caller's search_path)
+    v_p pg_catalog.float8[] := CASE
+        WHEN pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 2 THEN madnb._nb_proba(scores[1], scores[2])
+        WHEN pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 3 THEN madnb._nb_proba(scores[1], scores[2], scores[3])
+        WHEN pg_catalog.array_upper(scores, 1) OPERATOR(pg_catalog.=) 4 THEN madnb._nb_proba(scores[1], scores[2], scores[3], scores[4])
+        ELSE madnb._nb_proba(scores) END;
     v_out pg_catalog.jsonb := '{}'::pg_catalog.jsonb;
     i integer;
 BEGIN
