@@ -247,6 +247,10 @@ def _bernoulli_exp_le1(num: int, den: int, rng: RandomSource) -> bool:
     """
     randbelow = rng.randbelow
     k, n = 1, den
+    if den == 1:  # randbelow(1) is 0: the first trial is num > 0 and draws nothing (V's every round)
+        if num == 0:
+            return True
+        k, n = 2, 2
     while randbelow(n) < num:  # n = den * k
         k += 1
         n += den
