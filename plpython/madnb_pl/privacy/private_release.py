@@ -30,7 +30,8 @@ K = 2**bits, so one row moves s1 = sum(z) by at most K and s2 = sum(z*z) by at
 most K**2, whatever its value (the final integer clip makes this hold even
 where floating point rounds).  These exact statistics never leave the
 statement that computes them: :func:`dp_release_select` adds noise to every
-cell of the public domain in the same statement.
+cell of the public domain in the same statement.  Categorical integer codes are
+counted from exact training's packed key instead (:func:`dp_packed_stats_select`).
 """
 
 from __future__ import annotations
