@@ -9,6 +9,7 @@ same run.  Writes ``bench/results/latest.md`` and ``latest.json`` and prints the
 Markdown table.
 
     python -m bench.run [--only cat200k,num200k] [--budget 15] [--deadline 900]
+    python -m bench.run --only dom16k,dom16k_64k --figures private --out /tmp/bench_private   # private training alone
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ SHOWN_SETTINGS = [
     "effective_cache_size", "fsync", "synchronous_commit",
 ]
 # (dataset, repetitions wanted); 1m and wide tables get fewer.
-PLAN = [("cat200k", 5), ("num200k", 5), ("mixed200k", 5), ("wide", 3), ("cat1m", 3), ("num1m", 3), ("dom16k", 3)]
+PLAN = [("cat200k", 5), ("num200k", 5), ("mixed200k", 5), ("wide", 3), ("cat1m", 3), ("num1m", 3), ("dom16k", 3), ("dom16k_64k", 5)]
 SMALL_OF = {"cat1m": "cat200k", "num1m": "num200k"}
 
 TARGETS = {

@@ -101,39 +101,48 @@ SELECT madnb.record_private_release($1::pg_catalog.oid::pg_catalog.regclass, $2:
 INSERT INTO pg_temp."madnb_domain_<hex1>" (o, cls, v) SELECT s.o, s.cls, s.v FROM (SELECT (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, CASE WHEN u.o OPERATOR(pg_catalog.=) 1 THEN t."class" END AS cls, CASE WHEN u.o OPERATOR(pg_catalog.>) 1 THEN u.val END AS v, pg_catalog.count(*) AS n FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(ARRAY[NULL::double precision] OPERATOR(pg_catalog.||) (CASE WHEN pg_catalog.array_ndims(t."attributes") OPERATOR(pg_catalog.=) 1 THEN t."attributes" END)) WITH ORDINALITY AS u(val, o) WHERE t."class" IS NOT NULL AND (u.o OPERATOR(pg_catalog.=) 1 OR (u.o OPERATOR(pg_catalog.=) ANY ('{2,4}'::pg_catalog.int8[]) AND u.val IS NOT NULL)) GROUP BY 1, 2, 3) AS s WHERE madnb.dp_laplace(s.n, 1, 2.5::pg_catalog.float8) OPERATOR(pg_catalog.>=) 7::pg_catalog.numeric
 
 -- statement 34
-CREATE TEMPORARY TABLE pg_temp."madnb_released_<hex3>" ON COMMIT DROP AS WITH j AS MATERIALIZED (SELECT x.cls, x.o, x.v, x.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AS isnum, COALESCE(e.n, 0) AS n, COALESCE(e.s1, 0) AS s1, COALESCE(e.s2, 0) AS s2, pg_catalog.row_number() OVER (PARTITION BY x.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]))::pg_catalog.int8 AS i FROM (SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::double precision AS v FROM pg_temp."madnb_domain_<hex1>" AS c WHERE c.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT c.cls, a.o, a.v FROM pg_temp."madnb_domain_<hex1>" AS c JOIN pg_temp."madnb_domain_<hex1>" AS a ON a.o OPERATOR(pg_catalog.>) 0 WHERE c.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT c.cls, g.o, NULL::double precision FROM pg_temp."madnb_domain_<hex1>" AS c CROSS JOIN pg_catalog.unnest('{2}'::pg_catalog.int4[]) AS g(o) WHERE c.o OPERATOR(pg_catalog.=) 0) AS x LEFT JOIN (SELECT t."class" AS cls, (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{2,4}'::pg_catalog.int4[]) THEN u.val END AS v, pg_catalog.count(*) AS n, pg_catalog.sum((CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{3}'::pg_catalog.int4[]) AND u.val IS NOT NULL AND u.val::pg_catalog.float8 OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN pg_catalog.float8smaller(pg_catalog.float8larger(pg_catalog.round((pg_catalog.float8smaller(pg_catalog.float8larger(u.val::pg_catalog.float8, ('{NULL,NULL,5.0,NULL}'::pg_catalog.float8[])[u.o]), ('{NULL,NULL,20.0,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.-) ('{NULL,NULL,12.5,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.*) ('{NULL,NULL,139810.13333333333,NULL}'::pg_catalog.float8[])[u.o]), '-1048576'::pg_catalog.float8), '1048576'::pg_catalog.float8)::pg_catalog.int8 END)) AS s1, pg_catalog.sum((CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{3}'::pg_catalog.int4[]) AND u.val IS NOT NULL AND u.val::pg_catalog.float8 OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN pg_catalog.float8smaller(pg_catalog.float8larger(pg_catalog.round((pg_catalog.float8smaller(pg_catalog.float8larger(u.val::pg_catalog.float8, ('{NULL,NULL,5.0,NULL}'::pg_catalog.float8[])[u.o]), ('{NULL,NULL,20.0,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.-) ('{NULL,NULL,12.5,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.*) ('{NULL,NULL,139810.13333333333,NULL}'::pg_catalog.float8[])[u.o]), '-1048576'::pg_catalog.float8), '1048576'::pg_catalog.float8)::pg_catalog.int8 END) OPERATOR(pg_catalog.*) (CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{3}'::pg_catalog.int4[]) AND u.val IS NOT NULL AND u.val::pg_catalog.float8 OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN pg_catalog.float8smaller(pg_catalog.float8larger(pg_catalog.round((pg_catalog.float8smaller(pg_catalog.float8larger(u.val::pg_catalog.float8, ('{NULL,NULL,5.0,NULL}'::pg_catalog.float8[])[u.o]), ('{NULL,NULL,20.0,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.-) ('{NULL,NULL,12.5,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.*) ('{NULL,NULL,139810.13333333333,NULL}'::pg_catalog.float8[])[u.o]), '-1048576'::pg_catalog.float8), '1048576'::pg_catalog.float8)::pg_catalog.int8 END)) AS s2 FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(ARRAY[NULL::double precision] OPERATOR(pg_catalog.||) (CASE WHEN pg_catalog.array_ndims(t."attributes") OPERATOR(pg_catalog.=) 1 THEN t."attributes" END)) WITH ORDINALITY AS u(val, o) WHERE t."class" IS NOT NULL AND u.o OPERATOR(pg_catalog.<=) 4 GROUP BY 1, 2, 3) AS e ON e.cls OPERATOR(pg_catalog.=) x.cls AND e.o OPERATOR(pg_catalog.=) x.o AND ARRAY[e.v::double precision] OPERATOR(pg_catalog.=) ARRAY[x.v::double precision]), z AS MATERIALIZED (SELECT madnb._dp_laplace_array(pg_catalog.array_agg(j.n ORDER BY j.i) FILTER (WHERE NOT j.isnum), 1, 2.5::pg_catalog.float8) AS n, madnb._dp_laplace_array(pg_catalog.array_agg(j.s1 ORDER BY j.i) FILTER (WHERE j.isnum), 1048576, 2.5::pg_catalog.float8) AS s1, madnb._dp_laplace_array(pg_catalog.array_agg(j.s2 ORDER BY j.i) FILTER (WHERE j.isnum), 1099511627776, 2.5::pg_catalog.float8) AS s2 FROM j) SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c ON NOT j.isnum AND c.i OPERATOR(pg_catalog.=) j.i LEFT JOIN (SELECT u.s1, u.s2, u.i FROM z CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(z.s1), pg_catalog.unnest(z.s2)) WITH ORDINALITY AS u(s1, s2, i)) AS g ON j.isnum AND g.i OPERATOR(pg_catalog.=) j.i
+SELECT pg_catalog.current_setting($1) AS v
 
 -- statement 35
-INSERT INTO "madnb_statistics"."public.pdp_fp" (cls, attr, value, n, s1, s2) SELECT r.cls, r.o, r.v, r.n, r.s1, r.s2 FROM pg_temp."madnb_released_<hex3>" AS r
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 36
-DROP TABLE pg_temp."madnb_released_<hex3>"
+CREATE TEMPORARY TABLE pg_temp."madnb_released_<hex3>" ON COMMIT DROP AS WITH j AS MATERIALIZED (SELECT x.cls, x.o, x.v, x.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]) AS isnum, COALESCE(e.n, 0) AS n, COALESCE(e.s1, 0) AS s1, COALESCE(e.s2, 0) AS s2, pg_catalog.row_number() OVER (PARTITION BY x.o OPERATOR(pg_catalog.=) ANY ('{2}'::pg_catalog.int4[]))::pg_catalog.int8 AS i FROM (SELECT c.cls, 0::pg_catalog.int4 AS o, NULL::double precision AS v FROM pg_temp."madnb_domain_<hex1>" AS c WHERE c.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT c.cls, a.o, a.v FROM pg_temp."madnb_domain_<hex1>" AS c JOIN pg_temp."madnb_domain_<hex1>" AS a ON a.o OPERATOR(pg_catalog.>) 0 WHERE c.o OPERATOR(pg_catalog.=) 0 UNION ALL SELECT c.cls, g.o, NULL::double precision FROM pg_temp."madnb_domain_<hex1>" AS c CROSS JOIN pg_catalog.unnest('{2}'::pg_catalog.int4[]) AS g(o) WHERE c.o OPERATOR(pg_catalog.=) 0) AS x LEFT JOIN (SELECT t."class" AS cls, (u.o OPERATOR(pg_catalog.-) 1)::pg_catalog.int4 AS o, CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{2,4}'::pg_catalog.int4[]) THEN u.val END AS v, pg_catalog.count(*) AS n, pg_catalog.sum((CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{3}'::pg_catalog.int4[]) AND u.val IS NOT NULL AND u.val::pg_catalog.float8 OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN pg_catalog.float8smaller(pg_catalog.float8larger(pg_catalog.round((pg_catalog.float8smaller(pg_catalog.float8larger(u.val::pg_catalog.float8, ('{NULL,NULL,5.0,NULL}'::pg_catalog.float8[])[u.o]), ('{NULL,NULL,20.0,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.-) ('{NULL,NULL,12.5,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.*) ('{NULL,NULL,139810.13333333333,NULL}'::pg_catalog.float8[])[u.o]), '-1048576'::pg_catalog.float8), '1048576'::pg_catalog.float8)::pg_catalog.int8 END)) AS s1, pg_catalog.sum((CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{3}'::pg_catalog.int4[]) AND u.val IS NOT NULL AND u.val::pg_catalog.float8 OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN pg_catalog.float8smaller(pg_catalog.float8larger(pg_catalog.round((pg_catalog.float8smaller(pg_catalog.float8larger(u.val::pg_catalog.float8, ('{NULL,NULL,5.0,NULL}'::pg_catalog.float8[])[u.o]), ('{NULL,NULL,20.0,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.-) ('{NULL,NULL,12.5,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.*) ('{NULL,NULL,139810.13333333333,NULL}'::pg_catalog.float8[])[u.o]), '-1048576'::pg_catalog.float8), '1048576'::pg_catalog.float8)::pg_catalog.int8 END) OPERATOR(pg_catalog.*) (CASE WHEN u.o OPERATOR(pg_catalog.=) ANY ('{3}'::pg_catalog.int4[]) AND u.val IS NOT NULL AND u.val::pg_catalog.float8 OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN pg_catalog.float8smaller(pg_catalog.float8larger(pg_catalog.round((pg_catalog.float8smaller(pg_catalog.float8larger(u.val::pg_catalog.float8, ('{NULL,NULL,5.0,NULL}'::pg_catalog.float8[])[u.o]), ('{NULL,NULL,20.0,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.-) ('{NULL,NULL,12.5,NULL}'::pg_catalog.float8[])[u.o]) OPERATOR(pg_catalog.*) ('{NULL,NULL,139810.13333333333,NULL}'::pg_catalog.float8[])[u.o]), '-1048576'::pg_catalog.float8), '1048576'::pg_catalog.float8)::pg_catalog.int8 END)) AS s2 FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(ARRAY[NULL::double precision] OPERATOR(pg_catalog.||) (CASE WHEN pg_catalog.array_ndims(t."attributes") OPERATOR(pg_catalog.=) 1 THEN t."attributes" END)) WITH ORDINALITY AS u(val, o) WHERE t."class" IS NOT NULL AND u.o OPERATOR(pg_catalog.<=) 4 GROUP BY 1, 2, 3) AS e ON e.cls OPERATOR(pg_catalog.=) x.cls AND e.o OPERATOR(pg_catalog.=) x.o AND ARRAY[e.v::double precision] OPERATOR(pg_catalog.=) ARRAY[x.v::double precision]), z AS MATERIALIZED (SELECT madnb._dp_laplace_array(pg_catalog.array_agg(j.n ORDER BY j.i) FILTER (WHERE NOT j.isnum), 1, 2.5::pg_catalog.float8) AS n, madnb._dp_laplace_array(pg_catalog.array_agg(j.s1 ORDER BY j.i) FILTER (WHERE j.isnum), 1048576, 2.5::pg_catalog.float8) AS s1, madnb._dp_laplace_array(pg_catalog.array_agg(j.s2 ORDER BY j.i) FILTER (WHERE j.isnum), 1099511627776, 2.5::pg_catalog.float8) AS s2 FROM j) SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c ON NOT j.isnum AND c.i OPERATOR(pg_catalog.=) j.i LEFT JOIN (SELECT u.s1, u.s2, u.i FROM z CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(z.s1), pg_catalog.unnest(z.s2)) WITH ORDINALITY AS u(s1, s2, i)) AS g ON j.isnum AND g.i OPERATOR(pg_catalog.=) j.i
 
 -- statement 37
-SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
+SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 38
-SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\n' ORDER BY x.c COLLATE "C"), '')) AS f FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM pg_temp."madnb_domain_<hex1>" AS d) AS x
+INSERT INTO "madnb_statistics"."public.pdp_fp" (cls, attr, value, n, s1, s2) SELECT r.cls, r.o, r.v, r.n, r.s1, r.s2 FROM pg_temp."madnb_released_<hex3>" AS r
 
 -- statement 39
-DROP TABLE pg_temp."madnb_domain_<hex1>"
+DROP TABLE pg_temp."madnb_released_<hex3>"
 
 -- statement 40
-COMMENT ON TABLE "madnb_statistics"."public.pdp_fp" IS 'madnb statistics {"bounds": [[2, 5.0, 20.0]], "class_type": "text", "created_at": "<created_at>", "delta": 1e-05, "domain": "private", "domain_fingerprint": "9cdc994a29de2163fbdb9c3af773931b", "element_type": "double precision", "epsilon": "20", "epsilon_per_query": 2.5, "fixed_point_bits": 20, "fixed_point_scale": 1048576, "format": 1, "guarantee": "(epsilon 20, delta 1e-05)-differentially private (add or remove one row), domain chosen by private partition selection", "id": "<id>", "mode": "private", "num_attrs": 3, "numeric": [2], "release_id": "<release_id>", "source": "public.mixed"}'
+SELECT pg_catalog.to_char(pg_catalog.statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t
 
 -- statement 41
-SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
+SELECT pg_catalog.md5(COALESCE(pg_catalog.string_agg(x.c, E'\n' ORDER BY x.c COLLATE "C"), '')) AS f FROM (SELECT pg_catalog.format('%s %L %L', d.o, d.cls, d.v) AS c FROM pg_temp."madnb_domain_<hex1>" AS d) AS x
 
 -- statement 42
-CREATE TABLE "public"."pdp_cp" (class text, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+DROP TABLE pg_temp."madnb_domain_<hex1>"
 
 -- statement 43
-CREATE TABLE "public"."pdp_fp" (class text, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+COMMENT ON TABLE "madnb_statistics"."public.pdp_fp" IS 'madnb statistics {"bounds": [[2, 5.0, 20.0]], "class_type": "text", "created_at": "<created_at>", "delta": 1e-05, "domain": "private", "domain_fingerprint": "9cdc994a29de2163fbdb9c3af773931b", "element_type": "double precision", "epsilon": "20", "epsilon_per_query": 2.5, "fixed_point_bits": 20, "fixed_point_scale": 1048576, "format": 1, "guarantee": "(epsilon 20, delta 1e-05)-differentially private (add or remove one row), domain chosen by private partition selection", "id": "<id>", "mode": "private", "num_attrs": 3, "numeric": [2], "release_id": "<release_id>", "source": "public.mixed"}'
 
 -- statement 44
-CREATE TABLE "public"."pdp_np" (class text, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
+SELECT pg_catalog.to_regclass($1)::pg_catalog.oid::pg_catalog.int8 AS o
 
 -- statement 45
+CREATE TABLE "public"."pdp_cp" (class text, class_cnt pg_catalog.int8, all_cnt pg_catalog.int8)
+
+-- statement 46
+CREATE TABLE "public"."pdp_fp" (class text, attr pg_catalog.int4, value double precision, cnt pg_catalog.int8, attr_cnt pg_catalog.int8, smoothing pg_catalog.float8)
+
+-- statement 47
+CREATE TABLE "public"."pdp_np" (class text, attr pg_catalog.int4, attr_mean pg_catalog.float8, attr_var pg_catalog.float8, value_cnt pg_catalog.int8)
+
+-- statement 48
 WITH cc0 AS (SELECT x.cls, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric) AS c FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "madnb_statistics"."public.pdp_fp" AS s) AS x WHERE x.o = 0),
 cc AS (SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt FROM cc0),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, LEAST(pg_catalog.sum(cc.class_cnt) OVER (), 9223372036854775807)::pg_catalog.int8 AS all_cnt FROM cc),
@@ -144,7 +153,7 @@ nm2 AS (SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid ELSE LEAST(GREATEST(
 np AS (SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2)
  INSERT INTO "public"."pdp_cp" (class, class_cnt, all_cnt) SELECT class, class_cnt, all_cnt FROM cp ORDER BY class
 
--- statement 46
+-- statement 49
 WITH cc0 AS (SELECT x.cls, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric) AS c FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "madnb_statistics"."public.pdp_fp" AS s) AS x WHERE x.o = 0),
 cc AS (SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt FROM cc0),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, LEAST(pg_catalog.sum(cc.class_cnt) OVER (), 9223372036854775807)::pg_catalog.int8 AS all_cnt FROM cc),
@@ -155,7 +164,7 @@ nm2 AS (SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid ELSE LEAST(GREATEST(
 np AS (SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2)
  INSERT INTO "public"."pdp_fp" (class, attr, value, cnt, attr_cnt, smoothing) SELECT class, attr, value, cnt, attr_cnt, 1.0::pg_catalog.float8 FROM fp ORDER BY attr, value, class
 
--- statement 47
+-- statement 50
 WITH cc0 AS (SELECT x.cls, LEAST(GREATEST(x.n, 0), 1125899906842624::pg_catalog.numeric) AS c FROM (SELECT s.cls, s.attr AS o, s.value AS v, s.n, s.s1, s.s2 FROM "madnb_statistics"."public.pdp_fp" AS s) AS x WHERE x.o = 0),
 cc AS (SELECT cc0.cls, (CASE WHEN pg_catalog.sum(cc0.c) OVER () > 0 THEN cc0.c ELSE 1 END)::pg_catalog.int8 AS class_cnt FROM cc0),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, LEAST(pg_catalog.sum(cc.class_cnt) OVER (), 9223372036854775807)::pg_catalog.int8 AS all_cnt FROM cc),
@@ -166,23 +175,23 @@ nm2 AS (SELECT nm.*, CASE WHEN nm.class_cnt = 0 THEN nm.mid ELSE LEAST(GREATEST(
 np AS (SELECT nm2.cls AS class, nm2.o AS attr, nm2.mean AS attr_mean, CASE WHEN nm2.class_cnt = 0 THEN nm2.half * nm2.half ELSE LEAST(GREATEST(nm2.half * nm2.half * nm2.m2 / nm2.nn - (nm2.mean - nm2.mid) * (nm2.mean - nm2.mid), nm2.floor), nm2.half * nm2.half) END AS attr_var, nm2.class_cnt AS value_cnt FROM nm2)
  INSERT INTO "public"."pdp_np" (class, attr, attr_mean, attr_var, value_cnt) SELECT class, attr, attr_mean, attr_var, value_cnt FROM np ORDER BY class, attr
 
--- statement 48
+-- statement 51
 COMMENT ON TABLE "public"."pdp_cp" IS 'madnb class priors trained from public.mixed; noisy class counts clamped at 0; (epsilon 20, delta 1e-05)-differentially private (add or remove one row), domain chosen by private partition selection; release <release_id> of madnb.privacy_ledger; derived from statistics "madnb_statistics"."public.pdp_fp" (id <uuid>)'
 
--- statement 49
+-- statement 52
 COMMENT ON TABLE "public"."pdp_fp" IS 'madnb categorical feature counts trained from public.mixed; noisy counts clamped at 0, attr_cnt = size of the attribute''s domain; P(value|class) = (cnt + smoothing) / (sum of cnt over the attribute''s values + smoothing * attr_cnt); (epsilon 20, delta 1e-05)-differentially private (add or remove one row), domain chosen by private partition selection; release <release_id> of madnb.privacy_ledger; numAttrs = 3; derived from statistics "madnb_statistics"."public.pdp_fp" (id <uuid>)'
 
--- statement 50
+-- statement 53
 COMMENT ON TABLE "public"."pdp_np" IS 'madnb Gaussian parameters trained from public.mixed: mean and variance from noisy sums of values clipped to public bounds, over the noisy class count (value_cnt); (epsilon 20, delta 1e-05)-differentially private (add or remove one row), domain chosen by private partition selection; release <release_id> of madnb.privacy_ledger; derived from statistics "madnb_statistics"."public.pdp_fp" (id <uuid>)'
 
--- statement 51
+-- statement 54
 ANALYZE "public"."pdp_fp"
 
--- statement 52
+-- statement 55
 ANALYZE "public"."pdp_cp"
 
--- statement 53
+-- statement 56
 ANALYZE "public"."pdp_np"
 
--- statement 54
+-- statement 57
 SELECT pg_catalog.set_config('search_path', $1, true)

@@ -330,7 +330,7 @@ def test_default_source_is_backed_by_secrets_token_bytes(monkeypatch):
     assert calls
 
 
-@pytest.mark.parametrize("n", [2, 3, 10, 257, 2**53 + 1])
+@pytest.mark.parametrize("n", [2, 3, 10, 256, 257, 2**53 + 1, 2**54])
 def test_the_default_source_is_uniform_below_n(n):
     src = noise.secure_source()
     draws = [src.randbelow(n) for _ in range(30_000)]
@@ -342,6 +342,21 @@ def test_the_default_source_is_uniform_below_n(n):
     for c in range(cells):
         p = expected[c]
         assert abs(counts[c] / len(draws) - p) < 5 * math.sqrt(p * (1 - p) / len(draws)), (n, c)
+
+
+def test_the_default_source_reads_a_power_of_two_from_exactly_its_bits(monkeypatch):
+    # randbelow(n) masks (n - 1).bit_length() bits of as many bytes (little-endian) and rejects values >= n:
+    # 2**b takes b bits and is never rejected (the samplers' t is a power of two for any float epsilon)
+    import secrets
+
+    block = bytes([0xFF, 0x80, 0x03] + [0xFF] * 7 + [0xFF, 0x02]) + bytes(4084)
+    blocks = iter([block])
+    monkeypatch.setattr(secrets, "token_bytes", lambda n: next(blocks))
+    src = noise._SecretsSource()
+    assert [src.randbelow(2), src.randbelow(256), src.randbelow(4), src.randbelow(1)] == [1, 0x80, 3, 0]
+    assert src.randbelow(2**56) == 2**56 - 1  # the next 7 bytes, all of them
+    assert src.randbelow(3) == 2  # 0xFF & 3 = 3 is rejected, then 0x02
+    assert src.randbelow(10) == 0
 
 
 def test_seeding_the_random_module_has_no_effect_on_the_default_source():

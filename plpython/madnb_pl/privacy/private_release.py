@@ -30,21 +30,24 @@ K = 2**bits, so one row moves s1 = sum(z) by at most K and s2 = sum(z*z) by at
 most K**2, whatever its value (the final integer clip makes this hold even
 where floating point rounds).  These exact statistics never leave the
 statement that computes them: :func:`dp_release_select` adds noise to every
-cell of the public domain in the same statement.
+cell of the public domain in the same statement.  Categorical integer codes are
+counted from exact training's packed key instead (:func:`dp_packed_stats_select`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from typing import Any
 
 from ..core.errors import MadnbError
 from ..core.names import NewName, Relation
-from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, once, temp_name, text_sql, type_is_builtin
+from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, once, setting, temp_name, text_sql, type_is_builtin
 from ..inputs import arrays, privacy_parameters
 from ..inputs.arrays import Training
 from ..inputs.privacy_parameters import NOT_DP_OBSERVED, NumericBounds, Privacy
+from ..release.array_pass import gather_cost, packed_gather_factor, packed_key, packs_codes
 from ..release.statistics_table import FORMAT, PRIVATE_MODE, Header, create_table, domain_fingerprint_select, now, write_header
 
 
@@ -112,7 +115,14 @@ def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relatio
     # the release as CREATE TABLE AS: its exact pass may then run in parallel workers (an INSERT ... SELECT
     # never does); the table holds released numbers only, the exact ones stay inside the statement
     released = temp_name("madnb_released_")
-    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {released} ON COMMIT DROP AS {dp_release_select(training, nb, dom, p.per_query)}"))
+    create = Sql(f"CREATE TEMPORARY TABLE {released} ON COMMIT DROP AS {dp_release_select(training, nb, dom, p.per_query)}")
+    with contextlib.ExitStack() as settings:
+        # without JIT: the planner, which has no statistics of the temporary domain, costed a 16,000-value domain's
+        # 48,573 cells as 357,481 and compiled the statement, which took longer than it saved
+        settings.enter_context(setting(plpy, "jit", "off"))
+        if packs_dp_codes(training):
+            settings.enter_context(gather_cost(plpy, packed_gather_factor(training)))
+        plpy.execute(create)
     plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, s1, s2) SELECT r.cls, r.o, r.v, r.n, r.s1, r.s2 FROM {released} AS r"))
     plpy.execute(Sql(f"DROP TABLE {released}"))
     order = {a: i for i, a in enumerate(training.numeric_given)}
@@ -363,6 +373,32 @@ def dp_stats_select(training: Training, nb: NumericBounds, value_counts: bool = 
     )
 
 
+def packs_dp_codes(training: Training) -> bool:
+    """Whether the release counts its cells from packed keys (:func:`dp_packed_stats_select`): an attribute array
+    of categorical integer codes (:func:`madnb_pl.release.array_pass.packs_codes`)."""
+    return training.cells is None and training.column_stats is None and packs_codes(training)
+
+
+def dp_packed_stats_select(training: Training) -> Sql:
+    """:func:`dp_stats_select`'s cells for categorical integer codes, as rows (cls, k, n, s1, s2): k is the
+    packed key (:func:`madnb_pl.release.array_pass.packed_key`) of value v at attribute o, 0 for the class count.
+
+    The same counts by the same rules, from one int8 per element grouped with the class (as the exact pass
+    does): ``ARRAY[0]`` followed by the array if it is one-dimensional (else nothing: all missing), unnested in
+    lock-step with the positions 0..numAttrs in the select list.  The leading 0 at position 0 is the class-count
+    cell (key 0); an element beyond numAttrs meets a NULL position and a NULL element gives a NULL key, so
+    neither is a cell of any domain (:func:`domain_cells_select` joins the cells on the key).
+    """
+    src, cls, elem = training.source.sql, training.cls.sql, training.attrs.elem_sql
+    positions = int_array(range(training.num_attrs + 1), "int8")
+    key = packed_key(f"pg_catalog.unnest(ARRAY[0::{elem}] OPERATOR(pg_catalog.||) ({dp_attrs_sql(training)}))",
+                     f"pg_catalog.unnest({positions})")
+    return Sql(
+        "SELECT e.cls, e.k, pg_catalog.count(*) AS n, NULL::pg_catalog.numeric AS s1, NULL::pg_catalog.numeric AS s2 "
+        f"FROM (SELECT t.{cls} AS cls, {key} AS k FROM {src} AS t WHERE t.{cls} IS NOT NULL) AS e GROUP BY 1, 2"
+    )
+
+
 def share_stats_select(training: Training, nb: NumericBounds) -> Sql:
     """:func:`dp_stats_select`'s rows with ``value_counts`` (the exact statistics of secure aggregation), read by
     subscript: no row per element.
@@ -487,7 +523,7 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
         for c, s, numeric in (("n", 1, False), ("s1", k, True), ("s2", k * k, True))
     )
     return Sql(
-        f"WITH j AS MATERIALIZED ({domain_cells_select(training, dom, dp_stats_select(training, nb))}), "
+        f"WITH j AS MATERIALIZED ({domain_cells_select(training, dom, *_cell_stats(training, nb))}), "
         f"z AS MATERIALIZED (SELECT {noisy} FROM j) "
         "SELECT j.cls, j.o, j.v, c.n, g.s1, g.s2 FROM j "
         "LEFT JOIN (SELECT u.n, u.i FROM z CROSS JOIN LATERAL pg_catalog.unnest(z.n) WITH ORDINALITY AS u(n, i)) AS c "
@@ -498,11 +534,19 @@ def dp_release_select(training: Training, nb: NumericBounds, dom: str, epsilon_p
     )
 
 
-def domain_cells_select(training: Training, dom: str, stats: Sql) -> Sql:
+def _cell_stats(training: Training, nb: NumericBounds) -> tuple[Sql, bool]:
+    """The release's exact statistics and whether they are packed (:func:`packs_dp_codes`)."""
+    if packs_dp_codes(training):
+        return dp_packed_stats_select(training), True
+    return dp_stats_select(training, nb), False
+
+
+def domain_cells_select(training: Training, dom: str, stats: Sql, packed: bool = False) -> Sql:
     """Every cell of the public domain ``dom`` with its exact statistics from ``stats`` (0 where empty).
 
     Rows (cls, o, v, isnum, n, s1, s2, i): i numbers the count cells and the
     numeric cells apart (each from 1), in the order the noise arrays take them.
+    ``packed``: ``stats`` are :func:`dp_packed_stats_select`'s, joined on the cell's key.
     """
     elem = training.attrs.elem_sql
     num = int_array(training.numeric)
@@ -520,15 +564,18 @@ def domain_cells_select(training: Training, dom: str, stats: Sql) -> Sql:
         f"SELECT x.cls, x.o, x.v, x.o OPERATOR(pg_catalog.=) ANY ({num}) AS isnum, COALESCE(e.n, 0) AS n, "
         "COALESCE(e.s1, 0) AS s1, COALESCE(e.s2, 0) AS s2, "
         f"pg_catalog.row_number() OVER (PARTITION BY x.o OPERATOR(pg_catalog.=) ANY ({num}))::{i8} AS i "
-        f"FROM ({cells}) AS x LEFT JOIN ({stats}) AS e "
+        f"FROM ({cells}) AS x LEFT JOIN ({stats}) AS e ON e.cls OPERATOR(pg_catalog.=) x.cls AND "
         # ARRAY[v] = ARRAY[v] is true for two NULLs (the class and numeric cells) and hashable,
         # so the cells join the statistics by hash: linear in the domain (IS NOT DISTINCT FROM is not)
-        # (both cast to the element type: a CASE over a domain yields its base type)
-        f"ON e.cls OPERATOR(pg_catalog.=) x.cls AND e.o OPERATOR(pg_catalog.=) x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]"
+        # (both cast to the element type: a CASE over a domain yields its base type); a packed key is an int8
+        # (0 for the class cell), which the planner also hashes where it misjudges the groups' number
+        + (f"e.k OPERATOR(pg_catalog.=) {packed_key('COALESCE(x.v, 0)', 'x.o')}" if packed else
+           f"e.o OPERATOR(pg_catalog.=) x.o AND ARRAY[e.v::{elem}] OPERATOR(pg_catalog.=) ARRAY[x.v::{elem}]")
     )
 
 
 __all__ = [
     "charge", "release_parameters", "domain_cells_select", "domain_fingerprint", "dp_attrs_sql", "fixed_point_sql", "dp_domain_ddl", "dp_release_select",
-    "dp_selection_select", "dp_stats_select", "fill_domain", "fill_public_domain", "select_private_domain", "write_private",
+    "dp_packed_stats_select", "dp_selection_select", "dp_stats_select", "fill_domain", "fill_public_domain", "packs_dp_codes",
+    "select_private_domain", "write_private",
 ]

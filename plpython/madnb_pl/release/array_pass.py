@@ -169,6 +169,30 @@ PACKED_MAX_ATTRS = 10_000  # the positions are written as an array literal
 _PACK = 1 << 27
 
 
+def packed_key(code: str, position: str) -> str:
+    """The packed key ``code * 2**27 + position`` (int8) of integer code ``code`` at ``position``; SQL in, SQL out.
+
+    The one spelling of the packing: the exact pass groups on it
+    (:func:`packed_code_stats_select`), the private release too
+    (:func:`madnb_pl.privacy.private_release.dp_packed_stats_select`), and the
+    release joins its public domain's cells to it.
+    """
+    # parenthesised whole: every OPERATOR(...) has the same precedence, so a comparison with the key would bind first
+    return f"((({code})::pg_catalog.int8 OPERATOR(pg_catalog.*) {_PACK}) OPERATOR(pg_catalog.+) {position})"
+
+
+def packed_gather_factor(training: Training) -> float:
+    """parallel_tuple_cost's factor (:func:`gather_cost`) for a statement that unnests packed keys in a select list.
+
+    PostgreSQL costs a Gather of every element by the table's rows, not the
+    numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
+    as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
+    per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
+    few partial groups so much that a 10,000 x 500 table was planned serially.
+    """
+    return max(1.0, training.num_attrs / 2)
+
+
 def packs_codes(training: Training) -> bool:
     """Whether :func:`packed_code_stats_select` applies to this training."""
     return training.categorical_only and training.attrs.elem_oid in PACKED_CODE_TYPES and training.num_attrs <= PACKED_MAX_ATTRS
@@ -200,7 +224,7 @@ def packed_code_stats_select(training: Training) -> Sql:
     test would run once per element.)
     """
     positions = int_array(range(1, training.num_attrs + 1), "int8")
-    key = f"pg_catalog.unnest(t.{training.attrs.sql})::pg_catalog.int8 * {_PACK} + pg_catalog.unnest({positions})"
+    key = packed_key(f"pg_catalog.unnest(t.{training.attrs.sql})", f"pg_catalog.unnest({positions})")
     return Sql(
         f"SELECT g.cls, (g.k & {_PACK - 1})::pg_catalog.int4 AS o, (g.k >> 27)::{training.attrs.elem_sql} AS v, g.n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
@@ -328,12 +352,7 @@ def plan(training: Training, scanned: Training | None = None, where: str | None 
     shape = packed = None
     if packs_codes(training):
         shape = Scan(SHAPE, code_shape_select(s))
-        # PostgreSQL costs a Gather of every element by the table's rows, not the
-        # numAttrs elements per row it would pass on (a 20,000 x 1,000 table was planned
-        # as Gather + Sort of 20 million elements: 11 s instead of 1.6 s); a higher
-        # per-tuple cost corrects that.  numAttrs / 2: the full factor also charges the
-        # few partial groups so much that a 10,000 x 500 table was planned serially.
-        packed = Scan(PASS, packed_code_stats_select(s), gather_factor=max(1.0, training.num_attrs / 2))
+        packed = Scan(PASS, packed_code_stats_select(s), gather_factor=packed_gather_factor(training))
     reruns = None
     if training.numeric:
         reruns = (
@@ -583,5 +602,5 @@ def check_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, int]:
 __all__ = [
     "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "EXACT_AS_UNNESTED", "PASS", "REFINED", "SHAPE", "Inline", "Pass", "Relations", "Scan",
     "TempTables", "check_stats", "class_counts_cte", "COUNTS", "WEIGHTED_COUNTS", "gather_cost", "materialise", "numeric_value_sql", "plan",
-    "stats_select", "steps",
+    "packed_gather_factor", "packed_key", "packs_codes", "stats_select", "steps",
 ]
