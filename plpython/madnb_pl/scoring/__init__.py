@@ -17,8 +17,8 @@ Three forms, chosen when the view is created:
   hash-joined on an always-true key, so PostgreSQL 15 can run the scan, the join
   and the expressions in parallel workers; only the final arg-max /
   normalisation runs in the leader.  An ad hoc view's model comes from common
-  table expressions (leader only), so it reads the model through scalar
-  subqueries instead: InitPlan parameters, passed to the workers.  Categorical value v of attribute j is read
+  table expressions (leader only), so it reads the model row through scalar
+  subqueries instead, one per column: InitPlan parameters, passed to the workers.  Categorical value v of attribute j is read
   as ``lut_k[j][v - lo0]`` (strategy ``codes``: one value range for all
   attributes) or ``lut_k[j][js_j -> v::text]`` (strategy ``dict``: a jsonb
   dictionary of ranks per attribute); values outside the range, missing,
