@@ -27,8 +27,9 @@ counts in 0..16, 10 classes):
   LATERAL sum over the unnested attributes;
 * ``train_cat``: ``create_nb_prepared_data_tables`` of cat200k and mixed200k
   (target ≤ 1.5×), beside the plain ``unnest ... GROUP BY`` of the same counts;
-* ``adhoc``: the ad hoc classify view of cat200k and num200k (target ≤ 5×)
-  against training plus the prepared view (what an ad hoc view does per query).
+* ``adhoc``: the ad hoc classify view of cat200k, num200k, mixed200k and wide
+  (target ≤ 5×) against training plus the prepared view (what an ad hoc view
+  does per query); bench/results/adhoc.md has the before -> after figures.
 
 EXPLAIN (ANALYZE, BUFFERS) of madnb's statement and of the floor is printed for
 each case.  The column table's floors (madnb.train, batch prediction,
@@ -272,7 +273,7 @@ def cases(conn: psycopg.Connection[Any], only: set[str]) -> Iterator[Case]:
                 ),
             )
     if "adhoc" in only:
-        for name in ("cat200k", "num200k"):
+        for name in ("cat200k", "num200k", "mixed200k", "wide"):
             d = DATASETS[name]
             _prepare(conn, name)
             ex(_view_sql(name, "bench_floor_prep_view"))
@@ -290,22 +291,30 @@ def cases(conn: psycopg.Connection[Any], only: set[str]) -> Iterator[Case]:
                  ("ad hoc classify view materialised (jit off)", "SELECT * FROM bench_floor_adhoc")],
                 against=[("ad hoc view materialised × (training + the prepared view materialised)",
                           "SELECT * FROM bench_floor_adhoc", f"TRAIN+PREP:{name}")],
-                why=(
-                    "An ad hoc view trains on every query and then scores, so its floor is the floor of training plus the "
-                    "floor of the prepared view. It costs more than the two run one after the other, for two reasons. For "
-                    "categorical integer codes its training is the general pass (each row's array unnested in a LATERAL "
-                    "sub-select and grouped), where create_nb_prepared_data_tables first checks the arrays' shape and "
-                    "then counts the codes on one packed key: two statements, the second chosen from the first (with "
-                    "numeric attributes the view now runs the subscript pass and the unnest pass only behind a one-time "
-                    "filter on the shape, the same choice in one query). And it reads its model through "
-                    "one scalar sub-select per number (InitPlan parameters: a model made from common table expressions "
-                    "can only be read so in parallel workers), each of which JIT compiles in every process (compare the "
-                    "jit off figure: JIT is most of num200k's excess). What would move it: the packed pass inside the "
-                    "view as the subscript pass is, behind a one-time filter on the shape; a single parameter for the "
-                    "whole model (PostgreSQL does not share equal sub-selects), so that JIT compiles a handful of "
-                    "functions instead of hundreds; or a prepared view."
-                ),
+                why=ADHOC_WHY,
             )
+
+
+ADHOC_WHY = (
+    "An ad hoc view trains on every query and then scores, so its floor is the floor of training plus the floor of the "
+    "prepared view. It reads its model as the prepared view does, a one-row relation hash-joined to the scan whose "
+    "numbers are columns: each column of the model row is one scalar sub-select (an InitPlan: only the leader may scan "
+    "the model's common table expressions) in a two-row VALUES list that each worker scans, and the relations the "
+    "model reads more than once are common table expressions (2026-12-04; before, one sub-select per number: 160 "
+    "InitPlans for num200k, 7 now; see bench/results/adhoc.md). What it still does beyond the two: (1) JIT. "
+    "PostgreSQL decides on JIT from the whole plan's estimated cost, and an ad hoc view's includes its training and "
+    "the unnest pass behind the one-time filter on the arrays' shape, which runs only for arrays of another length but "
+    "is costed as if it ran (40,709 of num200k's 59,511): the probs views and mixed200k cross jit_above_cost "
+    "(100,000) where the prepared views do not, and JIT then compiles every expression of the training and the model "
+    "(220-360 functions) in the leader and each worker; compare the jit off figure. (2) For categorical integer codes "
+    "its training is the general unnest pass, where create_nb_prepared_data_tables checks the arrays' shape and counts "
+    "one packed key per element: that pass aggregates in the workers only under a higher parallel_tuple_cost (without "
+    "it PostgreSQL gathers every element into the leader: cat200k 2.0 s against 1.4 s for the general pass), a setting "
+    "a view cannot carry. (3) wide's prepared view is the serial LATERAL form (see its section above), over 4× alone. "
+    "What would move it: a prepared view (create_nb_prepared_data_tables, then the view over its tables); a session "
+    "with jit off or a higher jit_above_cost for tables of this size; PostgreSQL costing a branch behind a one-time "
+    "filter by how often it runs."
+)
 
 
 def _train_sql(name: str, fp: str = FP, cp: str = CP, np: str = NP) -> str:

@@ -10,6 +10,7 @@ Markdown table.
 
     python -m bench.run [--only cat200k,num200k] [--budget 15] [--deadline 900]
     python -m bench.run --only dom16k,dom16k_64k --figures private --out /tmp/bench_private   # private training alone
+    python -m bench.run --only num200k,wide --figures adhoc --runs 3 --out /tmp/adhoc   # a few figures, quickly
 """
 
 from __future__ import annotations
@@ -427,12 +428,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds of runs per figure (default 20)")
     ap.add_argument("--deadline", type=float, default=900.0, help="after this many seconds every figure gets one run")
     ap.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    ap.add_argument("--runs", type=int, help="runs wanted per figure on every table (default: 5 for 200k tables, 3 for 1m and wide)")
     ap.add_argument("--figures", default="train,score,adhoc,export,private,update,models,columns,shards",
                     help="figure groups: train, score, adhoc, export, private, update (bench/update.py), models (bench/models.py), "
                     "columns (bench/column_table.py), shards (bench/sharding.py)")
     args = ap.parse_args(argv)
     budget = Budget(per_figure=args.budget, deadline=args.deadline)
-    plan = [(n, r) for n, r in PLAN if not args.only or n in args.only.split(",")]
+    plan = [(n, args.runs or r) for n, r in PLAN if not args.only or n in args.only.split(",")]
 
     with LocalCluster(fast=True) as pg, psycopg.connect(pg.url, autocommit=True) as conn:
         madnb.install(conn)

@@ -96,8 +96,10 @@ vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[])),
-mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AS ready, m0.classes, prior AS g, lut1, lut2, js1, js2, js3 FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2 FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM fp AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM fp AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM fp AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c JOIN (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM fp AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r ON r.attr = c.attr AND r.value = c.value) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 6, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q) AS m1, (SELECT pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 1) AS js1, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 2) AS js2, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 3) AS js3 FROM (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM fp AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)) AS r) AS m2)
-SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[CASE WHEN q.l1 >= q.thr THEN q.classes[1] END, CASE WHEN q.l2 >= q.thr THEN q.classes[2] END], NULL) END AS nb_classification FROM (SELECT q.*, GREATEST(q.l1, q.l2) - 1e-12::pg_catalog.float8 * GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(q.l1, q.l2))) AS thr FROM (SELECT src."id" AS key, (SELECT mdl.classes FROM mdl) AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, (SELECT mdl.g FROM mdl)[1] + COALESCE((SELECT mdl.lut1 FROM mdl)[1][s.i1], 0) + COALESCE((SELECT mdl.lut1 FROM mdl)[2][s.i2], 0) + COALESCE((SELECT mdl.lut1 FROM mdl)[3][s.i3], 0) AS l1, (SELECT mdl.g FROM mdl)[2] + COALESCE((SELECT mdl.lut2 FROM mdl)[1][s.i1], 0) + COALESCE((SELECT mdl.lut2 FROM mdl)[2][s.i2], 0) + COALESCE((SELECT mdl.lut2 FROM mdl)[3][s.i3], 0) AS l2 FROM "public"."words_test" AS src LEFT JOIN LATERAL (SELECT ((SELECT mdl.js1 FROM mdl) -> (src."attributes"[1])::pg_catalog.text)::pg_catalog.int4 AS i1, ((SELECT mdl.js2 FROM mdl) -> (src."attributes"[2])::pg_catalog.text)::pg_catalog.int4 AS i2, ((SELECT mdl.js3 FROM mdl) -> (src."attributes"[3])::pg_catalog.text)::pg_catalog.int4 AS i3) AS s ON (SELECT mdl.ready FROM mdl) WHERE (SELECT mdl.ready FROM mdl) OFFSET 0) AS q OFFSET 0) AS q
+cls AS (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)),
+ranks AS (SELECT d.attr, u.value, u.rank::pg_catalog.int4 AS rank FROM (SELECT f.attr, pg_catalog.array_agg(DISTINCT f.value) AS vals FROM fp AS f GROUP BY f.attr) AS d CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(d.vals)) WITH ORDINALITY AS u(value, rank)),
+mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AS ready, m0.classes, prior AS g, lut1, lut2, js1, js2, js3 FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM cls AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2 FROM (SELECT r.pos, pg_catalog.array_agg(r.arr ORDER BY r.a) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM cls AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) CROSS JOIN (SELECT pg_catalog.max(r.rank) AS w FROM ranks AS r) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM fp AS f JOIN cls AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM fp AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c JOIN ranks AS r ON r.attr = c.attr AND r.value = c.value) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 6, 4000000) > 0 GROUP BY c.pos, g.a) AS r GROUP BY r.pos) AS q) AS m1, (SELECT pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 1) AS js1, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 2) AS js2, pg_catalog.jsonb_object_agg((r.value)::pg_catalog.text, r.rank) FILTER (WHERE r.attr = 3) AS js3 FROM ranks AS r) AS m2)
+SELECT q.key, CASE WHEN q.ok THEN pg_catalog.array_remove(ARRAY[CASE WHEN q.l1 >= q.thr THEN q.classes[1] END, CASE WHEN q.l2 >= q.thr THEN q.classes[2] END], NULL) END AS nb_classification FROM (SELECT q.*, GREATEST(q.l1, q.l2) - 1e-12::pg_catalog.float8 * GREATEST(1::pg_catalog.float8, pg_catalog.abs(GREATEST(q.l1, q.l2))) AS thr FROM (SELECT src."id" AS key, m.classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.g1 + COALESCE(m.lut1[1][s.i1], 0) + COALESCE(m.lut1[2][s.i2], 0) + COALESCE(m.lut1[3][s.i3], 0) AS l1, m.g2 + COALESCE(m.lut2[1][s.i1], 0) + COALESCE(m.lut2[2][s.i2], 0) + COALESCE(m.lut2[3][s.i3], 0) AS l2 FROM "public"."words_test" AS src LEFT JOIN (SELECT v.ready, v.classes, CASE WHEN v.ready THEN v.g[1] END AS g1, CASE WHEN v.ready THEN v.g[2] END AS g2, v.lut1, v.lut2, v.js1, v.js2, v.js3 FROM (VALUES ((SELECT mdl.ready FROM mdl), (SELECT mdl.classes FROM mdl), (SELECT mdl.g FROM mdl), (SELECT mdl.lut1 FROM mdl), (SELECT mdl.lut2 FROM mdl), (SELECT mdl.js1 FROM mdl), (SELECT mdl.js2 FROM mdl), (SELECT mdl.js3 FROM mdl)), (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)) AS v(ready, classes, g, lut1, lut2, js1, js2, js3)) AS m ON m.ready = (pg_catalog.num_nulls(src."id") >= 0) LEFT JOIN LATERAL (SELECT (m.js1 -> (src."attributes"[1])::pg_catalog.text)::pg_catalog.int4 AS i1, (m.js2 -> (src."attributes"[2])::pg_catalog.text)::pg_catalog.int4 AS i2, (m.js3 -> (src."attributes"[3])::pg_catalog.text)::pg_catalog.int4 AS i3) AS s ON m.ready WHERE m.ready OFFSET 0) AS q OFFSET 0) AS q
 
 -- statement 29
 COMMENT ON VIEW "public"."adhoc_text_classify" IS 'madnb naive Bayes classification of public.words_test, trained ad hoc from public.words on every query'
@@ -156,6 +158,25 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             s.nv AS value_cnt
            FROM stats s
           WHERE s.cls IS NOT NULL AND (s.o = ANY ('{}'::integer[]))
+        ), cls AS (
+         SELECT u.class,
+            u.class_cnt,
+            u.all_cnt,
+            u.pos::integer AS pos
+           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                   FROM cp m) s
+             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)
+        ), ranks AS (
+         SELECT d.attr,
+            u.value,
+            u.rank::integer AS rank
+           FROM ( SELECT f.attr,
+                    array_agg(DISTINCT f.value) AS vals
+                   FROM fp f
+                  GROUP BY f.attr) d
+             CROSS JOIN LATERAL unnest(d.vals) WITH ORDINALITY u(value, rank)
         ), mdl AS (
          SELECT DISTINCT ON (m0.checked) m0.checked AS ready,
             m0.classes,
@@ -172,15 +193,7 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                             ELSE '-Infinity'::double precision
                         END ORDER BY c.pos) AS prior,
                     _check_class_count(count(*), 2) AS checked
-                   FROM ( SELECT u.class,
-                            u.class_cnt,
-                            u.all_cnt,
-                            u.pos::integer AS pos
-                           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-                                    array_agg(m.class_cnt ORDER BY m.class) AS n,
-                                    array_agg(m.all_cnt ORDER BY m.class) AS a
-                                   FROM cp m) s
-                             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c) m0,
+                   FROM cls c) m0,
             ( SELECT max(q_1.arr) FILTER (WHERE q_1.pos = 1) AS lut1,
                     max(q_1.arr) FILTER (WHERE q_1.pos = 2) AS lut2
                    FROM ( SELECT r.pos,
@@ -188,25 +201,10 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                            FROM ( SELECT c.pos,
                                     g.a,
                                     array_agg(COALESCE(x.lp, 0::double precision) ORDER BY s.s) AS arr
-                                   FROM ( SELECT u.class,
-    u.class_cnt,
-    u.all_cnt,
-    u.pos::integer AS pos
-   FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-      array_agg(m.class_cnt ORDER BY m.class) AS n,
-      array_agg(m.all_cnt ORDER BY m.class) AS a
-     FROM cp m) s_1
-     CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c
+                                   FROM cls c
                                      CROSS JOIN generate_series(1, 3) g(a)
                                      CROSS JOIN ( SELECT max(r_1.rank) AS w
-   FROM ( SELECT d.attr,
-      u.value,
-      u.rank::integer AS rank
-     FROM ( SELECT f.attr,
-        array_agg(DISTINCT f.value) AS vals
-       FROM fp f
-      GROUP BY f.attr) d
-       CROSS JOIN LATERAL unnest(d.vals) WITH ORDINALITY u(value, rank)) r_1) b
+   FROM ranks r_1) b
                                      CROSS JOIN LATERAL generate_series(1, b.w) s(s)
                                      LEFT JOIN ( SELECT c_1.attr,
     c_1.pos,
@@ -236,42 +234,20 @@ SELECT pg_catalog.set_config('search_path', $1, true)
      END
     END AS lp
      FROM fp f
-       JOIN ( SELECT u.class,
-        u.class_cnt,
-        u.all_cnt,
-        u.pos::integer AS pos
-       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-          array_agg(m.class_cnt ORDER BY m.class) AS n,
-          array_agg(m.all_cnt ORDER BY m.class) AS a
-         FROM cp m) s_1
-         CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class::text = f.class::text
+       JOIN cls c_2 ON c_2.class::text = f.class::text
        JOIN ( SELECT g_1.class,
         g_1.attr,
         sum(g_1.cnt) AS cnt
        FROM fp g_1
       GROUP BY g_1.class, g_1.attr) n ON n.class::text = f.class::text AND n.attr = f.attr) c_1
-     JOIN ( SELECT d.attr,
-      u.value,
-      u.rank::integer AS rank
-     FROM ( SELECT f.attr,
-        array_agg(DISTINCT f.value) AS vals
-       FROM fp f
-      GROUP BY f.attr) d
-       CROSS JOIN LATERAL unnest(d.vals) WITH ORDINALITY u(value, rank)) r_1 ON r_1.attr = c_1.attr AND r_1.value = c_1.value) x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s
+     JOIN ranks r_1 ON r_1.attr = c_1.attr AND r_1.value = c_1.value) x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s
                                   WHERE _check_code_slots(b.w::bigint * 6, 4000000) > 0
                                   GROUP BY c.pos, g.a) r
                           GROUP BY r.pos) q_1) m1,
             ( SELECT jsonb_object_agg(r.value, r.rank) FILTER (WHERE r.attr = 1) AS js1,
                     jsonb_object_agg(r.value, r.rank) FILTER (WHERE r.attr = 2) AS js2,
                     jsonb_object_agg(r.value, r.rank) FILTER (WHERE r.attr = 3) AS js3
-                   FROM ( SELECT d.attr,
-                            u.value,
-                            u.rank::integer AS rank
-                           FROM ( SELECT f.attr,
-                                    array_agg(DISTINCT f.value) AS vals
-                                   FROM fp f
-                                  GROUP BY f.attr) d
-                             CROSS JOIN LATERAL unnest(d.vals) WITH ORDINALITY u(value, rank)) r) m2
+                   FROM ranks r) m2
         )
  SELECT q.key,
         CASE
@@ -293,28 +269,38 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             q_1.l2,
             GREATEST(q_1.l1, q_1.l2) - 0.000000000001::double precision * GREATEST(1::double precision, abs(GREATEST(q_1.l1, q_1.l2))) AS thr
            FROM ( SELECT src.id AS key,
-                    ( SELECT mdl.classes
-                           FROM mdl) AS classes,
+                    m.classes,
                     (cardinality(src.attributes) = ANY ('{0,3}'::integer[])) IS NOT FALSE AS ok,
-                    (( SELECT mdl.g
-                           FROM mdl))[1] + COALESCE((( SELECT mdl.lut1
-                           FROM mdl))[1][s.i1], 0::double precision) + COALESCE((( SELECT mdl.lut1
-                           FROM mdl))[2][s.i2], 0::double precision) + COALESCE((( SELECT mdl.lut1
-                           FROM mdl))[3][s.i3], 0::double precision) AS l1,
-                    (( SELECT mdl.g
-                           FROM mdl))[2] + COALESCE((( SELECT mdl.lut2
-                           FROM mdl))[1][s.i1], 0::double precision) + COALESCE((( SELECT mdl.lut2
-                           FROM mdl))[2][s.i2], 0::double precision) + COALESCE((( SELECT mdl.lut2
-                           FROM mdl))[3][s.i3], 0::double precision) AS l2
+                    m.g1 + COALESCE(m.lut1[1][s.i1], 0::double precision) + COALESCE(m.lut1[2][s.i2], 0::double precision) + COALESCE(m.lut1[3][s.i3], 0::double precision) AS l1,
+                    m.g2 + COALESCE(m.lut2[1][s.i1], 0::double precision) + COALESCE(m.lut2[2][s.i2], 0::double precision) + COALESCE(m.lut2[3][s.i3], 0::double precision) AS l2
                    FROM words_test src
-                     LEFT JOIN LATERAL ( SELECT ((( SELECT mdl.js1
-                                   FROM mdl)) -> src.attributes[1])::integer AS i1,
-                            ((( SELECT mdl.js2
-                                   FROM mdl)) -> src.attributes[2])::integer AS i2,
-                            ((( SELECT mdl.js3
-                                   FROM mdl)) -> src.attributes[3])::integer AS i3) s ON ( SELECT mdl.ready
-                           FROM mdl)
-                  WHERE ( SELECT mdl.ready
-                           FROM mdl)
+                     LEFT JOIN ( SELECT v.ready,
+                            v.classes,
+                                CASE
+                                    WHEN v.ready THEN v.g[1]
+                                    ELSE NULL::double precision
+                                END AS g1,
+                                CASE
+                                    WHEN v.ready THEN v.g[2]
+                                    ELSE NULL::double precision
+                                END AS g2,
+                            v.lut1,
+                            v.lut2,
+                            v.js1,
+                            v.js2,
+                            v.js3
+                           FROM ( VALUES (( SELECT mdl.ready
+   FROM mdl),( SELECT mdl.classes
+   FROM mdl),( SELECT mdl.g
+   FROM mdl),( SELECT mdl.lut1
+   FROM mdl),( SELECT mdl.lut2
+   FROM mdl),( SELECT mdl.js1
+   FROM mdl),( SELECT mdl.js2
+   FROM mdl),( SELECT mdl.js3
+   FROM mdl)), (NULL::boolean,NULL::character varying[],NULL::double precision[],NULL::double precision[],NULL::double precision[],NULL::jsonb,NULL::jsonb,NULL::jsonb)) v(ready, classes, g, lut1, lut2, js1, js2, js3)) m ON m.ready = (num_nulls(src.id) >= 0)
+                     LEFT JOIN LATERAL ( SELECT (m.js1 -> src.attributes[1])::integer AS i1,
+                            (m.js2 -> src.attributes[2])::integer AS i2,
+                            (m.js3 -> src.attributes[3])::integer AS i3) s ON m.ready
+                  WHERE m.ready
                  OFFSET 0) q_1
          OFFSET 0) q;

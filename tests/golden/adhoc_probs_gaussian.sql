@@ -94,8 +94,11 @@ vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{1,2,3}'::pg_catalog.int4[])),
-mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = x.class WHERE x.value_cnt > 0) AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr) AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM np AS y) AS x ON x.attr = g.a) AS m3)
-SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, (SELECT mdl.classes FROM mdl) AS classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, (SELECT mdl.g FROM mdl)[1] + COALESCE((SELECT mdl.g FROM mdl)[3] - ((SELECT mdl.g FROM mdl)[6] * (s.x1 - (SELECT mdl.g FROM mdl)[9])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[4] - ((SELECT mdl.g FROM mdl)[7] * (s.x2 - (SELECT mdl.g FROM mdl)[10])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[5] - ((SELECT mdl.g FROM mdl)[8] * (s.x3 - (SELECT mdl.g FROM mdl)[11])) ^ 2, 0) AS l1, (SELECT mdl.g FROM mdl)[2] + COALESCE((SELECT mdl.g FROM mdl)[12] - ((SELECT mdl.g FROM mdl)[15] * (s.x1 - (SELECT mdl.g FROM mdl)[18])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[13] - ((SELECT mdl.g FROM mdl)[16] * (s.x2 - (SELECT mdl.g FROM mdl)[19])) ^ 2, 0) + COALESCE((SELECT mdl.g FROM mdl)[14] - ((SELECT mdl.g FROM mdl)[17] * (s.x3 - (SELECT mdl.g FROM mdl)[20])) ^ 2, 0) AS l2 FROM "public"."gaussian_test" AS src LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[1]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[21]), (SELECT mdl.g FROM mdl)[24]) AS x1, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[22]), (SELECT mdl.g FROM mdl)[25]) AS x2, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[3]::pg_catalog.float8, 'NaN'::pg_catalog.float8), (SELECT mdl.g FROM mdl)[23]), (SELECT mdl.g FROM mdl)[26]) AS x3) AS s ON (SELECT mdl.ready FROM mdl) WHERE (SELECT mdl.ready FROM mdl) OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
+cls AS (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)),
+numb AS (SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt FROM np AS x JOIN cls AS c ON c.class = x.class WHERE x.value_cnt > 0),
+numw AS (SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), CASE WHEN f.total_var > 0 THEN 1e-09 * f.total_var ELSE 1 END) AS w FROM numb AS b JOIN (SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var FROM numb AS b JOIN (SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot FROM numb AS b GROUP BY b.attr) AS g ON g.attr = b.attr GROUP BY b.attr, g.tot) AS f ON f.attr = b.attr),
+mdl AS (SELECT DISTINCT ON (m0.checked) m0.checked AS ready, m0.classes, prior || a1 || r1 || mu1 || a2 || r2 || mu2 || nlo || nhi AS g FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM cls AS c) AS m0, (SELECT pg_catalog.max(q.mu) FILTER (WHERE q.pos = 1) AS mu1, pg_catalog.max(q.r) FILTER (WHERE q.pos = 1) AS r1, pg_catalog.max(q.a) FILTER (WHERE q.pos = 1) AS a1, pg_catalog.max(q.mu) FILTER (WHERE q.pos = 2) AS mu2, pg_catalog.max(q.r) FILTER (WHERE q.pos = 2) AS r2, pg_catalog.max(q.a) FILTER (WHERE q.pos = 2) AS a2 FROM (SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::pg_catalog.float8) ORDER BY g.a) AS mu, pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::pg_catalog.float8) ORDER BY g.a) AS r, pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::pg_catalog.float8) ORDER BY g.a) AS a FROM cls AS c CROSS JOIN pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN numw AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos) AS q) AS m1, (SELECT pg_catalog.array_agg(COALESCE(b.lo, 0::pg_catalog.float8) ORDER BY g.a) AS nlo, pg_catalog.array_agg(COALESCE(b.hi, 0::pg_catalog.float8) ORDER BY g.a) AS nhi FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT w.attr, pg_catalog.min(w.mu) - 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, pg_catalog.max(w.mu) + 1e+100 * pg_catalog.sqrt(pg_catalog.min(w.w)) AS hi FROM numw AS w GROUP BY w.attr) AS b ON b.attr = g.a) AS m2, (SELECT pg_catalog.array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum FROM pg_catalog.generate_series(1, 3) AS g(a) LEFT JOIN (SELECT DISTINCT y.attr FROM np AS y) AS x ON x.attr = g.a) AS m3)
+SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, m.classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,3}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.g1 + COALESCE(m.g3 - (m.g6 * (s.x1 - m.g9)) ^ 2, 0) + COALESCE(m.g4 - (m.g7 * (s.x2 - m.g10)) ^ 2, 0) + COALESCE(m.g5 - (m.g8 * (s.x3 - m.g11)) ^ 2, 0) AS l1, m.g2 + COALESCE(m.g12 - (m.g15 * (s.x1 - m.g18)) ^ 2, 0) + COALESCE(m.g13 - (m.g16 * (s.x2 - m.g19)) ^ 2, 0) + COALESCE(m.g14 - (m.g17 * (s.x3 - m.g20)) ^ 2, 0) AS l2 FROM "public"."gaussian_test" AS src LEFT JOIN (SELECT v.ready, v.classes, CASE WHEN v.ready THEN v.g[1] END AS g1, CASE WHEN v.ready THEN v.g[2] END AS g2, CASE WHEN v.ready THEN v.g[3] END AS g3, CASE WHEN v.ready THEN v.g[4] END AS g4, CASE WHEN v.ready THEN v.g[5] END AS g5, CASE WHEN v.ready THEN v.g[6] END AS g6, CASE WHEN v.ready THEN v.g[7] END AS g7, CASE WHEN v.ready THEN v.g[8] END AS g8, CASE WHEN v.ready THEN v.g[9] END AS g9, CASE WHEN v.ready THEN v.g[10] END AS g10, CASE WHEN v.ready THEN v.g[11] END AS g11, CASE WHEN v.ready THEN v.g[12] END AS g12, CASE WHEN v.ready THEN v.g[13] END AS g13, CASE WHEN v.ready THEN v.g[14] END AS g14, CASE WHEN v.ready THEN v.g[15] END AS g15, CASE WHEN v.ready THEN v.g[16] END AS g16, CASE WHEN v.ready THEN v.g[17] END AS g17, CASE WHEN v.ready THEN v.g[18] END AS g18, CASE WHEN v.ready THEN v.g[19] END AS g19, CASE WHEN v.ready THEN v.g[20] END AS g20, CASE WHEN v.ready THEN v.g[21] END AS g21, CASE WHEN v.ready THEN v.g[22] END AS g22, CASE WHEN v.ready THEN v.g[23] END AS g23, CASE WHEN v.ready THEN v.g[24] END AS g24, CASE WHEN v.ready THEN v.g[25] END AS g25, CASE WHEN v.ready THEN v.g[26] END AS g26 FROM (VALUES ((SELECT mdl.ready FROM mdl), (SELECT mdl.classes FROM mdl), (SELECT mdl.g FROM mdl)), (NULL, NULL, NULL)) AS v(ready, classes, g)) AS m ON m.ready = (pg_catalog.num_nulls(src."id") >= 0) LEFT JOIN LATERAL (SELECT pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[1]::pg_catalog.float8, 'NaN'::pg_catalog.float8), m.g21), m.g24) AS x1, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[2]::pg_catalog.float8, 'NaN'::pg_catalog.float8), m.g22), m.g25) AS x2, pg_catalog.float8smaller(pg_catalog.float8larger(NULLIF(src."attributes"[3]::pg_catalog.float8, 'NaN'::pg_catalog.float8), m.g23), m.g26) AS x3) AS s ON m.ready WHERE m.ready OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
 
 -- statement 30
 COMMENT ON VIEW "public"."adhoc_gaussian_probs" IS 'madnb naive Bayes class probabilities of public.gaussian_test, trained ad hoc from public.gaussian_data on every query'
@@ -252,6 +255,44 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             s.nv AS value_cnt
            FROM stats s
           WHERE s.cls IS NOT NULL AND (s.o = ANY ('{1,2,3}'::integer[]))
+        ), cls AS (
+         SELECT u.class,
+            u.class_cnt,
+            u.all_cnt,
+            u.pos::integer AS pos
+           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                   FROM cp m) s
+             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)
+        ), numb AS (
+         SELECT x.attr,
+            c_1.pos,
+            x.attr_mean AS mu,
+            x.attr_var AS var,
+            x.value_cnt AS cnt
+           FROM np x
+             JOIN cls c_1 ON c_1.class = x.class
+          WHERE x.value_cnt > 0
+        ), numw AS (
+         SELECT b.attr,
+            b.pos,
+            b.mu,
+            GREATEST(COALESCE(b.var, 0::double precision),
+                CASE
+                    WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
+                    ELSE 1::double precision
+                END) AS w
+           FROM numb b
+             JOIN ( SELECT b_1.attr,
+                    sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g.gm) * (b_1.mu - g.gm)) / g.tot::double precision AS total_var
+                   FROM numb b_1
+                     JOIN ( SELECT b_2.attr,
+                            sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
+                            sum(b_2.cnt) AS tot
+                           FROM numb b_2
+                          GROUP BY b_2.attr) g ON g.attr = b_1.attr
+                  GROUP BY b_1.attr, g.tot) f ON f.attr = b.attr
         ), mdl AS (
          SELECT DISTINCT ON (m0.checked) m0.checked AS ready,
             m0.classes,
@@ -263,15 +304,7 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                             ELSE '-Infinity'::double precision
                         END ORDER BY c_1.pos) AS prior,
                     _check_class_count(count(*), 2) AS checked
-                   FROM ( SELECT u.class,
-                            u.class_cnt,
-                            u.all_cnt,
-                            u.pos::integer AS pos
-                           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-                                    array_agg(m.class_cnt ORDER BY m.class) AS n,
-                                    array_agg(m.all_cnt ORDER BY m.class) AS a
-                                   FROM cp m) s
-                             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1) m0,
+                   FROM cls c_1) m0,
             ( SELECT max(q_1.mu) FILTER (WHERE q_1.pos = 1) AS mu1,
                     max(q_1.r) FILTER (WHERE q_1.pos = 1) AS r1,
                     max(q_1.a) FILTER (WHERE q_1.pos = 1) AS a1,
@@ -282,79 +315,9 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                             array_agg(COALESCE(w.mu, 0::double precision) ORDER BY g.a) AS mu,
                             array_agg(COALESCE(sqrt(0.5::double precision / w.w), 0::double precision) ORDER BY g.a) AS r,
                             array_agg(COALESCE('-0.5'::numeric::double precision * ln(2::double precision * pi() * w.w), 0::double precision) ORDER BY g.a) AS a
-                           FROM ( SELECT u.class,
-                                    u.class_cnt,
-                                    u.all_cnt,
-                                    u.pos::integer AS pos
-                                   FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-    array_agg(m.class_cnt ORDER BY m.class) AS n,
-    array_agg(m.all_cnt ORDER BY m.class) AS a
-   FROM cp m) s
-                                     CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1
+                           FROM cls c_1
                              CROSS JOIN generate_series(1, 3) g(a)
-                             LEFT JOIN ( SELECT b.attr,
-                                    b.pos,
-                                    b.mu,
-                                    GREATEST(COALESCE(b.var, 0::double precision),
-CASE
- WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
- ELSE 1::double precision
-END) AS w
-                                   FROM ( SELECT x.attr,
-    c_2.pos,
-    x.attr_mean AS mu,
-    x.attr_var AS var,
-    x.value_cnt AS cnt
-   FROM np x
-     JOIN ( SELECT u.class,
-      u.class_cnt,
-      u.all_cnt,
-      u.pos::integer AS pos
-     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-        array_agg(m.class_cnt ORDER BY m.class) AS n,
-        array_agg(m.all_cnt ORDER BY m.class) AS a
-       FROM cp m) s
-       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = x.class
-  WHERE x.value_cnt > 0) b
-                                     JOIN ( SELECT b_1.attr,
-    sum(GREATEST(b_1.cnt - 1, 0::bigint)::double precision * COALESCE(b_1.var, 0::double precision) + b_1.cnt::double precision * (b_1.mu - g_1.gm) * (b_1.mu - g_1.gm)) / g_1.tot::double precision AS total_var
-   FROM ( SELECT x.attr,
-      c_2.pos,
-      x.attr_mean AS mu,
-      x.attr_var AS var,
-      x.value_cnt AS cnt
-     FROM np x
-       JOIN ( SELECT u.class,
-        u.class_cnt,
-        u.all_cnt,
-        u.pos::integer AS pos
-       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-          array_agg(m.class_cnt ORDER BY m.class) AS n,
-          array_agg(m.all_cnt ORDER BY m.class) AS a
-         FROM cp m) s
-         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = x.class
-    WHERE x.value_cnt > 0) b_1
-     JOIN ( SELECT b_2.attr,
-      sum(b_2.cnt::double precision * b_2.mu) / sum(b_2.cnt)::double precision AS gm,
-      sum(b_2.cnt) AS tot
-     FROM ( SELECT x.attr,
-        c_2.pos,
-        x.attr_mean AS mu,
-        x.attr_var AS var,
-        x.value_cnt AS cnt
-       FROM np x
-         JOIN ( SELECT u.class,
-          u.class_cnt,
-          u.all_cnt,
-          u.pos::integer AS pos
-         FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-            array_agg(m.class_cnt ORDER BY m.class) AS n,
-            array_agg(m.all_cnt ORDER BY m.class) AS a
-           FROM cp m) s
-           CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = x.class
-      WHERE x.value_cnt > 0) b_2
-    GROUP BY b_2.attr) g_1 ON g_1.attr = b_1.attr
-  GROUP BY b_1.attr, g_1.tot) f ON f.attr = b.attr) w ON w.pos = c_1.pos AND w.attr = g.a
+                             LEFT JOIN numw w ON w.pos = c_1.pos AND w.attr = g.a
                           GROUP BY c_1.pos) q_1) m1,
             ( SELECT array_agg(COALESCE(b.lo, 0::double precision) ORDER BY g.a) AS nlo,
                     array_agg(COALESCE(b.hi, 0::double precision) ORDER BY g.a) AS nhi
@@ -362,69 +325,7 @@ END) AS w
                      LEFT JOIN ( SELECT w.attr,
                             min(w.mu) - '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS lo,
                             max(w.mu) + '10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'::numeric::double precision * sqrt(min(w.w)) AS hi
-                           FROM ( SELECT b_1.attr,
-                                    b_1.pos,
-                                    b_1.mu,
-                                    GREATEST(COALESCE(b_1.var, 0::double precision),
-CASE
- WHEN f.total_var > 0::double precision THEN 0.000000001::double precision * f.total_var
- ELSE 1::double precision
-END) AS w
-                                   FROM ( SELECT x.attr,
-    c_1.pos,
-    x.attr_mean AS mu,
-    x.attr_var AS var,
-    x.value_cnt AS cnt
-   FROM np x
-     JOIN ( SELECT u.class,
-      u.class_cnt,
-      u.all_cnt,
-      u.pos::integer AS pos
-     FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-        array_agg(m.class_cnt ORDER BY m.class) AS n,
-        array_agg(m.all_cnt ORDER BY m.class) AS a
-       FROM cp m) s
-       CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
-  WHERE x.value_cnt > 0) b_1
-                                     JOIN ( SELECT b_2.attr,
-    sum(GREATEST(b_2.cnt - 1, 0::bigint)::double precision * COALESCE(b_2.var, 0::double precision) + b_2.cnt::double precision * (b_2.mu - g_1.gm) * (b_2.mu - g_1.gm)) / g_1.tot::double precision AS total_var
-   FROM ( SELECT x.attr,
-      c_1.pos,
-      x.attr_mean AS mu,
-      x.attr_var AS var,
-      x.value_cnt AS cnt
-     FROM np x
-       JOIN ( SELECT u.class,
-        u.class_cnt,
-        u.all_cnt,
-        u.pos::integer AS pos
-       FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-          array_agg(m.class_cnt ORDER BY m.class) AS n,
-          array_agg(m.all_cnt ORDER BY m.class) AS a
-         FROM cp m) s
-         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
-    WHERE x.value_cnt > 0) b_2
-     JOIN ( SELECT b_3.attr,
-      sum(b_3.cnt::double precision * b_3.mu) / sum(b_3.cnt)::double precision AS gm,
-      sum(b_3.cnt) AS tot
-     FROM ( SELECT x.attr,
-        c_1.pos,
-        x.attr_mean AS mu,
-        x.attr_var AS var,
-        x.value_cnt AS cnt
-       FROM np x
-         JOIN ( SELECT u.class,
-          u.class_cnt,
-          u.all_cnt,
-          u.pos::integer AS pos
-         FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
-            array_agg(m.class_cnt ORDER BY m.class) AS n,
-            array_agg(m.all_cnt ORDER BY m.class) AS a
-           FROM cp m) s
-           CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1 ON c_1.class = x.class
-      WHERE x.value_cnt > 0) b_3
-    GROUP BY b_3.attr) g_1 ON g_1.attr = b_2.attr
-  GROUP BY b_2.attr, g_1.tot) f ON f.attr = b_1.attr) w
+                           FROM numw w
                           GROUP BY w.attr) b ON b.attr = g.a) m2,
             ( SELECT array_agg(x.attr IS NOT NULL ORDER BY g.a) AS isnum
                    FROM generate_series(1, 3) g(a)
@@ -466,44 +367,125 @@ END) AS w
                             q_3.l2,
                             GREATEST(q_3.l1, q_3.l2) AS mx
                            FROM ( SELECT src.id AS key,
-                                    ( SELECT mdl.classes
-   FROM mdl) AS classes,
+                                    m.classes,
                                     (cardinality(src.attributes) = ANY ('{0,3}'::integer[])) IS NOT FALSE AS ok,
-                                    (( SELECT mdl.g
-   FROM mdl))[1] + COALESCE((( SELECT mdl.g
-   FROM mdl))[3] - (((( SELECT mdl.g
-   FROM mdl))[6] * (s.x1 - (( SELECT mdl.g
-   FROM mdl))[9])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
-   FROM mdl))[4] - (((( SELECT mdl.g
-   FROM mdl))[7] * (s.x2 - (( SELECT mdl.g
-   FROM mdl))[10])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
-   FROM mdl))[5] - (((( SELECT mdl.g
-   FROM mdl))[8] * (s.x3 - (( SELECT mdl.g
-   FROM mdl))[11])) ^ 2::double precision), 0::double precision) AS l1,
-                                    (( SELECT mdl.g
-   FROM mdl))[2] + COALESCE((( SELECT mdl.g
-   FROM mdl))[12] - (((( SELECT mdl.g
-   FROM mdl))[15] * (s.x1 - (( SELECT mdl.g
-   FROM mdl))[18])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
-   FROM mdl))[13] - (((( SELECT mdl.g
-   FROM mdl))[16] * (s.x2 - (( SELECT mdl.g
-   FROM mdl))[19])) ^ 2::double precision), 0::double precision) + COALESCE((( SELECT mdl.g
-   FROM mdl))[14] - (((( SELECT mdl.g
-   FROM mdl))[17] * (s.x3 - (( SELECT mdl.g
-   FROM mdl))[20])) ^ 2::double precision), 0::double precision) AS l2
+                                    m.g1 + COALESCE(m.g3 - ((m.g6 * (s.x1 - m.g9)) ^ 2::double precision), 0::double precision) + COALESCE(m.g4 - ((m.g7 * (s.x2 - m.g10)) ^ 2::double precision), 0::double precision) + COALESCE(m.g5 - ((m.g8 * (s.x3 - m.g11)) ^ 2::double precision), 0::double precision) AS l1,
+                                    m.g2 + COALESCE(m.g12 - ((m.g15 * (s.x1 - m.g18)) ^ 2::double precision), 0::double precision) + COALESCE(m.g13 - ((m.g16 * (s.x2 - m.g19)) ^ 2::double precision), 0::double precision) + COALESCE(m.g14 - ((m.g17 * (s.x3 - m.g20)) ^ 2::double precision), 0::double precision) AS l2
                                    FROM gaussian_test src
-                                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[1], 'NaN'::double precision), (( SELECT mdl.g
-     FROM mdl))[21]), (( SELECT mdl.g
-     FROM mdl))[24]) AS x1,
-    float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), (( SELECT mdl.g
-     FROM mdl))[22]), (( SELECT mdl.g
-     FROM mdl))[25]) AS x2,
-    float8smaller(float8larger(NULLIF(src.attributes[3], 'NaN'::double precision), (( SELECT mdl.g
-     FROM mdl))[23]), (( SELECT mdl.g
-     FROM mdl))[26]) AS x3) s ON ( SELECT mdl.ready
-   FROM mdl)
-                                  WHERE ( SELECT mdl.ready
-   FROM mdl)
+                                     LEFT JOIN ( SELECT v.ready,
+    v.classes,
+  CASE
+   WHEN v.ready THEN v.g[1]
+   ELSE NULL::double precision
+  END AS g1,
+  CASE
+   WHEN v.ready THEN v.g[2]
+   ELSE NULL::double precision
+  END AS g2,
+  CASE
+   WHEN v.ready THEN v.g[3]
+   ELSE NULL::double precision
+  END AS g3,
+  CASE
+   WHEN v.ready THEN v.g[4]
+   ELSE NULL::double precision
+  END AS g4,
+  CASE
+   WHEN v.ready THEN v.g[5]
+   ELSE NULL::double precision
+  END AS g5,
+  CASE
+   WHEN v.ready THEN v.g[6]
+   ELSE NULL::double precision
+  END AS g6,
+  CASE
+   WHEN v.ready THEN v.g[7]
+   ELSE NULL::double precision
+  END AS g7,
+  CASE
+   WHEN v.ready THEN v.g[8]
+   ELSE NULL::double precision
+  END AS g8,
+  CASE
+   WHEN v.ready THEN v.g[9]
+   ELSE NULL::double precision
+  END AS g9,
+  CASE
+   WHEN v.ready THEN v.g[10]
+   ELSE NULL::double precision
+  END AS g10,
+  CASE
+   WHEN v.ready THEN v.g[11]
+   ELSE NULL::double precision
+  END AS g11,
+  CASE
+   WHEN v.ready THEN v.g[12]
+   ELSE NULL::double precision
+  END AS g12,
+  CASE
+   WHEN v.ready THEN v.g[13]
+   ELSE NULL::double precision
+  END AS g13,
+  CASE
+   WHEN v.ready THEN v.g[14]
+   ELSE NULL::double precision
+  END AS g14,
+  CASE
+   WHEN v.ready THEN v.g[15]
+   ELSE NULL::double precision
+  END AS g15,
+  CASE
+   WHEN v.ready THEN v.g[16]
+   ELSE NULL::double precision
+  END AS g16,
+  CASE
+   WHEN v.ready THEN v.g[17]
+   ELSE NULL::double precision
+  END AS g17,
+  CASE
+   WHEN v.ready THEN v.g[18]
+   ELSE NULL::double precision
+  END AS g18,
+  CASE
+   WHEN v.ready THEN v.g[19]
+   ELSE NULL::double precision
+  END AS g19,
+  CASE
+   WHEN v.ready THEN v.g[20]
+   ELSE NULL::double precision
+  END AS g20,
+  CASE
+   WHEN v.ready THEN v.g[21]
+   ELSE NULL::double precision
+  END AS g21,
+  CASE
+   WHEN v.ready THEN v.g[22]
+   ELSE NULL::double precision
+  END AS g22,
+  CASE
+   WHEN v.ready THEN v.g[23]
+   ELSE NULL::double precision
+  END AS g23,
+  CASE
+   WHEN v.ready THEN v.g[24]
+   ELSE NULL::double precision
+  END AS g24,
+  CASE
+   WHEN v.ready THEN v.g[25]
+   ELSE NULL::double precision
+  END AS g25,
+  CASE
+   WHEN v.ready THEN v.g[26]
+   ELSE NULL::double precision
+  END AS g26
+   FROM ( VALUES (( SELECT mdl.ready
+       FROM mdl),( SELECT mdl.classes
+       FROM mdl),( SELECT mdl.g
+       FROM mdl)), (NULL::boolean,NULL::integer[],NULL::double precision[])) v(ready, classes, g)) m ON m.ready = (num_nulls(src.id) >= 0)
+                                     LEFT JOIN LATERAL ( SELECT float8smaller(float8larger(NULLIF(src.attributes[1], 'NaN'::double precision), m.g21), m.g24) AS x1,
+    float8smaller(float8larger(NULLIF(src.attributes[2], 'NaN'::double precision), m.g22), m.g25) AS x2,
+    float8smaller(float8larger(NULLIF(src.attributes[3], 'NaN'::double precision), m.g23), m.g26) AS x3) s ON m.ready
+                                  WHERE m.ready
                                  OFFSET 0) q_3
                          OFFSET 0) q_2
                  OFFSET 0) q_1

@@ -96,8 +96,9 @@ vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
 np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[])),
+cls AS (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)),
 cat AS (SELECT c.attr, c.value, pg_catalog.max(c.lp) FILTER (WHERE c.pos = 1) AS l1, pg_catalog.max(c.lp) FILTER (WHERE c.pos = 2) AS l2 FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM fp AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM fp AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS c GROUP BY c.attr, c.value)
-SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, m.classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,2}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.prior[1] + COALESCE(z.s1, 0) AS l1, m.prior[2] + COALESCE(z.s2, 0) AS l2 FROM "public"."halves" AS src CROSS JOIN (SELECT m0.checked AS ready, * FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0 OFFSET 0) AS m CROSS JOIN LATERAL (SELECT pg_catalog.sum(w.c1) AS s1, pg_catalog.sum(w.c2) AS s2 FROM (SELECT u.o::pg_catalog.int4 AS o, u.v AS v, c.l1 AS c1, c.l2 AS c2 FROM pg_catalog.unnest(src."attributes") WITH ORDINALITY AS u(v, o) LEFT JOIN (SELECT * FROM cat WHERE madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr)) AS c ON c.attr = u.o AND c.value = u.v WHERE u.o <= 2) AS w) AS z WHERE m.ready OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
+SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, m.classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,2}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.prior[1] + COALESCE(z.s1, 0) AS l1, m.prior[2] + COALESCE(z.s2, 0) AS l2 FROM "public"."halves" AS src CROSS JOIN (SELECT m0.checked AS ready, * FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM cls AS c) AS m0 OFFSET 0) AS m CROSS JOIN LATERAL (SELECT pg_catalog.sum(w.c1) AS s1, pg_catalog.sum(w.c2) AS s2 FROM (SELECT u.o::pg_catalog.int4 AS o, u.v AS v, c.l1 AS c1, c.l2 AS c2 FROM pg_catalog.unnest(src."attributes") WITH ORDINALITY AS u(v, o) LEFT JOIN (SELECT * FROM cat WHERE madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr) AND madnb._planner_hint(cat.attr)) AS c ON c.attr = u.o AND c.value = u.v WHERE u.o <= 2) AS w) AS z WHERE m.ready OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
 
 -- statement 29
 COMMENT ON VIEW "public"."adhoc_join_probs" IS 'madnb naive Bayes class probabilities of public.halves, trained ad hoc from public.halves on every query'
@@ -156,6 +157,16 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             s.nv AS value_cnt
            FROM stats s
           WHERE s.cls IS NOT NULL AND (s.o = ANY ('{}'::integer[]))
+        ), cls AS (
+         SELECT u.class,
+            u.class_cnt,
+            u.all_cnt,
+            u.pos::integer AS pos
+           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                   FROM cp m) s
+             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)
         ), cat AS (
          SELECT c_1.attr,
             c_1.value,
@@ -252,15 +263,7 @@ SELECT pg_catalog.set_config('search_path', $1, true)
      ELSE '-Infinity'::double precision
     END ORDER BY c_1.pos) AS prior,
       _check_class_count(count(*), 2) AS checked
-     FROM ( SELECT u.class,
-        u.class_cnt,
-        u.all_cnt,
-        u.pos::integer AS pos
-       FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
-          array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
-          array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
-         FROM cp m_1) s
-         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1) m0
+     FROM cls c_1) m0
  OFFSET 0) m
                                      CROSS JOIN LATERAL ( SELECT sum(w.c1) AS s1,
     sum(w.c2) AS s2

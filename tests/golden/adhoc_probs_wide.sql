@@ -116,8 +116,10 @@ cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER 
 vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
 ac AS (SELECT vals.o, pg_catalog.count(*)::pg_catalog.int8 AS attr_cnt FROM vals GROUP BY vals.o),
 fp AS (SELECT cc.cls AS class, vals.o AS attr, vals.v AS value, COALESCE(s.n, 0)::pg_catalog.int8 AS cnt, ac.attr_cnt FROM cc CROSS JOIN vals JOIN ac ON ac.o = vals.o LEFT JOIN stats AS s ON s.cls = cc.cls AND s.o = vals.o AND s.v = vals.v),
-np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[]))
-SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, m.classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,130}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.prior[1] + COALESCE(z.s1, 0) AS l1, m.prior[2] + COALESCE(z.s2, 0) AS l2 FROM "public"."wide" AS src CROSS JOIN (SELECT m0.checked AS ready, * FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2 FROM (SELECT r.pos, pg_catalog.array_agg(e.lp ORDER BY r.a, e.s) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c CROSS JOIN pg_catalog.generate_series(1, 130) AS g(a) CROSS JOIN (SELECT b.hi1 - b.lo0 - 1 AS w FROM (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f) AS b) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT x.attr, x.pos, (x.value::pg_catalog.int8 - b.lo0)::pg_catalog.int4 AS slot, x.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM fp AS f JOIN (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)) AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM fp AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS x CROSS JOIN (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f) AS b) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 260, 4000000) > 0 GROUP BY c.pos, g.a) AS r CROSS JOIN LATERAL pg_catalog.unnest(r.arr) WITH ORDINALITY AS e(lp, s) GROUP BY r.pos) AS q) AS m1, (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f) AS m2 OFFSET 0) AS m CROSS JOIN LATERAL (SELECT pg_catalog.sum(m.lut1[w.i]) AS s1, pg_catalog.sum(m.lut2[w.i]) AS s2 FROM (SELECT (CASE WHEN u.v > m.lo0 AND u.v < m.hi1 THEN ((u.o - 1) * m.w + (u.v - m.lo0))::pg_catalog.int4 END) AS i FROM (SELECT pg_catalog.unnest(src."attributes") AS v, pg_catalog.unnest('{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,126,127,128,129,130}'::pg_catalog.int8[]) AS o) AS u WHERE u.o <= 130 OFFSET 0) AS w) AS z WHERE m.ready OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
+np AS (SELECT s.cls AS class, s.o AS attr, s.mean AS attr_mean, s.var AS attr_var, s.nv AS value_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND s.o = ANY ('{}'::pg_catalog.int4[])),
+cls AS (SELECT u.class, u.class_cnt, u.all_cnt, u.pos::pg_catalog.int4 AS pos FROM (SELECT pg_catalog.array_agg(m.class ORDER BY m.class) AS c, pg_catalog.array_agg(m.class_cnt ORDER BY m.class) AS n, pg_catalog.array_agg(m.all_cnt ORDER BY m.class) AS a FROM cp AS m) AS s CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(s.c), pg_catalog.unnest(s.n), pg_catalog.unnest(s.a)) WITH ORDINALITY AS u(class, class_cnt, all_cnt, pos)),
+rect AS (SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w FROM fp AS f)
+SELECT q.key, q.classes[c.i] AS class, CASE WHEN q.ok THEN COALESCE(pg_catalog.exp(CASE c.i WHEN 1 THEN q.d1 WHEN 2 THEN q.d2 END - q.lse), 0) END AS nb_prob FROM (SELECT q.*, pg_catalog.ln(COALESCE(pg_catalog.exp(q.d1), 0) + COALESCE(pg_catalog.exp(q.d2), 0)) AS lse FROM (SELECT q.key, q.classes, q.ok, CASE WHEN q.l1 - q.mx < -700 THEN NULL ELSE q.l1 - q.mx END AS d1, CASE WHEN q.l2 - q.mx < -700 THEN NULL ELSE q.l2 - q.mx END AS d2 FROM (SELECT q.*, GREATEST(q.l1, q.l2) AS mx FROM (SELECT src."id" AS key, m.classes, (pg_catalog.cardinality(src."attributes") OPERATOR(pg_catalog.=) ANY ('{0,130}'::pg_catalog.int4[])) IS NOT FALSE AS ok, m.prior[1] + COALESCE(z.s1, 0) AS l1, m.prior[2] + COALESCE(z.s2, 0) AS l2 FROM "public"."wide" AS src CROSS JOIN (SELECT m0.checked AS ready, * FROM (SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, pg_catalog.array_agg((CASE WHEN (c.class_cnt::pg_catalog.float8 / c.all_cnt) > 0 THEN pg_catalog.ln((c.class_cnt::pg_catalog.float8 / c.all_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ORDER BY c.pos) AS prior, madnb._check_class_count(pg_catalog.count(*), 2) AS checked FROM cls AS c) AS m0, (SELECT pg_catalog.max(q.arr) FILTER (WHERE q.pos = 1) AS lut1, pg_catalog.max(q.arr) FILTER (WHERE q.pos = 2) AS lut2 FROM (SELECT r.pos, pg_catalog.array_agg(e.lp ORDER BY r.a, e.s) AS arr FROM (SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::pg_catalog.float8) ORDER BY s.s) AS arr FROM cls AS c CROSS JOIN pg_catalog.generate_series(1, 130) AS g(a) CROSS JOIN (SELECT b.hi1 - b.lo0 - 1 AS w FROM rect AS b) AS b CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) LEFT JOIN (SELECT x.attr, x.pos, (x.value::pg_catalog.int8 - b.lo0)::pg_catalog.int4 AS slot, x.lp FROM (SELECT f.attr, f.value, c.pos, CASE WHEN 1.0::pg_catalog.float8 <= 1000000.0::pg_catalog.float8 THEN (CASE WHEN (f.cnt + 1.0::pg_catalog.float8) > 0 THEN pg_catalog.ln((f.cnt + 1.0::pg_catalog.float8)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt + 1.0::pg_catalog.float8 * f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) ELSE (CASE WHEN (f.cnt / 1.0::pg_catalog.float8 + 1) > 0 THEN pg_catalog.ln((f.cnt / 1.0::pg_catalog.float8 + 1)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) - (CASE WHEN (n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt) > 0 THEN pg_catalog.ln((n.cnt / 1.0::pg_catalog.float8 + f.attr_cnt)::pg_catalog.float8) ELSE '-Infinity'::pg_catalog.float8 END) END AS lp FROM fp AS f JOIN cls AS c ON c.class = f.class JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM fp AS g GROUP BY g.class, g.attr) AS n ON n.class = f.class AND n.attr = f.attr) AS x CROSS JOIN rect AS b) AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * 260, 4000000) > 0 GROUP BY c.pos, g.a) AS r CROSS JOIN LATERAL pg_catalog.unnest(r.arr) WITH ORDINALITY AS e(lp, s) GROUP BY r.pos) AS q) AS m1, rect AS m2 OFFSET 0) AS m CROSS JOIN LATERAL (SELECT pg_catalog.sum(m.lut1[w.i]) AS s1, pg_catalog.sum(m.lut2[w.i]) AS s2 FROM (SELECT (CASE WHEN u.v > m.lo0 AND u.v < m.hi1 THEN ((u.o - 1) * m.w + (u.v - m.lo0))::pg_catalog.int4 END) AS i FROM (SELECT pg_catalog.unnest(src."attributes") AS v, pg_catalog.unnest('{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,126,127,128,129,130}'::pg_catalog.int8[]) AS o) AS u WHERE u.o <= 130 OFFSET 0) AS w) AS z WHERE m.ready OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q OFFSET 0) AS q CROSS JOIN pg_catalog.generate_series(1, 2) AS c(i)
 
 -- statement 36
 COMMENT ON VIEW "public"."adhoc_wide_probs" IS 'madnb naive Bayes class probabilities of public.wide, trained ad hoc from public.wide on every query'
@@ -176,6 +178,21 @@ SELECT pg_catalog.set_config('search_path', $1, true)
             s.nv AS value_cnt
            FROM stats s
           WHERE s.cls IS NOT NULL AND (s.o = ANY ('{}'::integer[]))
+        ), cls AS (
+         SELECT u.class,
+            u.class_cnt,
+            u.all_cnt,
+            u.pos::integer AS pos
+           FROM ( SELECT array_agg(m.class ORDER BY m.class) AS c,
+                    array_agg(m.class_cnt ORDER BY m.class) AS n,
+                    array_agg(m.all_cnt ORDER BY m.class) AS a
+                   FROM cp m) s
+             CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)
+        ), rect AS (
+         SELECT min(f.value)::bigint - 1 AS lo0,
+            max(f.value)::bigint + 1 AS hi1,
+            max(f.value)::bigint - min(f.value)::bigint + 1 AS w
+           FROM fp f
         )
  SELECT q.key,
     q.classes[c.i] AS class,
@@ -233,15 +250,7 @@ SELECT pg_catalog.set_config('search_path', $1, true)
      ELSE '-Infinity'::double precision
     END ORDER BY c_1.pos) AS prior,
       _check_class_count(count(*), 2) AS checked
-     FROM ( SELECT u.class,
-        u.class_cnt,
-        u.all_cnt,
-        u.pos::integer AS pos
-       FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
-          array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
-          array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
-         FROM cp m_1) s
-         CROSS JOIN LATERAL UNNEST(s.c, s.n, s.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1) m0,
+     FROM cls c_1) m0,
     ( SELECT max(q_4.arr) FILTER (WHERE q_4.pos = 1) AS lut1,
       max(q_4.arr) FILTER (WHERE q_4.pos = 2) AS lut2
      FROM ( SELECT r.pos,
@@ -249,21 +258,10 @@ SELECT pg_catalog.set_config('search_path', $1, true)
        FROM ( SELECT c_1.pos,
           g.a,
           array_agg(COALESCE(x.lp, 0::double precision) ORDER BY s.s) AS arr
-         FROM ( SELECT u.class,
-            u.class_cnt,
-            u.all_cnt,
-            u.pos::integer AS pos
-           FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
-              array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
-              array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
-             FROM cp m_1) s_1
-             CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_1
+         FROM cls c_1
            CROSS JOIN generate_series(1, 130) g(a)
            CROSS JOIN ( SELECT b_1.hi1 - b_1.lo0 - 1 AS w
-           FROM ( SELECT min(f.value)::bigint - 1 AS lo0,
-              max(f.value)::bigint + 1 AS hi1,
-              max(f.value)::bigint - min(f.value)::bigint + 1 AS w
-             FROM fp f) b_1) b
+           FROM rect b_1) b
            CROSS JOIN LATERAL generate_series(1::bigint, b.w) s(s)
            LEFT JOIN ( SELECT x_1.attr,
             x_1.pos,
@@ -293,32 +291,18 @@ SELECT pg_catalog.set_config('search_path', $1, true)
              END
             END AS lp
              FROM fp f
-               JOIN ( SELECT u.class,
-                u.class_cnt,
-                u.all_cnt,
-                u.pos::integer AS pos
-               FROM ( SELECT array_agg(m_1.class ORDER BY m_1.class) AS c,
-                  array_agg(m_1.class_cnt ORDER BY m_1.class) AS n,
-                  array_agg(m_1.all_cnt ORDER BY m_1.class) AS a
-                 FROM cp m_1) s_1
-                 CROSS JOIN LATERAL UNNEST(s_1.c, s_1.n, s_1.a) WITH ORDINALITY u(class, class_cnt, all_cnt, pos)) c_2 ON c_2.class = f.class
+               JOIN cls c_2 ON c_2.class = f.class
                JOIN ( SELECT g_1.class,
                 g_1.attr,
                 sum(g_1.cnt) AS cnt
                FROM fp g_1
               GROUP BY g_1.class, g_1.attr) n ON n.class = f.class AND n.attr = f.attr) x_1
-             CROSS JOIN ( SELECT min(f.value)::bigint - 1 AS lo0,
-              max(f.value)::bigint + 1 AS hi1,
-              max(f.value)::bigint - min(f.value)::bigint + 1 AS w
-             FROM fp f) b_1) x ON x.pos = c_1.pos AND x.attr = g.a AND x.slot = s.s
+             CROSS JOIN rect b_1) x ON x.pos = c_1.pos AND x.attr = g.a AND x.slot = s.s
         WHERE _check_code_slots(b.w * 260, 4000000) > 0
         GROUP BY c_1.pos, g.a) r
          CROSS JOIN LATERAL unnest(r.arr) WITH ORDINALITY e(lp, s)
       GROUP BY r.pos) q_4) m1,
-    ( SELECT min(f.value)::bigint - 1 AS lo0,
-      max(f.value)::bigint + 1 AS hi1,
-      max(f.value)::bigint - min(f.value)::bigint + 1 AS w
-     FROM fp f) m2
+    rect m2
  OFFSET 0) m
                                      CROSS JOIN LATERAL ( SELECT sum(m.lut1[w.i]) AS s1,
     sum(m.lut2[w.i]) AS s2

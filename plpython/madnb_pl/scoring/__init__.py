@@ -17,8 +17,8 @@ Three forms, chosen when the view is created:
   hash-joined on an always-true key, so PostgreSQL 15 can run the scan, the join
   and the expressions in parallel workers; only the final arg-max /
   normalisation runs in the leader.  An ad hoc view's model comes from common
-  table expressions (leader only), so it reads the model through scalar
-  subqueries instead: InitPlan parameters, passed to the workers.  Categorical value v of attribute j is read
+  table expressions (leader only), so it reads the model row through scalar
+  subqueries instead, one per column: InitPlan parameters, passed to the workers.  Categorical value v of attribute j is read
   as ``lut_k[j][v - lo0]`` (strategy ``codes``: one value range for all
   attributes) or ``lut_k[j][js_j -> v::text]`` (strategy ``dict``: a jsonb
   dictionary of ranks per attribute); values outside the range, missing,
@@ -83,7 +83,7 @@ from .common import (
     UNROLL_MAX_TERMS,
     VAR_FLOOR_FACTOR,
 )
-from .model import model_parts
+from .model import as_ctes, inline, model_parts
 from .plan import ScoringPlan, choose_plan, code_layout, deterministic, dict_layout_ok, smoothing_sql, unroll_ok
 
 __all__ = [
@@ -130,7 +130,10 @@ def view_sql(
     from (``cp``, ``fp``, ``np`` then name them), empty for a view over model
     tables.
     """
-    parts, checks = (class_rows.model if plan.class_rows else model_parts)(plan, cp, fp, numeric_stats)
+    ctes = list(prefix)
+    # an ad hoc view's model comes from its CTEs: the relations its parts share are CTEs too
+    share = as_ctes(ctes) if prefix else inline
+    parts, checks = (class_rows.model if plan.class_rows else model_parts)(plan, cp, fp, numeric_stats, share=share)
     # A row whose array has elements but not numAttrs of them is not scored: its
     # output is NULL (a NULL or empty array is a row with every attribute missing).
     ok = (
@@ -139,7 +142,6 @@ def view_sql(
     )
     ready = " AND ".join(checks)
     joined = ", ".join(f"{p} AS m{j}" for j, p in enumerate(parts))
-    ctes = list(prefix)
     if plan.class_rows:
         rows = class_rows.log_likelihood_rows(
             plan, ctes=ctes, cp=cp, fp=fp, numeric_stats=numeric_stats, source=source, key=key, attrs=attrs, ok=ok, ready=ready, joined=joined,

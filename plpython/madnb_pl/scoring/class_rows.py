@@ -20,17 +20,17 @@ from __future__ import annotations
 
 from .common import shifted_or_null, tie_threshold
 from .lateral import clipped_value, code_slot, dict_rank, row_values
-from .model import model_parts, value_log_probs
+from .model import Share, inline, model_parts, value_log_probs
 from .plan import ScoringPlan
 
 
-def model(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None) -> tuple[list[str], list[str]]:
+def model(plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None, share: Share = inline) -> tuple[list[str], list[str]]:
     """The one-row model subqueries and checks: classes and priors; the categorical tables as
     [class][...] arrays (``codes``: ``lut[class][slot]`` and the value ranges; ``dict``:
     ``lut[class][attr][rank]`` and the dictionaries ``jsall``; ``join``: the model's (attribute,
     value) entries ``cat_attr``, ``cat_value`` and ``cat_lp[entry][class]``); for Gaussian attributes
     ``mu``, ``r``, ``a`` as [class][attribute] arrays, the window and ``isnum``."""
-    parts, checks = model_parts(plan, cp, fp, numeric_stats, per_class=True)
+    parts, checks = model_parts(plan, cp, fp, numeric_stats, per_class=True, share=share)
     if plan.strategy == "dict":  # the per-class rows (pos, arr[attr][rank]) as one array
         parts[1] = f"(SELECT pg_catalog.array_agg(q.arr ORDER BY q.pos) AS lut FROM {parts[1]} AS q)"
     if plan.strategy == "join":  # every (attribute, value) of the model, and its classes' log-probabilities

@@ -8,9 +8,38 @@ the checks of the model's shape that make up the ``ready`` column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..inputs.arrays import MAX_SMOOTHING
 from .common import F8, GAUSS_CLIP_SDS, INTEGER_TYPES, MAX_CODE_SLOTS, VAR_FLOOR_FACTOR, dict_key, ln_or_minus_infinity
 from .plan import ScoringPlan
+
+Share = Callable[[str, str], str]
+"""How a model builder reads a relation it needs more than once: ``share(name, select)`` gives the relation to
+select from, the parenthesised ``select`` itself (:func:`inline`) or a common table expression ``name`` of it
+(:func:`as_ctes`)."""
+
+
+def inline(name: str, select: str) -> str:
+    """The relation as a sub-select, repeated where it is read: a view over model tables, whose model every
+    parallel worker builds for itself (a common table expression would keep the scoring in the leader)."""
+    return select
+
+
+def as_ctes(ctes: list[tuple[str, str]]) -> Share:
+    """Each relation as a common table expression appended to ``ctes``: an ad hoc view, whose model the leader
+    builds once from its CTEs anyway; PostgreSQL then plans, runs and JIT-compiles each relation once, not once per
+    place that reads it."""
+
+    def share(name: str, select: str) -> str:
+        known = dict(ctes)
+        if name not in known:
+            ctes.append((name, select[1:-1]))
+        elif known[name] != select[1:-1]:  # pragma: no cover
+            raise ValueError(f"two relations named {name}")
+        return name
+
+    return share
 
 
 def _cls(cp: str) -> str:
@@ -28,7 +57,7 @@ def _cls(cp: str) -> str:
     )
 
 
-def value_log_probs(cp: str, fp: str, smoothing: float | str) -> str:
+def value_log_probs(cp: str, fp: str, smoothing: float | str, share: Share = inline) -> str:
     """One row per (class, attr, value) of the feature table with its log-probability.
 
     ``smoothing`` is a number, or an SQL expression over the feature table's row
@@ -42,7 +71,7 @@ def value_log_probs(cp: str, fp: str, smoothing: float | str) -> str:
     return (
         "(SELECT f.attr, f.value, c.pos, "
         f"CASE WHEN {s} <= {MAX_SMOOTHING!r}::{F8} THEN {usual} ELSE {scaled} END AS lp "
-        f"FROM {fp} AS f JOIN {_cls(cp)} AS c ON c.class = f.class "
+        f"FROM {fp} AS f JOIN {share('cls', _cls(cp))} AS c ON c.class = f.class "
         # n_{c,a} by a grouped join, not a window function (which would make the model parallel-unsafe)
         f"JOIN (SELECT g.class, g.attr, pg_catalog.sum(g.cnt) AS cnt FROM {fp} AS g GROUP BY g.class, g.attr) AS n "
         "ON n.class = f.class AND n.attr = f.attr)"
@@ -50,7 +79,7 @@ def value_log_probs(cp: str, fp: str, smoothing: float | str) -> str:
 
 
 
-def _slot_rows(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False) -> str:
+def _slot_rows(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False, share: Share = inline) -> str:
     """Rows (pos, arr): class ``pos``'s log-probability table ``arr[attr][slot]`` of the
     unrolled and dictionary forms (0 where a slot holds no training value).
 
@@ -64,7 +93,7 @@ def _slot_rows(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: 
     return (
         f"(SELECT r.pos, pg_catalog.array_agg({rows}) AS arr FROM ("
         f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY s.s) AS arr "
-        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
+        f"FROM {share('cls', _cls(cp))} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
         "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) "
         f"LEFT JOIN {slotted} AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s "
         f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
@@ -72,29 +101,31 @@ def _slot_rows(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: 
     )
 
 
-def _slot_tables(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False, per_class: bool = False) -> str:
+def _slot_tables(
+    cp: str, n: int, n_classes: int, slotted: str, width: str, flat: bool = False, per_class: bool = False, share: Share = inline,
+) -> str:
     """One row: per class k, ``lut{k}``, class k's table of :func:`_slot_rows`; ``per_class``: those rows themselves."""
-    rows = _slot_rows(cp, n, n_classes, slotted, width, flat)
+    rows = _slot_rows(cp, n, n_classes, slotted, width, flat, share)
     if per_class:
         return rows
     cols = ", ".join(f"pg_catalog.max(q.arr) FILTER (WHERE q.pos = {k}) AS lut{k}" for k in range(1, n_classes + 1))
     return f"(SELECT {cols} FROM {rows} AS q)"
 
 
-def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, flat: bool = False) -> list[str]:
+def _rect_model(cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, flat: bool = False, share: Share = inline) -> list[str]:
     """One-row subqueries for the codes form over one value range: lut{k}[attr][v - lo0],
     lo0, hi1 and the width w = hi1 - lo0 - 1 (``flat``: lut{k}[(attr - 1) * w + v - lo0])."""
-    rect = (
+    rect = share("rect", (
         "(SELECT pg_catalog.min(f.value)::pg_catalog.int8 - 1 AS lo0, pg_catalog.max(f.value)::pg_catalog.int8 + 1 AS hi1, "
         "pg_catalog.max(f.value)::pg_catalog.int8 - pg_catalog.min(f.value)::pg_catalog.int8 + 1 AS w "
         f"FROM {fp} AS f)"
-    )
+    ))
     slotted = (
         "(SELECT x.attr, x.pos, (x.value::pg_catalog.int8 - b.lo0)::pg_catalog.int4 AS slot, x.lp "
-        f"FROM {value_log_probs(cp, fp, smoothing)} AS x CROSS JOIN {rect} AS b)"
+        f"FROM {value_log_probs(cp, fp, smoothing, share)} AS x CROSS JOIN {rect} AS b)"
     )
     width = f"(SELECT b.hi1 - b.lo0 - 1 AS w FROM {rect} AS b)"
-    return [_slot_tables(cp, n, n_classes, slotted, width, flat), rect]
+    return [_slot_tables(cp, n, n_classes, slotted, width, flat, share=share), rect]
 
 
 def _ranks(fp: str) -> str:
@@ -108,7 +139,7 @@ def _ranks(fp: str) -> str:
 
 def _dict_model(
     cp: str, fp: str, n: int, n_classes: int, smoothing: float | str, cat_attrs: list[int] | None, value_type_oid: int | None,
-    per_class: bool = False,
+    per_class: bool = False, share: Share = inline,
 ) -> list[str]:
     """One-row subqueries for values looked up by their text form.
 
@@ -118,7 +149,7 @@ def _dict_model(
     ``js{a}`` per attribute in ``cat_attrs``; for the LATERAL form (``cat_attrs``
     None) one object ``jsall`` keyed by attribute number.
     """
-    ranks = _ranks(fp)
+    ranks = share("ranks", _ranks(fp))
     key = dict_key("r.value", value_type_oid)
     if cat_attrs is None:
         dicts: str | None = (
@@ -131,16 +162,16 @@ def _dict_model(
     else:
         dicts = None
     slotted = (
-        f"(SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM {value_log_probs(cp, fp, smoothing)} AS c "
+        f"(SELECT c.attr, c.pos, r.rank AS slot, c.lp FROM {value_log_probs(cp, fp, smoothing, share)} AS c "
         f"JOIN {ranks} AS r ON r.attr = c.attr AND r.value = c.value)"
     )
     width = f"(SELECT pg_catalog.max(r.rank) AS w FROM {ranks} AS r)"
-    return [_slot_tables(cp, n, n_classes, slotted, width, per_class=per_class)] + ([dicts] if dicts else [])
+    return [_slot_tables(cp, n, n_classes, slotted, width, per_class=per_class, share=share)] + ([dicts] if dicts else [])
 
 
-def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
+def _code_model(cp: str, fp: str, n: int, smoothing: float | str, share: Share = inline) -> list[str]:
     """One-row subqueries of the model for the ``codes`` strategy (joined, not scalar subqueries)."""
-    value_lps = value_log_probs(cp, fp, smoothing)
+    value_lps = share("value_lps", value_log_probs(cp, fp, smoothing, share))
     rng = (
         "(SELECT c.attr, pg_catalog.min(c.value)::pg_catalog.int8 AS lo, pg_catalog.max(c.value)::pg_catalog.int8 AS hi "
         f"FROM {value_lps} AS c GROUP BY c.attr)"
@@ -157,7 +188,7 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     lut = (
         "(SELECT pg_catalog.array_agg(q.arr ORDER BY q.pos) AS lut FROM ("
         f"SELECT c.pos, pg_catalog.array_agg(COALESCE(sl.lp, 0::{F8}) ORDER BY g.slot) AS arr "
-        f"FROM {_cls(cp)} AS c CROSS JOIN {total} AS t "
+        f"FROM {share('cls', _cls(cp))} AS c CROSS JOIN {total} AS t "
         f"CROSS JOIN LATERAL pg_catalog.generate_series(1, madnb._check_code_slots(t.total, {MAX_CODE_SLOTS})) AS g(slot) "
         "LEFT JOIN " + slots + " AS sl ON sl.pos = c.pos AND sl.slot = g.slot GROUP BY c.pos) AS q)"
     )
@@ -170,7 +201,9 @@ def _code_model(cp: str, fp: str, n: int, smoothing: float | str) -> list[str]:
     return [lut, ranges]
 
 
-def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: bool = True, per_class: bool = False) -> list[str]:
+def _numeric_model(
+    cp: str, numeric_stats: str, n: int, n_classes: int, floor: bool = True, per_class: bool = False, share: Share = inline,
+) -> list[str]:
     """One-row subqueries for Gaussian attributes: arrays [class][attribute].
 
     ``floor``: each variance is at least VAR_FLOOR_FACTOR times its attribute's
@@ -178,10 +211,10 @@ def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: b
     ``per_class``: the first part is rows (pos, mu, r, a) instead of one row of
     columns mu{k}, r{k}, a{k}.
     """
-    numb = (
+    numb = share("numb", (
         "(SELECT x.attr, c.pos, x.attr_mean AS mu, x.attr_var AS var, x.value_cnt AS cnt "
-        f"FROM {numeric_stats} AS x JOIN {_cls(cp)} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
-    )
+        f"FROM {numeric_stats} AS x JOIN {share('cls', _cls(cp))} AS c ON c.class = x.class WHERE x.value_cnt > 0)"
+    ))
     numg = (
         "(SELECT b.attr, pg_catalog.sum(b.cnt * b.mu) / pg_catalog.sum(b.cnt) AS gm, pg_catalog.sum(b.cnt) AS tot "
         f"FROM {numb} AS b GROUP BY b.attr)"
@@ -190,11 +223,11 @@ def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: b
         "(SELECT b.attr, pg_catalog.sum(GREATEST(b.cnt - 1, 0) * COALESCE(b.var, 0) + b.cnt * (b.mu - g.gm) * (b.mu - g.gm)) / g.tot AS total_var "
         f"FROM {numb} AS b JOIN {numg} AS g ON g.attr = b.attr GROUP BY b.attr, g.tot)"
     )
-    numw = (
+    numw = share("numw", (
         "(SELECT b.attr, b.pos, b.mu, GREATEST(COALESCE(b.var, 0), "
         f"CASE WHEN f.total_var > 0 THEN {VAR_FLOOR_FACTOR!r} * f.total_var ELSE 1 END) AS w "
         f"FROM {numb} AS b JOIN {numf} AS f ON f.attr = b.attr)"
-    ) if floor else f"(SELECT b.attr, b.pos, b.mu, b.var AS w FROM {numb} AS b)"
+    ) if floor else f"(SELECT b.attr, b.pos, b.mu, b.var AS w FROM {numb} AS b)")
     # the clipping window of each attribute (see GAUSS_CLIP_SDS)
     numr = (
         f"(SELECT w.attr, pg_catalog.min(w.mu) - {GAUSS_CLIP_SDS!r} * pg_catalog.sqrt(pg_catalog.min(w.w)) AS lo, "
@@ -209,7 +242,7 @@ def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: b
         f"(SELECT c.pos, pg_catalog.array_agg(COALESCE(w.mu, 0::{F8}) ORDER BY g.a) AS mu, "
         f"pg_catalog.array_agg(COALESCE(pg_catalog.sqrt(0.5 / w.w), 0::{F8}) ORDER BY g.a) AS r, "
         f"pg_catalog.array_agg(COALESCE(-0.5 * pg_catalog.ln(2 * pg_catalog.pi() * w.w), 0::{F8}) ORDER BY g.a) AS a "
-        f"FROM {_cls(cp)} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
+        f"FROM {share('cls', _cls(cp))} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) "
         f"LEFT JOIN {numw} AS w ON w.pos = c.pos AND w.attr = g.a GROUP BY c.pos)"
     )
     cols = ", ".join(
@@ -232,7 +265,7 @@ def _numeric_model(cp: str, numeric_stats: str, n: int, n_classes: int, floor: b
 
 
 def model_parts(
-    plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None, per_class: bool = False,
+    plan: ScoringPlan, cp: str, fp: str, numeric_stats: str | None, per_class: bool = False, share: Share = inline,
 ) -> tuple[list[str], list[str]]:
     """The one-row model subqueries a plan needs (``m0``, ``m1``, ... in this order) and
     the checks of the model's shape that make up its ``ready`` column.
@@ -247,7 +280,7 @@ def model_parts(
     parts = [
         "(SELECT pg_catalog.array_agg(c.class ORDER BY c.pos) AS classes, "
         f"pg_catalog.array_agg({ln_or_minus_infinity(f'c.class_cnt::{F8} / c.all_cnt')} ORDER BY c.pos) AS prior, "
-        f"madnb._check_class_count(pg_catalog.count(*), {k}) AS checked FROM {_cls(cp)} AS c)"
+        f"madnb._check_class_count(pg_catalog.count(*), {k}) AS checked FROM {share('cls', _cls(cp))} AS c)"
     ]
     # Every check of the model's shape is part of ``ready``, the one column the
     # scoring query filters or joins on (unreferenced columns may be optimised away).
@@ -255,13 +288,13 @@ def model_parts(
     num = set(plan.numeric_attrs)
     cat_attrs = [j for j in range(1, n + 1) if j not in num]
     if plan.strategy == "dict":
-        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if plan.unroll else None, plan.value_type_oid, per_class)
+        parts += _dict_model(cp, fp, n, k, smoothing, cat_attrs if plan.unroll else None, plan.value_type_oid, per_class, share)
     if plan.strategy == "codes":
         assert plan.value_type_oid is not None
         if plan.unroll or plan.rectangle:
-            parts += _rect_model(cp, fp, n, k, smoothing, flat=not plan.unroll)
+            parts += _rect_model(cp, fp, n, k, smoothing, flat=not plan.unroll, share=share)
         else:
-            parts += _code_model(cp, fp, n, smoothing)
+            parts += _code_model(cp, fp, n, smoothing, share)
         if plan.value_type_oid not in INTEGER_TYPES:
             parts.append(
                 "(SELECT madnb._check_whole_values(pg_catalog.bool_and(f.value = pg_catalog.trunc(f.value))) AS whole "
@@ -269,7 +302,7 @@ def model_parts(
             )
             checks.append(f"m{len(parts) - 1}.whole")
     if numeric_stats is not None:
-        parts += _numeric_model(cp, numeric_stats, n, k, plan.var_floor, per_class)
+        parts += _numeric_model(cp, numeric_stats, n, k, plan.var_floor, per_class, share)
         if plan.unroll and plan.check_numeric:
             baked = "{" + ",".join("t" if j in num else "f" for j in range(1, n + 1)) + "}"
             checks.append(

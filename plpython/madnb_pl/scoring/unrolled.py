@@ -54,26 +54,15 @@ def log_likelihood_rows(
         luts = "".join(f", lut{i}" for i in ks) + ", lo0, hi1"
     elif strategy == "dict":
         luts = "".join(f", lut{i}" for i in ks) + "".join(f", js{j}" for j in cat_attrs)
-    if via_ctes:
-        # An ad hoc view builds its model from common table expressions, which only
-        # the leader may scan; read through scalar subqueries in the select list, the
-        # model becomes InitPlan parameters, computed once in the leader and passed to
-        # the workers.  (Joined as a prepared view's model row, its subqueries would be
-        # below the Gather and the scoring serial.)  One InitPlan per number read
-        # would make JIT compile one more function per column: g stays an array.
 
-        def m(col: str) -> str:
-            return f"(SELECT mdl.{col} FROM mdl)"
-    else:
-
-        def m(col: str) -> str:
-            return f"m.{col}"
+    def m(col: str) -> str:
+        return f"m.{col}"
     used: set[int] = set()
 
     def g(position: int) -> str:
-        """Number ``position`` of g: the model row's column g<position> (a subscript of g in an ad hoc view)."""
+        """Number ``position`` of g: the model row's column g<position>."""
         used.add(position)
-        return f"{m('g')}[{position}]" if via_ctes else m(f"g{position}")
+        return m(f"g{position}")
 
     # Each Gaussian value is cleaned once per row, not once per class: NaN reads
     # NULL (missing), values beyond the attribute's window are clipped to it (see
@@ -112,15 +101,35 @@ def log_likelihood_rows(
         # else: a categorical attribute of a model without categorical values adds 0
     ls = ", ".join(g(i) + "".join(f" + COALESCE({term}, 0)" for term in terms[i]) + f" AS l{i}" for i in ks)
     row = f"{ready} AS ready, m0.classes, {' || '.join(flat)} AS g{luts} FROM {joined}"  # the model row, from its subqueries
+    join = f"JOIN ({_model_row(row, luts, used, ctes if via_ctes else None)}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
+    where = ""
     if via_ctes:
-        ctes.append(("mdl", f"SELECT DISTINCT ON (m0.checked) {row}"))
-        where = f"WHERE {m('ready')}"
-        if cleaned:
-            where = f"LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON {m('ready')} {where}"
-        return f"SELECT src.{key} AS key, {m('classes')} AS classes, {ok}, {ls} FROM {source} AS src {where} OFFSET 0"
-    columns = "".join(f", mm.g[{p}] AS g{p}" for p in sorted(used))
-    model = f"SELECT DISTINCT ON (mm.checked) mm.ready, mm.classes{columns}{luts.replace(', ', ', mm.')} FROM (SELECT m0.checked, {row}) AS mm"
-    join = f"JOIN ({model}) AS m ON m.ready = (pg_catalog.num_nulls(src.{key}) >= 0)"
+        join, where = f"LEFT {join}", " WHERE m.ready"  # see _model_row
     if cleaned:
         join = f"{join} LEFT JOIN LATERAL (SELECT {', '.join(cleaned)}) AS s ON m.ready"
-    return f"SELECT src.{key} AS key, m.classes, {ok}, {ls} FROM {source} AS src {join} OFFSET 0"
+    return f"SELECT src.{key} AS key, m.classes, {ok}, {ls} FROM {source} AS src {join}{where} OFFSET 0"
+
+
+def _model_row(row: str, luts: str, used: set[int], ctes: list[tuple[str, str]] | None) -> str:
+    """The one-row model the scan of the source joins: ready, classes, each number g<p> of g read, the lookup tables
+    ``luts``; ``row`` is the select list and FROM clause of the model row over its subqueries (a column g).
+
+    ``ctes``: the common table expressions of an ad hoc view, to which the model row is appended as ``mdl``.  Those
+    only the leader may scan; read through scalar subqueries, the model becomes InitPlan parameters, computed once in
+    the leader and passed to the workers.  (Joined as a prepared view's model row, its subqueries would be below the
+    Gather and the scoring serial.)  PostgreSQL neither shares equal sub-selects nor keeps a one-row VALUES list as
+    a relation (its expressions are copied wherever its columns are read), and JIT compiles every sub-select's
+    expressions: so each column of mdl is read by one sub-select in a VALUES list of two rows (the second all NULL,
+    never joined), which each worker scans, and the numbers g<p> are taken out of g there, in a subquery on the
+    nullable side of a left join: PostgreSQL computes such a subquery's non-strict expressions (the CASE) where it
+    scans it, once per query, as placeholders the terms read.  (``WHERE m.ready`` makes the join an inner one again.)
+    """
+    cols = ["ready", "classes", "g"] + luts.split(", ")[1:]
+    if ctes is None:
+        columns = "".join(f", mm.g[{p}] AS g{p}" for p in sorted(used))
+        return f"SELECT DISTINCT ON (mm.checked) mm.ready, mm.classes{columns}{luts.replace(', ', ', mm.')} FROM (SELECT m0.checked, {row}) AS mm"
+    ctes.append(("mdl", f"SELECT DISTINCT ON (m0.checked) {row}"))
+    values = ", ".join(f"(SELECT mdl.{c} FROM mdl)" for c in cols)
+    nulls = ", ".join("NULL" for _ in cols)
+    columns = "".join(f", CASE WHEN v.ready THEN v.g[{p}] END AS g{p}" for p in sorted(used))
+    return f"SELECT v.ready, v.classes{columns}{luts.replace(', ', ', v.')} FROM (VALUES ({values}), ({nulls})) AS v({', '.join(cols)})"
