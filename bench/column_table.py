@@ -274,11 +274,11 @@ def _lookups(classes: int, parsed: bool = False) -> str:
     lut = "'{" + ",".join(f"-2.30{v}" for v in range(10)) + "}'::pg_catalog.float8[]"
     if parsed:
         js = "'" + json.dumps({str(v): v + 1 for v in range(10)}) + "'::pg_catalog.jsonb"
-        slot = "(" + js + " OPERATOR(pg_catalog.->>) (t.{c} COLLATE pg_catalog.\"C\"))::pg_catalog.int4"
+        slot = "(" + js + " OPERATOR(pg_catalog.->>) (t.COLUMN COLLATE pg_catalog.\"C\"))::pg_catalog.int4"
     else:
         js = "'" + json.dumps({str(v): chr(v + 1) for v in range(10)}) + "'::pg_catalog.jsonb"
-        slot = "pg_catalog.ascii(" + js + " OPERATOR(pg_catalog.->>) (t.{c} COLLATE pg_catalog.\"C\"))"
-    terms = [f"COALESCE(({lut})[{slot.format(c=c)}], 0)" for c in CAT for _ in range(classes)]
+        slot = "pg_catalog.ascii(" + js + " OPERATOR(pg_catalog.->>) (t.COLUMN COLLATE pg_catalog.\"C\"))"
+    terms = [f"COALESCE(({lut})[{slot.replace('COLUMN', c)}], 0)" for c in CAT for _ in range(classes)]
     return " OPERATOR(pg_catalog.+) ".join(terms)
 
 
