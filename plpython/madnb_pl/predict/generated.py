@@ -98,6 +98,18 @@ INLINE_MAX_TERMS = 256
 returning the same expression (each feature looked up once per row), never compiled by PostgreSQL's JIT, whose
 time grows much faster than the expression (100,000 rows, 100 classes x 3 features, jit = on: inlined
 13.6 s, PL/pgSQL 7.0 s; at 2,000 classes the inlined expression is 2.7 MB)."""
+
+
+def inlined(classes: int, features: int) -> bool:
+    """Whether a model of ``classes`` x ``features`` terms has inlined SQL functions (else PL/pgSQL: :data:`INLINE_MAX_TERMS`)."""
+    return classes * features <= INLINE_MAX_TERMS
+
+
+def has_column_form(training: ColumnTraining) -> bool:
+    """Whether the model has a column form: at most :data:`MAX_ARGS` features (PostgreSQL's limit on arguments)."""
+    return training.num_attrs <= MAX_ARGS
+
+
 MAX_COLUMNS = 1600
 """The most columns a table has (MaxHeapAttributeNumber): a training source's, so the most features a row form checks."""
 CHECK_BODY_BYTES = 1200
@@ -659,30 +671,31 @@ def checked_row_form(
 
 
 def _bodies(
-    training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers, inline: bool = True, exact: NewName | None = None,
+    training: ColumnTraining, m: ModelNumbers, value: list[str], helpers: Helpers, inline: bool = True,
+    exact: tuple[NewName, float] | None = None,
 ) -> tuple[str, list[tuple[str, str]]]:
     """The DECLARE list (PL/pgSQL: not ``inline``) and (result type, body expression) of predict, predict_proba and
     predict_proba_array.  A PL/pgSQL body looks each feature up once per row (:func:`feature_lookups`).  ``exact``:
-    the model's exact function (:func:`exact_function`), which predict calls with ``value`` for a row whose relative
-    scores show no clear winner, reading every other row's class off the relative scores (:func:`clear_bound`)."""
+    the model's exact function (:func:`exact_function`) and :func:`clear_bound`: predict calls the function with
+    ``value`` for a row whose relative scores show no clear winner, and reads every other row's class off them."""
     declare, looked_up = ("", None) if inline else feature_lookups(training, m, value)
     scores = [str(s) for s in scores_sql(training, m, value, False, looked_up)]
     relative = [str(s) for s in scores_sql(training, m, value, True, looked_up)]
-    bound = clear_bound(m) if exact is not None else None
-    clear = None if bound is None or exact is None else (bound, f"{exact.sql}({', '.join(value)})")
+    clear = None if exact is None else (exact[1], f"{exact[0].sql}({', '.join(value)})")
     return declare, bodies(training.label.type_sql, m.classes_text, m.classes, scores, helpers, relative, clear)
 
 
 def exact_function(
     names: FunctionNames, comment_prefix: str, training: ColumnTraining, m: ModelNumbers, helpers: Helpers, quote: Callable[[str], str],
-) -> Functions | None:
+) -> tuple[Functions, NewName, float] | None:
     """The internal function of the column form's parameters that returns the position of predict's class from the
     unshifted scores, as the classify view picks it (``helpers.best``), when predict reads the other rows' class off the
     relative scores (:func:`clear_bound`): PL/pgSQL, not inlined, of COST 1, so that the plan neither holds nor costs
     the expression it runs for the few rows near a tie.  None when predict has no use for it: no column form (more
-    than :data:`MAX_ARGS` features), a PL/pgSQL model (it looks each feature up once per row), or no feature shifted."""
-    exact = names.exact
-    if exact is None or training.num_attrs > MAX_ARGS or len(m.classes) * training.num_attrs > INLINE_MAX_TERMS or clear_bound(m) is None:
+    than :data:`MAX_ARGS` features), a PL/pgSQL model (it looks each feature up once per row), or no feature shifted.
+    With it, its name and the bound predict passes ``madnb._nb_clear``."""
+    exact, bound = names.exact, clear_bound(m)
+    if exact is None or bound is None or not has_column_form(training) or not inlined(len(m.classes), training.num_attrs):
         return None
     values = [f"${j}" for j in range(1, training.num_attrs + 1)]
     body = scores_call(helpers.best, [str(s) for s in scores_sql(training, m, values)])
@@ -692,7 +705,7 @@ def exact_function(
         Sql(f"COMMENT ON FUNCTION {exact.sql}({column_signature(training)}) IS " + quote(
             f"{comment_prefix}: internal, the position of the predicted class among the model's classes from the unshifted "
             f"scores, which {names.predict[0].name} computes so only for a row near a tie")),
-    ])
+    ]), exact, bound
 
 
 def function_statements(
@@ -712,14 +725,14 @@ def function_statements(
         f"float8[] of class probabilities in the order of {class_order}",
     ]
     row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
-    inline = len(m.classes) * training.num_attrs <= INLINE_MAX_TERMS
-    exact = exact_function(names, comment_prefix, training, m, helpers, quote)
-    exact_name = None if exact is None else names.exact
+    inline = inlined(len(m.classes), training.num_attrs)
+    made = exact_function(names, comment_prefix, training, m, helpers, quote)
+    exact = None if made is None else (made[1], made[2])
     forms: list[Form] = []
-    if training.num_attrs <= MAX_ARGS:
+    if has_column_form(training):
         col_values = [f"${j}" for j in range(1, training.num_attrs + 1)]
         params = column_parameters(training)
-        declare, col_bodies = _bodies(training, m, col_values, helpers, inline, exact_name)
+        declare, col_bodies = _bodies(training, m, col_values, helpers, inline, exact)
         forms.append(Form(params, column_signature(training), "the feature values (each NULL, a missing value, unless given)",
                           col_bodies, inline, declare))
     # the row form's body names only the row's fields or the row checks' functions, so that a row without a
@@ -731,14 +744,15 @@ def function_statements(
         call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
         forms.append(row_form(takes, calls(names.predict, training.label.type_sql, call)))
     else:
-        declare, row_bodies = _bodies(training, m, row_values, helpers, inline, exact_name)
+        declare, row_bodies = _bodies(training, m, row_values, helpers, inline, exact)
         row, internal = checked_row_form(
             names, comment_prefix, descriptions, volatility(training), [str(f.column.sql) for f in training.features],
             row_bodies, takes, quote, inline, declare,
         )
         forms.append(row)
-    if exact is not None:  # created first: the bodies that call it are checked as they are created
-        internal = exact if internal is None else Functions(exact.functions + internal.functions, exact.statements + internal.statements)
+    if made is not None:  # created first: the bodies that call it are checked as they are created
+        first = made[0]
+        internal = first if internal is None else Functions(first.functions + internal.functions, first.statements + internal.statements)
     return model_functions(names.predict, comment_prefix, descriptions, volatility(training), forms, quote, internal)
 
 
@@ -750,7 +764,7 @@ def column_parameters(training: ColumnTraining) -> str:
 def row_form_calls_column_form(training: ColumnTraining) -> bool:
     """Whether the row form is a call of the column form: when there is one (at most :data:`MAX_ARGS` features),
     unless the one feature is named r (the call ``f(r => ...)`` would name the row form's parameter too)."""
-    return training.num_attrs <= MAX_ARGS and not (training.num_attrs == 1 and training.features[0].name == "r")
+    return has_column_form(training) and not (training.num_attrs == 1 and training.features[0].name == "r")
 
 
 def column_signature(training: ColumnTraining) -> str:
@@ -761,7 +775,7 @@ def column_signature(training: ColumnTraining) -> str:
 __all__ = [
     "CHECK_BODY_BYTES", "INLINE_MAX_TERMS", "MADNB_HELPERS", "MAX_CHARACTER_RANK", "MAX_ARGS", "MAX_COLUMNS", "MAX_ROW_CHECKS", "ROW_SIGNATURE", "ROW_TYPES",
     "SCHEMA", "Form", "FunctionNames", "Functions", "Helpers", "ModelNumbers", "ShareNames", "bodies", "calls", "checked_row_form", "class_terms",
-    "SCALAR_MAX_CLASSES", "clear_bound", "column_parameters", "column_signature", "exact_function", "scores_array", "scores_call",
+    "SCALAR_MAX_CLASSES", "clear_bound", "has_column_form", "inlined", "column_parameters", "column_signature", "exact_function", "scores_array", "scores_call",
     "shifted_features",
     "feature_lookups", "form_statements", "lookup_values", "function_statements", "model_functions", "result_types", "read_numbers",
     "read_numbers_smoothed", "row_checks", "row_form",

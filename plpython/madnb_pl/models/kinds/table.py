@@ -471,7 +471,7 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         return explain.table_statements(names, comment_prefix, training.columns, n, quote)
 
     def explain_terms(self, training: TableTraining, n: generated.ModelNumbers, row: str, looked: str) -> explain.Terms | None:
-        if not n.classes or len(n.classes) * training.columns.num_attrs > generated.INLINE_MAX_TERMS:
+        if not n.classes or not generated.inlined(len(n.classes), training.columns.num_attrs):
             return None
         return explain.table_row_terms(training.columns, n, row, looked)
 
