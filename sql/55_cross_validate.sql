@@ -61,6 +61,18 @@ LANGUAGE sql VOLATILE CALLED ON NULL INPUT PARALLEL SAFE SECURITY INVOKER
 AS $$ SELECT x $$;
 COMMENT ON FUNCTION madnb._once(int4) IS 'internal: x, computed once in its query level (madnb.cross_validate''s scoring query: a row''s fold, a categorical value''s slot)';
 
+-- The per-fold statistics pass computes every Gaussian feature's count, mean and variance in each grouping
+-- set of its categorical counts (release/column_pass.py, stats_select), so one scan computes each row's
+-- fold once: one aggregate per feature instead of count, avg and var_samp.  Its state is theirs
+-- (float8_accum's {N, Sx, Sxx}, the combine function theirs): count = N, avg = Sx / N, var_samp =
+-- Sxx / (N - 1), the numbers avg and var_samp return.  Built-in functions only, fixed when created.
+CREATE OR REPLACE AGGREGATE madnb._moments(pg_catalog.float8) (
+    SFUNC = pg_catalog.float8_accum, STYPE = pg_catalog.float8[], INITCOND = '{0,0,0}',
+    COMBINEFUNC = pg_catalog.float8_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE madnb._moments(pg_catalog.float8) IS
+    'internal: {N, Sx, Sxx} of the non-NULL values, the state of avg and var_samp (N the count, Sx / N the mean, Sxx / (N - 1) the sample variance): madnb.cross_validate''s per-fold Gaussian cells';
+
 -- cross_validate gained kind and options: the old signatures go.
 DROP FUNCTION IF EXISTS madnb.cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);
 DROP FUNCTION IF EXISTS madnb._cross_validate(text, text, text[], integer, integer, text[], text[], float8, text);

@@ -195,13 +195,39 @@ def test_cross_validation_reads_the_source_once_for_statistics_and_once_to_score
     train_scans = scans("SELECT madnb.train('s_nb', 's', 'y', exclude => ARRAY['id'])")
     cv_scans = scans("SELECT * FROM madnb.cross_validate('s', 'y', exclude => ARRAY['id'], key => 'id')")
     assert train_scans == 2  # Gaussian and integer columns in one part, the text column's counts in another
-    # madnb.train's statistics pass (one scan per part of its SELECT), and one scoring pass
-    assert cv_scans == train_scans + 1
+    # one statistics scan: the per-class part is a grouping set of the text column's counts (each row's fold computed
+    # once), and one scoring pass
+    assert cv_scans == 2
+
+
+@pytest.mark.parametrize(("gaussian", "texts", "statistics_scans"), [(3, 4, 1), (11, 10, 2)])
+def test_both_forms_of_the_per_fold_pass_equal_train_and_evaluate_on_each_fold_complement(db, gaussian, texts, statistics_scans):
+    """Up to 100 Gaussian x text features the per-class part (row counts, Gaussian moments) is one more grouping set of
+    the text columns' counts (one scan); above, a scan of its own.  Both give each fold the model madnb.train trains
+    on its complement (missing values included), as madnb.evaluate scores it on the fold."""
+    cols = [f"g{j} float8" for j in range(1, gaussian + 1)] + [f"c{j} text" for j in range(1, texts + 1)]
+    db.execute(f"CREATE TABLE s (id int, y text, {', '.join(cols)})")
+    gs = [f"CASE WHEN i % {7 + j} = 0 THEN NULL ELSE 10 * {j} + (i * {j}) % 13 + (i % 3) * 0.25 END" for j in range(1, gaussian + 1)]
+    cs = [f"CASE WHEN i % {5 + j} = 0 THEN NULL ELSE 'v' || (i * {j} + i / 7) % {2 + j} END" for j in range(1, texts + 1)]
+    db.execute(f"INSERT INTO s SELECT i, (ARRAY['a','b','c'])[1 + i % 3], {', '.join(gs + cs)} FROM generate_series(1, 600) i")
+    db.execute("SET max_parallel_workers_per_gather = 0")
+    with db.transaction():
+        before = db.execute("SELECT pg_stat_get_xact_numscans('s'::regclass)").fetchone()[0]
+        got = cross_validate(db, "s", "y", folds=3, seed=5, exclude=["id"], key="id")
+        scans = db.execute("SELECT pg_stat_get_xact_numscans('s'::regclass)").fetchone()[0] - before
+    assert scans == statistics_scans + 1  # and one scoring pass
+    for f in range(1, 4):
+        db.execute(f"CREATE TABLE comp{f} AS SELECT * FROM s WHERE madnb.fold(id, 3, 5) <> {f}")
+        db.execute(f"CREATE TABLE held{f} AS SELECT * FROM s WHERE madnb.fold(id, 3, 5) = {f}")
+        db.execute(f"SELECT madnb.train('cv{f}', 'comp{f}', 'y', exclude => ARRAY['id'])")
+        want = db.execute(f"SELECT madnb.evaluate('cv{f}', 'held{f}')").fetchone()[0]
+        assert_close(got[str(f)], want, f"fold {f}")
 
 
 def test_parallel_workers_compute_the_fold_of_the_text_columns_counts(db):
     # the fold (md5 of the row's text form by default) is per-row work; the grouping sets that count the text
-    # columns take no parallel workers, so the fold is computed below a Gather, in a worker, not above it
+    # columns take no parallel workers, so the fold is computed below a Gather, in a worker, not above it; and
+    # once per row: the per-class counts and Gaussian moments are one more grouping set, not a scan of their own
     db.execute("CREATE TABLE s (y text, x float8, c text, d text)")
     db.execute("INSERT INTO s SELECT (ARRAY['a','b'])[1 + i % 2], i % 7, (ARRAY['p','q'])[1 + i % 3 % 2], 'v' || i % 5 "
                "FROM generate_series(1, 5000) i")
@@ -218,11 +244,11 @@ def test_parallel_workers_compute_the_fold_of_the_text_columns_counts(db):
     db.execute("SELECT * FROM madnb.cross_validate('s', 'y', folds => 3)")
     db.execute("SET auto_explain.log_min_duration = -1")
     [stats] = [p for p in plans if "GROUPING SETS" in p and "madnb_colstats_" in p]
-    plan = stats[stats.index("Append"):]
-    counts = plan[plan.index("Subquery Scan on g"):]  # the grouping sets' part, after the Gaussian part
-    lines = counts[counts.index("->  Gather"):].splitlines()
+    plan = stats[stats.index("Subquery Scan on g"):]
+    assert plan.count("Seq Scan on public.s") == 1, plan  # one scan computes the fold
+    lines = plan[plan.index("->  Gather"):].splitlines()
     scan = next(i for i, line in enumerate(lines) if "Parallel Seq Scan" in line)
-    assert "Output:" in lines[scan + 1] and "md5" in lines[scan + 1], counts  # what the worker computes
+    assert "Output:" in lines[scan + 1] and "md5" in lines[scan + 1], plan  # what the worker computes
     assert db.execute("SELECT current_setting('parallel_tuple_cost')").fetchone()[0] == "0.1"  # the caller's again
 
 
