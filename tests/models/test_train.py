@@ -410,6 +410,32 @@ def test_near_ties_of_a_model_with_categorical_features_predict_the_classify_vie
     assert {p for _, p, _ in got} == {"a", "b"}
 
 
+def test_a_query_under_way_while_replace_commits_still_calls_the_exact_function_it_planned(db):
+    # both classes see the same rows, so every row is a tie and predict calls the model's internal exact function
+    # for each (the classify view's tie rule: the first class).  replace => true rewrites that function in place when
+    # its signature is unchanged, so a cursor opened before the re-training commits reads every row; a version
+    # that has no use for it drops it
+    db.execute("CREATE TABLE tie (y text, k int, v float8)")
+    db.execute("INSERT INTO tie SELECT y, k, v FROM unnest(ARRAY['a', 'b']) y, generate_series(1, 3) k, unnest(ARRAY[0.0, 1.0, 3.0]) v")
+    db.execute("SELECT madnb.train('tie_nb', 'tie', 'y', categorical => ARRAY['k'])")
+    db.execute("CREATE TABLE tie_other (x int)")
+    exact = "SELECT to_regprocedure('madnb_models.tie_nb_exact_class(integer, double precision)')::oid"
+    before = db.execute(exact).fetchone()[0]
+    assert before is not None
+    with psycopg.connect(db.info.dsn) as reader, reader.cursor(name="rows") as rows:
+        rows.execute("SELECT madnb_models.tie_nb_predict(t) FROM tie t, generate_series(1, 100) i")
+        first = rows.fetchmany(1)
+        db.execute("SELECT madnb.train('tie_nb', 'tie', 'y', categorical => ARRAY['k'], replace => true)")
+        reader.execute("SELECT count(*) FROM tie_other")  # a lock taken: the reader reads the catalog's changes
+        rest = rows.fetchall()
+    assert first + rest == [("a",)] * 1800
+    assert db.execute(exact).fetchone()[0] == before
+    # k Gaussian too: the model has no categorical terms, predict no exact function
+    db.execute("SELECT madnb.train('tie_nb', 'tie', 'y', replace => true)")
+    assert db.execute(exact).fetchone()[0] is None
+    assert db.execute("SELECT madnb_models.tie_nb_predict(1, 1.0)").fetchone()[0] == "a"
+
+
 def test_date_and_time_features_predict_the_same_whatever_datestyle_and_timezone(db):
     # class a on early days, class b on late ones; the keys must not follow the session's settings
     db.execute("CREATE TABLE ev (k text, d date, ts timestamp, tz timestamptz)")

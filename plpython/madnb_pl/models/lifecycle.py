@@ -349,7 +349,7 @@ def _train(
     label = kind.label(training)
     entry = kind.catalog_entry(training, request)
     signature = _signature([(f["name"], f["type"]) for f in entry.features])
-    kept_functions, old = _clear_old_version(plpy, name, replace, label.type_sql, signature)
+    kept_functions, kept_internal, old = _clear_old_version(plpy, name, replace, label.type_sql, signature)
     version = versions.next_version(plpy, name, None if old is None else old.version)
     made = _Made(_function_bodies(plpy, name), kept_functions)
     # release: the statistics of the source, kept in madnb_statistics (private: charged, with noise)
@@ -363,12 +363,15 @@ def _train(
     progress.phase("write the prediction functions")
     objects = ModelObjects.of(name)
     numbers = kind.read_numbers(plpy, training, objects)
-    _write_functions(plpy, kind.function_statements(
+    written = kind.function_statements(
         objects.prediction_functions, kind.comment_prefix(name), training, numbers, _helpers(plpy, name), plpy.quote_literal,
-    ).statements)
-    _write_functions(plpy, kind.explain_statements(
+    )
+    _write_functions(plpy, written.statements)
+    explained = kind.explain_statements(
         _explain_names(plpy, name, kind.comment_prefix(name)), kind.comment_prefix(name), training, numbers, plpy.quote_literal,
-    ).statements)
+    )
+    _write_functions(plpy, explained.statements)
+    _drop_unwritten(plpy, kept_internal, written.functions + explained.functions)
     progress.phase("catalog")
     source, weight = kind.source(training), kind.weight(training)
     shown = source.display if rebuild is None else rebuild.catalog_source
@@ -393,10 +396,11 @@ def _train(
 
 def _clear_old_version(
     plpy: Plpy, name: ModelName, replace: bool, label_type: str, signature: str,
-) -> tuple[list[str], CatalogModel | None]:
+) -> tuple[list[str], list[str], CatalogModel | None]:
     """Make room for model ``name``: 42710 if it exists and not ``replace``; else drop what the old version made but
-    the prediction functions the new one rewrites in place, and its catalog row; return those kept functions and the
-    old version's catalog row (None: a new model)."""
+    the prediction functions the new one rewrites in place, and its catalog row; return those kept functions, the
+    internal ones among them (:func:`_drop_unwritten` drops those the new version does not write) and the old
+    version's catalog row (None: a new model)."""
     old = catalog.read(plpy, name)
     if old is not None and not replace:
         raise MadnbError(
@@ -405,25 +409,44 @@ def _clear_old_version(
             "or drop it with madnb.drop_model",
         )
     kept_functions: list[str] = []
+    kept_internal: list[str] = []
     if old is not None:
         _check_may_drop(plpy, name, old.owner)
         # The row form keeps its signature; the column form is dropped when the
         # features' types change, and every function when the label's type does.
         # the column form's parameters are named as the features: CREATE OR REPLACE cannot rename them.
-        # The internal functions of a row form (row checks, row models: only that row form names them) and predict's exact one are
-        # written anew, so that a new version with fewer row checks, or none, leaves none of the old ones.
+        # The internal functions (row checks, row models: only the row form names them; predict's exact one) are kept
+        # by the same rule, so that a query that planned the old version's functions can still call them while the
+        # new version commits; the new version drops those it does not write (fewer row checks, or none).
         old_types = _signature([(f["name"], f["type"]) for f in old.features])
         keep_all = old.label_type == label_type
         objects = ModelObjects.of(name)
         internal = {n.name for n in objects.row_models + objects.row_checks + [objects.explain_functions.row_model, objects.exact_class]}
         for fn, fn_name in _existing_named(plpy, old, "functions"):
-            if fn_name in internal or not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
+            if not keep_all or (old_types != signature and not fn.endswith("(anyelement)")):
                 plpy.execute(Sql(f"DROP FUNCTION {fn}"))
             else:
                 kept_functions.append(fn)
+                if fn_name in internal:
+                    kept_internal.append(fn)
         _drop_objects(plpy, old, functions=False)
         catalog.delete(plpy, name)
-    return kept_functions, old
+    return kept_functions, kept_internal, old
+
+
+def _drop_unwritten(plpy: Plpy, kept_internal: list[str], written: list[tuple[NewName, str]]) -> None:
+    """Drop the previous version's internal functions (``kept_internal``, regprocedure text) that the new version did
+    not write (``written``: (name, argument types) of every function it wrote)."""
+    if not kept_internal:
+        return
+    made = plpy.execute(
+        plpy.prepare(Sql("SELECT pg_catalog.to_regprocedure(x)::pg_catalog.text AS f FROM pg_catalog.unnest($1) AS x"), ["pg_catalog.text[]"]),
+        [[f"{n.sql}({types})" for n, types in written]],
+    )
+    rewritten = {r["f"] for r in made}
+    for fn in kept_internal:
+        if fn not in rewritten:
+            plpy.execute(Sql(f"DROP FUNCTION {fn}"))
 
 
 def _write_functions(plpy: Plpy, statements: list[Sql]) -> None:
