@@ -403,15 +403,20 @@ def create_adhoc_view(
     )
     plpy.execute(Sql(f"DROP TABLE {s}"))
     # the view itself trains on every query: with numeric attributes by subscript, and by the unnest pass (which
-    # accepts any array shape) only when the arrays are not all of numAttrs elements (a one-time filter on the first
-    # pass's rows, so that one of the two passes runs)
+    # accepts any array shape) only when the arrays are not all of numAttrs elements (decided on the first pass's
+    # rows, so that one of the two passes runs).  The unnest pass reads the rows through LIMIT NULL (all of them)
+    # or LIMIT 0 (none, and nothing scanned): the planner costs a LIMIT it cannot evaluate at a tenth of its rows,
+    # where a one-time filter's pass is costed whole although it does not run: that cost alone turned JIT on for
+    # every query of num200k's probs view (bench/results/adhoc.md)
     stats = [("stats", array_pass.stats_select(training, by_subscript=False))]
     if training.numeric:
         exact = array_pass.EXACT_AS_UNNESTED.format(stats="stats_fast", n=int(training.num_attrs))
+        unless_exact = (f"(SELECT t.{training.cls.sql}, t.{training.attrs.sql} FROM {training.source.sql} AS t "
+                        f"LIMIT CASE WHEN (SELECT {exact}) THEN 0 END)")
         stats = [
             ("stats_fast", array_pass.stats_select(training, by_subscript=True, nan_missing=True, mark_short=True)),
             ("stats", Sql(f"SELECT f.* FROM stats_fast AS f WHERE (SELECT {exact}) UNION ALL "
-                          f"SELECT u.* FROM ({stats[0][1]}) AS u WHERE (SELECT NOT {exact})")),
+                          f"SELECT u.* FROM ({array_pass.stats_select(training, by_subscript=False, rows=unless_exact)}) AS u")),
         ]
     prefix = stats + model_tables.model_ctes("stats", training)
     body = scoring.view_sql(

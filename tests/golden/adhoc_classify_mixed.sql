@@ -96,7 +96,7 @@ DROP TABLE pg_temp."madnb_stats_<hex1>"
 
 -- statement 30
 CREATE VIEW "public"."adhoc_mixed_classify" AS WITH stats_fast AS (SELECT t."class" AS cls, ('{1,3}'::pg_catalog.int4[])[u.r] AS o, u.val AS v, pg_catalog.count(*) AS n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM "public"."mixed" AS t CROSS JOIN LATERAL pg_catalog.unnest(t."attributes"[1:1] || t."attributes"[3:3]) WITH ORDINALITY AS u(val, r) GROUP BY 1, 2, 3 UNION ALL SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."class" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count((CASE WHEN t."attributes"[2] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[2] END)::pg_catalog.float8) AS c2, pg_catalog.avg((CASE WHEN t."attributes"[2] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[2] END)::pg_catalog.float8) AS m2, pg_catalog.var_samp((CASE WHEN t."attributes"[2] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[2] END)::pg_catalog.float8) AS v2 FROM "public"."mixed" AS t GROUP BY t."class") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (-2, g.n_any - g.n_full, NULL, NULL, NULL), (2, g.n_full, g.c2, g.m2, g.v2)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o < 0)),
-stats AS (SELECT f.* FROM stats_fast AS f WHERE (SELECT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3)) UNION ALL SELECT u.* FROM (SELECT t."class" AS cls, u.o::pg_catalog.int4 AS o, CASE WHEN u.o = ANY ('{2}'::pg_catalog.int4[]) THEN NULL ELSE u.val END AS v, pg_catalog.count(*) AS n, pg_catalog.count((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS nv, pg_catalog.avg((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS mean, pg_catalog.var_samp((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS var FROM "public"."mixed" AS t LEFT JOIN LATERAL pg_catalog.unnest(t."attributes") WITH ORDINALITY AS u(val, o) ON true GROUP BY 1, 2, 3) AS u WHERE (SELECT NOT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3))),
+stats AS (SELECT f.* FROM stats_fast AS f WHERE (SELECT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3)) UNION ALL SELECT u.* FROM (SELECT t."class" AS cls, u.o::pg_catalog.int4 AS o, CASE WHEN u.o = ANY ('{2}'::pg_catalog.int4[]) THEN NULL ELSE u.val END AS v, pg_catalog.count(*) AS n, pg_catalog.count((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS nv, pg_catalog.avg((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS mean, pg_catalog.var_samp((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) FILTER (WHERE u.o = ANY ('{2}'::pg_catalog.int4[])) AS var FROM (SELECT t."class", t."attributes" FROM "public"."mixed" AS t LIMIT CASE WHEN (SELECT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3)) THEN 0 END) AS t LEFT JOIN LATERAL pg_catalog.unnest(t."attributes") WITH ORDINALITY AS u(val, o) ON true GROUP BY 1, 2, 3) AS u),
 cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -204,16 +204,22 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                             WHEN u_1.val <> 'NaN'::double precision THEN u_1.val
                             ELSE NULL::double precision
                         END) FILTER (WHERE u_1.o = ANY ('{2}'::integer[])) AS var
-                   FROM mixed t
+                   FROM ( SELECT t_1.class,
+                            t_1.attributes
+                           FROM mixed t_1
+                         LIMIT
+                                CASE
+                                    WHEN ( SELECT NOT (EXISTS ( SELECT 1
+    FROM stats_fast x
+   WHERE x.o < 0 OR x.o > 3))) THEN 0
+                                    ELSE NULL::integer
+                                END) t
                      LEFT JOIN LATERAL unnest(t.attributes) WITH ORDINALITY u_1(val, o) ON true
                   GROUP BY t.class, (u_1.o::integer), (
                         CASE
                             WHEN u_1.o = ANY ('{2}'::integer[]) THEN NULL::double precision
                             ELSE u_1.val
                         END)) u
-          WHERE ( SELECT NOT (NOT (EXISTS ( SELECT 1
-                           FROM stats_fast x
-                          WHERE x.o < 0 OR x.o > 3))))
         ), cc AS (
          SELECT s.cls,
             sum(s.n)::bigint AS class_cnt

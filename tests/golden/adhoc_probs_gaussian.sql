@@ -87,7 +87,7 @@ DROP TABLE pg_temp."madnb_stats_<hex1>"
 
 -- statement 29
 CREATE VIEW "public"."adhoc_gaussian_probs" AS WITH stats_fast AS (SELECT g.cls, x.o, NULL::double precision AS v, x.n, x.nv, x.mean, x.var FROM (SELECT t."sex" AS cls, pg_catalog.count(*) FILTER (WHERE COALESCE(pg_catalog.cardinality(t."attributes"), 0) = 0) AS n_empty, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 0) AS n_any, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") >= 3) AS n_full, pg_catalog.count(*) FILTER (WHERE pg_catalog.cardinality(t."attributes") > 3) AS n_long, pg_catalog.max(pg_catalog.cardinality(t."attributes"))::pg_catalog.int4 AS max_len, pg_catalog.count(*) FILTER (WHERE pg_catalog.array_ndims(t."attributes") > 1 OR pg_catalog.array_lower(t."attributes", 1) <> 1) AS n_odd, pg_catalog.count((CASE WHEN t."attributes"[1] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[1] END)::pg_catalog.float8) AS c1, pg_catalog.avg((CASE WHEN t."attributes"[1] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[1] END)::pg_catalog.float8) AS m1, pg_catalog.var_samp((CASE WHEN t."attributes"[1] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[1] END)::pg_catalog.float8) AS v1, pg_catalog.count((CASE WHEN t."attributes"[2] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[2] END)::pg_catalog.float8) AS c2, pg_catalog.avg((CASE WHEN t."attributes"[2] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[2] END)::pg_catalog.float8) AS m2, pg_catalog.var_samp((CASE WHEN t."attributes"[2] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[2] END)::pg_catalog.float8) AS v2, pg_catalog.count((CASE WHEN t."attributes"[3] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[3] END)::pg_catalog.float8) AS c3, pg_catalog.avg((CASE WHEN t."attributes"[3] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[3] END)::pg_catalog.float8) AS m3, pg_catalog.var_samp((CASE WHEN t."attributes"[3] OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN t."attributes"[3] END)::pg_catalog.float8) AS v3 FROM "public"."gaussian_data" AS t GROUP BY t."sex") AS g CROSS JOIN LATERAL (VALUES (NULL::pg_catalog.int4, g.n_empty, NULL::pg_catalog.int8, NULL::pg_catalog.float8, NULL::pg_catalog.float8), (g.max_len, g.n_long, NULL, NULL, NULL), (-1, g.n_odd, NULL, NULL, NULL), (-2, g.n_any - g.n_full, NULL, NULL, NULL), (1, g.n_any, g.c1, g.m1, g.v1), (2, g.n_full, g.c2, g.m2, g.v2), (3, g.n_full, g.c3, g.m3, g.v3)) AS x(o, n, nv, mean, var) WHERE x.n > 0 AND (x.o IS NULL OR x.o BETWEEN 1 AND 3 OR x.o = g.max_len OR x.o < 0)),
-stats AS (SELECT f.* FROM stats_fast AS f WHERE (SELECT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3)) UNION ALL SELECT u.* FROM (SELECT t."sex" AS cls, u.o::pg_catalog.int4 AS o, NULL::double precision AS v, pg_catalog.count(*) AS n, pg_catalog.count((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS nv, pg_catalog.avg((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS mean, pg_catalog.var_samp((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS var FROM "public"."gaussian_data" AS t LEFT JOIN LATERAL pg_catalog.unnest(t."attributes") WITH ORDINALITY AS u(val, o) ON true GROUP BY 1, 2, 3) AS u WHERE (SELECT NOT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3))),
+stats AS (SELECT f.* FROM stats_fast AS f WHERE (SELECT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3)) UNION ALL SELECT u.* FROM (SELECT t."sex" AS cls, u.o::pg_catalog.int4 AS o, NULL::double precision AS v, pg_catalog.count(*) AS n, pg_catalog.count((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS nv, pg_catalog.avg((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS mean, pg_catalog.var_samp((CASE WHEN u.val OPERATOR(pg_catalog.<>) 'NaN'::pg_catalog.float8 THEN u.val END)::pg_catalog.float8) AS var FROM (SELECT t."sex", t."attributes" FROM "public"."gaussian_data" AS t LIMIT CASE WHEN (SELECT NOT EXISTS (SELECT 1 FROM stats_fast AS x WHERE x.o OPERATOR(pg_catalog.<) 0 OR x.o OPERATOR(pg_catalog.>) 3)) THEN 0 END) AS t LEFT JOIN LATERAL pg_catalog.unnest(t."attributes") WITH ORDINALITY AS u(val, o) ON true GROUP BY 1, 2, 3) AS u),
 cc AS (SELECT s.cls, pg_catalog.sum(s.n)::pg_catalog.int8 AS class_cnt FROM stats AS s WHERE s.cls IS NOT NULL AND (s.o = 1 OR s.o IS NULL) GROUP BY s.cls),
 cp AS (SELECT cc.cls AS class, cc.class_cnt, (pg_catalog.sum(cc.class_cnt) OVER ())::pg_catalog.int8 AS all_cnt FROM cc),
 vals AS (SELECT DISTINCT s.o, s.v FROM stats AS s WHERE s.cls IS NOT NULL AND s.v IS NOT NULL),
@@ -210,12 +210,18 @@ SELECT pg_catalog.set_config('search_path', $1, true)
                             WHEN u_1.val <> 'NaN'::double precision THEN u_1.val
                             ELSE NULL::double precision
                         END) AS var
-                   FROM gaussian_data t
+                   FROM ( SELECT t_1.sex,
+                            t_1.attributes
+                           FROM gaussian_data t_1
+                         LIMIT
+                                CASE
+                                    WHEN ( SELECT NOT (EXISTS ( SELECT 1
+    FROM stats_fast x
+   WHERE x.o < 0 OR x.o > 3))) THEN 0
+                                    ELSE NULL::integer
+                                END) t
                      LEFT JOIN LATERAL unnest(t.attributes) WITH ORDINALITY u_1(val, o) ON true
                   GROUP BY t.sex, (u_1.o::integer), NULL::double precision) u
-          WHERE ( SELECT NOT (NOT (EXISTS ( SELECT 1
-                           FROM stats_fast x
-                          WHERE x.o < 0 OR x.o > 3))))
         ), cc AS (
          SELECT s.cls,
             sum(s.n)::bigint AS class_cnt

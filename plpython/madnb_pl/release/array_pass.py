@@ -495,13 +495,18 @@ def gather_cost(plpy: Plpy, factor: float) -> contextlib.AbstractContextManager[
     return setting(plpy, "parallel_tuple_cost", lambda old: repr(float(old) * factor))
 
 
-def stats_select(training: Training, by_subscript: bool = True, nan_missing: bool = False, mark_short: bool = False) -> Sql:
+def stats_select(
+    training: Training, by_subscript: bool = True, nan_missing: bool = False, mark_short: bool = False, rows: str | None = None,
+) -> Sql:
     """The one aggregation pass over the training table (see the module docstring).
 
     ``nan_missing``: a NaN numeric value is a missing value.  The unnest pass
     always tests for NaN.  ``mark_short``: see :func:`_numeric_stats_by_subscript`.
+    ``rows``: the unnest pass's FROM item instead of the training table (a sub-select
+    of its rows, aliased by the pass); not with ``by_subscript``.
     """
     src, cls, attrs = training.source.sql, training.cls.sql, training.attrs.sql
+    assert rows is None or not by_subscript
     elem = training.attrs.elem_sql
     # three aggregates per numeric attribute in one select list, which holds at most 1664
     by_subscript = by_subscript and len(training.numeric) <= MAX_SUBSCRIPT_ATTRS
@@ -520,7 +525,7 @@ def stats_select(training: Training, by_subscript: bool = True, nan_missing: boo
     return Sql(
         f"SELECT t.{cls} AS cls, u.o::pg_catalog.int4 AS o, {v} AS v, pg_catalog.count(*) AS n, "
         f"{nv} AS nv, {mean} AS mean, {var} AS var "
-        f"FROM {src} AS t LEFT JOIN LATERAL pg_catalog.unnest(t.{attrs}) WITH ORDINALITY AS u(val, o) ON true "
+        f"FROM {src if rows is None else rows} AS t LEFT JOIN LATERAL pg_catalog.unnest(t.{attrs}) WITH ORDINALITY AS u(val, o) ON true "
         f"GROUP BY 1, 2, 3"
     )
 
