@@ -18,7 +18,7 @@ AS $python$
 return madnb_pl.privacy.noise.laplace(plpy, value, sensitivity, epsilon)
 $python$;
 COMMENT ON FUNCTION madnb._dp_laplace(numeric, numeric, float8) IS
-    'internal: the PL/Python sampler behind madnb.dp_laplace (which validates its arguments first)';
+    'internal: the PL/Python sampler behind madnb.dp_laplace (which validates its arguments first); madnb''s own statements, run from PL/Python, call it directly (in a session that has not loaded madnb''s Python it fails inside a parallel query: call madnb.dp_laplace)';
 
 -- The release's noise: every released number of one kind (counts, sums, sums of squares) in one
 -- call, so that a large domain costs one PL/Python call per kind, not per cell.
@@ -30,12 +30,17 @@ AS $python$
 return madnb_pl.privacy.noise.laplace_array(plpy, vals, sensitivity, epsilon)
 $python$;
 COMMENT ON FUNCTION madnb._dp_laplace_array(numeric[], numeric, float8) IS
-    'internal: each integer of vals plus its own exact discrete Laplace noise (as madnb.dp_laplace), in order; the private release draws all its numbers of one sensitivity in one call';
+    'internal: each integer of vals plus its own exact discrete Laplace noise (as madnb.dp_laplace), in order; the private release draws all its numbers of one sensitivity in one call (from PL/Python, which has loaded madnb''s Python: in a session that has not, it fails inside a parallel query)';
 
 -- Validates in PL/pgSQL (so an error is a plain PostgreSQL error, never a Python
 -- traceback), then draws in PL/Python; no exception block: no subtransaction per cell.
+-- PARALLEL UNSAFE: a query that calls it runs without parallel workers.  In a session that has not yet
+-- loaded madnb's Python, the first call loads it through plpy.execute, whose subtransaction a parallel
+-- operation refuses ("cannot start subtransactions during a parallel operation"), so a RESTRICTED call
+-- in a parallel query's leader failed in a fresh session.  madnb's own statements call madnb._dp_laplace
+-- (RESTRICTED: their scans keep their workers) from PL/Python, which has loaded it.
 CREATE OR REPLACE FUNCTION madnb.dp_laplace(value numeric, sensitivity numeric, epsilon float8) RETURNS numeric
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED SECURITY INVOKER
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN

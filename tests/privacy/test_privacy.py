@@ -668,7 +668,19 @@ def test_no_sql_function_lets_a_user_choose_the_noise(db):
     vol = db.execute(
         "SELECT provolatile, proparallel, prosecdef FROM pg_proc WHERE oid = 'madnb.dp_laplace(numeric,numeric,float8)'::regprocedure"
     ).fetchone()
-    assert vol == ("v", "r", False)
+    assert vol == ("v", "u", False)
+
+
+def test_dp_laplace_works_in_a_query_planned_with_parallel_workers_in_a_fresh_session(db):
+    # the session's first PL/Python call loads madnb's Python through SPI, which a parallel operation refuses:
+    # dp_laplace keeps its query off parallel workers, so it works whatever the session has called before
+    db.execute("CREATE TABLE many AS SELECT i FROM generate_series(1, 20000) i")
+    db.execute("ANALYZE many")
+    with psycopg.connect(db.info.dsn, autocommit=True) as fresh:
+        fresh.execute("SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0")
+        assert "Gather" in "\n".join(r[0] for r in fresh.execute("EXPLAIN SELECT count(*) FROM many WHERE i < 100"))
+        noisy = fresh.execute("SELECT count(madnb.dp_laplace(i, 1, 0.5)) FROM many WHERE i < 100").fetchone()[0]
+    assert noisy == 99
 
 
 def test_the_seeded_generator_is_for_tests_and_reproduces_a_model(mixed):

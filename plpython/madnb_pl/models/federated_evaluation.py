@@ -25,8 +25,8 @@ the owners' rows (exact releases: counts equal, log-loss sums to floating point)
 With ``epsilon`` the release is differentially private (add or remove one row of
 the owner's source), charged to the source in the owner's ledger before any
 noise is drawn (``madnb.record_private_release``), and the exact counts never
-leave the one statement that adds the noise (``madnb.dp_laplace``, the exact
-discrete Laplace sampler).  Epsilon is split evenly over its parts:
+leave the one statement that adds the noise (``madnb._dp_laplace``, the exact
+discrete Laplace sampler behind ``madnb.dp_laplace``).  Epsilon is split evenly over its parts:
 
 * cells: every (t, h) of the public domain (t among the classes or NULL, h a
   class or NULL: no class predicted), one noisy count each; one row is in one
@@ -222,7 +222,7 @@ def _private_sql(rows: str, k: int, ranked: list[int], bins: int, per_part: floa
     e = float8_literal(per_part)
 
     def noisy(x: str, sensitivity: int) -> str:
-        return f"madnb.dp_laplace(COALESCE({x}, 0), {sensitivity}, {e})::pg_catalog.int8"
+        return f"madnb._dp_laplace(COALESCE({x}, 0), {sensitivity}, {e})::pg_catalog.int8"
 
     nulls = f"NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}"
     # a class position, or NULL: a label that is not a class (t), a row the model predicts no class for (h)

@@ -491,7 +491,7 @@ def dp_selection_select(training: Training, epsilon_per_query: float, threshold:
         f"WHERE t.{cls} IS NOT NULL AND (u.o OPERATOR(pg_catalog.=) 1 "
         f"OR (u.o OPERATOR(pg_catalog.=) ANY ({int_array(cat, 'int8')}) AND u.val IS NOT NULL)) "
         "GROUP BY 1, 2, 3) AS s "
-        f"WHERE madnb.dp_laplace(s.n, 1, {eps}) OPERATOR(pg_catalog.>=) {int(threshold)}::pg_catalog.numeric"
+        f"WHERE madnb._dp_laplace(s.n, 1, {eps}) OPERATOR(pg_catalog.>=) {int(threshold)}::pg_catalog.numeric"
     )
 
 
