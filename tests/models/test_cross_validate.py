@@ -140,13 +140,21 @@ def test_a_mixed_model_cross_validated_equals_train_and_evaluate_on_each_fold_co
     db.execute("CREATE TABLE adult AS SELECT * FROM adult_all WHERE id <= 6000")
     got = cross_validate(db, "adult", "income", folds=4, seed=3, exclude=["id"], key="id", smoothing=0.5)
     assert list(got) == ["1", "2", "3", "4", "mean"]
-    for f in range(1, 5):
-        db.execute(f"CREATE TABLE comp{f} AS SELECT * FROM adult WHERE madnb.fold(id, 4, 3) <> {f}")
-        db.execute(f"CREATE TABLE held{f} AS SELECT * FROM adult WHERE madnb.fold(id, 4, 3) = {f}")
-        db.execute(f"SELECT madnb.train('cv{f}', 'comp{f}', 'income', exclude => ARRAY['id'], smoothing => 0.5)")
+    assert_folds_are_train_and_evaluate(db, got, "adult", "income", 4, 3, ", smoothing => 0.5")
+    assert all(got[str(f)]["roc_auc"] is not None for f in range(1, 5))
+
+
+def assert_folds_are_train_and_evaluate(
+    db: psycopg.Connection[Any], got: dict[str, dict[str, Any]], table: str, label: str, folds: int, seed: int, options: str = "",
+) -> None:
+    """Each fold's metrics in ``got`` are madnb.evaluate's on the fold of madnb.train's model of its complement (the
+    rows of ``table`` by ``madnb.fold(id, folds, seed)``, as tables; ``options``: more of madnb.train's arguments)."""
+    for f in range(1, folds + 1):
+        db.execute(f"CREATE TABLE comp{f} AS SELECT * FROM {table} WHERE madnb.fold(id, {folds}, {seed}) <> {f}")
+        db.execute(f"CREATE TABLE held{f} AS SELECT * FROM {table} WHERE madnb.fold(id, {folds}, {seed}) = {f}")
+        db.execute(f"SELECT madnb.train('cv{f}', 'comp{f}', '{label}', exclude => ARRAY['id']{options})")
         want = db.execute(f"SELECT madnb.evaluate('cv{f}', 'held{f}')").fetchone()[0]
         assert_close(got[str(f)], want, f"fold {f}")
-        assert got[str(f)]["roc_auc"] is not None
 
 
 def test_a_class_missing_from_a_fold_complement_has_probability_zero_there_and_is_never_predicted(db):
@@ -216,12 +224,7 @@ def test_both_forms_of_the_per_fold_pass_equal_train_and_evaluate_on_each_fold_c
         got = cross_validate(db, "s", "y", folds=3, seed=5, exclude=["id"], key="id")
         scans = db.execute("SELECT pg_stat_get_xact_numscans('s'::regclass)").fetchone()[0] - before
     assert scans == statistics_scans + 1  # and one scoring pass
-    for f in range(1, 4):
-        db.execute(f"CREATE TABLE comp{f} AS SELECT * FROM s WHERE madnb.fold(id, 3, 5) <> {f}")
-        db.execute(f"CREATE TABLE held{f} AS SELECT * FROM s WHERE madnb.fold(id, 3, 5) = {f}")
-        db.execute(f"SELECT madnb.train('cv{f}', 'comp{f}', 'y', exclude => ARRAY['id'])")
-        want = db.execute(f"SELECT madnb.evaluate('cv{f}', 'held{f}')").fetchone()[0]
-        assert_close(got[str(f)], want, f"fold {f}")
+    assert_folds_are_train_and_evaluate(db, got, "s", "y", 3, 5)
 
 
 def test_parallel_workers_compute_the_fold_of_the_text_columns_counts(db):
