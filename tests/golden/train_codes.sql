@@ -80,7 +80,7 @@ SELECT pg_catalog.current_setting($1) AS v
 SELECT pg_catalog.set_config($1, $2, true)
 
 -- statement 27
-CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex2>" ON COMMIT DROP AS SELECT g.cls, (g.k & 134217727)::pg_catalog.int4 AS o, (g.k >> 27)::integer AS v, g.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."class" AS cls, (((pg_catalog.unnest(t."attributes"))::pg_catalog.int8 OPERATOR(pg_catalog.*) 134217728) OPERATOR(pg_catalog.+) pg_catalog.unnest('{1,2,3}'::pg_catalog.int8[])) AS k FROM "public"."training" AS t WHERE t."class" IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL
+CREATE TEMPORARY TABLE pg_temp."madnb_stats_<hex2>" ON COMMIT DROP AS SELECT g.cls, (g.k OPERATOR(pg_catalog.&) 134217727::pg_catalog.int8)::pg_catalog.int4 AS o, (g.k OPERATOR(pg_catalog.>>) 27)::integer AS v, g.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t."class" AS cls, (((pg_catalog.unnest(t."attributes"))::pg_catalog.int8 OPERATOR(pg_catalog.*) 134217728) OPERATOR(pg_catalog.+) pg_catalog.unnest('{1,2,3}'::pg_catalog.int8[])) AS k FROM "public"."training" AS t WHERE t."class" IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g WHERE g.k IS NOT NULL
 
 -- statement 28
 SELECT pg_catalog.set_config($1, $2, true)

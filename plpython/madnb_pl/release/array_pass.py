@@ -173,12 +173,22 @@ def packed_key(code: str, position: str) -> str:
     """The packed key ``code * 2**27 + position`` (int8) of integer code ``code`` at ``position``; SQL in, SQL out.
 
     The one spelling of the packing: the exact pass groups on it
-    (:func:`packed_code_stats_select`), the private release too
+    (:func:`packed_code_stats_select`), the column pass too
+    (:func:`madnb_pl.release.column_pass.stats_select`, position the feature's
+    number), the private release too
     (:func:`madnb_pl.privacy.private_release.dp_packed_stats_select`), and the
-    release joins its public domain's cells to it.
+    release joins its public domain's cells to it.  A code of 32 bits at most and a
+    position below 2**27 fit the int8; :func:`unpacked` reads them back.
     """
     # parenthesised whole: every OPERATOR(...) has the same precedence, so a comparison with the key would bind first
     return f"((({code})::pg_catalog.int8 OPERATOR(pg_catalog.*) {_PACK}) OPERATOR(pg_catalog.+) {position})"
+
+
+def unpacked(key: str) -> tuple[str, str]:
+    """The SQL of the position (int4) and of the code (int8) of :func:`packed_key` ``key``: its low 27 bits, and the
+    rest shifted down (arithmetic, so a negative code comes back as it was)."""
+    return (f"({key} OPERATOR(pg_catalog.&) {_PACK - 1}::pg_catalog.int8)::pg_catalog.int4",
+            f"({key} OPERATOR(pg_catalog.>>) 27)")
 
 
 def packed_gather_factor(training: Training) -> float:
@@ -225,8 +235,9 @@ def packed_code_stats_select(training: Training) -> Sql:
     """
     positions = int_array(range(1, training.num_attrs + 1), "int8")
     key = packed_key(f"pg_catalog.unnest(t.{training.attrs.sql})", f"pg_catalog.unnest({positions})")
+    o, v = unpacked("g.k")
     return Sql(
-        f"SELECT g.cls, (g.k & {_PACK - 1})::pg_catalog.int4 AS o, (g.k >> 27)::{training.attrs.elem_sql} AS v, g.n, "
+        f"SELECT g.cls, {o} AS o, {v}::{training.attrs.elem_sql} AS v, g.n, "
         "NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, NULL::pg_catalog.float8 AS var "
         f"FROM (SELECT e.cls, e.k, pg_catalog.count(*) AS n FROM (SELECT t.{training.cls.sql} AS cls, {key} AS k "
         f"FROM {training.source.sql} AS t WHERE t.{training.cls.sql} IS NOT NULL) AS e GROUP BY 1, 2 OFFSET 0) AS g "
@@ -607,5 +618,5 @@ def check_stats(plpy: Plpy, stats: str, training: Training) -> dict[str, int]:
 __all__ = [
     "CLASS_ROWS_OF_PASS", "CLASS_ROWS_OF_TABLE", "EXACT_AS_UNNESTED", "PASS", "REFINED", "SHAPE", "Inline", "Pass", "Relations", "Scan",
     "TempTables", "check_stats", "class_counts_cte", "COUNTS", "WEIGHTED_COUNTS", "gather_cost", "materialise", "numeric_value_sql", "plan",
-    "packed_gather_factor", "packed_key", "packs_codes", "stats_select", "steps",
+    "packed_gather_factor", "packed_key", "packs_codes", "stats_select", "steps", "unpacked",
 ]

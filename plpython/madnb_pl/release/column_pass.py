@@ -24,9 +24,6 @@ from . import array_pass, statistics_table
 
 T = TypeVar("T")
 
-PACK_BITS = 11  # a packed integer key: value * 2**11 + feature number (features <= 1600 < 2**11)
-
-
 PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
 
 
@@ -44,7 +41,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
     * o = 0, one row per class: its row count n and, per Gaussian feature j,
       count, avg and var_samp of the present values (c{j}, m{j}, v{j});
     * integer categorical features: per class and (feature, value) the count,
-      grouped on one int8 key per element, value * 2**11 + o, from ``unnest`` in
+      grouped on one int8 key per element (array_pass.packed_key of the value at o), from ``unnest`` in
       the select list (the cheapest way PostgreSQL counts many columns per row);
     * other categorical features: one grouping set (class, value as text) per
       feature, hashed in one scan -- or, without folds, in ``branches`` scans
@@ -90,12 +87,9 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
     ]
     ints = packed(training)
     if ints:
-        mask = (1 << PACK_BITS) - 1
-        keys = ", ".join(
-            f"(t.{training.features[i - 1].column.sql})::pg_catalog.int8 OPERATOR(pg_catalog.*) {1 << PACK_BITS} "
-            f"OPERATOR(pg_catalog.+) {i}"
-            for i in ints
-        )
+        # one key per value: array_pass.packed_key with the feature's number as the position (features <= 1600)
+        keys = ", ".join(array_pass.packed_key(f"t.{training.features[i - 1].column.sql}", str(i)) for i in ints)
+        o, v = array_pass.unpacked("g.k")
         # OFFSET 0 keeps "k IS NOT NULL" above the aggregate (below it, it would run once per element)
         if fold is None:
             unnested = f"SELECT {lab} AS cls, pg_catalog.unnest(ARRAY[{keys}]) AS k FROM {src}"
@@ -103,8 +97,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
             unnested = (f"SELECT r.f, r.cls, pg_catalog.unnest(r.a) AS k FROM (SELECT {fold} AS f, {lab} AS cls, "
                         f"ARRAY[{keys}] AS a FROM {src} OFFSET 0) AS r")
         parts.append(
-            f"SELECT {g_by}g.cls, (g.k OPERATOR(pg_catalog.&) {mask})::pg_catalog.int4, "
-            f"(g.k OPERATOR(pg_catalog.>>) {PACK_BITS})::pg_catalog.text, g.n{nulls} "
+            f"SELECT {g_by}g.cls, {o}, {v}::pg_catalog.text, g.n{nulls} "
             f"FROM (SELECT {e_by}e.cls, e.k, pg_catalog.count(*) AS n FROM ({unnested}) AS e "
             f"GROUP BY {_group_by(2 + n_by)} OFFSET 0) AS g "
             "WHERE g.k IS NOT NULL"
