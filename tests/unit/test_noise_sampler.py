@@ -359,6 +359,45 @@ def test_the_default_source_reads_a_power_of_two_from_exactly_its_bits(monkeypat
     assert src.randbelow(10) == 0
 
 
+@pytest.mark.parametrize(
+    "scale", [Fraction(2), Fraction(3), Fraction(7, 3), Fraction(300, 7), Fraction(2**200, 3), noise.epsilon_to_scale(0.047619047619047616)],
+)
+def test_the_release_sampler_draws_the_numbers_of_the_reference_sampler_from_the_same_bytes(monkeypatch, scale):
+    # _SecretsSource.discrete_laplace_many is _discrete_laplace_ts written out in one loop: from one stream of
+    # bytes (seeded here) it must return the same numbers and leave the source where the reference leaves it,
+    # across block boundaries, for t whose draws take one byte (2, 3, 7), several (300) or 26 (2**200),
+    # and the issue-19 release's scale (t = 2**54)
+    import secrets
+
+    def stream(seed: int):
+        rnd = random.Random(seed)
+        return lambda n: rnd.randbytes(n)
+
+    t, s = scale.numerator, scale.denominator
+    for seed in (1, 2):
+        monkeypatch.setattr(secrets, "token_bytes", stream(seed))
+        reference_source = noise._SecretsSource()
+        reference = [noise._discrete_laplace_ts(t, s, reference_source) for _ in range(6000)]
+        monkeypatch.setattr(secrets, "token_bytes", stream(seed))
+        source = noise._SecretsSource()
+        assert source.discrete_laplace_many(t, s, 2500) + source.discrete_laplace_many(t, s, 3500) == reference
+        assert (source._block, source._pos) == (reference_source._block, reference_source._pos)
+    with pytest.raises(ValueError):
+        noise._SecretsSource().discrete_laplace_many(1, 1, 1)  # t = 1: the reference's own case (no trials of t * k)
+
+
+def test_the_release_of_an_array_from_the_secure_source_fits_the_exact_pmf():
+    # madnb._dp_laplace_array's path for the CSPRNG (discrete_laplace_many), checked against the pmf itself
+    eps = 0.5
+    draws = np.array(noise.laplace_array(None, [0] * N_DRAWS, 1, eps), dtype=np.int64)
+    a = math.exp(-eps)
+    assert abs(draws.var() - _variance_of(a)) < 0.05 * _variance_of(a)
+    assert abs(draws.mean()) < 5 * math.sqrt(_variance_of(a) / N_DRAWS)
+    for x in (0, 1, -1, 3, -5):
+        p = (1 - a) / (1 + a) * a ** abs(x)
+        assert abs((draws == x).mean() - p) < 5 * math.sqrt(p * (1 - p) / N_DRAWS), x
+
+
 def test_seeding_the_random_module_has_no_effect_on_the_default_source():
     src = noise.secure_source()
     random.seed(0)

@@ -147,11 +147,120 @@ class _SecretsSource:
                 self._pos = pos
                 return r
 
+    def discrete_laplace_many(self, t: int, s: int, count: int) -> list[int]:
+        """``count`` draws of :func:`_discrete_laplace_ts` ``(t, s, self)``, ``t >= 2``: the same numbers from the same
+        bytes, in the same order (a test checks it draw for draw), twice as fast.
+
+        The sampler, its Bernoulli trials and :meth:`randbelow` written out in one
+        loop, with the block and its position held in locals: a release draws tens
+        of thousands of numbers (48,573 for issue 19's 16,000-value domain), and in
+        CPython the calls, not the integer work, were most of a draw's 3 us.  The
+        shapes (bits, mask, bytes) of the trials' ``randbelow(t * k)`` are computed
+        once per call.  :func:`_discrete_laplace_ts` stays the definition: this is
+        only its faster spelling for the one source that releases data.
+        """
+        if t < 2 or s < 1:
+            raise ValueError("discrete_laplace_many needs t >= 2 and s >= 1")
+        token, frm = secrets.token_bytes, int.from_bytes
+        block, pos = self._block, self._pos
+
+        def shape(n: int) -> tuple[int, int, int]:  # randbelow(n)'s bits, mask and bytes (bits > 8)
+            bits = (n - 1).bit_length()
+            return bits, (1 << bits) - 1, (bits + 7) >> 3
+
+        shapes = [shape(t * k) for k in range(1, 9)]
+        out: list[int] = []
+        append = out.append
+        for _ in range(count):
+            while True:  # _discrete_laplace_ts
+                while True:  # _geometric_ts: U accepted with probability exp(-U/t)
+                    bits, mask, size = shapes[0]
+                    while True:  # u = randbelow(t)
+                        if bits <= 8:
+                            if pos >= len(block):
+                                block, pos = token(_BLOCK), 0
+                            u = block[pos] & mask
+                            pos += 1
+                        else:
+                            end = pos + size
+                            if end > len(block):
+                                block, pos, end = token(max(_BLOCK, size)), 0, size
+                            u = frm(block[pos:end], "little") & mask
+                            pos = end
+                        if u < t:
+                            break
+                    k, n = 1, t  # _bernoulli_exp_le1(u, t): while randbelow(n) < u, n = t * k
+                    while True:
+                        bits, mask, size = shapes[k - 1] if k <= len(shapes) else shape(n)
+                        while True:  # r = randbelow(n)
+                            if bits <= 8:
+                                if pos >= len(block):
+                                    block, pos = token(_BLOCK), 0
+                                r = block[pos] & mask
+                                pos += 1
+                            else:
+                                end = pos + size
+                                if end > len(block):
+                                    block, pos, end = token(max(_BLOCK, size)), 0, size
+                                r = frm(block[pos:end], "little") & mask
+                                pos = end
+                            if r < n:
+                                break
+                        if r >= u:
+                            break
+                        k += 1
+                        n += t
+                    if k % 2 == 0:
+                        continue  # rejected: another U
+                    v = 0  # V ~ Geometric(1 - exp(-1)): while _bernoulli_exp_le1(1, 1), whose trials start at k, n = 2, 2
+                    while True:
+                        k, n = 2, 2
+                        while True:
+                            bits, mask, size = _SMALL[n] if n < len(_SMALL) else shape(n)
+                            while True:  # r = randbelow(n)
+                                if bits <= 8:
+                                    if pos >= len(block):
+                                        block, pos = token(_BLOCK), 0
+                                    r = block[pos] & mask
+                                    pos += 1
+                                else:
+                                    end = pos + size
+                                    if end > len(block):
+                                        block, pos, end = token(max(_BLOCK, size)), 0, size
+                                    r = frm(block[pos:end], "little") & mask
+                                    pos = end
+                                if r < n:
+                                    break
+                            if r >= 1:
+                                break
+                            k += 1
+                            n += 1
+                        if k % 2 == 0:
+                            break
+                        v += 1
+                    y = (u + t * v) // s
+                    break
+                if pos >= len(block):  # the sign: randbelow(2)
+                    block, pos = token(_BLOCK), 0
+                negative = block[pos] & 1
+                pos += 1
+                if negative:
+                    if y == 0:
+                        continue  # "-0" rejected
+                    append(-y)
+                else:
+                    append(y)
+                break
+        self._block, self._pos = block, pos
+        return out
+
     def __repr__(self) -> str:
         return "secure_source()"
 
 
 _BLOCK = 4096
+_SMALL = [(0, 0, 0)] + [((n - 1).bit_length(), (1 << (n - 1).bit_length()) - 1, 1) for n in range(1, 257)]
+"""randbelow(n)'s (bits, mask, bytes) for n <= 256 (one byte each)."""
 
 
 class _SeededSource:
@@ -477,7 +586,10 @@ def laplace_array(plpy: Plpy, values: list[Any] | None, sensitivity: Any, epsilo
         return None
     scale, source = _checked_scale(sensitivity, epsilon), _source()
     t, s = scale.numerator, scale.denominator  # checked once: discrete_laplace(scale, source) without its checks per number
-    return [_integral(v, "value") + _discrete_laplace_ts(t, s, source) for v in values]
+    ints = [_integral(v, "value") for v in values]  # every value checked before any noise is drawn
+    if type(source) is _SecretsSource and t >= 2:
+        return [v + x for v, x in zip(ints, source.discrete_laplace_many(t, s, len(ints)), strict=True)]
+    return [v + _discrete_laplace_ts(t, s, source) for v in ints]
 
 
 def geometric_array(count: int, sensitivity: Any, epsilon: float) -> list[int]:
