@@ -411,8 +411,9 @@ def create_adhoc_view(
     stats = [("stats", array_pass.stats_select(training, by_subscript=False))]
     if training.numeric:
         exact = array_pass.EXACT_AS_UNNESTED.format(stats="stats_fast", n=int(training.num_attrs))
-        unless_exact = (f"(SELECT t.{training.cls.sql}, t.{training.attrs.sql} FROM {training.source.sql} AS t "
-                        f"LIMIT CASE WHEN (SELECT {exact}) THEN 0 END)")
+        gate = f"LIMIT CASE WHEN (SELECT {exact}) THEN 0 END"
+        unless_exact = (f"(SELECT t.{training.cls.sql}, t.{training.attrs.sql} FROM (SELECT t.{training.cls.sql}, t.{training.attrs.sql} "
+                        f"FROM {training.source.sql} AS t {gate}) AS t {gate})")
         stats = [
             ("stats_fast", array_pass.stats_select(training, by_subscript=True, nan_missing=True, mark_short=True)),
             ("stats", Sql(f"SELECT f.* FROM stats_fast AS f WHERE (SELECT {exact}) UNION ALL "

@@ -94,7 +94,9 @@ def _slot_rows(cp: str, n: int, n_classes: int, slotted: str, width: str, flat: 
         f"(SELECT r.pos, pg_catalog.array_agg({rows}) AS arr FROM ("
         f"SELECT c.pos, g.a, pg_catalog.array_agg(COALESCE(x.lp, 0::{F8}) ORDER BY s.s) AS arr "
         f"FROM {share('cls', _cls(cp))} AS c CROSS JOIN pg_catalog.generate_series(1, {n}) AS g(a) CROSS JOIN {width} AS b "
-        "CROSS JOIN LATERAL pg_catalog.generate_series(1, b.w) AS s(s) "
+        # slots 1..w as the ordinality of an unnest: PostgreSQL estimates an array it cannot see at 10 elements
+        # (generate_series of a column at 1,000), so the plan is costed at classes x attrs x 10 rows, not x 1,000
+        "CROSS JOIN LATERAL pg_catalog.unnest(pg_catalog.array_fill(0, ARRAY[b.w::pg_catalog.int4])) WITH ORDINALITY AS s(z, s) "
         f"LEFT JOIN {slotted} AS x ON x.pos = c.pos AND x.attr = g.a AND x.slot = s.s "
         f"WHERE madnb._check_code_slots(b.w::pg_catalog.int8 * {n * n_classes}, {MAX_CODE_SLOTS}) > 0 "
         f"GROUP BY c.pos, g.a) AS r{unnest} GROUP BY r.pos)"
