@@ -405,9 +405,10 @@ def create_adhoc_view(
     # the view itself trains on every query: with numeric attributes by subscript, and by the unnest pass (which
     # accepts any array shape) only when the arrays are not all of numAttrs elements (decided on the first pass's
     # rows, so that one of the two passes runs).  The unnest pass reads the rows through LIMIT NULL (all of them)
-    # or LIMIT 0 (none, and nothing scanned): the planner costs a LIMIT it cannot evaluate at a tenth of its rows,
-    # where a one-time filter's pass is costed whole although it does not run: that cost alone turned JIT on for
-    # every query of num200k's probs view (bench/results/adhoc.md)
+    # or LIMIT 0 (none, and nothing scanned), twice: the planner costs a LIMIT it cannot evaluate at a tenth of its
+    # rows, so the two at a hundredth, where a one-time filter's pass is costed whole although it does not run: that
+    # cost alone turned JIT on for every query of num200k's probs view, a tenth of it still for mixed200k's views
+    # (bench/results/adhoc.md)
     stats = [("stats", array_pass.stats_select(training, by_subscript=False))]
     if training.numeric:
         exact = array_pass.EXACT_AS_UNNESTED.format(stats="stats_fast", n=int(training.num_attrs))
