@@ -171,52 +171,28 @@ class _SecretsSource:
         shapes = [shape(t * k) for k in range(1, 9)]
         out: list[int] = []
         append = out.append
-        for _ in range(count):
-            while True:  # _discrete_laplace_ts
-                while True:  # _geometric_ts: U accepted with probability exp(-U/t)
-                    bits, mask, size = shapes[0]
-                    while True:  # u = randbelow(t)
-                        if bits <= 8:
-                            if pos >= len(block):
-                                block, pos = token(_BLOCK), 0
-                            u = block[pos] & mask
-                            pos += 1
-                        else:
-                            end = pos + size
-                            if end > len(block):
-                                block, pos, end = token(max(_BLOCK, size)), 0, size
-                            u = frm(block[pos:end], "little") & mask
-                            pos = end
-                        if u < t:
-                            break
-                    k, n = 1, t  # _bernoulli_exp_le1(u, t): while randbelow(n) < u, n = t * k
-                    while True:
-                        bits, mask, size = shapes[k - 1] if k <= len(shapes) else shape(n)
-                        while True:  # r = randbelow(n)
+        try:
+            for _ in range(count):
+                while True:  # _discrete_laplace_ts
+                    while True:  # _geometric_ts: U accepted with probability exp(-U/t)
+                        bits, mask, size = shapes[0]
+                        while True:  # u = randbelow(t)
                             if bits <= 8:
                                 if pos >= len(block):
                                     block, pos = token(_BLOCK), 0
-                                r = block[pos] & mask
+                                u = block[pos] & mask
                                 pos += 1
                             else:
                                 end = pos + size
                                 if end > len(block):
                                     block, pos, end = token(max(_BLOCK, size)), 0, size
-                                r = frm(block[pos:end], "little") & mask
+                                u = frm(block[pos:end], "little") & mask
                                 pos = end
-                            if r < n:
+                            if u < t:
                                 break
-                        if r >= u:
-                            break
-                        k += 1
-                        n += t
-                    if k % 2 == 0:
-                        continue  # rejected: another U
-                    v = 0  # V ~ Geometric(1 - exp(-1)): while _bernoulli_exp_le1(1, 1), whose trials start at k, n = 2, 2
-                    while True:
-                        k, n = 2, 2
+                        k, n = 1, t  # _bernoulli_exp_le1(u, t): while randbelow(n) < u, n = t * k
                         while True:
-                            bits, mask, size = _SMALL[n] if n < len(_SMALL) else shape(n)
+                            bits, mask, size = shapes[k - 1] if k <= len(shapes) else shape(n)
                             while True:  # r = randbelow(n)
                                 if bits <= 8:
                                     if pos >= len(block):
@@ -231,27 +207,53 @@ class _SecretsSource:
                                     pos = end
                                 if r < n:
                                     break
-                            if r >= 1:
+                            if r >= u:
                                 break
                             k += 1
-                            n += 1
+                            n += t
                         if k % 2 == 0:
-                            break
-                        v += 1
-                    y = (u + t * v) // s
+                            continue  # rejected: another U
+                        v = 0  # V ~ Geometric(1 - exp(-1)): while _bernoulli_exp_le1(1, 1), whose trials start at k, n = 2, 2
+                        while True:
+                            k, n = 2, 2
+                            while True:
+                                bits, mask, size = _SMALL[n] if n < len(_SMALL) else shape(n)
+                                while True:  # r = randbelow(n)
+                                    if bits <= 8:
+                                        if pos >= len(block):
+                                            block, pos = token(_BLOCK), 0
+                                        r = block[pos] & mask
+                                        pos += 1
+                                    else:
+                                        end = pos + size
+                                        if end > len(block):
+                                            block, pos, end = token(max(_BLOCK, size)), 0, size
+                                        r = frm(block[pos:end], "little") & mask
+                                        pos = end
+                                    if r < n:
+                                        break
+                                if r >= 1:
+                                    break
+                                k += 1
+                                n += 1
+                            if k % 2 == 0:
+                                break
+                            v += 1
+                        y = (u + t * v) // s
+                        break
+                    if pos >= len(block):  # the sign: randbelow(2)
+                        block, pos = token(_BLOCK), 0
+                    negative = block[pos] & 1
+                    pos += 1
+                    if negative:
+                        if y == 0:
+                            continue  # "-0" rejected
+                        append(-y)
+                    else:
+                        append(y)
                     break
-                if pos >= len(block):  # the sign: randbelow(2)
-                    block, pos = token(_BLOCK), 0
-                negative = block[pos] & 1
-                pos += 1
-                if negative:
-                    if y == 0:
-                        continue  # "-0" rejected
-                    append(-y)
-                else:
-                    append(y)
-                break
-        self._block, self._pos = block, pos
+        finally:  # the bytes read stay read, even if a draw fails (every byte is used once)
+            self._block, self._pos = block, pos
         return out
 
     def __repr__(self) -> str:
