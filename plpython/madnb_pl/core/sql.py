@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -209,8 +209,21 @@ def setting(plpy: Plpy, name: str, value: str | Callable[[str], str]) -> Iterato
         plpy.execute(set_it, [name, old])
 
 
+def without_jit(plpy: Plpy) -> AbstractContextManager[None]:
+    """jit = off for the statements inside (:func:`setting`), for a statement whose expressions grow with the model or
+    with the source's columns.
+
+    PostgreSQL compiles a statement whose cost passes jit_above_cost in every process that runs it, and the
+    compilation grows faster than the expressions: the column face's statistics pass of 1,598 text columns, 2,000
+    rows (bench/results/features.md): 123 s with jit, 23 s without; evaluate's and cross-validation's scoring
+    query (the model twice), a private release over a temporary domain the planner has no statistics of.  Where
+    the expressions stay small (the array face's passes) the caller's setting holds.
+    """
+    return setting(plpy, "jit", "off")
+
+
 __all__ = [
     "BUILTIN_SQL", "BaseType", "base_type", "text_sql", "type_is_builtin",
     "F8", "I4", "I8", "INTEGER_TYPES", "NUM", "NUMERIC_ELEMENT_TYPES", "Plpy", "Sql", "TEXT_TYPES",
-    "float8_literal", "int_array", "quote_ident", "setting", "temp_name", "with_clause",
+    "float8_literal", "int_array", "quote_ident", "setting", "temp_name", "with_clause", "without_jit",
 ]

@@ -240,7 +240,8 @@ def scoring_sql(
     ``kind.score_values``, named apart from the source's own names, and over the
     ``lookups`` ``p.l1``, ``p.l2``, ...) read the same at each.  The scan names the
     values and the row's fold; the level above computes the lookups once per row
-    (:func:`once`) -- or, when they are ``complete``, groups the rows by fold, label
+    (:func:`once`), and carries up only the values no lookup replaces (``lookups.replaced``) -- or, when they are
+    ``complete``, groups the rows by fold, label
     and lookups, and every level above reads a group as one row of weight w (its rows:
     they score alike).  The level above computes each row's scores, its fold's branch
     of a simple CASE (which computes the fold once, so that one complement model is
@@ -264,7 +265,9 @@ def scoring_sql(
     g = once(fold) if points > 1 and lookups is None else fold
     cols = ", ".join(f"{v} AS c{j}" for j, v in enumerate(values, start=1))
     rows = f"SELECT {g} AS g, {y} AS y, {cols} FROM {kind.source(training).sql} AS t WHERE {kind.trained_rows(training)}"
-    carried = [] if grouped else [f"p.c{j}" for j in range(1, len(values) + 1)]
+    replaced = lookups.replaced if lookups is not None else frozenset()
+    carried = [] if grouped else [f"p.c{j}" for j in range(1, len(values) + 1) if j not in replaced]
+    kept_values = list(carried)
     if lookups is not None:
         named = [f"{c if grouped else once(c)} AS l{j}" for j, c in enumerate(lookups.columns, start=1)]
         carried += [f"p.l{j}" for j in range(1, len(lookups.columns) + 1)]
@@ -272,7 +275,7 @@ def scoring_sql(
             keys = ", ".join(str(j) for j in range(1, len(named) + 3))
             rows = f"SELECT p.g, p.y, {', '.join(named)}, pg_catalog.count(*) AS w FROM ({rows}) AS p GROUP BY {keys}"
         else:
-            rows = f"SELECT p.g, p.y, {', '.join(carried[:len(values)] + named)} FROM ({rows}) AS p"
+            rows = f"SELECT p.g, p.y, {', '.join(kept_values + named)} FROM ({rows}) AS p"
     if grouped:
         carried.append("p.w")
     then = "".join(f", {c}" for c in carried)

@@ -46,7 +46,7 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import ModelName, resolve_column, resolve_relation
 from ..core.progress import Progress
-from ..core.sql import F8, Plpy, Sql, once, quote_ident, setting, temp_name, text_sql, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, once, quote_ident, setting, temp_name, text_sql, type_is_builtin, without_jit
 from . import decisions
 from .catalog import ModelObjects, model_name, require
 
@@ -426,7 +426,7 @@ def run_aggregate(
     ))[0]["m"])
     types, values = (PARAMETER_TYPES, [classes, EPS]) if decision is None else (
         [*PARAMETER_TYPES, "pg_catalog.jsonb"], [classes, EPS, decision])
-    with setting(plpy, "jit", "off"), memory:
+    with without_jit(plpy), memory:
         if not can:
             return plpy.execute(plpy.prepare(query, types), values)
         into = temp_name("madnb_metrics_")

@@ -58,7 +58,7 @@ from typing import Any
 from ..core.errors import MadnbError, entry_point
 from ..core.names import NewName, Relation, created, parse_name, resolve_column, resolve_new_name, resolve_relation
 from ..core.progress import Progress
-from ..core.sql import F8, Plpy, Sql, float8_literal, quote_ident, setting, temp_name, type_is_builtin
+from ..core.sql import F8, Plpy, Sql, float8_literal, quote_ident, temp_name, type_is_builtin, without_jit
 from ..inputs import privacy_parameters
 from ..merge.federation import Link, RemoteTable, closing, dblink_schema, foreign_comment, remote_table, server_names
 from ..merge.part_sources import split_source
@@ -187,7 +187,7 @@ def release_evaluation(
         header["release_id"] = charge_epsilon(plpy, rel, text, ledger)  # before any noise is drawn
         released = temp_name("madnb_released_")
         query = _private_sql(rows, k, ranked, bins, per_part)
-        with setting(plpy, "jit", "off"):
+        with without_jit(plpy):
             plpy.execute(
                 plpy.prepare(Sql(f"CREATE TEMPORARY TABLE {released} ON COMMIT DROP AS {query}"), evaluate.PARAMETER_TYPES),
                 [m.classes, evaluate.EPS],

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..core.errors import MadnbError
 from ..core.names import NewName, Relation
-from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, once, setting, temp_name, text_sql, type_is_builtin
+from ..core.sql import F8, FLOAT_TYPES, NUMERIC, Plpy, Sql, float8_literal, int_array, once, temp_name, text_sql, type_is_builtin, without_jit
 from ..inputs import arrays, privacy_parameters
 from ..inputs.arrays import Training
 from ..inputs.privacy_parameters import NOT_DP_OBSERVED, NumericBounds, Privacy
@@ -119,7 +119,7 @@ def _release(plpy: Plpy, training: Training, p: Privacy, dest: NewName | Relatio
     with contextlib.ExitStack() as settings:
         # without JIT: the planner, which has no statistics of the temporary domain, costed a 16,000-value domain's
         # 48,573 cells as 357,481 and compiled the statement, which took longer than it saved
-        settings.enter_context(setting(plpy, "jit", "off"))
+        settings.enter_context(without_jit(plpy))
         if packs_dp_codes(training):
             settings.enter_context(gather_cost(plpy, packed_gather_factor(training)))
         plpy.execute(create)

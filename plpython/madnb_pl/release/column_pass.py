@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from ..core.errors import MadnbError
 from ..core.names import NewName
-from ..core.sql import F8, INT2, INT4, Plpy, Sql, temp_name
+from ..core.sql import F8, INT2, INT4, Plpy, Sql, temp_name, without_jit
 from ..inputs.columns import ColumnTraining, check_weights, column_text_sql, gaussian_value_sql, label_text_sql, weight_value_sql
 from . import array_pass, statistics_table
 
@@ -28,6 +28,8 @@ PACKED_TYPES = frozenset({INT2, INT4})  # |value| < 2**31: the key fits an int8
 
 
 MAX_GAUSSIAN = 300  # nv, mean, var (24 bytes) each in one row of the pass's table, which holds at most 8160 bytes
+MAX_WEIGHTED_FOLD_GAUSSIAN = MAX_GAUSSIAN // 2  # w, m, q, c, u, p (48 bytes) each in a row of weighted_fold_pass's table
+"""(170 of them: "row is too big: size 8344, maximum size 8160")"""
 
 
 def packed(training: ColumnTraining) -> list[int]:
@@ -48,7 +50,8 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
       (:func:`chunks`): grouping sets take no parallel workers, so the features
       are split among UNION ALL branches that parallel workers hash at the same
       time (:func:`grouping_branches`; issue 19's column table, 10 text columns, 2
-      workers: that part 1.7x faster; one scan more per branch without workers).
+      workers: that part 1.7x faster; one scan more per branch without workers);
+      with folds too, in branches of at most :data:`MAX_SETS` features each.
 
     Missing values (NULL) of categorical features are not counted.  The first two
     parts can run in parallel workers.  ``fold``: an SQL expression over the source's
@@ -140,9 +143,10 @@ def _per_class_in_grouping_sets(gaussian: int, grouped: int) -> bool:
     short key, 2.5 us for the row's text form of issue 19's column table (16 columns, the default key).  In the
     grouping sets every set computes the moments: ``gaussian`` x ``grouped`` more per row, each about 6.5 ns (the
     column table: 72 ms for 200,000 rows x 55).  Up to PER_CLASS_MOMENTS of them (0.65 us a row) the sets cost
-    less than the shortest key's md5 (the column table's per-fold pass: 795 -> 524 ms).
+    less than the shortest key's md5 (the column table's per-fold pass: 795 -> 524 ms).  Only when the sets make
+    one query (at most :data:`MAX_SETS`).
     """
-    return grouped > 0 and gaussian * grouped <= PER_CLASS_MOMENTS
+    return 0 < grouped <= MAX_SETS and gaussian * grouped <= PER_CLASS_MOMENTS
 
 
 def _moment_columns(g: str, j: int) -> str:
@@ -157,13 +161,32 @@ def _moment_columns(g: str, j: int) -> str:
             f"THEN {s}[3] OPERATOR(pg_catalog./) ({s}[1] OPERATOR(pg_catalog.-) '1'::{f8}) END AS v{j}")
 
 
+MAX_SETS = 64
+"""At most this many grouping sets (categorical features) in one query of :func:`value_counts_branches`.
+
+The planner hashes a grouping set only while the hash tables it estimates fit in
+hash_mem, and it sizes every set's entries by the width of the whole input row --
+which holds every feature's text, an expression it counts as 32 bytes -- so the
+estimate grows with the square of the features; the sets it does not hash it sorts,
+each in a sort of every row.  At 200 text columns in one query (10 values each) it
+hashed 108 sets and sorted 92: 2,000 rows took 10 s.  With at most 64 sets per
+query every set is hashed up to about 100 values per feature at the default
+work_mem, and each query scans the table once more (1,598 text columns, 2,000 rows:
+16 queries of 99 sets 0.47 s, 32 of 49 0.44 s, 64 of 24 0.54 s; 100 values per
+feature: 167 s, 16 s, 26 s -- bench/results/features.md).
+"""
+
+
 def value_counts_branches(
     cls: str, src: str, values: Sequence[tuple[int, str]], branches: int, fold: str | None = None, where: str | None = None,
+    count: str = "pg_catalog.count(*)",
 ) -> list[Sql]:
-    """:func:`value_counts_sql` of ``values`` split into ``branches`` queries (:func:`chunks`), to be UNION ALL'd:
-    grouping sets take no parallel workers, so one query hashes every feature in one process, while branches of a
-    Parallel Append are hashed by as many processes at once (see :func:`grouping_branches`)."""
-    return [value_counts_sql(cls, src, part, fold, where) for part in chunks(values, branches)]
+    """:func:`value_counts_sql` of ``values`` split into at least ``branches`` queries (:func:`chunks`), of at most
+    :data:`MAX_SETS` values each, to be UNION ALL'd: grouping sets take no parallel workers, so one query hashes
+    every feature in one process, while branches of a Parallel Append are hashed by as many processes at once
+    (see :func:`grouping_branches`)."""
+    n = max(branches, -(-len(values) // MAX_SETS))
+    return [value_counts_sql(cls, src, part, fold, where, count) for part in chunks(values, n)]
 
 
 def chunks(items: Sequence[T], n: int) -> list[Sequence[T]]:
@@ -307,11 +330,12 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
     cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
     if cat:
         texts = [(i, str(column_text_sql(f"t.{training.features[i - 1].column.sql}", training.features[i - 1]))) for i in cat]
-        parts.append(
-            f"SELECT g.cls, g.o, g.v, (g.n){exact}, NULL, NULL, NULL, NULL FROM ({value_counts_sql(lab, src, texts, where=kept, count=n)}) AS g "
-            "WHERE g.cls IS NOT NULL"
-        )
-    plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) {' UNION ALL '.join(parts)}"))
+        parts += [
+            f"SELECT g.cls, g.o, g.v, (g.n){exact}, NULL, NULL, NULL, NULL FROM ({counts}) AS g WHERE g.cls IS NOT NULL"
+            for counts in value_counts_branches(lab, src, texts, 1, where=kept, count=n)
+        ]
+    with without_jit(plpy):  # its expressions grow with the columns
+        plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) {' UNION ALL '.join(parts)}"))
     if training.numeric:
         xs = {j: str(gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1])) for j in training.numeric}
         means = _weighted_means(w, xs)
@@ -366,6 +390,12 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
     categorical value v the sum of the weights n.  :func:`insert_weighted_complement` merges the other folds'.
     """
     assert training.weight is not None
+    if len(training.numeric) > MAX_WEIGHTED_FOLD_GAUSSIAN:
+        raise MadnbError(
+            "54000", f"{len(training.numeric)} Gaussian features are more than a weighted madnb.cross_validate supports "
+            f"({MAX_WEIGHTED_FOLD_GAUSSIAN})",
+            hint="cross-validate from a view with fewer numeric columns, name some of them in categorical, or leave out weight",
+        )
     check_weights(plpy, training.source, training.label, training.weight)
     w = weight_value_sql(training.weight)
     lab = f"t.{training.label.sql}"
@@ -402,12 +432,13 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
         texts = [(i, str(column_text_sql(f"t.a{i}", training.features[i - 1]))) for i in cat]
         # the fold as a sub-select's column (value_counts_sql: the planner then hashes every grouping set)
         gs_src = f"{src} CROSS JOIN LATERAL (SELECT t.f OFFSET 0) AS x(f)"
-        parts.append(
-            f"SELECT g.f, g.cls, g.o, g.v, NULL::pg_catalog.int8, g.n{nulls} "
-            f"FROM ({value_counts_sql('t.l', gs_src, texts, fold='x.f', where=kept, count=n)}) AS g"
-        )
+        parts += [
+            f"SELECT g.f, g.cls, g.o, g.v, NULL::pg_catalog.int8, g.n{nulls} FROM ({counts}) AS g"
+            for counts in value_counts_branches("t.l", gs_src, texts, 1, fold="x.f", where=kept, count=n)
+        ]
     s = temp_name("madnb_wfold_")
-    plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {' UNION ALL '.join(parts)}"))
+    with without_jit(plpy):  # its expressions grow with the columns
+        plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {' UNION ALL '.join(parts)}"))
     r = plpy.execute(
         Sql(f"SELECT COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NULL), 0)::pg_catalog.int8 AS unlabelled, "
             f"COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS labelled, "
@@ -536,7 +567,8 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
     )
     rels = array_pass.TempTables(plpy, {array_pass.PASS: "madnb_colstats_"})
     procs = 1 if fold is not None else grouping_branches(plpy, len(_grouped(training)))
-    rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold, procs), gather_factor(training, fold), overflow))
+    with without_jit(plpy):  # its expressions grow with the columns
+        rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold, procs), gather_factor(training, fold), overflow))
     s = rels.read(array_pass.PASS)
     r = plpy.execute(
         Sql("SELECT COALESCE(pg_catalog.sum(s.n) FILTER (WHERE s.cls IS NULL AND s.o OPERATOR(pg_catalog.=) 0), 0)::pg_catalog.int8 AS unlabelled, "
@@ -584,19 +616,22 @@ def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fo
     f8, i8 = F8, "pg_catalog.int8"
     labelled = "s.cls IS NOT NULL" + ("" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}")
     statistics_table.create_table(plpy, dest, training.shape())
-    numeric_cells = "".join(
-        f" UNION ALL SELECT s.cls, {j}, NULL, NULL, s.c{j}, s.m{j}, s.v{j} FROM {s} AS s "
-        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
-        for j in training.numeric
+    # the Gaussian cells from the per-class rows in one scan (a scan of the pass table per feature: 300 Gaussian
+    # and 1,298 text columns, 500 rows, 14.9 s)
+    per_feature = ", ".join(f"({j}, s.c{j}, s.m{j}, s.v{j})" for j in training.numeric)
+    numeric_cells = "" if not per_feature else (
+        f" UNION ALL SELECT s.cls, x.j, NULL, NULL, x.c, x.m, x.v FROM {s} AS s "
+        f"CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, c, m, v) WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
     )
-    plpy.execute(
-        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
-        f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
-        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
-        f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
-        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
-        + numeric_cells)
-    )
+    with without_jit(plpy):  # its expressions grow with the columns
+        plpy.execute(
+            Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+            f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
+            f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
+            f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+            f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
+            + numeric_cells)
+        )
 
 
 def refinement(training: ColumnTraining) -> statistics_table.Refinement:

@@ -147,11 +147,14 @@ class FoldLookups:
     """What every fold-complement model of a cross-validation reads from a row, computed once per row
     (:meth:`Kind.fold_lookups`): its SQL over the score values, one expression each (the scoring query names
     them ``p.l1``, ``p.l2``, ...), and whether they are all a score reads (``complete``: then rows of equal
-    lookups, fold and label score alike under every model, and the scoring query counts them as one)."""
+    lookups, fold and label score alike under every model, and the scoring query counts them as one).  ``replaced``:
+    the score values (1-based) that no score reads beside its lookup, which the scoring query then does not carry up
+    to the scores (a row holds at most 1,664 columns: the values and lookups of a table's 1,599 features would not)."""
 
     columns: list[Sql]
     complete: bool
     context: Any = None
+    replaced: frozenset[int] = frozenset()
 
 
 NO_SCORE = Sql(f"'-Infinity'::{F8}")

@@ -550,7 +550,9 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         }
         slots = {j: generated.categorical_slot_sql(cols.features[j - 1], values[j - 1], js) for j, js in dictionaries.items()}
         order = sorted(slots)
-        return FoldLookups([Sql(slots[j]) for j in order], len(categorical) == len(cols.features), (dictionaries, order))
+        # a looked-up feature's term reads its slot only (generated.class_terms)
+        return FoldLookups([Sql(slots[j]) for j in order], len(categorical) == len(cols.features), (dictionaries, order),
+                           replaced=frozenset(order))
 
     def complement_scores(
         self, plpy: Plpy, trainings: list[TableTraining], complement: Complement, classes: list[str], values: list[str],
