@@ -51,7 +51,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
       are split among UNION ALL branches that parallel workers hash at the same
       time (:func:`grouping_branches`; issue 19's column table, 10 text columns, 2
       workers: that part 1.7x faster; one scan more per branch without workers);
-      with folds too, in branches of at most :data:`MAX_SETS` features each.
+      with folds too, in branches of at most :func:`sets_per_query` features each.
 
     Missing values (NULL) of categorical features are not counted.  The first two
     parts can run in parallel workers.  ``fold``: an SQL expression over the source's
@@ -83,6 +83,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
         for x in [gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1])]
     )
     others = _grouped(training)
+    with_rows = ""
     per_class = fold is not None and _per_class_in_grouping_sets(len(gauss), len(others))
     parts = [] if per_class else [
         f"SELECT {by}{lab} AS cls, 0 AS o, NULL::pg_catalog.text AS v, pg_catalog.count(*) AS n{aggs} "
@@ -117,7 +118,12 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
             if per_class:
                 proj += "".join(f", {gaussian_value_sql(f't.{training.features[j - 1].column.sql}', training.features[j - 1])} AS b{j}"
                                 for j in gauss)
-            gs_src = f"(SELECT {fold} AS f, {lab} AS l{proj} FROM {src} OFFSET 0) AS t CROSS JOIN LATERAL (SELECT t.f OFFSET 0) AS x(f)"
+            rows = f"(SELECT {fold} AS f, {lab} AS l{proj} FROM {src} OFFSET 0)"
+            if len(others) > sets_per_query(fold):
+                # several queries of grouping sets: each row's fold (by default the md5 of the row's text, as long
+                # as the row) computed once for all of them, in a CTE they read
+                with_rows, rows = f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
+            gs_src = f"{rows} AS t CROSS JOIN LATERAL (SELECT t.f OFFSET 0) AS x(f)"
             gs_fold, gs_lab = "x.f", "t.l"
             cols = [f"t.a{i}" for i in others]
         texts = list(zip(others, (column_text_sql(c, training.features[i - 1]) for c, i in zip(cols, others, strict=True)), strict=True))
@@ -127,7 +133,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
         else:
             for counts in value_counts_branches(gs_lab, gs_src, texts, 1 if fold is not None else branches, gs_fold):
                 parts.append(f"SELECT {g_by}g.cls, g.o, g.v, g.n{nulls} FROM ({counts}) AS g")
-    return Sql(" UNION ALL ".join(parts))
+    return Sql(with_rows + " UNION ALL ".join(parts))
 
 
 PER_CLASS_MOMENTS = 100
@@ -144,9 +150,9 @@ def _per_class_in_grouping_sets(gaussian: int, grouped: int) -> bool:
     grouping sets every set computes the moments: ``gaussian`` x ``grouped`` more per row, each about 6.5 ns (the
     column table: 72 ms for 200,000 rows x 55).  Up to PER_CLASS_MOMENTS of them (0.65 us a row) the sets cost
     less than the shortest key's md5 (the column table's per-fold pass: 795 -> 524 ms).  Only when the sets make
-    one query (at most :data:`MAX_SETS`).
+    one query (at most :data:`MAX_FOLD_SETS`).
     """
-    return 0 < grouped <= MAX_SETS and gaussian * grouped <= PER_CLASS_MOMENTS
+    return 0 < grouped <= MAX_FOLD_SETS and gaussian * grouped <= PER_CLASS_MOMENTS
 
 
 def _moment_columns(g: str, j: int) -> str:
@@ -176,16 +182,26 @@ work_mem, and each query scans the table once more (1,598 text columns, 2,000 ro
 feature: 167 s, 16 s, 26 s -- bench/results/features.md).
 """
 
+MAX_FOLD_SETS = 16
+"""At most this many grouping sets in one query grouped by fold too (cross-validation's per-fold pass): the planner
+then estimates several times as many groups per set (800 text columns, 3 folds: at 64 sets per query it sorted some
+sets of every query, 1.4 s; 0.25 s at 16), and the queries read the rows (and their folds) from one CTE."""
+
+
+def sets_per_query(fold: str | None) -> int:
+    """The most grouping sets :func:`value_counts_branches` puts in one query, with or without a ``fold``."""
+    return MAX_SETS if fold is None else MAX_FOLD_SETS
+
 
 def value_counts_branches(
     cls: str, src: str, values: Sequence[tuple[int, str]], branches: int, fold: str | None = None, where: str | None = None,
     count: str = "pg_catalog.count(*)",
 ) -> list[Sql]:
     """:func:`value_counts_sql` of ``values`` split into at least ``branches`` queries (:func:`chunks`), of at most
-    :data:`MAX_SETS` values each, to be UNION ALL'd: grouping sets take no parallel workers, so one query hashes
+    :func:`sets_per_query` values each, to be UNION ALL'd: grouping sets take no parallel workers, so one query hashes
     every feature in one process, while branches of a Parallel Append are hashed by as many processes at once
     (see :func:`grouping_branches`)."""
-    n = max(branches, -(-len(values) // MAX_SETS))
+    n = max(branches, -(-len(values) // sets_per_query(fold)))
     return [value_counts_sql(cls, src, part, fold, where, count) for part in chunks(values, n)]
 
 
@@ -404,6 +420,10 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
     # (a labelled row of NULL weight is left out here; an unlabelled one is counted for the NOTICE, as training does)
     rows = (f"(SELECT {fold} AS f, {lab} AS l, {w} AS wt{feats} FROM {training.source.sql} AS t "
             f"WHERE {lab} IS NULL OR {w} IS NOT NULL OFFSET 0)")
+    cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
+    with_rows = ""
+    if len(cat) > sets_per_query(fold):  # several queries of grouping sets read the rows: their folds computed once
+        with_rows, rows = f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
     src, kept = f"{rows} AS t", "t.l IS NOT NULL"
     xs = {j: str(gaussian_value_sql(f"t.a{j}", training.features[j - 1])) for j in training.numeric}
     nulls = "".join(f", NULL::{F8}, NULL::{F8}, NULL::{F8}, NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in xs)
@@ -427,7 +447,6 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
     else:
         first += f" FROM {src} GROUP BY 1, 2"
     parts = [first]
-    cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
     if cat:
         texts = [(i, str(column_text_sql(f"t.a{i}", training.features[i - 1]))) for i in cat]
         # the fold as a sub-select's column (value_counts_sql: the planner then hashes every grouping set)
@@ -438,7 +457,7 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
         ]
     s = temp_name("madnb_wfold_")
     with without_jit(plpy):  # its expressions grow with the columns
-        plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {' UNION ALL '.join(parts)}"))
+        plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {with_rows}{' UNION ALL '.join(parts)}"))
     r = plpy.execute(
         Sql(f"SELECT COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NULL), 0)::pg_catalog.int8 AS unlabelled, "
             f"COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS labelled, "
