@@ -160,7 +160,7 @@ def read_numbers_smoothed(
 
     def parts_at(smoothing: float) -> list[str]:
         plan = ScoringPlan(
-            strategy="dict" if has_cat else "none", unroll=True, rectangle=False, k=k, num_attrs=n, numeric_attrs=training.numeric,
+            strategy="dict" if has_cat else "none", unroll=False, rectangle=False, k=k, num_attrs=n, numeric_attrs=training.numeric,
             value_type_oid=TEXT, source_elem_oid=TEXT, smoothing=smoothing, check_numeric=False, var_floor=var_floor,
         )
         return model_parts(plan, cp.sql, fp.sql, None if np is None else np.sql, per_class=True)[0]
@@ -178,9 +178,14 @@ def read_numbers_smoothed(
         "m0.prior",
     ]
     g = len(parts) - 3  # grids, window, isnum: the last three parts
+    # the dictionaries: one row each, from the one object of every feature's (a column per feature would be one
+    # aggregate per feature over every feature's values: 1,598 text columns, 1.64 s of a 4.27 s training)
+    js: dict[int, str] = {}
     if has_cat and cat:
-        one_row.append(2)
-        cols += [f"m2.js{j}::pg_catalog.text AS js{j}" for j in cat]
+        js = {int(r["a"]): str(r["js"]) for r in plpy.execute(Sql(
+            f"SELECT e.key::pg_catalog.int4 AS a, e.value::pg_catalog.text AS js FROM {parts[2]} AS m2 "
+            "CROSS JOIN LATERAL pg_catalog.jsonb_each(m2.jsall) AS e"
+        ))}
     if np is not None:
         one_row.append(g + 1)
         cols += [f"m{g + 1}.nlo", f"m{g + 1}.nhi"]
@@ -207,13 +212,13 @@ def read_numbers_smoothed(
                 a, r, mu = (float(c[w][j - 1]) for w in ("a", "r", "mu"))
                 per.append(None if a == 0 and r == 0 and mu == 0 else (a, r, mu))
             gauss[j] = (float(row["nlo"][j - 1]), float(row["nhi"][j - 1]), per)
-    widths = {j: len(json.loads(row[f"js{j}"])) for j in cat if has_cat and row[f"js{j}"] is not None}  # unseen: adds nothing
+    widths = {j: len(json.loads(js[j])) for j in cat if j in js}  # a feature with no value seen adds nothing
     out: dict[float, ModelNumbers] = {}
     for i, smoothing in enumerate(smoothings):
         dicts: dict[int, tuple[str, list[list[float]]]] = {}
         if has_cat:
             luts = by_class if i == 0 else per_class(parts_at(smoothing), [(1, "m1.arr AS lut")])
-            dicts = {j: (row[f"js{j}"], [[float(x) for x in c["lut"][j - 1][:w]] for c in luts]) for j, w in widths.items()}
+            dicts = {j: (js[j], [[float(x) for x in c["lut"][j - 1][:w]] for c in luts]) for j, w in widths.items()}
         out[smoothing] = ModelNumbers(
             row["classes_text"], [str(c) for c in row["class_texts"]], [float(p) for p in row["prior"]], dicts, gauss,
         )
