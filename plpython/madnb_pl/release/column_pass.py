@@ -51,7 +51,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
       are split among UNION ALL branches that parallel workers hash at the same
       time (:func:`grouping_branches`; issue 19's column table, 10 text columns, 2
       workers: that part 1.7x faster; one scan more per branch without workers);
-      with folds too, in branches of at most :data:`MAX_SETS` features each.
+      with folds too, in branches of at most :func:`sets_per_query` features each.
 
     Missing values (NULL) of categorical features are not counted.  The first two
     parts can run in parallel workers.  ``fold``: an SQL expression over the source's
@@ -119,7 +119,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
                 proj += "".join(f", {gaussian_value_sql(f't.{training.features[j - 1].column.sql}', training.features[j - 1])} AS b{j}"
                                 for j in gauss)
             rows = f"(SELECT {fold} AS f, {lab} AS l{proj} FROM {src} OFFSET 0)"
-            if len(others) > MAX_SETS:
+            if len(others) > sets_per_query(True):
                 # several queries of grouping sets: each row's fold (by default the md5 of the row's text, as long
                 # as the row) computed once for all of them, in a CTE they read
                 with_rows, rows = f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
@@ -150,9 +150,9 @@ def _per_class_in_grouping_sets(gaussian: int, grouped: int) -> bool:
     grouping sets every set computes the moments: ``gaussian`` x ``grouped`` more per row, each about 6.5 ns (the
     column table: 72 ms for 200,000 rows x 55).  Up to PER_CLASS_MOMENTS of them (0.65 us a row) the sets cost
     less than the shortest key's md5 (the column table's per-fold pass: 795 -> 524 ms).  Only when the sets make
-    one query (at most :data:`MAX_SETS`).
+    one query (:func:`sets_per_query`).
     """
-    return 0 < grouped <= MAX_SETS and gaussian * grouped <= PER_CLASS_MOMENTS
+    return 0 < grouped <= sets_per_query(True) and gaussian * grouped <= PER_CLASS_MOMENTS
 
 
 def _moment_columns(g: str, j: int) -> str:
@@ -167,19 +167,28 @@ def _moment_columns(g: str, j: int) -> str:
             f"THEN {s}[3] OPERATOR(pg_catalog./) ({s}[1] OPERATOR(pg_catalog.-) '1'::{f8}) END AS v{j}")
 
 
-MAX_SETS = 16
-"""At most this many grouping sets (categorical features) in one query of :func:`value_counts_branches`.
+MAX_SETS = 32
+"""At most this many grouping sets (categorical features) in one query of :func:`value_counts_branches`; half as
+many grouped by fold too (:func:`sets_per_query`).
 
 The planner hashes a grouping set only while the hash tables it estimates fit in
 hash_mem, and it sizes every set's entries by the width of the whole input row --
 which holds every feature's text, an expression it counts as 32 bytes -- so the
-estimate grows with the square of the features (and with their values, and with
-the folds of a per-fold pass); the sets it does not hash it sorts, each in a sort
-of every row.  Each query more scans the table (or the per-fold pass's CTE) once
-more.  1,598 text columns, 2,000 rows, jit off, in queries of 799 / 99 / 24 / 15
-sets: 10 values per feature 65 / 1.4 / 0.86 / 1.0 s; 100 values 97 / 6.5 / 1.2 s
-(24); 1,000 values 12 s (63) / 4.0 / 3.3 s.
+estimate grows with the square of the sets in a query times their groups (values
+per feature, and folds in a per-fold pass); the sets it does not hash it sorts,
+each in a sort of every row.  Each query more scans the table (or the per-fold
+pass's CTE) once more.  1,598 text columns, 2,000 rows, jit off, in queries of 63
+/ 31 / 15 sets: 10 values per feature 0.56 / 0.63 / 0.69 s; 100 values 2.2 / 0.71
+/ 0.87 s (799 sets: 97 s); 1,000 values 12 s (63) / 4.0 (24) / 3.3 s (15).  A
+per-fold pass's sets have several times the groups (800 text columns, 3 folds, 64
+sets per query: some sets of every query sorted, 1.4 s; 16: 0.55 s).
 """
+
+
+def sets_per_query(by_fold: bool) -> int:
+    """The most grouping sets in one query: :data:`MAX_SETS`, half as many grouped by fold too (``by_fold``: the
+    estimate is quadratic in the sets, linear in their groups, which the folds multiply)."""
+    return MAX_SETS // 2 if by_fold else MAX_SETS
 
 
 def value_counts_branches(
@@ -187,10 +196,10 @@ def value_counts_branches(
     count: str = "pg_catalog.count(*)",
 ) -> list[Sql]:
     """:func:`value_counts_sql` of ``values`` split into at least ``branches`` queries (:func:`chunks`), of at most
-    :data:`MAX_SETS` values each, to be UNION ALL'd: grouping sets take no parallel workers, so one query hashes
+    :func:`sets_per_query` values each, to be UNION ALL'd: grouping sets take no parallel workers, so one query hashes
     every feature in one process, while branches of a Parallel Append are hashed by as many processes at once
     (see :func:`grouping_branches`)."""
-    n = max(branches, -(-len(values) // MAX_SETS))
+    n = max(branches, -(-len(values) // sets_per_query(fold is not None)))
     return [value_counts_sql(cls, src, part, fold, where, count) for part in chunks(values, n)]
 
 
@@ -411,7 +420,7 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
             f"WHERE {lab} IS NULL OR {w} IS NOT NULL OFFSET 0)")
     cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
     with_rows = ""
-    if len(cat) > MAX_SETS:  # several queries of grouping sets read the rows: their folds computed once
+    if len(cat) > sets_per_query(True):  # several queries of grouping sets read the rows: their folds computed once
         with_rows, rows = f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
     src, kept = f"{rows} AS t", "t.l IS NOT NULL"
     xs = {j: str(gaussian_value_sql(f"t.a{j}", training.features[j - 1])) for j in training.numeric}
