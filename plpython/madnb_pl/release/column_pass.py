@@ -32,6 +32,13 @@ MAX_WEIGHTED_FOLD_GAUSSIAN = MAX_GAUSSIAN // 2  # w, m, q, c, u, p (48 bytes) ea
 """(170 of them: "row is too big: size 8344, maximum size 8160")"""
 
 
+def execute_wide(plpy: Plpy, statement: Sql) -> None:
+    """Run a statement of the column face, whose expressions grow with the source's columns: jit off for it
+    (:func:`madnb_pl.core.sql.without_jit`; 1,598 text columns: 27 s with jit, 0.9 s without)."""
+    with without_jit(plpy):
+        plpy.execute(statement)
+
+
 def packed(training: ColumnTraining) -> list[int]:
     """The categorical features counted from a packed int8 key (integer columns of at most 32 bits)."""
     return [i for i, f in enumerate(training.features, start=1) if not f.gaussian and f.base_oid in PACKED_TYPES]
@@ -118,11 +125,7 @@ def stats_select(training: ColumnTraining, fold: str | None = None, branches: in
             if per_class:
                 proj += "".join(f", {gaussian_value_sql(f't.{training.features[j - 1].column.sql}', training.features[j - 1])} AS b{j}"
                                 for j in gauss)
-            rows = f"(SELECT {fold} AS f, {lab} AS l{proj} FROM {src} OFFSET 0)"
-            if len(others) > sets_per_query(True):
-                # several queries of grouping sets: each row's fold (by default the md5 of the row's text, as long
-                # as the row) computed once for all of them, in a CTE they read
-                with_rows, rows = f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
+            with_rows, rows = fold_rows(f"(SELECT {fold} AS f, {lab} AS l{proj} FROM {src} OFFSET 0)", len(others))
             gs_src = f"{rows} AS t CROSS JOIN LATERAL (SELECT t.f OFFSET 0) AS x(f)"
             gs_fold, gs_lab = "x.f", "t.l"
             cols = [f"t.a{i}" for i in others]
@@ -189,6 +192,16 @@ def sets_per_query(by_fold: bool) -> int:
     """The most grouping sets in one query: :data:`MAX_SETS`, half as many grouped by fold too (``by_fold``: the
     estimate is quadratic in the sets, linear in their groups, which the folds multiply)."""
     return MAX_SETS // 2 if by_fold else MAX_SETS
+
+
+def fold_rows(rows: str, grouped: int) -> tuple[str, str]:
+    """A per-fold pass's rows (``rows``: a sub-select of each row and its fold) for ``grouped`` categorical features'
+    grouping sets: (a WITH clause, the relation to read).  When the sets make several queries, the rows are one
+    MATERIALIZED CTE that they all read, so that each row's fold (by default the md5 of the row's text, as long as
+    the row) is computed once; otherwise the sub-select itself (no WITH)."""
+    if grouped <= sets_per_query(True):
+        return "", rows
+    return f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
 
 
 def value_counts_branches(
@@ -348,8 +361,7 @@ def write_weighted_statistics(plpy: Plpy, training: ColumnTraining, dest: NewNam
             f"SELECT g.cls, g.o, g.v, (g.n){exact}, NULL, NULL, NULL, NULL FROM ({counts}) AS g WHERE g.cls IS NOT NULL"
             for counts in value_counts_branches(lab, src, texts, 1, where=kept, count=n)
         ]
-    with without_jit(plpy):  # its expressions grow with the columns
-        plpy.execute(Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) {' UNION ALL '.join(parts)}"))
+    execute_wide(plpy, Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var, s2) {' UNION ALL '.join(parts)}"))
     if training.numeric:
         xs = {j: str(gaussian_value_sql(f"t.{training.features[j - 1].column.sql}", training.features[j - 1])) for j in training.numeric}
         means = _weighted_means(w, xs)
@@ -419,9 +431,7 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
     rows = (f"(SELECT {fold} AS f, {lab} AS l, {w} AS wt{feats} FROM {training.source.sql} AS t "
             f"WHERE {lab} IS NULL OR {w} IS NOT NULL OFFSET 0)")
     cat = [i for i, f in enumerate(training.features, start=1) if not f.gaussian]
-    with_rows = ""
-    if len(cat) > sets_per_query(True):  # several queries of grouping sets read the rows: their folds computed once
-        with_rows, rows = f"WITH madnb_rows AS MATERIALIZED {rows} ", "madnb_rows"
+    with_rows, rows = fold_rows(rows, len(cat))
     src, kept = f"{rows} AS t", "t.l IS NOT NULL"
     xs = {j: str(gaussian_value_sql(f"t.a{j}", training.features[j - 1])) for j in training.numeric}
     nulls = "".join(f", NULL::{F8}, NULL::{F8}, NULL::{F8}, NULL::pg_catalog.int8, NULL::{F8}, NULL::{F8}" for _ in xs)
@@ -454,8 +464,7 @@ def weighted_fold_pass(plpy: Plpy, training: ColumnTraining, fold: str) -> tuple
             for counts in value_counts_branches("t.l", gs_src, texts, 1, fold="x.f", where=kept, count=n)
         ]
     s = temp_name("madnb_wfold_")
-    with without_jit(plpy):  # its expressions grow with the columns
-        plpy.execute(Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {with_rows}{' UNION ALL '.join(parts)}"))
+    execute_wide(plpy, Sql(f"CREATE TEMPORARY TABLE {s} ON COMMIT DROP AS {with_rows}{' UNION ALL '.join(parts)}"))
     r = plpy.execute(
         Sql(f"SELECT COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NULL), 0)::pg_catalog.int8 AS unlabelled, "
             f"COALESCE(pg_catalog.sum(s.r) FILTER (WHERE s.cls IS NOT NULL), 0)::pg_catalog.int8 AS labelled, "
@@ -584,7 +593,7 @@ def statistics_pass(plpy: Plpy, training: ColumnTraining, fold: str | None = Non
     )
     rels = array_pass.TempTables(plpy, {array_pass.PASS: "madnb_colstats_"})
     procs = 1 if fold is not None else grouping_branches(plpy, len(_grouped(training)))
-    with without_jit(plpy):  # its expressions grow with the columns
+    with without_jit(plpy):  # its expressions grow with the columns (execute_wide)
         rels.fill(array_pass.Scan(array_pass.PASS, stats_select(training, fold, procs), gather_factor(training, fold), overflow))
     s = rels.read(array_pass.PASS)
     r = plpy.execute(
@@ -640,15 +649,15 @@ def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fo
         f" UNION ALL SELECT s.cls, x.j, NULL, NULL, x.c, x.m, x.v FROM {s} AS s "
         f"CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, c, m, v) WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
     )
-    with without_jit(plpy):  # its expressions grow with the columns
-        plpy.execute(
-            Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
+    execute_wide(
+        plpy,
+        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
             f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
             f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
             f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
             f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
-            + numeric_cells)
-        )
+            + numeric_cells),
+    )
 
 
 def refinement(training: ColumnTraining) -> statistics_table.Refinement:
