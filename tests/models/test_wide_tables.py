@@ -72,3 +72,33 @@ def test_the_most_gaussian_features_a_weighted_cross_validation_takes_and_one_mo
     assert db.execute("SELECT count(*) FROM pg_class").fetchone()[0] == relations  # nothing left behind
     # without weights the same table cross-validates (up to 300 Gaussian features)
     assert cross_validate(db, "g", "y", folds=2, key="id", exclude=["id", "w"])["mean"]["folds"] == 2
+
+
+def test_hostile_column_names_and_a_planted_search_path_change_nothing_in_the_wide_passes(db):
+    # 40 text columns: the grouping sets in several queries, the per-fold pass reading its rows from one CTE
+    # (named madnb_rows: a table of that name on the search_path must not be read), weighted and not
+    names = [f'c{j}"; drop table s; --' if j % 3 == 0 else ("select" if j == 1 else f"C {j}") for j in range(1, 41)]
+    cols = ", ".join(f'"{n.replace(chr(34), chr(34) * 2)}" text' for n in names)
+    db.execute(f"CREATE TABLE s (id int, y text, w int, {cols}, g float8)")
+    values = ", ".join(f"'v' || (i * {j} + i / 5) % {2 + j % 4}" for j in range(1, 41))
+    db.execute(f"INSERT INTO s SELECT i, (ARRAY['a','b','c'])[1 + i % 3], 1 + i % 2, {values}, i % 7 FROM generate_series(1, 90) i")
+    want = cross_validate(db, "s", "y", exclude=["id", "w"], key="id", folds=3)
+    want_w = cross_validate(db, "s", "y", exclude=["id"], key="id", folds=3, weight="w")
+    db.execute("CREATE SCHEMA evil")
+    db.execute("CREATE TABLE evil.madnb_rows (f int, l text)")
+    db.execute(
+        "CREATE FUNCTION evil.md5(text) RETURNS text LANGUAGE sql AS $$ SELECT '00000000' $$; "
+        "CREATE FUNCTION evil.jsonb_each(jsonb) RETURNS TABLE (key text, value jsonb) LANGUAGE sql AS $$ SELECT '1', '{}'::jsonb $$; "
+        "CREATE FUNCTION evil.texteq_evil(text, text) RETURNS bool LANGUAGE sql AS $$ SELECT true $$; "
+        "CREATE OPERATOR evil.= (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.texteq_evil)"
+    )
+    db.execute("SET search_path = evil, public, madnb, pg_catalog")
+    assert cross_validate(db, "s", "y", exclude=["id", "w"], key="id", folds=3) == want
+    assert cross_validate(db, "s", "y", exclude=["id"], key="id", folds=3, weight="w") == want_w
+    db.execute("SELECT madnb.train('s_nb', 's', 'y', exclude => ARRAY['id', 'w'])")
+    db.execute("RESET search_path")
+    assert db.execute("SELECT count(*) FROM evil.madnb_rows").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM s").fetchone()[0] == 90
+    got = db.execute("SELECT madnb.evaluate('s_nb', 's')").fetchone()[0]
+    db.execute("SELECT madnb.train('s_nb2', 's', 'y', exclude => ARRAY['id', 'w'])")  # trained without the planted objects
+    assert got == db.execute("SELECT madnb.evaluate('s_nb2', 's')").fetchone()[0]
