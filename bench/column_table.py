@@ -27,13 +27,18 @@ col_vs_export          train + predict (col_predict's statement) against the    
 col_floor_vs_export    its floor: the plain-SQL statistics + predict's 20
                        dictionary lookups alone (no Gaussian term, no arg-max),
                        against the same export path
+col_cv_floor           the floor of col_cross_validate: col_train's plain-SQL
+                       statistics grouped by each row's fold too (``madnb.fold`` of
+                       the row's text, the default key) + col_predict's statement
+                       with each row's fold beside its prediction, against the
+                       same train + predict once
 =====================  ==========================================================  ========
 
 Printed beside them: the plain scan of the text table with its 15 values as a
 text array (a second, cheaper-to-beat scan); where batch prediction's time goes
 (each part of the generated expression alone, × the scan: the dictionary lookups,
 the per-row log-sum-exp); EXPLAIN (ANALYZE, BUFFERS) of the probability pass and
-of the training floor.
+of the training floor, and of col_cv_floor's two statements.
 
     python -m bench.column_table [--runs 5] [--out bench/results]   # its own cluster, about 5 minutes on 2 cores
     python -m bench.column_table --only-cv [--runs 5]               # col_cross_validate alone, printed; its plans
@@ -94,6 +99,43 @@ def floor_queries(table: str) -> list[sql.Composed]:
         sql.SQL("SELECT count(*) FROM (SELECT class, {}, count(*) FROM {} GROUP BY GROUPING SETS ({})) AS s").format(cats, t, sets),
         sql.SQL("SELECT count(*) FROM (SELECT class, count(*), {} FROM {} GROUP BY class) AS s").format(aggs, t),
     ]
+
+
+FOLD = "madnb.fold(pg_catalog.textin(pg_catalog.record_out(t.*)), 5, 0)"
+"""Each row's fold as madnb.cross_validate computes it with the default key (the row's text form), 5 folds, seed 0."""
+
+
+def cv_floor_queries(table: str) -> list[sql.Composed]:
+    """The floor of col_cross_validate, without a model per fold: the statistics of col_train's floor grouped by each
+    row's fold too (the fold in a sub-select below the grouping sets, computed once per row), and col_predict's
+    statement with each row's fold beside its prediction (a cross-validation scores each row with one model, its
+    fold's)."""
+    t = sql.Identifier(table)
+    sets = sql.SQL(", ").join(sql.SQL("(r.f, r.class, r.{})").format(sql.Identifier(c)) for c in CAT)
+    aggs = sql.SQL(", ").join(sql.SQL("avg(r.{c}), var_samp(r.{c})").format(c=sql.Identifier(c)) for c in NUM)
+    return [
+        sql.SQL("SELECT count(*) FROM (SELECT r.f, r.class, count(*), {} FROM (SELECT " + FOLD + " AS f, t.* FROM {} AS t OFFSET 0) AS r "
+                "GROUP BY GROUPING SETS ((r.f, r.class), {})) AS s").format(aggs, t, sets),
+        sql.SQL("CREATE TABLE {} AS SELECT t.id, " + FOLD + " AS f, {}(t) AS p FROM {} AS t").format(
+            OUT, sql.Identifier("madnb_models", f"{MODEL}_predict"), t),
+    ]
+
+
+def cv_floor_run(conn: psycopg.Connection[Any]) -> Any:
+    """col_cv_floor's statements, timed; the statistics under the per-fold pass's setting (a tenth of
+    parallel_tuple_cost: its fold computed in a parallel worker, as madnb's; column_pass.gather_factor)."""
+    stats, predict = cv_floor_queries(TABLE)
+
+    def run() -> float:
+        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
+        conn.execute("SET parallel_tuple_cost = 0.01")
+        conn.execute("SET jit = off")
+        t = timed(lambda: conn.execute(stats))
+        conn.execute("RESET parallel_tuple_cost")
+        conn.execute("RESET jit")
+        return t + timed(lambda: conn.execute(predict))
+
+    return run
 
 
 def run_all(conn: psycopg.Connection[Any], queries: list[Any], params: tuple[Any, ...] | None = None) -> Any:
@@ -180,8 +222,8 @@ def setup(conn: psycopg.Connection[Any]) -> None:
     conn.execute(sql.SQL("VACUUM ANALYZE {}, {}").format(sql.Identifier(TABLE), sql.Identifier(d.name)))
 
 
-def cross_validate_figure(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> dict[str, Any]:
-    """col_cross_validate: madnb.cross_validate, 5 folds, × train + predict once."""
+def cross_validate_figure(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> list[dict[str, Any]]:
+    """col_cross_validate (madnb.cross_validate, 5 folds) and col_cv_floor, each × train + predict once."""
     tq, tp = train_call(MODEL)
     train = run_all(conn, [tq], tp)
     predict = predict_run(conn, "predict")
@@ -190,8 +232,13 @@ def cross_validate_figure(conn: psycopg.Connection[Any], budget: Budget, reps: i
         return train() + predict()
 
     cv = sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0)")
-    return _row("col_cross_validate", measure(lambda: timed(lambda: conn.execute(cv, (TABLE,))), reps, budget, train_predict),
-                "madnb.cross_validate 5 folds × train + predict once")
+    return [
+        _row("col_cross_validate", measure(lambda: timed(lambda: conn.execute(cv, (TABLE,))), reps, budget, train_predict),
+             "madnb.cross_validate 5 folds × train + predict once"),
+        _row("col_cv_floor", measure(cv_floor_run(conn), reps, budget, train_predict),
+             "the floor of col_cross_validate: the plain-SQL statistics grouped by each row's fold too + predict with each "
+             "row's fold (no model per fold, no metrics) × train + predict once"),
+    ]
 
 
 def private_figure(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> dict[str, Any]:
@@ -250,7 +297,7 @@ def run(conn: psycopg.Connection[Any], budget: Budget, reps: int = 5) -> list[di
     def train_predict() -> float:
         return train() + predict()
 
-    rows.append(cross_validate_figure(conn, budget, reps))
+    rows += cross_validate_figure(conn, budget, reps)
     rows.append(private_figure(conn, budget, reps))
     rows.append(_row("col_vs_export", measure(train_predict, reps, budget, lambda: export_run(conn)),
                      "train + predict × export path (fetch, encode, fit, predict, COPY back)"))
@@ -318,13 +365,17 @@ def floor_evidence(conn: psycopg.Connection[Any], reps: int, budget: Budget) -> 
     for title, q in (
         ("the batch probability pass", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + predict_statement("predict_proba_array")),
         ("the training floor (plain SQL, its categorical part)", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + floor_queries(TABLE)[0]),
+        ("col_cv_floor's statistics (parallel_tuple_cost = 0.01)", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + cv_floor_queries(TABLE)[0]),
+        ("col_cv_floor's prediction with each row's fold", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + cv_floor_queries(TABLE)[1]),
     ):
         conn.execute("RESET max_parallel_workers_per_gather")
+        conn.execute("SET parallel_tuple_cost = 0.01" if "parallel_tuple_cost" in title else "RESET parallel_tuple_cost")
         plan = "\n".join(r[0] for r in conn.execute(q))
         conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
         L += ["", f"EXPLAIN (ANALYZE, BUFFERS) of {title}:", "", "```", plan, "```"]
     conn.execute("RESET jit")
     conn.execute("RESET max_parallel_workers_per_gather")
+    conn.execute("RESET parallel_tuple_cost")
     return "\n".join(L) + "\n"
 
 
@@ -372,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             setup(conn)
             tq, tp = train_call(MODEL)
             conn.execute(tq, tp)  # loads madnb's Python in this session; the model the figure predicts with
-            cross_validate_figure(conn, Budget(per_figure=300.0, deadline=1200.0), args.runs)
+            cross_validate_figure(conn, Budget(per_figure=300.0, deadline=1200.0), args.runs)  # printed by _row
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "cross_validate_explain.md").write_text(cross_validate_plans(conn, pg))
             return 0

@@ -337,6 +337,8 @@ FIGURE_LABEL = {
     "col_predict": "column table: batch `<model>_predict(t)` materialised × unnest scan",
     "col_evaluate": "column table: `madnb.evaluate` **× one batch proba pass**",
     "col_cross_validate": "column table: `madnb.cross_validate` (5 folds) **× train + predict once**",
+    "col_cv_floor": "column table: the floor of cross-validation (plain-SQL statistics by fold + predict with each row's fold) "
+                    "**× train + predict once**",
     "col_private_train": "column table: private `madnb.train` (ε = 1, public bounds, domain) **× exact `madnb.train`**",
     "col_vs_export": "column table: train + predict **× the export path** (fetch, encode, fit, predict, COPY back)",
 }
