@@ -341,6 +341,8 @@ FIGURE_LABEL = {
                     "**× train + predict once**",
     "col_private_train": "column table: private `madnb.train` (ε = 1, public bounds, domain) **× exact `madnb.train`**",
     "col_vs_export": "column table: train + predict **× the export path** (fetch, encode, fit, predict, COPY back)",
+    "col_floor_vs_export": "column table: the floor of train + predict (plain-SQL statistics + predict's dictionary lookups alone) "
+                           "**× the export path**",
 }
 
 
