@@ -71,6 +71,9 @@ from .evaluate import text_table_sql, uptime
 from .models import TARGET_EVALUATE, evaluate_figure
 from .timing import Budget, Figure, measure, timed
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plpython"))
+from madnb_pl.models.cross_validation import ROW_KEY, fold_sql  # noqa: E402, I001
+
 SOURCE = "mixed200k"
 TABLE = "col_text"
 MODEL = "bench_col"
@@ -101,8 +104,9 @@ def floor_queries(table: str) -> list[sql.Composed]:
     ]
 
 
-FOLD = "madnb.fold(pg_catalog.textin(pg_catalog.record_out(t.*)), 5, 0)"
-"""Each row's fold as madnb.cross_validate computes it with the default key (the row's text form), 5 folds, seed 0."""
+FOLD = str(fold_sql(ROW_KEY, 5, 0))
+"""Each row's fold as madnb.cross_validate computes it (its own rule) with the default key (the row's text form), 5 folds,
+seed 0."""
 
 
 def cv_floor_queries(table: str) -> list[sql.Composed]:
@@ -362,14 +366,15 @@ def floor_evidence(conn: psycopg.Connection[Any], reps: int, budget: Budget) -> 
         fig = measure(part, reps, budget, scan)
         L.append(f"| {name} | {fig.median * 1000:.0f} ms | {fig.ratio:.2f}× |")
     conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
-    for title, q in (
-        ("the batch probability pass", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + predict_statement("predict_proba_array")),
-        ("the training floor (plain SQL, its categorical part)", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + floor_queries(TABLE)[0]),
-        ("col_cv_floor's statistics (parallel_tuple_cost = 0.01)", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + cv_floor_queries(TABLE)[0]),
-        ("col_cv_floor's prediction with each row's fold", sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + cv_floor_queries(TABLE)[1]),
+    explain = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ")
+    for title, q, tuple_cost in (
+        ("the batch probability pass", explain + predict_statement("predict_proba_array"), None),
+        ("the training floor (plain SQL, its categorical part)", explain + floor_queries(TABLE)[0], None),
+        ("col_cv_floor's statistics (parallel_tuple_cost = 0.01)", explain + cv_floor_queries(TABLE)[0], "0.01"),
+        ("col_cv_floor's prediction with each row's fold", explain + cv_floor_queries(TABLE)[1], None),
     ):
         conn.execute("RESET max_parallel_workers_per_gather")
-        conn.execute("SET parallel_tuple_cost = 0.01" if "parallel_tuple_cost" in title else "RESET parallel_tuple_cost")
+        conn.execute("RESET parallel_tuple_cost" if tuple_cost is None else f"SET parallel_tuple_cost = {tuple_cost}")
         plan = "\n".join(r[0] for r in conn.execute(q))
         conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
         L += ["", f"EXPLAIN (ANALYZE, BUFFERS) of {title}:", "", "```", plan, "```"]

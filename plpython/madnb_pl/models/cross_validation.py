@@ -89,12 +89,16 @@ def fold_sql(key: str, folds: int, seed: int) -> Sql:
     return Sql(f"madnb.fold({key}, {int(folds)}, {int(seed)})")
 
 
+ROW_KEY = Sql("pg_catalog.textin(pg_catalog.record_out(t.*))")
+"""The default fold key: row ``t``'s text form.  ``t.*``: a column named t would win over the row t; record_out, not a
+cast: the row type is the table owner's, who may plant a cast to text."""
+
+
 def key_sql(plpy: Plpy, source: Relation, key: str | None) -> Sql:
-    """The SQL of the fold key over row ``t`` of ``source``: the key column's text, or the whole row's text form."""
+    """The SQL of the fold key over row ``t`` of ``source``: the key column's text, or the whole row's text form
+    (:data:`ROW_KEY`)."""
     if key is None:
-        # t.*: a column named t would win over the row t; record_out, not a cast: the row type is the table
-        # owner's, who may plant a cast to text
-        return Sql("pg_catalog.textin(pg_catalog.record_out(t.*))")
+        return ROW_KEY
     col = resolve_column(plpy, source, key, "key")
     return text_sql(f"t.{col.sql}", type_is_builtin(plpy, col.type_sql))
 
@@ -509,6 +513,6 @@ def tuned_request(plpy: Plpy, model_kind: Kind[Any, Any], request: TrainRequest,
 
 
 __all__ = [
-    "BEST", "BEST_BY", "MAX_BRANCHES", "MAX_FOLDS", "MAX_GRID_POINTS", "Temporary", "best", "cross_validate", "fold_sql",
+    "BEST", "BEST_BY", "MAX_BRANCHES", "MAX_FOLDS", "MAX_GRID_POINTS", "ROW_KEY", "Temporary", "best", "cross_validate", "fold_sql",
     "grid_points", "key_sql", "leave_one_out", "mean_metrics", "point_request", "scoring_sql", "tuned_request", "validate",
 ]
