@@ -256,10 +256,12 @@ def scoring_sql(
     by a ``generate_series`` in a select list over them (each computed once, as the
     level below is not merged into it), and g is the group of (point i from 0, fold
     f): ``f + folds * i``, the 1-based position of its branch in ``branches``.  Above,
-    in the leader, OFFSET 0 keeps each level's values computed once: the largest
-    probability, then the predicted class read off the probabilities as
-    madnb.evaluate reads it (:func:`madnb_pl.models.evaluate.predicted_class_sql`),
-    ``madnb._nb_best`` of the row's scores only for a row near a tie.
+    each value computed once too (:func:`once`, not OFFSET 0, which would keep these
+    levels and the metrics' grouping in the leader): the largest probability, then the
+    predicted class read off the probabilities as madnb.evaluate reads it
+    (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of the
+    row's scores only for a row near a tie.  So the metrics' grouping runs partially in
+    each worker, which sends the leader a few rows, not every scored row.
     """
     values = kind.score_values(training)
     grouped = weighted(lookups)
@@ -299,12 +301,12 @@ def scoring_sql(
     best = evaluate.predicted_class_sql(k, "p.pr", "p.m", "madnb._nb_best(p.s)")
     return Sql(
         f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr{w} "
-        f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {largest} AS m "
-        f"FROM (SELECT p.g, p.y, p.s{w}, {proba_sql(k, 'p.s', 'p.top', 'p.lse')} AS pr "
+        f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {once(largest)} AS m "
+        f"FROM (SELECT p.g, p.y, p.s{w}, {once(proba_sql(k, 'p.s', 'p.top', 'p.lse'))} AS pr "
         f"FROM (SELECT p.g, p.y, p.s{w}, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
         f"FROM (SELECT p.g, p.y, p.s{w}, {once(top)} AS top "
         f"FROM (SELECT p.g, p.y{w}, {once(scores)} AS s "
-        f"FROM ({rows}) AS p) AS p) AS p) AS p OFFSET 0) AS p OFFSET 0) AS p"
+        f"FROM ({rows}) AS p) AS p) AS p) AS p) AS p) AS p"
     )
 
 
