@@ -131,6 +131,20 @@ class Relation(QualifiedName):
     oid: int = 0
 
 
+@dataclass(frozen=True)
+class Selection(Relation):
+    """Some rows of relation ``schema.name``: the sub-select ``select``, read wherever SQL reads a relation by its
+    name (``FROM {sql} AS s``); one fold's sum in a table of every fold's complement
+    (:func:`madnb_pl.merge.part_sums.write_complement_sums`)."""
+
+    select: Sql = Sql("")
+
+    @property
+    def sql(self) -> Sql:
+        """The sub-select, parenthesised."""
+        return Sql(f"({self.select})")
+
+
 MODELS_SCHEMA = "madnb_models"
 """Where the objects of a named model given as one identifier live (madnb's owner alone trains there)."""
 

@@ -27,8 +27,8 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..core.errors import MadnbError
-from ..core.names import Column, NewName, Relation, resolve_column
-from ..core.sql import F8, Plpy, Sql, temp_name
+from ..core.names import Column, NewName, Relation, Selection, resolve_column
+from ..core.sql import F8, Plpy, Sql, temp_name, without_jit
 from ..inputs.arrays import Training
 from ..release.statistics_table import Header, check_cells, create_table, create_with_types, now, write_header
 
@@ -191,42 +191,78 @@ def merged_exact_select(parts: list[tuple[Relation, Header]], training: Training
     return _merged_exact(_union(parts), training)
 
 
-def _merged_exact(u: Sql, training: Training) -> Sql:
-    """:func:`merged_exact_select` of the cells ``u`` (part, cls, attr, value, n, nv, mean, mean_lo, var, s1, s2)."""
+def _merged_exact(u: Sql, training: Training, by: str | None = None) -> Sql:
+    """:func:`merged_exact_select` of the cells ``u`` (part, cls, attr, value, n, nv, mean, mean_lo, var, s1, s2);
+    ``by``: a column of ``u`` whose every value is a sum of its own (its rows' parts merged apart from the other
+    values'), the first column of the result."""
     num = training.numeric_array_sql
     f8 = F8
     elem = training.attrs.elem_sql
+    k = "" if by is None else f"{by}, "  # the sum's key, first in every list, and in every join of the sum's rows
+    on = "" if by is None else f" AND r.{by} = w0.{by}"
     return Sql(
         f"WITH u AS ({u}), "
         # class rows and categorical cells: counts add
-        "c AS (SELECT u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u "
-        f"WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ({num})) GROUP BY 1, 2, 3), "
+        f"c AS (SELECT {_of('u', k)}u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u "
+        f"WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ({num})) GROUP BY {'1, 2, 3' if by is None else '1, 2, 3, 4'}), "
         # numeric cells: Chan et al., deviations from the first part's mean
-        "w0 AS (SELECT u.part, u.cls, u.attr, u.nv, u.mean, COALESCE(u.mean_lo, 0) AS lo, u.var, "
-        "pg_catalog.first_value(u.part) OVER (PARTITION BY u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS rp "
+        f"w0 AS (SELECT {_of('u', k)}u.part, u.cls, u.attr, u.nv, u.mean, COALESCE(u.mean_lo, 0) AS lo, u.var, "
+        f"pg_catalog.first_value(u.part) OVER (PARTITION BY {_of('u', k)}u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS rp "
         f"FROM u WHERE u.attr OPERATOR(pg_catalog.=) ANY ({num})), "
         # dev: the part's mean less the reference part's, both double-doubles
         "w AS (SELECT w0.*, r.mean AS ref, r.lo AS ref_lo, (w0.mean - r.mean) + (w0.lo - r.lo) AS dev "
-        "FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr), "
-        "g AS (SELECT w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, "
+        f"FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr{on}), "
+        f"g AS (SELECT {_of('w', k)}w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, "
         "pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.lo) AS l1, pg_catalog.min(w.var) AS v1, "
         "pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, "
         f"pg_catalog.sum(w.nv::{f8} * w.dev) / NULLIF(pg_catalog.sum(w.nv), 0)::{f8} AS d "
-        "FROM w GROUP BY w.cls, w.attr), "
-        "x AS (SELECT g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo + g.d AS dd, "
+        f"FROM w GROUP BY {_of('w', k)}w.cls, w.attr), "
+        f"x AS (SELECT {_of('g', k)}g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo + g.d AS dd, "
         f"pg_catalog.sum(COALESCE(w.var * (w.nv - 1)::{f8}, 0::{f8}) "
         f"+ COALESCE(w.nv::{f8} * (w.dev - g.d) * (w.dev - g.d), 0::{f8})) AS m2 "
-        "FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr "
-        "GROUP BY g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo, g.d), "
+        f"FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr{'' if by is None else f' AND w.{by} = g.{by}'} "
+        f"GROUP BY {_of('g', k)}g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo, g.d), "
         # the merged mean as a double-double hi + lo: hi = ref + dd, lo its rounding error (Knuth's two-sum)
         "y AS (SELECT x.*, x.ref + x.dd AS hi FROM x), "
         "z AS (SELECT y.*, (y.ref - (y.hi - (y.hi - y.ref))) + (y.dd - (y.hi - y.ref)) AS lo FROM y) "
-        f"SELECT c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::{f8} AS mean, NULL::{f8} AS var, "
+        f"SELECT {_of('c', k)}c.cls, c.o, c.v, c.n, NULL::pg_catalog.int8 AS nv, NULL::{f8} AS mean, NULL::{f8} AS var, "
         f"NULL::{f8} AS mean_lo FROM c "
-        f"UNION ALL SELECT z.cls, z.attr, NULL::{elem}, NULL::pg_catalog.numeric, z.nv::pg_catalog.int8, "
+        f"UNION ALL SELECT {_of('z', k)}z.cls, z.attr, NULL::{elem}, NULL::pg_catalog.numeric, z.nv::pg_catalog.int8, "
         "CASE WHEN z.k = 1 THEN z.m1 WHEN z.k > 1 THEN z.hi END, "
         f"CASE WHEN z.k = 1 THEN z.v1 WHEN z.k > 1 AND z.nv > 1 THEN z.m2 / (z.nv - 1)::{f8} END, "
         f"NULLIF(CASE WHEN z.k = 1 THEN z.l1 WHEN z.k > 1 THEN z.lo END, 0::{f8}) FROM z"
+    )
+
+
+def _of(alias: str, key: str) -> str:
+    """``key`` (:func:`_merged_exact`'s "by, " or nothing) as a column of ``alias``."""
+    return f"{alias}.{key}" if key else ""
+
+
+def complement_sums_select(cells: Sql, folds: int, training: Training) -> Sql:
+    """The sums of every fold's complement in one query: for fold c from 1 to ``folds``, the merge of the cells of
+    the other folds (:func:`merged_exact_select`'s, each fold a part), in the columns of a statistics table after
+    the column fold = c.
+
+    ``cells``: exact cells (f, cls, attr, value, n, nv, mean, var) of each fold f (1 to ``folds``): a statistics
+    pass grouped by fold.  The same sums as :func:`merged_exact_select` of the other folds' tables (the reference
+    part of Chan's formula the first of them with a mean), without a table per fold or per sum.
+    """
+    u = Sql(
+        f"SELECT k.{COMPLEMENT_KEY}, x.f AS part, x.cls, x.attr, x.value, x.n, x.nv, x.mean, NULL::{F8} AS mean_lo, x.var, "
+        f"NULL::pg_catalog.numeric AS s1, NULL::pg_catalog.numeric AS s2 "
+        f"FROM ({cells}) AS x(f, cls, attr, value, n, nv, mean, var) "
+        f"JOIN pg_catalog.generate_series(1, {int(folds)}) AS k({COMPLEMENT_KEY}) ON x.f OPERATOR(pg_catalog.<>) k.{COMPLEMENT_KEY}"
+    )
+    return _exact_columns(_merged_exact(u, training, by=COMPLEMENT_KEY), by=COMPLEMENT_KEY)
+
+
+def _exact_columns(merged: Sql, by: str | None = None) -> Sql:
+    """:func:`_merged_exact`'s rows in the columns of a statistics table (its key ``by`` first)."""
+    key = "" if by is None else f"m.{by}, "
+    return Sql(
+        f"SELECT {key}m.cls, m.o AS attr, m.v AS value, m.n, m.nv, m.mean, m.var, m.mean_lo, NULL::pg_catalog.numeric AS s1, "
+        f"NULL::pg_catalog.numeric AS s2 FROM ({merged}) AS m"
     )
 
 
@@ -264,10 +300,7 @@ def merged_select(parts: list[tuple[Relation, Header]], training: Training) -> S
             "SELECT m.cls, m.o AS attr, m.v AS value, m.n, NULL::pg_catalog.int8 AS nv, NULL::pg_catalog.float8 AS mean, "
             f"NULL::pg_catalog.float8 AS var, NULL::pg_catalog.float8 AS mean_lo, m.s1, m.s2 FROM ({merged_private_select(parts)}) AS m"
         )
-    return Sql(
-        "SELECT m.cls, m.o AS attr, m.v AS value, m.n, m.nv, m.mean, m.var, m.mean_lo, NULL::pg_catalog.numeric AS s1, "
-        f"NULL::pg_catalog.numeric AS s2 FROM ({merged_exact_select(parts, training)}) AS m"
-    )
+    return _exact_columns(merged_exact_select(parts, training))
 
 
 _CELLS = "(cls, attr, value, n, nv, mean, var, mean_lo, s1, s2)"
@@ -296,6 +329,25 @@ def write_sum(
         header = replace(sum_header(plpy, [h for _, h in parts]), element_type="text")
     write_header(plpy, dest.sql, header)
     return header
+
+
+COMPLEMENT_KEY = "fold"
+"""The column of :func:`write_complement_sums`' table that says whose complement a row's sum is."""
+
+
+def write_complement_sums(plpy: Plpy, cells: Sql, folds: int, dest: NewName, training: Training) -> list[Relation]:
+    """:func:`complement_sums_select` into a new temporary table ``dest``; return each fold's sum (in fold order) as
+    the relation a model derives from: a :class:`~madnb_pl.core.names.Selection` of ``dest``'s rows of that fold."""
+    with without_jit(plpy):  # cells' expressions grow with the columns (one VALUES row per Gaussian feature)
+        plpy.execute(Sql(f"CREATE TEMPORARY TABLE {dest.sql} ON COMMIT DROP AS {complement_sums_select(cells, folds, training)}"))
+    plpy.execute(Sql(f"ANALYZE {dest.sql}"))  # each model's derivation reads its fold's rows a few times: hash joins
+    return [
+        Selection(dest.schema, dest.name, 0, Sql(
+            f"SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM {dest.sql} AS s "
+            f"WHERE s.{COMPLEMENT_KEY} OPERATOR(pg_catalog.=) {f}"
+        ))
+        for f in range(1, int(folds) + 1)
+    ]
 
 
 def replace_sum(plpy: Plpy, kept: Relation, parts: list[tuple[Relation, Header]], training: Training) -> Header:

@@ -5,10 +5,12 @@ The pipeline of :mod:`madnb_pl.models.lifecycle` once, with the folds inside it,
 
     inputs      source, label and features -> the kind's training (madnb.train's rules: Kind.resolve)
     release     ONE statistics pass, grouped by fold too (Kind.fold_pass) -> per fold the statistics
-                of its complement (Kind.fold_complements, temporary): the other folds' tables
-    derive      per fold f: the sum of the other folds' tables (the table kinds: counts add, Gaussian
-                cells by Chan's formula, derive.merged_select; the vector kinds: per-feature sums add)
-                -> the fold-complement model's tables -> its scores as SQL expressions
+                of its complement (Kind.fold_complements, temporary): the sum of the other folds'
+                (the table kinds: counts add, Gaussian cells by Chan's formula, every fold's sum in
+                one statement, merge.part_sums.write_complement_sums), or their tables (the vector
+                kinds)
+    derive      per fold f: the sum of its complement's statistics (the vector kinds: per-feature
+                sums add) -> the fold-complement model's tables -> its scores as SQL expressions
                 (Kind.complement_scores)
     evaluate    one scoring pass over the source: what every fold's model reads from a row
                 computed once (Kind.fold_lookups: the table kinds' categorical slots, in one

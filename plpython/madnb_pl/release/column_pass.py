@@ -637,27 +637,33 @@ def refuse_infinite(plpy: Plpy, training: ColumnTraining, cells: str, where: str
         )
 
 
-def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName, fold: int | None = None) -> None:
-    """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (of fold ``fold``)."""
+def cells_select(training: ColumnTraining, s: str, fold: bool = False) -> Sql:
+    """The labelled cells of pass table ``s`` as a statistics table's columns (cls, attr, value, n, nv, mean, var):
+    the class rows, the categorical cells, the Gaussian cells; with ``fold`` (a pass grouped by fold) each cell's
+    fold f first."""
     f8, i8 = F8, "pg_catalog.int8"
-    labelled = "s.cls IS NOT NULL" + ("" if fold is None else f" AND s.f OPERATOR(pg_catalog.=) {int(fold)}")
-    statistics_table.create_table(plpy, dest, training.shape())
+    f = "s.f, " if fold else ""
+    labelled = "s.cls IS NOT NULL"
     # the Gaussian cells from the per-class rows in one scan (a scan of the pass table per feature: 300 Gaussian
     # and 1,298 text columns, 500 rows, 14.9 s)
     per_feature = ", ".join(f"({j}, s.c{j}, s.m{j}, s.v{j})" for j in training.numeric)
     numeric_cells = "" if not per_feature else (
-        f" UNION ALL SELECT s.cls, x.j, NULL, NULL, x.c, x.m, x.v FROM {s} AS s "
+        f" UNION ALL SELECT {f}s.cls, x.j, NULL, NULL, x.c, x.m, x.v FROM {s} AS s "
         f"CROSS JOIN LATERAL (VALUES {per_feature}) AS x(j, c, m, v) WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0"
     )
-    execute_wide(
-        plpy,
-        Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) "
-            f"SELECT s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
-            f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
-            f"UNION ALL SELECT s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
-            f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
-            + numeric_cells),
+    return Sql(
+        f"SELECT {f}s.cls, 0, NULL, s.n, NULL::{i8}, NULL::{f8}, NULL::{f8} FROM {s} AS s "
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.=) 0 "
+        f"UNION ALL SELECT {f}s.cls, s.o, s.v, s.n, NULL, NULL, NULL FROM {s} AS s "
+        f"WHERE {labelled} AND s.o OPERATOR(pg_catalog.>) 0 AND s.v IS NOT NULL"
+        + numeric_cells
     )
+
+
+def insert_cells(plpy: Plpy, training: ColumnTraining, s: str, dest: NewName) -> None:
+    """Create statistics table ``dest`` and fill it with the labelled cells of pass table ``s`` (:func:`cells_select`)."""
+    statistics_table.create_table(plpy, dest, training.shape())
+    execute_wide(plpy, Sql(f"INSERT INTO {dest.sql} (cls, attr, value, n, nv, mean, var) {cells_select(training, s)}"))
 
 
 def refinement(training: ColumnTraining) -> statistics_table.Refinement:

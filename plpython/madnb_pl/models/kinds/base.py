@@ -273,7 +273,7 @@ class Kind(ABC, Generic[T, N]):
     @abstractmethod
     def fold_complements(self, plpy: Plpy, training: T, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Complement]:
         """Each fold's complement's statistics (folds 1 to ``folds``, in order) from the pass's table, which is
-        then dropped: the other folds' statistics (:func:`other_folds`), or a weighted training's merged."""
+        then dropped: the other folds' statistics (:func:`other_folds`), their sum, or a weighted training's merged."""
 
     @abstractmethod
     def score_values(self, training: T) -> list[Sql]:

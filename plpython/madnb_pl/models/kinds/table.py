@@ -63,7 +63,6 @@ from .base import (
     TempName,
     TrainRequest,
     catalog_type,
-    other_folds,
     publish_table,
     scores_in_order,
 )
@@ -491,18 +490,20 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         return FoldPass(s, labelled)
 
     def fold_complements(self, plpy: Plpy, training: TableTraining, fold_pass: FoldPass, folds: int, temp: TempName) -> list[Complement]:
-        """The other folds' statistics; weighted (madnb.train's ``weight``), each complement's weighted statistics
-        merged into one table (weighted parts are not summed by a merge: :func:`madnb_pl.merge.part_sums.refuse_weighted`)
-        and, for 'gaussian', its unweighted largest variance (epsilon's) as the context."""
+        """Each complement's statistics as one part: the sum of the other folds' cells, every fold's in one table
+        (:func:`madnb_pl.merge.part_sums.write_complement_sums`: the merge of :func:`~madnb_pl.merge.part_sums.merged_exact_select`,
+        each fold a part, in one statement); weighted (madnb.train's ``weight``), each complement's weighted
+        statistics merged into one table (weighted parts are not summed by a merge:
+        :func:`madnb_pl.merge.part_sums.refuse_weighted`) and, for 'gaussian', its unweighted largest variance
+        (epsilon's) as the context."""
         cols = training.columns
         if cols.weight is None:
-            parts = []
-            for f in range(1, folds + 1):
-                name = temp("fold")
-                column_pass.insert_cells(plpy, cols, fold_pass.table, name, fold=f)
-                parts.append((created(plpy, name), column_pass.exact_header(plpy, cols)))
+            complements = part_sums.write_complement_sums(
+                plpy, column_pass.cells_select(cols, fold_pass.table, fold=True), folds, temp("sums"), cols.shape(),
+            )
             plpy.execute(Sql(f"DROP TABLE {fold_pass.table}"))
-            return other_folds(parts)
+            header = column_pass.exact_header(plpy, cols)
+            return [Complement([(rel, header)]) for rel in complements]
         sums = {
             int(r["f"]): float(r["n"]) for r in plpy.execute(
                 Sql(f"SELECT s.f, pg_catalog.sum(s.n) AS n FROM {fold_pass.table} AS s "
@@ -558,9 +559,10 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         self, plpy: Plpy, trainings: list[TableTraining], complement: Complement, classes: list[str], values: list[str],
         temp: TempName, lookups: FoldLookups | None = None,
     ) -> list[Sql]:
-        """The other folds' statistics summed and derived, as any merge (counts add, Gaussian cells by Chan's formula:
-        :func:`madnb_pl.derive.model_tables.merge_and_derive`), then each point's numbers (:func:`derive_kind`);
-        weighted, the complement's one table derived as madnb.train derives its own.
+        """The complement's one part (:meth:`fold_complements`: the other folds' statistics summed, as any merge:
+        counts add, Gaussian cells by Chan's formula; weighted, merged with the weights) derived as madnb.train
+        derives its own (:func:`madnb_pl.derive.model_tables.merge_and_derive`), then each point's numbers
+        (:func:`derive_kind`).
 
         Summed and derived once for the points whose tables are alike (the same min_categories and
         var_smoothing: the Laplace smoothing and the priors are read with the numbers), and the numbers read
@@ -577,13 +579,9 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
             first, p = alike[0], alike[0].params
             # temp() names only what merge_and_derive creates: every name is dropped at the end
             tables = ModelTables(temp("fp"), temp("cp"), temp("np") if cols.numeric else None)
-            if cols.weight is None:
-                kept = temp("sum")
-                model_tables.merge_and_derive(plpy, complement.parts, tables, first.smoothing, shape=cols.shape(), keep=kept)
-                kept_sql = kept.sql
-            else:  # the one weighted table (fold_complements), derived where it is, as a training's
-                model_tables.merge_and_derive(plpy, complement.parts, tables, first.smoothing, shape=cols.shape())
-                kept_sql = complement.parts[0][0].sql
+            # the complement's one part (fold_complements: its sum), derived where it is, as a training's
+            model_tables.merge_and_derive(plpy, complement.parts, tables, first.smoothing, shape=cols.shape())
+            kept_sql = complement.parts[0][0].sql
             if p is not None:
                 derive_kind(plpy, p, cols, kept_sql, tables.feature_probs, tables.numeric_stats, complement.context)
             smoothings = list(dict.fromkeys(t.smoothing for t in alike))
