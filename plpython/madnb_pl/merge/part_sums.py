@@ -198,30 +198,28 @@ def _merged_exact(u: Sql, training: Training, by: str | None = None) -> Sql:
     num = training.numeric_array_sql
     f8 = F8
     elem = training.attrs.elem_sql
-    k = "" if by is None else f"{by}, "  # the sum's key, first in every list, and in every join of the sum's rows
-    on = "" if by is None else f" AND r.{by} = w0.{by}"
+    k = "" if by is None else f"{by}, "  # the sum's key, first in every list and partition
     return Sql(
         f"WITH u AS ({u}), "
         # class rows and categorical cells: counts add
         f"c AS (SELECT {_of('u', k)}u.cls, u.attr AS o, u.value AS v, pg_catalog.sum(u.n) AS n FROM u "
         f"WHERE NOT (u.attr OPERATOR(pg_catalog.=) ANY ({num})) GROUP BY {'1, 2, 3' if by is None else '1, 2, 3, 4'}), "
-        # numeric cells: Chan et al., deviations from the first part's mean
+        # numeric cells: Chan et al., deviations from the reference part's mean (the first part with a mean),
+        # window functions over each cell's parts, not joins of the parts to it
         f"w0 AS (SELECT {_of('u', k)}u.part, u.cls, u.attr, u.nv, u.mean, COALESCE(u.mean_lo, 0) AS lo, u.var, "
-        f"pg_catalog.first_value(u.part) OVER (PARTITION BY {_of('u', k)}u.cls, u.attr ORDER BY u.mean IS NULL, u.part) AS rp "
-        f"FROM u WHERE u.attr OPERATOR(pg_catalog.=) ANY ({num})), "
-        # dev: the part's mean less the reference part's, both double-doubles
-        "w AS (SELECT w0.*, r.mean AS ref, r.lo AS ref_lo, (w0.mean - r.mean) + (w0.lo - r.lo) AS dev "
-        f"FROM w0 JOIN w0 AS r ON r.part = w0.rp AND r.cls = w0.cls AND r.attr = w0.attr{on}), "
-        f"g AS (SELECT {_of('w', k)}w.cls, w.attr, pg_catalog.sum(w.nv) AS nv, pg_catalog.count(w.mean) AS k, "
-        "pg_catalog.min(w.mean) AS m1, pg_catalog.min(w.lo) AS l1, pg_catalog.min(w.var) AS v1, "
-        "pg_catalog.min(w.ref) AS ref, pg_catalog.min(w.ref_lo) AS ref_lo, "
-        f"pg_catalog.sum(w.nv::{f8} * w.dev) / NULLIF(pg_catalog.sum(w.nv), 0)::{f8} AS d "
-        f"FROM w GROUP BY {_of('w', k)}w.cls, w.attr), "
-        f"x AS (SELECT {_of('g', k)}g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo + g.d AS dd, "
-        f"pg_catalog.sum(COALESCE(w.var * (w.nv - 1)::{f8}, 0::{f8}) "
-        f"+ COALESCE(w.nv::{f8} * (w.dev - g.d) * (w.dev - g.d), 0::{f8})) AS m2 "
-        f"FROM g JOIN w ON w.cls = g.cls AND w.attr = g.attr{'' if by is None else f' AND w.{by} = g.{by}'} "
-        f"GROUP BY {_of('g', k)}g.cls, g.attr, g.nv, g.k, g.m1, g.l1, g.v1, g.ref, g.ref_lo, g.d), "
+        "pg_catalog.first_value(u.mean) OVER r AS ref, pg_catalog.first_value(COALESCE(u.mean_lo, 0)) OVER r AS ref_lo "
+        f"FROM u WHERE u.attr OPERATOR(pg_catalog.=) ANY ({num}) "
+        f"WINDOW r AS (PARTITION BY {_of('u', k)}u.cls, u.attr ORDER BY u.mean IS NULL, u.part)), "
+        # dev: the part's mean less the reference part's, both double-doubles; d: the devs' mean weighted by the counts
+        "w AS (SELECT w0.*, (w0.mean - w0.ref) + (w0.lo - w0.ref_lo) AS dev FROM w0), "
+        f"g AS (SELECT w.*, pg_catalog.sum(w.nv::{f8} * w.dev) OVER p / NULLIF(pg_catalog.sum(w.nv) OVER p, 0)::{f8} AS d "
+        f"FROM w WINDOW p AS (PARTITION BY {_of('w', k)}w.cls, w.attr)), "
+        f"x AS (SELECT {_of('g', k)}g.cls, g.attr, pg_catalog.sum(g.nv) AS nv, pg_catalog.count(g.mean) AS k, "
+        "pg_catalog.min(g.mean) AS m1, pg_catalog.min(g.lo) AS l1, pg_catalog.min(g.var) AS v1, "
+        "pg_catalog.min(g.ref) AS ref, pg_catalog.min(g.ref_lo) + pg_catalog.min(g.d) AS dd, "
+        f"pg_catalog.sum(COALESCE(g.var * (g.nv - 1)::{f8}, 0::{f8}) "
+        f"+ COALESCE(g.nv::{f8} * (g.dev - g.d) * (g.dev - g.d), 0::{f8})) AS m2 "
+        f"FROM g GROUP BY {_of('g', k)}g.cls, g.attr), "
         # the merged mean as a double-double hi + lo: hi = ref + dd, lo its rounding error (Knuth's two-sum)
         "y AS (SELECT x.*, x.ref + x.dd AS hi FROM x), "
         "z AS (SELECT y.*, (y.ref - (y.hi - (y.hi - y.ref))) + (y.dd - (y.hi - y.ref)) AS lo FROM y) "
