@@ -415,3 +415,47 @@ def test_rows_without_a_prediction_are_left_out_of_every_metric_and_counted_apar
     with pytest.raises(psycopg.Error) as err:
         evaluate(db, "vec_nb", "vec_none")
     assert err.value.sqlstate == "22000" and "has a prediction" in str(err.value)
+
+
+def test_rows_near_a_tie_are_predicted_as_predict_does_from_the_columns_the_row_form_reads(db):
+    # rows whose classes tie exactly (the priors: every value unseen or missing) or nearly, with features of an enum, a
+    # varchar, a domain and a name that needs quoting: evaluate carries those columns beside each row's probabilities
+    # and calls the column form for a row near a tie, with the arguments the row form passes (an enum's label as text)
+    db.execute("CREATE TYPE colour AS ENUM ('red', 'green', 'blue')")
+    db.execute("CREATE DOMAIN legs AS int CHECK (VALUE >= 0)")
+    db.execute('CREATE TABLE tr (c colour, s varchar(5), l legs, "Odd Name" float8, y text)')
+    db.execute("INSERT INTO tr SELECT (ARRAY['red','green']::colour[])[1 + i % 2], (ARRAY['s','m'])[1 + i / 2 % 2], "
+               "i % 3, (i % 5)::float8 + CASE WHEN i % 2 = 0 THEN 1e-7 ELSE 0 END, (ARRAY['a','b'])[1 + i % 2] "
+               "FROM generate_series(1, 40) i")
+    db.execute("SELECT madnb.train('ties', 'tr', 'y', categorical => ARRAY['c', 's', 'l'])")
+    db.execute('CREATE TABLE te AS SELECT c, s, l, "Odd Name", y, 0 AS x1 FROM tr '
+               "UNION ALL SELECT 'blue', 'xl', 7, NULL, 'b', 1 UNION ALL SELECT NULL, NULL, NULL, NULL, 'b', 2 "
+               "UNION ALL SELECT 'blue', NULL, NULL, 2, 'a', 3")
+    classes, y, pred, proba = fetch(db, "ties", "te", "y")
+    assert sum(1 for pr in proba if abs(pr[0] - pr[1]) < 1e-9) >= 2  # the situation: exact ties
+    got = evaluate(db, "ties", "te")
+    assert got["confusion_matrix"] == skm.confusion_matrix(y, pred, labels=classes).tolist()
+    assert_close(got, expected(classes, y, pred, proba))
+
+
+def test_rows_near_a_tie_of_a_model_without_a_column_form_are_predicted_by_its_row_form(db):
+    # 101 features: no column form (PostgreSQL's 100 arguments), so evaluate carries the whole row for them
+    cols = ", ".join(f"(i * {j} % 3)::text AS f{j}" for j in range(1, 102))
+    db.execute(f"CREATE TABLE tr AS SELECT {cols}, (ARRAY['a','b'])[1 + i % 2] AS y FROM generate_series(1, 30) i")
+    db.execute("SELECT madnb.train('wide', 'tr', 'y')")
+    nulls = ", ".join(f"NULL::text AS f{j}" for j in range(1, 102))
+    db.execute(f"CREATE TABLE te AS SELECT * FROM tr UNION ALL SELECT {nulls}, 'b' UNION ALL SELECT {nulls}, 'a'")
+    classes, y, pred, proba = fetch(db, "wide", "te", "y")
+    assert any(abs(pr[0] - pr[1]) < 1e-12 for pr in proba)
+    got = evaluate(db, "wide", "te")
+    assert_close(got, expected(classes, y, pred, proba))
+
+
+def test_a_source_without_a_feature_column_is_the_row_forms_42703_naming_it(db):
+    db.execute("CREATE TABLE tr AS SELECT (i % 2)::text AS x, i::float8 AS v, (ARRAY['a','b'])[1 + i % 2] AS y FROM generate_series(1, 10) i")
+    db.execute("SELECT madnb.train('m', 'tr', 'y')")
+    db.execute("CREATE TABLE te AS SELECT v, y FROM tr")
+    with pytest.raises(psycopg.Error) as e:
+        evaluate(db, "m", "te")
+    assert e.value.diag.sqlstate == "42703"
+    assert '"x"' in e.value.diag.message_primary or " x " in e.value.diag.message_primary

@@ -298,9 +298,9 @@ def scoring_sql(
         ) + " END"
     else:
         scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
-    largest = evaluate.margin_sql(k, "p.pr")
+    largest = evaluate.margin_sql(evaluate.subscripts(k, "p.pr"))
     top = "GREATEST(" + ", ".join(f"p.s[{j}]" for j in range(1, k + 1)) + ")"
-    best = evaluate.predicted_class_sql(k, "p.pr", "p.m", "madnb._nb_best(p.s)")
+    best = evaluate.predicted_class_sql(evaluate.subscripts(k, "p.pr"), "p.m", "madnb._nb_best(p.s)")
     return Sql(
         f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr{w} "
         f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {once(largest)} AS m "

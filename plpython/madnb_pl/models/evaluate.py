@@ -41,14 +41,16 @@ import json
 import math
 import sys
 from contextlib import nullcontext
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import ModelName, resolve_column, resolve_relation
+from ..core.names import Column, ModelName, Relation, resolve_column, resolve_relation
 from ..core.progress import Progress
 from ..core.sql import F8, Plpy, Sql, once, quote_ident, setting, temp_name, text_sql, type_is_builtin, without_jit
 from . import decisions
-from .catalog import ModelObjects, model_name, require
+from .catalog import CatalogModel, ModelObjects, model_name, require
+from .kinds import KINDS
 
 EPS = sys.float_info.epsilon  # 2**-52, numpy.finfo(float64).eps
 CLEAR_MARGIN = 0.01
@@ -58,16 +60,22 @@ PARAMETER_TYPES = ["pg_catalog.text[]", F8]
 """The parameters of an :func:`aggregate_sql` query: the model's classes as text, log-loss's clipping eps."""
 
 
-def margin_sql(k: int, pr: str) -> str:
-    """The largest of ``k`` probabilities ``pr`` (a float8[]) times 1 - :data:`CLEAR_MARGIN`: the ``m`` of
+def subscripts(k: int, pr: str) -> list[str]:
+    """The SQL of each of the ``k`` probabilities of array ``pr`` (float8[]): ``pr[1]`` .. ``pr[k]``."""
+    return [f"{pr}[{i}]" for i in range(1, k + 1)]
+
+
+def margin_sql(probs: list[str]) -> str:
+    """The largest of probabilities ``probs`` (the SQL of each) times 1 - :data:`CLEAR_MARGIN`: the ``m`` of
     :func:`predicted_class_sql`."""
-    if k == 0:
+    if not probs:
         return f"NULL::{F8}"
-    return f"GREATEST({', '.join(f'{pr}[{i}]' for i in range(1, k + 1))}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}"
+    return f"GREATEST({', '.join(probs)}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}"
 
 
-def predicted_class_sql(k: int, pr: str, m: str, exact: str) -> str:
-    """The predicted class's position from a row's probabilities ``pr`` (float8[] of ``k``): ``<m>_predict``'s.
+def predicted_class_sql(probs: list[str], m: str, exact: str) -> str:
+    """The predicted class's position from a row's probabilities ``probs`` (the SQL of each, in the classes'
+    order): ``<m>_predict``'s.
 
     ``m`` is the largest probability times 1 - :data:`CLEAR_MARGIN` (computed once
     per row a level below) and ``exact`` the position of the model's own
@@ -81,25 +89,65 @@ def predicted_class_sql(k: int, pr: str, m: str, exact: str) -> str:
     (a tie or a near one, NaN) the row's class is ``exact``: the model is evaluated
     again for those rows only (CASE evaluates its ELSE branch only for them).
     """
+    k = len(probs)
     if k == 0:
         return "NULL::pg_catalog.int4"
-    reach = [f"{pr}[{i}] OPERATOR(pg_catalog.>=) {m}" for i in range(1, k + 1)]
+    reach = [f"{p} OPERATOR(pg_catalog.>=) {m}" for p in probs]
     count = " OPERATOR(pg_catalog.+) ".join(f"CASE WHEN {r} THEN 1 ELSE 0 END" for r in reach)
     first = "CASE " + " ".join(f"WHEN {r} THEN {i}" for i, r in enumerate(reach[:-1], start=1)) + f" ELSE {k} END" if k > 1 else "1"
     return f"CASE WHEN ({count}) OPERATOR(pg_catalog.=) 1 THEN {first} ELSE {exact} END"
 
 
+@dataclass(frozen=True)
+class TieRows:
+    """How :func:`scored_rows_sql` calls ``<m>_predict`` for a row near a tie: the columns that the row form reads
+    (``columns``: the source's names), carried beside the row's probabilities as x1, x2, ..., and the column form's
+    arguments over them (``arguments``), as the row form passes them (:meth:`Kind.row_arguments`)."""
+
+    columns: list[str]
+    arguments: str
+
+
+def tie_rows(plpy: Plpy, m: CatalogModel, source: Relation) -> TieRows | None:
+    """:class:`TieRows` of model ``m`` for rows of ``source``; None (the query carries the whole row, for the row
+    form) when the row form does not call the column form, or ``source`` lacks a column it reads (then the row
+    form's error names it)."""
+    kind = KINDS.get(m.kind)
+    if kind is None:
+        return None
+    try:
+        training = kind.from_catalog(plpy, m)
+    except MadnbError:  # a feature's type gone (renamed): the functions still take the row
+        return None
+    columns: list[str] = []
+
+    def field(c: Column) -> str:
+        columns.append(c.name)
+        return f"q.x{len(columns)}"
+
+    arguments = kind.row_arguments(training, field)
+    if arguments is None or not source.oid:
+        return None
+    present = {str(r["a"]) for r in plpy.execute(plpy.prepare(Sql(
+        "SELECT a.attname::pg_catalog.text AS a FROM pg_catalog.pg_attribute AS a "
+        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
+    ), ["pg_catalog.oid"]), [source.oid])}
+    if not set(columns) <= present:
+        return None
+    return TieRows(columns, arguments)
+
+
 def evaluate_sql(
     name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True,
-    source_builtin: bool = True, ranked: bool = False, decided: bool = False,
+    source_builtin: bool = True, ranked: bool = False, decided: bool = False, ties: TieRows | None = None,
 ) -> Sql:
     """The one query (:func:`aggregate_sql` of each labelled row's scores, :func:`scored_rows_sql`), for a model of ``k`` classes."""
-    return aggregate_sql(scored_rows_sql(name, source, label, label_type, k, model_builtin, source_builtin, decided), k, ranked)
+    return aggregate_sql(scored_rows_sql(name, source, label, label_type, k, model_builtin, source_builtin, decided, ties), k, ranked)
 
 
 def scored_rows_sql(
     name: ModelName, source: Sql, label: str, label_type: str, k: int, model_builtin: bool = True, source_builtin: bool = True,
-    decided: bool = False,
+    decided: bool = False, ties: TieRows | None = None,
 ) -> str:
     """The rows (g, t, h, y, pr) of :func:`aggregate_sql`: each labelled row of ``source`` scored by model ``name``.
 
@@ -109,41 +157,59 @@ def scored_rows_sql(
     PostgreSQL's own (``*_builtin``); otherwise as their texts
     (:func:`madnb_pl.core.sql.text_sql`): a cast to or from an enum could be its owner's.
 
-    Three levels, each value of a level computed once however often the next names it
+    Levels, each value of a level computed once however often the next names it
     (:func:`madnb_pl.core.sql.once`, which keeps the levels apart and in the parallel
     workers, unlike OFFSET 0): the scan (each row's label, probabilities -- the model's
-    one call -- and the row itself, for the rows whose class needs ``<m>_predict``), the
-    largest probability, and the predicted class (:func:`predicted_class_sql`).  All of
+    one call -- and what ``<m>_predict`` of the row needs for the rows near a tie: the
+    columns its row form reads (``ties``: :class:`TieRows`), else the row itself), the largest
+    probability, and the predicted class (:func:`predicted_class_sql`).  All of
     it, and :func:`aggregate_sql`'s grouping (partially, per worker), runs in the parallel
     workers: the leader gathers a few rows per worker, not every row with its probabilities
     (cat200k of bench.models, paired with one batch probability pass: 1.21-1.26x -> 1.09-1.18x).
 
     ``decided``: a decision (madnb.decision's jsonb, parameter $3: :func:`run_aggregate`'s ``decision``) makes the
-    probabilities ``madnb.decide_proba_array``'s and the class ``madnb._nb_decide``'s, as ``madnb.decide`` gives it.
+    probabilities ``madnb.decide_proba_array``'s and the class ``madnb._nb_decide``'s, as ``madnb.decide`` gives it
+    (no row near a tie is predicted again).
     """
     pred, _proba_jsonb, proba = (n.sql for n in ModelObjects.of(name).predict_functions)
     lbl = quote_ident(label)
-    classes, y, h = label_sql(pred, lbl, label_type, model_builtin, source_builtin)
-    largest = margin_sql(k, "p.pr")
-    best = predicted_class_sql(k, "q.pr", "q.m", f"pg_catalog.array_position({classes}, {h})")
+    if decided:
+        carried, predicted = [], ""
+    elif ties is None:
+        carried, predicted = [f"(s.*)::{source} AS w"], f"{pred}(q.w)"
+    else:
+        carried = [f"s.{quote_ident(c)} AS x{i}" for i, c in enumerate(ties.columns, start=1)]
+        predicted = f"{pred}({ties.arguments})"
+    classes, y, h = label_sql(predicted, lbl, label_type, model_builtin, source_builtin)
     pr = f"{proba}(s.*)"
     if decided:  # madnb.decision's jsonb as $3: the probabilities and the class as madnb.decide gives them
-        pr, best = f"madnb.decide_proba_array($3::pg_catalog.jsonb, {pr})", "madnb._nb_decide($3::pg_catalog.jsonb, q.pr)"
+        pr = f"madnb.decide_proba_array($3::pg_catalog.jsonb, {pr})"
+    scan = (
+        f"SELECT {once(f'pg_catalog.array_position({classes}, {y})')} AS t, {y} AS y, {once(pr)} AS pr"
+        + "".join(f", {c}" for c in carried)
+        + f"\n              FROM {source} AS s\n              WHERE s.{lbl} IS NOT NULL"
+    )
+    if decided:
+        return f"""
+  SELECT 1 AS g, q.t, madnb._nb_decide($3::pg_catalog.jsonb, q.pr) AS h, q.y, q.pr
+  FROM ({scan}) AS q"""
+    probs = subscripts(k, "q.pr")
+    best = predicted_class_sql(probs, "q.m", f"pg_catalog.array_position({classes}, {h})")
+    # h computed once too: grouped by (planned as) a column of its level, not by an expression of the carried
+    # columns, whose distinct values PostgreSQL would multiply into a group per row (sorted, spilled to disk)
     return f"""
-  SELECT 1 AS g, q.t, {best} AS h, q.y, q.pr
-  FROM (SELECT p.t, p.y, p.pr, p.w, {once(largest)} AS m
-        FROM (SELECT {once(f"pg_catalog.array_position({classes}, {y})")} AS t, {y} AS y, {once(pr)} AS pr, (s.*)::{source} AS w
-              FROM {source} AS s
-              WHERE s.{lbl} IS NOT NULL) AS p) AS q"""
+  SELECT 1 AS g, q.t, {once(best)} AS h, q.y, q.pr
+  FROM (SELECT p.*, {once(margin_sql(subscripts(k, "p.pr")))} AS m
+        FROM ({scan}) AS p) AS q"""
 
 
-def label_sql(pred: str, lbl: str, label_type: str, model_builtin: bool, source_builtin: bool) -> tuple[str, str, str]:
-    """The classes ($1), source row ``s``'s label (column ``lbl``) and row ``q.w``'s ``<m>_predict`` (function
-    ``pred``) as SQL that compares: in the label's type when both types are PostgreSQL's own, else as texts
-    (:func:`evaluate_sql`)."""
+def label_sql(predicted: str, lbl: str, label_type: str, model_builtin: bool, source_builtin: bool) -> tuple[str, str, str]:
+    """The classes ($1), source row ``s``'s label (column ``lbl``) and ``predicted`` (the SQL of a call of the
+    model's ``<m>_predict``) as SQL that compares: in the label's type when both types are PostgreSQL's own, else as
+    texts (:func:`evaluate_sql`)."""
     if model_builtin and source_builtin:
-        return f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", f"{pred}(q.w)"
-    return "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(f"{pred}(q.w)", model_builtin)
+        return f"$1::pg_catalog.text[]::{label_type}[]", f"s.{lbl}::{label_type}", predicted
+    return "$1::pg_catalog.text[]", text_sql(f"s.{lbl}", source_builtin), text_sql(predicted, model_builtin)
 
 
 CALIBRATION_BINS = 10
@@ -601,6 +667,7 @@ def evaluate(
     sql = evaluate_sql(
         name, rel.sql, col.name, model_row.label_type, len(classes), type_is_builtin(plpy, model_row.label_type),
         type_is_builtin(plpy, col.type_sql), ranked=bool(curves) and len(classes) >= 2, decided=decision is not None,
+        ties=None if decision is not None else tie_rows(plpy, model_row, rel),
     )
     result = run_aggregate(plpy, sql, classes, ranked=bool(curves), decision=None if decision is None else decision.as_json())
     progress.phase("metrics")
@@ -645,7 +712,8 @@ def decision_costs(cm: list[list[int]], costs: list[list[float]]) -> dict[str, f
 
 
 __all__ = [
-    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "aggregate_sql", "counts_ctes_sql",
+    "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "TieRows", "aggregate_sql",
+    "counts_ctes_sql",
     "counts_sql", "curves", "decision_costs", "evaluate", "evaluate_sql", "from_counts_sql", "label_sql", "metrics", "predicted_class_sql",
-    "ranks_sql", "read_metrics", "run_aggregate", "scored_rows_sql",
+    "ranks_sql", "read_metrics", "run_aggregate", "scored_rows_sql", "subscripts", "tie_rows",
 ]

@@ -152,6 +152,7 @@ def release_evaluation(
         privacy_parameters.check_epsilon_per_query(eps, per_part, parts)
     rows = evaluate.scored_rows_sql(
         name, rel.sql, col.name, m.label_type, k, type_is_builtin(plpy, m.label_type), type_is_builtin(plpy, col.type_sql),
+        ties=evaluate.tie_rows(plpy, m, rel),
     )
     progress = Progress(plpy, f"release the evaluation of {name.key} on {rel.display}", 2)
     progress.phase("score and count every row (one pass)")

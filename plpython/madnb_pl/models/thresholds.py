@@ -32,7 +32,7 @@ ZERO_ONE = [[0.0, 1.0], [1.0, 0.0]]
 def curve_sql(pred: str, proba: str, source: str, lbl: str, label_type: str, model_builtin: bool, source_builtin: bool) -> Sql:
     """Per distinct positive-class probability: the positives and negatives scored at least that high (tp, fp),
     and all of them (p, n); $1 the classes."""
-    classes, y, _ = label_sql(pred, lbl, label_type, model_builtin, source_builtin)
+    classes, y, _ = label_sql(f"{pred}(s.*)", lbl, label_type, model_builtin, source_builtin)
     return Sql(f"""
 SELECT g.score, pg_catalog.sum(g.pos) OVER w AS tp, pg_catalog.sum(g.neg) OVER w AS fp,
        pg_catalog.sum(g.pos) OVER () AS p, pg_catalog.sum(g.neg) OVER () AS n

@@ -85,7 +85,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError
-from ..core.names import MODELS_SCHEMA, NewName
+from ..core.names import MODELS_SCHEMA, Column, NewName
 from ..core.sql import BOOL, F8, INT2, INT4, INT8, NAME, NUMERIC, TEXT, TEXT_TYPES, UUID, Plpy, Sql, f8_array_const, f8_const
 from ..inputs.columns import ColumnTraining, Feature, column_value_sql, gaussian_value_sql, label_text_sql, value_text_sql
 from ..scoring.model import model_parts
@@ -745,8 +745,8 @@ def function_statements(
     # a call of the column form, or (no column form) of the internal functions after the row checks
     takes = "a row holding the feature columns"
     internal = None
-    if row_form_calls_column_form(training):
-        call = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
+    call = row_arguments(training, lambda c: f"($1).{c.sql}")
+    if call is not None:
         forms.append(row_form(takes, calls(names.predict, training.label.type_sql, call)))
     else:
         declare, row_bodies = _bodies(training, m, row_values, helpers, inline, exact)
@@ -772,6 +772,16 @@ def row_form_calls_column_form(training: ColumnTraining) -> bool:
     return has_column_form(training) and not (training.num_attrs == 1 and training.features[0].name == "r")
 
 
+def row_arguments(training: ColumnTraining, field: Callable[[Column], str]) -> str | None:
+    """The arguments with which the row form calls the column form (``name => value, ...``), ``field(c)`` the SQL of
+    the row's column ``c``: ``($1).c`` in the row form, a column carried beside a row's probabilities in
+    madnb.evaluate's query (for its rows near a tie); None when the row form does not call the column form
+    (:func:`row_form_calls_column_form`)."""
+    if not row_form_calls_column_form(training):
+        return None
+    return ", ".join(f"{f.column.sql} => {column_value_sql(field(f.column), f)}" for f in training.features)
+
+
 def column_signature(training: ColumnTraining) -> str:
     """The column form's argument types (:attr:`madnb_pl.inputs.columns.Feature.param_type`)."""
     return ", ".join(f.param_type for f in training.features)
@@ -783,7 +793,7 @@ __all__ = [
     "SCALAR_MAX_CLASSES", "clear_bound", "has_column_form", "inlined", "column_parameters", "column_signature", "exact_function", "scores_array", "scores_call",
     "shifted_features",
     "feature_lookups", "form_statements", "lookup_values", "function_statements", "model_functions", "result_types", "read_numbers",
-    "read_numbers_smoothed", "row_checks", "row_form",
+    "read_numbers_smoothed", "row_arguments", "row_checks", "row_form",
     "row_form_calls_column_form", "volatility",
 ]
 

@@ -295,6 +295,12 @@ class Kind(ABC, Generic[T, N]):
         lists them; ``lookups``: :meth:`fold_lookups`' columns, as ``p.l1``, ...) under its model derived from the sum
         of the ``complement``'s parts (summed once for every point)."""
 
+    @abstractmethod
+    def row_arguments(self, training: T, field: Callable[[Column], str]) -> str | None:
+        """The arguments with which the row form of the model's prediction functions calls their column form
+        (``name => value, ...``), ``field(c)`` the SQL of the row's column ``c``; None when the row form does not call
+        the column form (madnb.evaluate then scores its rows near a tie with the row form, of the whole row)."""
+
     # -- export -----------------------------------------------------------
 
     @abstractmethod

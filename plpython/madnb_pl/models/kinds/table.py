@@ -53,6 +53,7 @@ from ...release import column_pass
 from ..catalog import CatalogModel, ModelObjects
 from .base import (
     CatalogEntry,
+    CatalogType,
     Complement,
     Derived,
     FoldLookups,
@@ -600,6 +601,9 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
             out.append(scores_in_order(classes, numbers.classes, lambda i: scores[i]))  # noqa: B023 (scores_in_order calls it at once)
         return out
 
+    def row_arguments(self, training: TableTraining, field: Callable[[Column], str]) -> str | None:
+        return generated.row_arguments(training.columns, field)
+
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> TableTraining:
         """The model's features and label as :mod:`madnb_pl.predict.generated` builds functions from.
 
@@ -607,8 +611,11 @@ class TableKind(Kind[TableTraining, generated.ModelNumbers]):
         row form reads its label with the target database's enum's output function.
         """
         features, bases = [], []
+        typed: dict[str, CatalogType] = {}  # a type's lookup once, however many features have it
         for f in m.features:
-            b = catalog_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+            if f["type"] not in typed:
+                typed[f["type"]] = catalog_type(plpy, m, f["type"], f'feature "{f["name"]}"')
+            b = typed[f["type"]]
             features.append(Feature(Column(f["name"], b.sql, b.oid, None, None), b.oid, f["role"], b.sql, b.enum))
             bases.append(b.name)
         b = catalog_type(plpy, m, m.label_type, f'the label "{m.label}"')

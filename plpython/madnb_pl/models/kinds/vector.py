@@ -687,6 +687,15 @@ def explain_statements(
                               ([str(training.vector.sql)], explain_sql(training, m, x, names.helper), True, ""))
 
 
+def row_arguments(training: VectorTraining, field: Callable[[Column], str]) -> str | None:
+    """The argument with which the row form calls the column form (``vector => value``), ``field(c)`` the SQL of the
+    row's column ``c`` (:func:`madnb_pl.predict.generated.row_arguments`'s, for a vector); None when the vector is
+    named r, the row form's parameter (its row form is the internal model for a row, after a row check)."""
+    if training.vector.name == "r":
+        return None
+    return f"{training.vector.sql} => {field(training.vector)}"
+
+
 def function_statements(
     names: generated.FunctionNames, comment_prefix: str, training: VectorTraining, m: VectorModel, helpers: Helpers,
     quote: Callable[[str], str], class_order: str = "madnb.model_classes",
@@ -714,8 +723,9 @@ def function_statements(
     x = f"($1).{training.vector.sql}"
     takes = "a row holding the vector column"
     internal = None
-    if training.vector.name != "r":
-        row_form = generated.row_form(takes, generated.calls(names.predict, label_type, f"{training.vector.sql} => {x}"))
+    call = row_arguments(training, lambda c: f"($1).{c.sql}")
+    if call is not None:
+        row_form = generated.row_form(takes, generated.calls(names.predict, label_type, call))
     else:
         row_form, internal = generated.checked_row_form(
             names, comment_prefix, descriptions, "IMMUTABLE", [str(training.vector.sql)],
@@ -889,6 +899,9 @@ class VectorKind(Kind[VectorTraining, VectorModel]):
             out.append(Sql(f"(SELECT CASE WHEN z.s IS NOT NULL THEN {in_order} END FROM (SELECT {scores} AS s) AS z)"))
         return out
 
+    def row_arguments(self, training: VectorTraining, field: Callable[[Column], str]) -> str | None:
+        return row_arguments(training, field)
+
     def from_catalog(self, plpy: Plpy, m: CatalogModel) -> VectorTraining:
         """The model's vector training, typed for the export (base types, pg_catalog-qualified)."""
         (f,) = m.features
@@ -970,6 +983,7 @@ __all__ = [
     "insert_cells",
     "parameters",
     "read_model",
+    "row_arguments",
     "scores_sql",
     "statistics_pass",
     "stats_select",
