@@ -16,6 +16,26 @@ def test_the_modulus_is_prime():
 
 
 
+def test_a_float_coefficient_is_the_exact_fixed_point_rounding_of_its_value():
+    """round(x * 2^64) half to even, exactly (Fraction arithmetic in the test), for ordinary, tiny, half-way, huge and
+    subnormal floats."""
+    import random
+    import sys
+    from fractions import Fraction
+
+    from madnb_pl.predict.share import COEFFICIENT_BITS, _fixed_float
+
+    rng = random.Random(19)
+    xs = [rng.uniform(-50, 0) for _ in range(2000)] + [rng.uniform(-1e-15, 1e-15) for _ in range(200)]
+    xs += [0.0, -0.0, 2.5 * 2.0**-64, 3.5 * 2.0**-64, -2.5 * 2.0**-64, 5e-324, -5e-324, sys.float_info.max, -sys.float_info.max, 1e300]
+    for x in xs:
+        q = Fraction(x) * 2**COEFFICIENT_BITS
+        n, r = divmod(q.numerator, q.denominator)
+        frac = Fraction(r, q.denominator)
+        want = n + (1 if frac > Fraction(1, 2) or (frac == Fraction(1, 2) and n % 2 == 1) else 0)
+        assert _fixed_float(x) == want, x
+
+
 def test_shares_add_up_to_the_encoded_row_and_an_unseen_or_missing_value_encodes_as_zeros():
     from madnb.private_predict import _Encoder, _split
 

@@ -96,6 +96,17 @@ def _fixed(x: Fraction) -> int:
     return round(x * (1 << COEFFICIENT_BITS))
 
 
+def _fixed_float(x: float) -> int:
+    """:func:`_fixed` of float ``x`` (finite), without a Fraction: ``x * 2^COEFFICIENT_BITS`` is exact in float8 (a
+    power of two; ldexp raises OverflowError past float8's range, then the Fraction's product), and Python rounds
+    a float half to even as it rounds a Fraction (a model's every log-probability: a Fraction per value was a third
+    of a training's Python time)."""
+    try:
+        return round(math.ldexp(x, COEFFICIENT_BITS))
+    except OverflowError:
+        return _fixed(Fraction(x))
+
+
 def encoding(training: ColumnTraining, m: ModelNumbers) -> Encoding | str:
     """The encoding and coefficients of a model of Gaussian and categorical features, or why it cannot be served."""
     k = len(m.classes)
@@ -104,7 +115,7 @@ def encoding(training: ColumnTraining, m: ModelNumbers) -> Encoding | str:
     bad = [c for c, p in zip(m.classes, m.prior, strict=True) if not math.isfinite(p)]
     if bad:
         return f"class {bad[0]} has prior probability 0 (log prior -Infinity): a share of a score is a finite number"
-    weights: list[list[int]] = [[_fixed(Fraction(p))] for p in m.prior]
+    weights: list[list[int]] = [[_fixed_float(p)] for p in m.prior]
     reaches: list[tuple[Fraction, Fraction]] = []  # per Gaussian feature, the largest |u| and u^2
     features: list[dict[str, Any]] = []
     for j, f in enumerate(training.features, start=1):
@@ -134,16 +145,16 @@ def encoding(training: ColumnTraining, m: ModelNumbers) -> Encoding | str:
                 row = lps[c]
                 if not all(math.isfinite(x) for x in row):
                     return f'feature "{f.name}" has a value of probability 0 in class {m.classes[c]} (smoothing 0)'
-                weights[c] += [_fixed(Fraction(x)) for x in row[:len(values)]]
+                weights[c] += [_fixed_float(x) for x in row[:len(values)]]
             # the base type's name, as madnb.to_sklearn's export gives it: the client's rule for a value's text form
             # (madnb.sklearn_export; a type without a rule of its own, an enum's label included, is str)
             text = f.param_type.removeprefix("pg_catalog.")
             features.append({"name": f.name, "role": "categorical", "text": text, "values": values})
     # the largest |element| of an encoded row, slot by slot (in units of the fixed-point one): 1 but for u and u^2
-    reach: list[Fraction] = [Fraction(1)]
+    reach: list[Fraction | int] = [1]  # ints but for u and u^2: exact sums of ints where every slot's reach is 1
     g = iter(reaches)
     for feature in features:
-        reach += [Fraction(1), *next(g)] if feature["role"] == "gaussian" else [Fraction(1)] * len(feature["values"])
+        reach += [1, *next(g)] if feature["role"] == "gaussian" else [1] * len(feature["values"])
     bound = max(sum(abs(w) * r for w, r in zip(row, reach, strict=True)) for row in weights) * (1 << INPUT_BITS)
     if 2 * bound >= MODULUS:
         return (f"a log-score at the edge of a Gaussian feature's clipping window reaches 2^{math.log2(bound) - INPUT_BITS - COEFFICIENT_BITS:.0f}, "
