@@ -257,3 +257,23 @@ def test_the_row_form_of_a_model_with_enum_features_is_still_inlined(hostile):
     ))
     assert "h_nb_predict_proba" not in plan and "_nb_proba_jsonb" in plan
     assert "format('%s'::text, colour)" in plan  # the enum's label by its output function, in the scan
+
+
+def test_rows_near_a_tie_are_predicted_again_without_a_planted_cast_or_check(hostile):
+    # every feature uninformative and the classes balanced: every row ties, so madnb.evaluate predicts each one
+    # again with the column form, from the enum and domain columns it carries beside the probabilities
+    db = hostile
+    db.execute(
+        "CREATE TABLE public.tied AS SELECT (ARRAY['blue', 'green', 'red'])[1 + (i / 3) % 3]::public.colour AS colour, "
+        "((i / 9) % 2)::public.c_int AS size, (ARRAY['light', 'dark'])[1 + (i / 18) % 2]::public.c_text AS shade, "
+        "(ARRAY['a', 'b', 'c'])[1 + i % 3] AS y FROM generate_series(0, 35) AS i"
+    )
+    db.execute("TRUNCATE public.spy_log")  # the table's literals went through the planted casts and checks
+    db.execute("SELECT madnb.train('h_tie', 'public.tied', 'y', categorical => ARRAY['size'])")
+    proba = [r[0] for r in db.execute("SELECT madnb_models.h_tie_predict_proba_array(t) FROM public.tied AS t")]
+    assert all(max(p) - min(p) < 1e-12 for p in proba)  # the situation: every row a tie
+    got = db.execute("SELECT madnb.evaluate('h_tie', 'public.tied')").fetchone()[0]
+    assert spied(db) == []
+    pred = [r[0] for r in db.execute("SELECT madnb_models.h_tie_predict(t), t.y FROM public.tied AS t")]
+    assert pred == ["a"] * 36  # predict's tie rule: the first class
+    assert got["accuracy"] == 12 / 36 and got["confusion_matrix"] == [[12, 0, 0], [12, 0, 0], [12, 0, 0]]

@@ -132,7 +132,7 @@ class Relation(QualifiedName):
 
 
 @dataclass(frozen=True)
-class Selection(Relation):
+class SubSelect(Relation):
     """Some rows of relation ``schema.name``: the sub-select ``select``, read wherever SQL reads a relation by its
     name (``FROM {sql} AS s``); one fold's sum in a table of every fold's complement
     (:func:`madnb_pl.merge.part_sums.write_complement_sums`)."""

@@ -27,7 +27,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from ..core.errors import MadnbError
-from ..core.names import Column, NewName, Relation, Selection, resolve_column
+from ..core.names import Column, NewName, Relation, SubSelect, resolve_column
 from ..core.sql import F8, Plpy, Sql, temp_name, without_jit
 from ..inputs.arrays import Training
 from ..release.statistics_table import Header, check_cells, create_table, create_with_types, now, write_header
@@ -335,12 +335,12 @@ COMPLEMENT_KEY = "fold"
 
 def write_complement_sums(plpy: Plpy, cells: Sql, folds: int, dest: NewName, training: Training) -> list[Relation]:
     """:func:`complement_sums_select` into a new temporary table ``dest``; return each fold's sum (in fold order) as
-    the relation a model derives from: a :class:`~madnb_pl.core.names.Selection` of ``dest``'s rows of that fold."""
+    the relation a model derives from: a :class:`~madnb_pl.core.names.SubSelect` of ``dest``'s rows of that fold."""
     with without_jit(plpy):  # cells' expressions grow with the columns (one VALUES row per Gaussian feature)
         plpy.execute(Sql(f"CREATE TEMPORARY TABLE {dest.sql} ON COMMIT DROP AS {complement_sums_select(cells, folds, training)}"))
     plpy.execute(Sql(f"ANALYZE {dest.sql}"))  # each model's derivation reads its fold's rows a few times: hash joins
     return [
-        Selection(dest.schema, dest.name, 0, Sql(
+        SubSelect(dest.schema, dest.name, 0, Sql(
             f"SELECT s.cls, s.attr, s.value, s.n, s.nv, s.mean, s.mean_lo, s.var, s.s1, s.s2 FROM {dest.sql} AS s "
             f"WHERE s.{COMPLEMENT_KEY} OPERATOR(pg_catalog.=) {f}"
         ))
