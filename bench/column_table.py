@@ -27,18 +27,21 @@ col_vs_export          train + predict (col_predict's statement) against the    
 col_floor_vs_export    its floor: the plain-SQL statistics + predict's 20
                        dictionary lookups alone (no Gaussian term, no arg-max),
                        against the same export path
-col_cv_floor           the floor of col_cross_validate: col_train's plain-SQL
-                       statistics grouped by each row's fold too (``madnb.fold`` of
+col_cv_floor           the floor of col_cross_validate: col_train's two plain-SQL
+                       statements grouped by each row's fold too (``madnb.fold`` of
                        the row's text, the default key) + col_predict's statement
                        with each row's fold beside its prediction, against the
                        same train + predict once
+col_cv_key             col_cross_validate with ``key => 'id'`` (each row's fold
+                       the md5 of its id's text, not of the whole row's), against
+                       the same train + predict once (for reference)
 =====================  ==========================================================  ========
 
 Printed beside them: the plain scan of the text table with its 15 values as a
 text array (a second, cheaper-to-beat scan); where batch prediction's time goes
 (each part of the generated expression alone, × the scan: the dictionary lookups,
 the per-row log-sum-exp); EXPLAIN (ANALYZE, BUFFERS) of the probability pass and
-of the training floor, and of col_cv_floor's two statements.
+of the training floor, and of col_cv_floor's three statements.
 
     python -m bench.column_table [--runs 5] [--out bench/results]   # its own cluster, about 5 minutes on 2 cores
     python -m bench.column_table --only-cv [--runs 5]               # col_cross_validate alone, printed; its plans
@@ -90,8 +93,16 @@ CAT = [f"c{j}" for j in range(1, NCAT + 1)]
 NUM = [f"f{j}" for j in range(1, NNUM + 1)]
 
 
+COMPUTED = "SELECT count(s.*) FROM "
+"""How a floor's statement returns one row and still computes every column of its sub-select: ``count(s.*)`` reads the
+whole row.  Over ``count(*)`` the planner replaces the sub-select's unused outputs by NULL and drops their aggregates
+(EXPLAIN VERBOSE: ``Output: class, NULL::bigint, NULL::double precision, ...``): until 2026-12-07 the floors' avg and
+var_samp were never computed (col_train's Gaussian statement 18 ms instead of 40)."""
+
+
 def floor_queries(table: str) -> list[sql.Composed]:
-    """The statistics madnb.train computes, in plain SQL (the floor of col_train)."""
+    """The statistics madnb.train computes, in plain SQL (the floor of col_train), every aggregate computed
+    (:data:`COMPUTED`)."""
     t = sql.Identifier(table)
     sets = sql.SQL(", ").join(sql.SQL("(class, {})").format(sql.Identifier(c)) for c in CAT)
     cats = sql.SQL(", ").join(sql.Identifier(c) for c in CAT)
@@ -99,8 +110,8 @@ def floor_queries(table: str) -> list[sql.Composed]:
         sql.SQL("count({c}), avg({c}), var_samp({c})").format(c=sql.Identifier(c)) for c in NUM
     )
     return [
-        sql.SQL("SELECT count(*) FROM (SELECT class, {}, count(*) FROM {} GROUP BY GROUPING SETS ({})) AS s").format(cats, t, sets),
-        sql.SQL("SELECT count(*) FROM (SELECT class, count(*), {} FROM {} GROUP BY class) AS s").format(aggs, t),
+        sql.SQL(COMPUTED + "(SELECT class, {}, count(*) FROM {} GROUP BY GROUPING SETS ({})) AS s").format(cats, t, sets),
+        sql.SQL(COMPUTED + "(SELECT class, count(*), {} FROM {} GROUP BY class) AS s").format(aggs, t),
     ]
 
 
@@ -110,31 +121,35 @@ seed 0."""
 
 
 def cv_floor_queries(table: str) -> list[sql.Composed]:
-    """The floor of col_cross_validate, without a model per fold: the statistics of col_train's floor grouped by each
-    row's fold too (the fold in a sub-select below the grouping sets, computed once per row), and col_predict's
+    """The floor of col_cross_validate, without a model per fold: col_train's two plain-SQL statements grouped by each
+    row's fold too (the fold in a sub-select below the grouping, computed once per row of each), and col_predict's
     statement with each row's fold beside its prediction (a cross-validation scores each row with one model, its
-    fold's)."""
+    fold's).  Every aggregate computed (:data:`COMPUTED`); the Gaussian ones in a ``GROUP BY fold, class`` of their
+    own, as col_train's floor: in the grouping sets as well (madnb's one pass, which keeps them in one aggregate,
+    madnb._moments), avg and var_samp make PostgreSQL sort every set but one (1.0 s instead of 0.3 + 0.25 s)."""
     t = sql.Identifier(table)
+    rows = sql.SQL("(SELECT " + FOLD + " AS f, t.* FROM {} AS t OFFSET 0) AS r").format(t)
     sets = sql.SQL(", ").join(sql.SQL("(r.f, r.class, r.{})").format(sql.Identifier(c)) for c in CAT)
-    aggs = sql.SQL(", ").join(sql.SQL("avg(r.{c}), var_samp(r.{c})").format(c=sql.Identifier(c)) for c in NUM)
+    cats = sql.SQL(", ").join(sql.SQL("r.{}").format(sql.Identifier(c)) for c in CAT)
+    aggs = sql.SQL(", ").join(sql.SQL("count(r.{c}), avg(r.{c}), var_samp(r.{c})").format(c=sql.Identifier(c)) for c in NUM)
     return [
-        sql.SQL("SELECT count(*) FROM (SELECT r.f, r.class, count(*), {} FROM (SELECT " + FOLD + " AS f, t.* FROM {} AS t OFFSET 0) AS r "
-                "GROUP BY GROUPING SETS ((r.f, r.class), {})) AS s").format(aggs, t, sets),
+        sql.SQL(COMPUTED + "(SELECT r.f, r.class, {}, count(*) FROM {} GROUP BY GROUPING SETS ({})) AS s").format(cats, rows, sets),
+        sql.SQL(COMPUTED + "(SELECT r.f, r.class, count(*), {} FROM {} GROUP BY r.f, r.class) AS s").format(aggs, rows),
         sql.SQL("CREATE TABLE {} AS SELECT t.id, " + FOLD + " AS f, {}(t) AS p FROM {} AS t").format(
             OUT, sql.Identifier("madnb_models", f"{MODEL}_predict"), t),
     ]
 
 
 def cv_floor_run(conn: psycopg.Connection[Any]) -> Any:
-    """col_cv_floor's statements, timed; the statistics under the per-fold pass's setting (a tenth of
-    parallel_tuple_cost: its fold computed in a parallel worker, as madnb's; column_pass.gather_factor)."""
-    stats, predict = cv_floor_queries(TABLE)
+    """col_cv_floor's statements, timed; the statistics under the per-fold pass's settings (a tenth of
+    parallel_tuple_cost: its fold computed in a parallel worker, as madnb's, column_pass.gather_factor; jit off)."""
+    *stats, predict = cv_floor_queries(TABLE)
 
     def run() -> float:
         conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(OUT))
         conn.execute("SET parallel_tuple_cost = 0.01")
         conn.execute("SET jit = off")
-        t = timed(lambda: conn.execute(stats))
+        t = timed(lambda: [conn.execute(q) for q in stats])
         conn.execute("RESET parallel_tuple_cost")
         conn.execute("RESET jit")
         return t + timed(lambda: conn.execute(predict))
@@ -227,7 +242,7 @@ def setup(conn: psycopg.Connection[Any]) -> None:
 
 
 def cross_validate_figure(conn: psycopg.Connection[Any], budget: Budget, reps: int) -> list[dict[str, Any]]:
-    """col_cross_validate (madnb.cross_validate, 5 folds) and col_cv_floor, each × train + predict once."""
+    """col_cross_validate (madnb.cross_validate, 5 folds), col_cv_floor and col_cv_key, each × train + predict once."""
     tq, tp = train_call(MODEL)
     train = run_all(conn, [tq], tp)
     predict = predict_run(conn, "predict")
@@ -236,12 +251,15 @@ def cross_validate_figure(conn: psycopg.Connection[Any], budget: Budget, reps: i
         return train() + predict()
 
     cv = sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0)")
+    by_id = sql.SQL("SELECT count(*) FROM madnb.cross_validate(%s, 'class', exclude => ARRAY['id'], folds => 5, seed => 0, key => 'id')")
     return [
         _row("col_cross_validate", measure(lambda: timed(lambda: conn.execute(cv, (TABLE,))), reps, budget, train_predict),
              "madnb.cross_validate 5 folds × train + predict once"),
         _row("col_cv_floor", measure(cv_floor_run(conn), reps, budget, train_predict),
              "the floor of col_cross_validate: the plain-SQL statistics grouped by each row's fold too + predict with each "
              "row's fold (no model per fold, no metrics) × train + predict once"),
+        _row("col_cv_key", measure(lambda: timed(lambda: conn.execute(by_id, (TABLE,))), reps, budget, train_predict),
+             "madnb.cross_validate 5 folds, key => 'id' (the fold the md5 of the id's text, not of the row's) × train + predict once"),
     ]
 
 
@@ -370,8 +388,9 @@ def floor_evidence(conn: psycopg.Connection[Any], reps: int, budget: Budget) -> 
     for title, q, tuple_cost in (
         ("the batch probability pass", explain + predict_statement("predict_proba_array"), None),
         ("the training floor (plain SQL, its categorical part)", explain + floor_queries(TABLE)[0], None),
-        ("col_cv_floor's statistics (parallel_tuple_cost = 0.01)", explain + cv_floor_queries(TABLE)[0], "0.01"),
-        ("col_cv_floor's prediction with each row's fold", explain + cv_floor_queries(TABLE)[1], None),
+        ("col_cv_floor's categorical statistics (parallel_tuple_cost = 0.01)", explain + cv_floor_queries(TABLE)[0], "0.01"),
+        ("col_cv_floor's Gaussian statistics (parallel_tuple_cost = 0.01)", explain + cv_floor_queries(TABLE)[1], "0.01"),
+        ("col_cv_floor's prediction with each row's fold", explain + cv_floor_queries(TABLE)[2], None),
     ):
         conn.execute("RESET max_parallel_workers_per_gather")
         conn.execute("RESET parallel_tuple_cost" if tuple_cost is None else f"SET parallel_tuple_cost = {tuple_cost}")

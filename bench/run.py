@@ -339,6 +339,7 @@ FIGURE_LABEL = {
     "col_cross_validate": "column table: `madnb.cross_validate` (5 folds) **× train + predict once**",
     "col_cv_floor": "column table: the floor of cross-validation (plain-SQL statistics by fold + predict with each row's fold) "
                     "**× train + predict once**",
+    "col_cv_key": "column table: `madnb.cross_validate` (5 folds) with `key => 'id'` **× train + predict once** (for reference)",
     "col_private_train": "column table: private `madnb.train` (ε = 1, public bounds, domain) **× exact `madnb.train`**",
     "col_vs_export": "column table: train + predict **× the export path** (fetch, encode, fit, predict, COPY back)",
     "col_floor_vs_export": "column table: the floor of train + predict (plain-SQL statistics + predict's dictionary lookups alone) "
