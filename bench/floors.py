@@ -456,7 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.floors", description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--only", default=",".join(CASES))
-    ap.add_argument("--keep", action="store_true", help="keep the other cases of the earlier floors.json in the results")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the other cases of the earlier floors.json in the results (always with --only a part of the cases)")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     only = set(args.only.split(","))
@@ -473,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     args.out.mkdir(parents=True, exist_ok=True)
     earlier = args.out / "floors.json"
-    if args.keep and earlier.exists():  # the cases not run now, as they were
+    if (args.keep or only != set(CASES)) and earlier.exists():  # the cases not run now, as they were: none is lost
         ran = {r["case"] for r in results}
         kept = [r for r in json.loads(earlier.read_text())["results"] if r["case"] not in ran]
         order = [c for c in CASES if c in only or any(r["case"].startswith(c) for r in kept)]
