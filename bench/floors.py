@@ -194,7 +194,7 @@ def cases(conn: psycopg.Connection[Any], only: set[str]) -> Iterator[Case]:
                 ex(f"VACUUM ANALYZE {name}")
     if "view_num" in only:
         d = DATASETS["num200k"]
-        _prepare(conn, "num200k")
+        prepare(conn, "num200k")
         ex(sql.SQL("SELECT madnb.create_nb_classify_view(%s, %s, 'num200k', 'id', 'attributes', %s, %s, 'bench_floor_view_num')"),
            (FP, CP, d.num_attrs, NP))
         g = gaussian_terms(conn, d.num_attrs)
@@ -228,7 +228,7 @@ def cases(conn: psycopg.Connection[Any], only: set[str]) -> Iterator[Case]:
         if _one(conn, "SELECT to_regclass('wide') IS NULL"):
             ex(d.create_sql())
             ex("VACUUM ANALYZE wide")
-        _prepare(conn, "wide")
+        prepare(conn, "wide")
         ex(sql.SQL("SELECT madnb.create_nb_classify_view(%s, %s, 'wide', 'id', 'attributes', %s, 'bench_floor_view_wide')"), (FP, CP, d.num_attrs))
         lut = "'{" + ",".join(f"-0.{(7 * i) % 97 + 1:02d}" for i in range(2 * d.num_attrs)) + "}'::float8[]"
         sums = ", ".join(f"sum(({lut})[2 * u.o + u.x - 1]) AS l{c}" for c in range(1, 4))
@@ -286,8 +286,8 @@ def cases(conn: psycopg.Connection[Any], only: set[str]) -> Iterator[Case]:
     if "adhoc" in only:
         for name in ("cat200k", "num200k", "mixed200k", "wide"):
             d = DATASETS[name]
-            _prepare(conn, name)
-            ex(_view_sql(name, "bench_floor_prep_view"))
+            prepare(conn, name)
+            ex(view_sql(name, "bench_floor_prep_view"))
             ex("DROP VIEW IF EXISTS bench_floor_adhoc")
             if d.numeric:
                 ex("SELECT madnb.create_nb_classify_view(%s, 'class', 'attributes', %s, %s, 'id', 'attributes', %s, 'bench_floor_adhoc')",
@@ -336,13 +336,14 @@ def _train_sql(name: str, fp: str = FP, cp: str = CP, np: str = NP) -> str:
     return f"SELECT madnb.create_nb_prepared_data_tables('{name}', 'class', 'attributes', {d.num_attrs}, '{fp}', '{cp}')"
 
 
-def _view_sql(name: str, view: str) -> str:
+def view_sql(name: str, view: str) -> str:
+    """The classify view ``view`` over ``name``'s prepared tables (FP, CP and, with numeric attributes, NP)."""
     d = DATASETS[name]
     tail = f", '{NP}'" if d.numeric else ""
     return f"SELECT madnb.create_nb_classify_view('{FP}', '{CP}', '{name}', 'id', 'attributes', {d.num_attrs}{tail}, '{view}')"
 
 
-def _prepare(conn: psycopg.Connection[Any], name: str) -> None:
+def prepare(conn: psycopg.Connection[Any], name: str) -> None:
     """The prepared model tables of ``name`` (FP, CP and, with numeric attributes, NP), made again (views on them go)."""
     for t in (FP, CP, NP):
         conn.execute(sql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(sql.Identifier(t)))

@@ -57,10 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         conn.execute(SUPPORT_SQL)
         conn.execute(d.create_sql())
         conn.execute(f"VACUUM ANALYZE {TABLE}")
-        conn.execute("SELECT madnb.create_nb_prepared_data_tables(%s, 'class', 'attributes', %s, %s, %s, %s, %s)",
-                     (TABLE, d.numeric_text, d.num_attrs, floors.FP, floors.NP, floors.CP))
-        conn.execute("SELECT madnb.create_nb_classify_view(%s, %s, %s, 'id', 'attributes', %s, %s, %s)",
-                     (floors.FP, floors.CP, TABLE, d.num_attrs, floors.NP, VIEW))
+        floors.prepare(conn, TABLE)  # the prepared tables as bench.floors' view_num makes them
+        conn.execute(floors.view_sql(TABLE, VIEW))
         floor = floors.argmax_select(TABLE, floors.gaussian_terms(conn, d.num_attrs))
         conn.execute(f"CREATE TABLE {OUT} AS SELECT * FROM {VIEW}")  # warm: the table and the model read once
         conn.execute(f"DROP TABLE {OUT}")
