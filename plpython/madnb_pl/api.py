@@ -49,6 +49,7 @@ from .core.names import (
     Relation,
     created,
     distinct_outputs,
+    has_columns,
     refuse_nondeterministic_collation,
     resolve_column,
     resolve_new_name,
@@ -266,18 +267,6 @@ def _check_num_attrs(plpy: Plpy, n: int, fp: Relation, numeric_stats: Relation |
         )
 
 
-def _has_columns(plpy: Plpy, rel: Relation, names: list[str]) -> bool:
-    rows = plpy.execute(
-        plpy.prepare(
-            Sql("SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute "
-            "WHERE attrelid = $1 AND attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) AND attnum > 0 AND NOT attisdropped"),
-            ["oid", "text[]"],
-        ),
-        [rel.oid, names],
-    )
-    return int(rows[0]["k"]) == len(names)
-
-
 _FEATURE_COLUMNS = ["class", "attr", "value", "cnt", "attr_cnt"]
 _PRIOR_COLUMNS = ["class", "class_cnt", "all_cnt"]
 
@@ -288,7 +277,7 @@ def _check_not_swapped(plpy: Plpy, fp: Relation, cp: Relation) -> None:
         ("classPriorsSource", cp, _PRIOR_COLUMNS, _FEATURE_COLUMNS, "a feature probabilities table"),
         ("featureProbsSource", fp, _FEATURE_COLUMNS, _PRIOR_COLUMNS, "a class priors table"),
     ):
-        if not _has_columns(plpy, rel, want) and _has_columns(plpy, rel, other):
+        if not has_columns(plpy, rel, want) and has_columns(plpy, rel, other):
             raise MadnbError(
                 "42703",
                 f"{argument} {rel.display} looks like {looks_like}",

@@ -288,6 +288,20 @@ def resolve_column(plpy: Plpy, rel: Relation, text: str | None, argument: str, c
     return resolve_columns(plpy, rel, [text], argument, compared)[0]
 
 
+def has_columns(plpy: Plpy, rel: Relation, names: Sequence[str]) -> bool:
+    """Whether ``rel`` has every column of ``names`` (distinct catalog names, not identifiers to parse)."""
+    rows = plpy.execute(
+        plpy.prepare(
+            Sql("SELECT pg_catalog.count(*)::pg_catalog.int4 AS k FROM pg_catalog.pg_attribute AS a "
+            "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname::pg_catalog.text OPERATOR(pg_catalog.=) ANY ($2) "
+            "AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"),
+            ["pg_catalog.oid", "pg_catalog.text[]"],
+        ),
+        [rel.oid, list(names)],
+    )
+    return int(rows[0]["k"]) == len(set(names))
+
+
 # One row per wanted column (in the order asked, NULL where there is none): its type as SQL text
 # (format_type qualifies every type outside pg_catalog under the pinned search_path, so the text
 # means the same type in the SQL built from it), its element type for an array, and -- for

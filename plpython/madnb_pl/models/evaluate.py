@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import MadnbError, entry_point
-from ..core.names import Column, ModelName, Relation, resolve_column, resolve_relation
+from ..core.names import Column, ModelName, Relation, has_columns, resolve_column, resolve_relation
 from ..core.progress import Progress
 from ..core.sql import F8, Plpy, Sql, once, quote_ident, setting, temp_name, text_sql, type_is_builtin, without_jit
 from . import decisions
@@ -126,13 +126,7 @@ def tie_rows(plpy: Plpy, m: CatalogModel, source: Relation) -> TieRows | None:
         return f"q.x{len(columns)}"
 
     arguments = kind.row_arguments(training, field)
-    if arguments is None or not source.oid:
-        return None
-    present = {str(r["a"]) for r in plpy.execute(plpy.prepare(Sql(
-        "SELECT a.attname::pg_catalog.text AS a FROM pg_catalog.pg_attribute AS a "
-        "WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped"
-    ), ["pg_catalog.oid"]), [source.oid])}
-    if not set(columns) <= present:
+    if arguments is None or not source.oid or not has_columns(plpy, source, columns):
         return None
     return TieRows(columns, arguments)
 

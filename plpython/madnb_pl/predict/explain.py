@@ -251,10 +251,10 @@ def table_statements(
         declare, b = table_body(training, m, [f"${j}" for j in range(1, training.num_attrs + 1)], inline, names.helper)
         column = Form(generated.column_parameters(training), generated.column_signature(training),
                       "the feature values (each NULL, a missing value, unless given)", [(JSONB, b)], inline, declare)
-    row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
-    if generated.row_form_calls_column_form(training):
-        call_args = ", ".join(f"{f.column.sql} => {v}" for f, v in zip(training.features, row_values, strict=True))
+    call_args = generated.row_arguments(training, lambda c: f"($1).{c.sql}")
+    if call_args is not None:
         return statements(names, comment_prefix, volatility, quote, column, call_args)
+    row_values: list[str] = [column_value_sql(f"($1).{f.column.sql}", f) for f in training.features]
     declare, b = table_body(training, m, row_values, inline, names.helper)
     return statements(names, comment_prefix, volatility, quote, column, None,
                       ([str(f.column.sql) for f in training.features], b, inline, declare))
