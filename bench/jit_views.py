@@ -3,8 +3,9 @@
 On num1m (1,000,000 rows × 10 Gaussian attributes, 3 classes) the classify view's
 plan costs more than ``jit_above_cost`` (100,000, PostgreSQL's default), and JIT,
 on by default, compiles it in every process; num200k's plan stays below.  This
-prints and writes EXPLAIN (ANALYZE)'s JIT lines of ``CREATE TABLE ... AS SELECT *
-FROM`` the view, and of the same per-row expression with the model's numbers as
+times ``CREATE TABLE ... AS SELECT * FROM`` the view against make bench's baseline
+(median of ``--runs``, paired run by run), and prints and writes EXPLAIN (ANALYZE)'s
+JIT lines of it, and of the same per-row expression with the model's numbers as
 constants (bench.floors' hand-written floor of view_num, :func:`bench.floors.argmax_select`
 over :func:`bench.floors.gaussian_terms`), and of the view with its model read
 replaced by a scan of that model's one row, copied into a table (:func:`one_row_model`:
@@ -15,7 +16,7 @@ read the model tables live inside the view's plan (with the view owner's rights)
 the third statement measures how much of the view's time a model read of fewer
 nodes could save.
 
-    python -m bench.jit_views [--out bench/results]   # its own cluster, about a minute
+    python -m bench.jit_views [--runs 5] [--out bench/results]   # its own cluster, about two minutes
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The benchmark's floors compute what they name: every aggregate of a floor's statement is in its plan.
+"""The benchmark's floors compute what they name: every aggregate of a floor's statement is in its plan;
+bench.jit_views' one-row-model view returns what the view returns.
 
 A floor (bench/column_table.py, bench/floors.py) returns one row, the count of
 its sub-select's rows, so that nothing is sent to the client.  Over
@@ -21,7 +22,7 @@ from psycopg import sql
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))  # the bench package lives beside madnb, not on the tests' path
-from bench import column_table, floors  # noqa: E402
+from bench import column_table, floors, jit_views  # noqa: E402
 from bench.datagen import DATASETS  # noqa: E402
 
 
@@ -66,3 +67,19 @@ def test_over_count_star_the_planner_drops_the_aggregates(column_tables: psycopg
     _cats, gauss = column_table.floor_queries("col_text")
     pruned = sql.SQL(gauss.as_string(column_tables).replace(column_table.COMPUTED, "SELECT count(*) FROM ", 1))
     assert computed(column_tables, pruned) == []
+
+
+def test_the_one_row_model_view_returns_the_views_rows_without_reading_the_model_tables(db: psycopg.Connection[Any]) -> None:
+    # bench.jit_views measures how much a model read of fewer nodes could save with this view: the same rows, the model
+    # read from a copy of its one row
+    db.execute("CREATE TABLE num1m (id int PRIMARY KEY, class int, attributes float8[])")
+    db.execute("INSERT INTO num1m SELECT i, i % 3, ARRAY(SELECT (i * j) % 17 + (i % 3) * 2.5 FROM generate_series(1, 10) AS j) "
+               "FROM generate_series(1, 300) AS i")
+    floors.prepare(db, "num1m")
+    db.execute(floors.view_sql("num1m", "jit_view"))
+    jit_views.one_row_model(db, "jit_view", "jit_model_row", "jit_view_one_row")
+    rows = db.execute("SELECT key, nb_classification FROM jit_view ORDER BY key").fetchall()
+    assert len(rows) == 300 and len({tuple(r[1]) for r in rows}) > 1
+    assert db.execute("SELECT key, nb_classification FROM jit_view_one_row ORDER BY key").fetchall() == rows
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN SELECT * FROM jit_view_one_row"))
+    assert "jit_model_row" in plan and not re.search(rf"\b({floors.FP}|{floors.CP}|{floors.NP})\b", plan), plan
