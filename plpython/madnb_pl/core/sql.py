@@ -113,7 +113,13 @@ def once(expr: str) -> str:
     identity function declared VOLATILE, keeps the planner from flattening the level (a sub-select in FROM) into
     the one above, which would compute the expression once per reference there; it is PARALLEL SAFE (the level
     stays in the parallel workers, unlike OFFSET 0) and LANGUAGE sql, inlined once the level is planned (no call
-    per row)."""
+    per row).
+
+    Why OFFSET 0 keeps the levels above it in the leader: PostgreSQL 15 scans a sub-select with LIMIT / OFFSET in
+    a worker only if ``limit_needed`` finds none (allpaths.c, set_rel_consider_parallel), and it asks before the
+    literal's cast to int8 is folded, so ``OFFSET 0`` counts as an offset; ``OFFSET '0'::pg_catalog.int8``, a
+    constant from the parser, does not (measured 2026-12-07: the levels of a prepared view then run below the
+    Gather, at no gain on 2 cores, where the leader and two workers share the CPU)."""
     return f"madnb._once({expr})"
 
 
