@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,8 @@ MODEL_ROW = "bench_jit_model_row"
 ONE_ROW_VIEW = "bench_jit_classify_one_row"
 BASELINE = f"SELECT sum(v) FROM {TABLE}, unnest(attributes) AS v"
 """make bench's baseline of the views (bench.floors' view_num): one pass over every element of the table."""
+BUDGET = timing.Budget(per_figure=120.0, deadline=3600.0)
+"""Room for every run asked (a statement and its baseline take about 3 s on num1m)."""
 
 
 def one_row_model(conn: psycopg.Connection[Any], view: str, table: str, out_view: str) -> None:
@@ -75,22 +76,21 @@ def jit_lines(conn: psycopg.Connection[Any], query: str, jit: str) -> list[str]:
     return [line.strip() for line in plan if line.strip().startswith(("Functions:", "Timing:", "Execution Time:"))]
 
 
-def timed_ratios(conn: psycopg.Connection[Any], query: str, jit: str, baseline: str, runs: int) -> tuple[float, float]:
-    """Median time (ms) of ``CREATE TABLE OUT AS query`` under ``jit``, without EXPLAIN, and the median of its ratios
-    to ``baseline``, each run paired with a run of the baseline just before it (both under ``jit``)."""
+def timed_figure(conn: psycopg.Connection[Any], query: str, jit: str, baseline: str, runs: int) -> timing.Figure:
+    """``CREATE TABLE OUT AS query`` under ``jit``, without EXPLAIN, measured as make bench measures (bench.timing:
+    ``runs`` runs after a discarded warm-up, each paired with a run of ``baseline`` just before it, both under
+    ``jit``; the ratio the median of the pairs' ratios)."""
+
+    def run() -> float:
+        conn.execute(f"DROP TABLE IF EXISTS {OUT}")
+        return timing.timed(lambda: conn.execute(f"CREATE TABLE {OUT} AS {query}"))
+
     conn.execute(f"SET jit = {jit}")
-    times, ratios = [], []
     try:
-        for _ in range(runs):
-            base = timing.timed(lambda: conn.execute(baseline))
-            conn.execute(f"DROP TABLE IF EXISTS {OUT}")
-            t = timing.timed(lambda: conn.execute(f"CREATE TABLE {OUT} AS {query}"))
-            times.append(t)
-            ratios.append(t / base)
+        return timing.measure(run, runs, BUDGET, lambda: timing.timed(lambda: conn.execute(baseline)))
     finally:
         conn.execute("RESET jit")
         conn.execute(f"DROP TABLE IF EXISTS {OUT}")
-    return statistics.median(times) * 1000, statistics.median(ratios)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,17 +114,18 @@ def main(argv: list[str] | None = None) -> int:
              f"Command: `python -m bench.jit_views`. Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
              f"PostgreSQL {conn.execute('SHOW server_version').fetchone()[0]}, `LocalCluster(fast=True)`, jit_above_cost "
              f"{conn.execute('SHOW jit_above_cost').fetchone()[0]}. Table {TABLE}: 1,000,000 rows × 10 Gaussian attributes, "
-             "3 classes. For each statement: the median of "
-             f"{args.runs} timed runs of `CREATE TABLE ... AS` it (no EXPLAIN), each paired with a run of the baseline "
+             "3 classes. For each statement, as make bench measures (bench.timing): the median of "
+             f"{args.runs} timed runs of `CREATE TABLE ... AS` it after a discarded warm-up (no EXPLAIN), each paired with a run of the baseline "
              f"`{BASELINE}` just before it (ratio: the median of the pairs' ratios), then EXPLAIN (ANALYZE)'s JIT lines "
              "of one more run (EXPLAIN's own timing of every node and row adds to its execution time).", ""]
         for title, query in (("madnb's classify view (prepared tables)", f"SELECT * FROM {VIEW}"),
                              ("the same view, its model read from a one-row table", f"SELECT * FROM {ONE_ROW_VIEW}"),
                              ("the floor: the same per-row expression, the model's numbers as constants", floor)):
             for jit in ("on", "off"):
-                ms, ratio = timed_ratios(conn, query, jit, BASELINE, args.runs)
+                fig = timed_figure(conn, query, jit, BASELINE, args.runs)
                 lines = jit_lines(conn, query, jit)
-                L += [f"{title}, jit = {jit}: {ms:.0f} ms, {ratio:.2f}× the baseline", "", "```", *lines, "```", ""]
+                L += [f"{title}, jit = {jit}: {fig.median * 1000:.0f} ms, {fig.ratio:.2f}× the baseline ({len(fig.runs)} runs)",
+                      "", "```", *lines, "```", ""]
     text = "\n".join(L)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "jit_views.md").write_text(text)
