@@ -386,6 +386,44 @@ def test_the_release_sampler_draws_the_numbers_of_the_reference_sampler_from_the
         noise._SecretsSource().discrete_laplace_many(1, 1, 1)  # t = 1: the reference's own case (no trials of t * k)
 
 
+def test_the_release_sampler_draws_its_rare_trials_as_the_reference_does(monkeypatch):
+    # discrete_laplace_many reads the block in place of randbelow; its rare cases take their own branches: a
+    # ninth trial of U's Bernoulli (randbelow(9t), its shape computed in the loop) and V's trials past
+    # randbelow(256) (two bytes: randbelow itself).  Uniform bytes almost never reach them, so these bytes are
+    # skewed (mostly zero, some 0xFF, runs of 300 zeros, which make V's trials succeed past n = 256); the
+    # numbers and the source's position must still be the reference's
+    import secrets
+
+    def skewed(seed: int):
+        rnd = random.Random(seed)
+
+        def token_bytes(n: int) -> bytes:
+            out = bytearray()
+            while len(out) < n:
+                x = rnd.random()
+                out += bytes(300) if x < 0.002 else bytes([0 if x < 0.6 else 0xFF if x < 0.8 else rnd.randrange(256)])
+            return bytes(out[:n])
+
+        return token_bytes
+
+    class Recording(noise._SecretsSource):
+        asked: set[int] = set()
+
+        def randbelow(self, n: int) -> int:
+            self.asked.add(n)
+            return super().randbelow(n)
+
+    t, s = 2**10, 3
+    monkeypatch.setattr(secrets, "token_bytes", skewed(7))
+    reference_source = Recording()
+    reference = [noise._discrete_laplace_ts(t, s, reference_source) for _ in range(3000)]
+    assert 9 * t in Recording.asked and 257 in Recording.asked  # both rare paths were taken
+    monkeypatch.setattr(secrets, "token_bytes", skewed(7))
+    source = noise._SecretsSource()
+    assert source.discrete_laplace_many(t, s, 3000) == reference
+    assert (source._block, source._pos) == (reference_source._block, reference_source._pos)
+
+
 def test_the_release_of_an_array_from_the_secure_source_fits_the_exact_pmf():
     # madnb._dp_laplace_array's path for the CSPRNG (discrete_laplace_many), checked against the pmf itself
     eps = 0.5
