@@ -243,6 +243,42 @@ def test_evaluate_predicts_exactly_what_predict_does_on_ties_and_near_ties(db):
     assert_close(got, expected(classes, y, pred, proba))
 
 
+def test_both_spellings_of_the_clear_class_rule_read_the_class_the_margin_defines(db):
+    # predicted_class_sql's rule: class i is read off the probabilities when every other class's is below 0.99
+    # times its own (CLEAR_MARGIN); otherwise the row takes the exact path (here 0).  Up to PAIRWISE_CLASSES
+    # classes it compares pair by pair, past them against the largest computed a level below: on the same
+    # arrays (random, second exactly at / one ulp around the margin, equal, zeros, a NaN, a NULL element)
+    # both spellings give the class the rule defines, computed here in float64
+    from madnb_pl.models.evaluate import CLEAR_MARGIN, PAIRWISE_CLASSES, margin_sql, predicted_class_sql, subscripts
+
+    rng = np.random.default_rng(3)
+    for k in range(2, PAIRWISE_CLASSES + 3):
+        rows: list[list[float | None]] = [list(rng.dirichlet(np.ones(k) * a)) for a in (0.3, 1.0, 5.0) for _ in range(40)]
+        for top in (0.6, 0.3, 1.0 / k):
+            edge = top * (1 - CLEAR_MARGIN)
+            for second in (edge, np.nextafter(edge, 0), np.nextafter(edge, 1), top):
+                rows.append([top, second] + [0.0] * (k - 2))
+                rows.append([0.0] * (k - 2) + [second, top])
+        rows += [[0.0] * k, [float("nan")] + [0.1] * (k - 1), [None] + [0.5] * (k - 1)]
+        pairwise = predicted_class_sql(subscripts(k, "q.pr"), None, "0")
+        largest = margin_sql(subscripts(k, "q.pr"))
+        largest = largest or f"GREATEST({', '.join(subscripts(k, 'q.pr'))}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::float8"
+        margin = predicted_class_sql(subscripts(k, "q.pr"), "q.m", "0")
+        both = f"SELECT {pairwise}, {margin.replace('q.m', f'({largest})')} FROM (SELECT %s::float8[] AS pr) AS q"
+        for r in rows:
+            a, b = db.execute(both, (r,)).fetchone()
+            if None in r:  # no class is clear beside a NULL: the exact path (the margin's spelling skipped the NULL)
+                assert a == 0, (k, r, a)
+                continue
+            if any(v != v for v in r):  # NaN: above every number in PostgreSQL's order, in both spellings
+                assert a == b == 1, (k, r, a, b)
+                continue
+            clear = [i for i, p in enumerate(r) if all(q < p * (1 - CLEAR_MARGIN) for j, q in enumerate(r) if j != i)]
+            want = clear[0] + 1 if clear else 0
+            assert (a, b) == (want, want), (k, r, a, b)
+        assert (margin_sql(subscripts(k, "q.pr")) is None) == (k <= PAIRWISE_CLASSES)
+
+
 def test_evaluate_scans_the_source_in_parallel_workers(db):
     noisy_three_classes(db, 2000)
     db.execute("SET parallel_setup_cost = 0")

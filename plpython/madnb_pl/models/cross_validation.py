@@ -259,7 +259,8 @@ def scoring_sql(
     level below is not merged into it), and g is the group of (point i from 0, fold
     f): ``f + folds * i``, the 1-based position of its branch in ``branches``.  Above,
     each value computed once too (:func:`once`, not OFFSET 0, which would keep these
-    levels and the metrics' grouping in the leader): the largest probability, then the
+    levels and the metrics' grouping in the leader): the largest probability (past
+    :data:`madnb_pl.models.evaluate.PAIRWISE_CLASSES` classes), then the
     predicted class read off the probabilities as madnb.evaluate reads it
     (:func:`madnb_pl.models.evaluate.predicted_class_sql`), ``madnb._nb_best`` of the
     row's scores only for a row near a tie.  So the metrics' grouping runs partially in
@@ -300,15 +301,16 @@ def scoring_sql(
         scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
     largest = evaluate.margin_sql(evaluate.subscripts(k, "p.pr"))
     top = "GREATEST(" + ", ".join(f"p.s[{j}]" for j in range(1, k + 1)) + ")"
-    best = evaluate.predicted_class_sql(evaluate.subscripts(k, "p.pr"), "p.m", "madnb._nb_best(p.s)")
+    best = evaluate.predicted_class_sql(evaluate.subscripts(k, "p.pr"), None if largest is None else "p.m", "madnb._nb_best(p.s)")
+    margin = "" if largest is None else f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {once(largest)} AS m "
     return Sql(
         f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr{w} "
-        f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {once(largest)} AS m "
+        f"{margin}"
         f"FROM (SELECT p.g, p.y, p.s{w}, {once(proba_sql(k, 'p.s', 'p.top', 'p.lse'))} AS pr "
         f"FROM (SELECT p.g, p.y, p.s{w}, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
         f"FROM (SELECT p.g, p.y, p.s{w}, {once(top)} AS top "
         f"FROM (SELECT p.g, p.y{w}, {once(scores)} AS s "
-        f"FROM ({rows}) AS p) AS p) AS p) AS p) AS p) AS p"
+        f"FROM ({rows}) AS p) AS p) AS p) AS p{'' if largest is None else ') AS p'}) AS p"
     )
 
 

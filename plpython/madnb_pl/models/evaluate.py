@@ -65,22 +65,33 @@ def subscripts(k: int, pr: str) -> list[str]:
     return [f"{pr}[{i}]" for i in range(1, k + 1)]
 
 
-def margin_sql(probs: list[str]) -> str:
+PAIRWISE_CLASSES = 4
+"""Up to this many classes (from 2) :func:`predicted_class_sql` compares the probabilities pair by pair, with no
+largest probability computed a level below (:func:`margin_sql` is None): one level fewer, whose projection of
+every carried column cost more than the comparisons (cat200k's evaluate statement, 3 classes, paired with one
+batch probability pass: 1.16x -> 1.12x).  Its k * (k - 1) comparisons outgrow the largest's k past a few classes."""
+
+
+def margin_sql(probs: list[str]) -> str | None:
     """The largest of probabilities ``probs`` (the SQL of each) times 1 - :data:`CLEAR_MARGIN`: the ``m`` of
-    :func:`predicted_class_sql`."""
+    :func:`predicted_class_sql`, computed once a level below it; None when it takes none (2 to
+    :data:`PAIRWISE_CLASSES` classes)."""
     if not probs:
         return f"NULL::{F8}"
+    if 2 <= len(probs) <= PAIRWISE_CLASSES:
+        return None
     return f"GREATEST({', '.join(probs)}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}"
 
 
-def predicted_class_sql(probs: list[str], m: str, exact: str) -> str:
+def predicted_class_sql(probs: list[str], m: str | None, exact: str) -> str:
     """The predicted class's position from a row's probabilities ``probs`` (the SQL of each, in the classes'
     order): ``<m>_predict``'s.
 
-    ``m`` is the largest probability times 1 - :data:`CLEAR_MARGIN` (computed once
-    per row a level below) and ``exact`` the position of the model's own
+    ``m`` is the largest probability times 1 - :data:`CLEAR_MARGIN` (:func:`margin_sql`, computed once
+    per row a level below; None when that is None) and ``exact`` the position of the model's own
     ``<m>_predict`` of the row.  When exactly one class's probability reaches ``m``,
-    that class is the one ``<m>_predict`` returns: its arg-max (``madnb._nb_best``)
+    that class is the one ``<m>_predict`` returns (without ``m``: the class whose probability times
+    1 - CLEAR_MARGIN exceeds every other's, the same class, as that product for the largest is ``m``): its arg-max (``madnb._nb_best``)
     takes the first class whose log-likelihood is within 1e-12 * max(1, |best|)
     of the best, and another class below (1 - CLEAR_MARGIN) times the best probability
     is more than CLEAR_MARGIN below it in log-likelihood, which exceeds that tolerance
@@ -92,6 +103,12 @@ def predicted_class_sql(probs: list[str], m: str, exact: str) -> str:
     k = len(probs)
     if k == 0:
         return "NULL::pg_catalog.int4"
+    if m is None:
+        clear = [
+            " AND ".join(f"{q} OPERATOR(pg_catalog.<) ({p} OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8})" for j, q in enumerate(probs) if j != i)
+            for i, p in enumerate(probs)
+        ]
+        return "CASE " + " ".join(f"WHEN {c} THEN {i}" for i, c in enumerate(clear, start=1)) + f" ELSE {exact} END"
     reach = [f"{p} OPERATOR(pg_catalog.>=) {m}" for p in probs]
     count = " OPERATOR(pg_catalog.+) ".join(f"CASE WHEN {r} THEN 1 ELSE 0 END" for r in reach)
     first = "CASE " + " ".join(f"WHEN {r} THEN {i}" for i, r in enumerate(reach[:-1], start=1)) + f" ELSE {k} END" if k > 1 else "1"
@@ -156,7 +173,7 @@ def scored_rows_sql(
     workers, unlike OFFSET 0): the scan (each row's label, probabilities -- the model's
     one call -- and what ``<m>_predict`` of the row needs for the rows near a tie: the
     columns its row form reads (``ties``: :class:`TieRows`), else the row itself), the largest
-    probability, and the predicted class (:func:`predicted_class_sql`).  All of
+    probability (past :data:`PAIRWISE_CLASSES` classes), and the predicted class (:func:`predicted_class_sql`).  All of
     it, and :func:`aggregate_sql`'s grouping (partially, per worker), runs in the parallel
     workers: the leader gathers a few rows per worker, not every row with its probabilities
     (cat200k of bench.models, paired with one batch probability pass: 1.21-1.26x -> 1.09-1.18x).
@@ -187,13 +204,17 @@ def scored_rows_sql(
         return f"""
   SELECT 1 AS g, q.t, madnb._nb_decide($3::pg_catalog.jsonb, q.pr) AS h, q.y, q.pr
   FROM ({scan}) AS q"""
-    probs = subscripts(k, "q.pr")
-    best = predicted_class_sql(probs, "q.m", f"pg_catalog.array_position({classes}, {h})")
+    largest = margin_sql(subscripts(k, "p.pr"))
+    best = predicted_class_sql(subscripts(k, "q.pr"), None if largest is None else "q.m", f"pg_catalog.array_position({classes}, {h})")
     # h computed once too: grouped by (planned as) a column of its level, not by an expression of the carried
     # columns, whose distinct values PostgreSQL would multiply into a group per row (sorted, spilled to disk)
+    if largest is None:
+        return f"""
+  SELECT 1 AS g, q.t, {once(best)} AS h, q.y, q.pr
+  FROM ({scan}) AS q"""
     return f"""
   SELECT 1 AS g, q.t, {once(best)} AS h, q.y, q.pr
-  FROM (SELECT p.*, {once(margin_sql(subscripts(k, "p.pr")))} AS m
+  FROM (SELECT p.*, {once(largest)} AS m
         FROM ({scan}) AS p) AS q"""
 
 
