@@ -4,8 +4,8 @@ On num1m (1,000,000 rows × 10 Gaussian attributes, 3 classes) the classify view
 plan costs more than ``jit_above_cost`` (100,000, PostgreSQL's default), and JIT,
 on by default, compiles it in every process; num200k's plan stays below.  This
 times ``CREATE TABLE ... AS SELECT * FROM`` the view against make bench's baseline
-(median of ``--runs``, paired run by run), and prints and writes EXPLAIN (ANALYZE)'s
-JIT lines of it, and of the same per-row expression with the model's numbers as
+(median of ``--runs``, paired run by run), and prints and writes EXPLAIN (ANALYZE, BUFFERS)
+of it (its JIT lines among them), and of the same per-row expression with the model's numbers as
 constants (bench.floors' hand-written floor of view_num, :func:`bench.floors.argmax_select`
 over :func:`bench.floors.gaussian_terms`), and of the view with its model read
 replaced by a scan of that model's one row, copied into a table (:func:`one_row_model`:
@@ -64,16 +64,16 @@ def one_row_model(conn: psycopg.Connection[Any], view: str, table: str, out_view
     conn.execute(f"CREATE VIEW {out_view} AS {text[:start]}(SELECT * FROM {table}){text[end + 1:]}")
 
 
-def jit_lines(conn: psycopg.Connection[Any], query: str, jit: str) -> list[str]:
-    """EXPLAIN (ANALYZE)'s JIT lines and execution time of ``CREATE TABLE OUT AS query`` under ``jit``."""
+def plan_lines(conn: psycopg.Connection[Any], query: str, jit: str) -> list[str]:
+    """EXPLAIN (ANALYZE, BUFFERS) of ``CREATE TABLE OUT AS query`` under ``jit``: the whole plan, its JIT lines
+    (functions compiled, compile times) among them."""
     conn.execute(f"DROP TABLE IF EXISTS {OUT}")
     conn.execute(f"SET jit = {jit}")
     try:
-        plan = [r[0] for r in conn.execute(f"EXPLAIN (ANALYZE) CREATE TABLE {OUT} AS {query}")]
+        return [r[0] for r in conn.execute(f"EXPLAIN (ANALYZE, BUFFERS) CREATE TABLE {OUT} AS {query}")]
     finally:
         conn.execute("RESET jit")
         conn.execute(f"DROP TABLE IF EXISTS {OUT}")
-    return [line.strip() for line in plan if line.strip().startswith(("Functions:", "Timing:", "Execution Time:"))]
 
 
 def timed_figure(conn: psycopg.Connection[Any], query: str, jit: str, baseline: str, runs: int) -> timing.Figure:
@@ -116,14 +116,14 @@ def main(argv: list[str] | None = None) -> int:
              f"{conn.execute('SHOW jit_above_cost').fetchone()[0]}. Table {TABLE}: 1,000,000 rows × 10 Gaussian attributes, "
              "3 classes. For each statement, as make bench measures (bench.timing): the median of "
              f"{args.runs} timed runs of `CREATE TABLE ... AS` it after a discarded warm-up (no EXPLAIN), each paired with a run of the baseline "
-             f"`{BASELINE}` just before it (ratio: the median of the pairs' ratios), then EXPLAIN (ANALYZE)'s JIT lines "
-             "of one more run (EXPLAIN's own timing of every node and row adds to its execution time).", ""]
+             f"`{BASELINE}` just before it (ratio: the median of the pairs' ratios), then EXPLAIN (ANALYZE, BUFFERS) "
+             "of one more run, its JIT lines at the end (EXPLAIN's own timing of every node and row adds to its execution time).", ""]
         for title, query in (("madnb's classify view (prepared tables)", f"SELECT * FROM {VIEW}"),
                              ("the same view, its model read from a one-row table", f"SELECT * FROM {ONE_ROW_VIEW}"),
                              ("the floor: the same per-row expression, the model's numbers as constants", floor)):
             for jit in ("on", "off"):
                 fig = timed_figure(conn, query, jit, BASELINE, args.runs)
-                lines = jit_lines(conn, query, jit)
+                lines = plan_lines(conn, query, jit)
                 L += [f"{title}, jit = {jit}: {fig.median * 1000:.0f} ms, {fig.ratio:.2f}× the baseline ({len(fig.runs)} runs)",
                       "", "```", *lines, "```", ""]
     text = "\n".join(L)
