@@ -249,7 +249,7 @@ def test_both_spellings_of_the_clear_class_rule_read_the_class_the_margin_define
     # classes it compares pair by pair, past them against the largest computed a level below: on the same
     # arrays (random, second exactly at / one ulp around the margin, equal, zeros, a NaN, a NULL element)
     # both spellings give the class the rule defines, computed here in float64
-    from madnb_pl.models.evaluate import CLEAR_MARGIN, PAIRWISE_CLASSES, margin_sql, predicted_class_sql, subscripts
+    from madnb_pl.models.evaluate import CLEAR_MARGIN, PAIRWISE_CLASSES, margin_level_sql, margin_sql, predicted_class_sql, subscripts
 
     rng = np.random.default_rng(3)
     for k in range(2, PAIRWISE_CLASSES + 3):
@@ -262,7 +262,6 @@ def test_both_spellings_of_the_clear_class_rule_read_the_class_the_margin_define
         rows += [[0.0] * k, [float("nan")] + [0.1] * (k - 1), [None] + [0.5] * (k - 1)]
         pairwise = predicted_class_sql(subscripts(k, "q.pr"), None, "0")
         largest = margin_sql(subscripts(k, "q.pr"))
-        largest = largest or f"GREATEST({', '.join(subscripts(k, 'q.pr'))}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::float8"
         margin = predicted_class_sql(subscripts(k, "q.pr"), "q.m", "0")
         both = f"SELECT {pairwise}, {margin.replace('q.m', f'({largest})')} FROM (SELECT %s::float8[] AS pr) AS q"
         for r in rows:
@@ -276,7 +275,7 @@ def test_both_spellings_of_the_clear_class_rule_read_the_class_the_margin_define
             clear = [i for i, p in enumerate(r) if all(q < p * (1 - CLEAR_MARGIN) for j, q in enumerate(r) if j != i)]
             want = clear[0] + 1 if clear else 0
             assert (a, b) == (want, want), (k, r, a, b)
-        assert (margin_sql(subscripts(k, "q.pr")) is None) == (k <= PAIRWISE_CLASSES)
+        assert (margin_level_sql(subscripts(k, "q.pr")) is None) == (k <= PAIRWISE_CLASSES)
 
 
 def test_evaluate_scans_the_source_in_parallel_workers(db):

@@ -299,19 +299,19 @@ def scoring_sql(
         ) + " END"
     else:
         scores = "CASE p.g " + " ".join(f"WHEN {f} THEN {b}" for f, b in enumerate(branches, start=1)) + " END"
-    largest = evaluate.margin_sql(evaluate.subscripts(k, "p.pr"))
+    largest = evaluate.margin_level_sql(evaluate.subscripts(k, "p.pr"))
     top = "GREATEST(" + ", ".join(f"p.s[{j}]" for j in range(1, k + 1)) + ")"
     best = evaluate.predicted_class_sql(evaluate.subscripts(k, "p.pr"), None if largest is None else "p.m", "madnb._nb_best(p.s)")
-    margin = "" if largest is None else f"FROM (SELECT p.g, p.y, p.pr, p.s{w}, {once(largest)} AS m "
-    return Sql(
-        f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr{w} "
-        f"{margin}"
-        f"FROM (SELECT p.g, p.y, p.s{w}, {once(proba_sql(k, 'p.s', 'p.top', 'p.lse'))} AS pr "
+    scored = (
+        f"SELECT p.g, p.y, p.s{w}, {once(proba_sql(k, 'p.s', 'p.top', 'p.lse'))} AS pr "
         f"FROM (SELECT p.g, p.y, p.s{w}, p.top, {once(lse_sql(k, 'p.s', 'p.top'))} AS lse "
         f"FROM (SELECT p.g, p.y, p.s{w}, {once(top)} AS top "
         f"FROM (SELECT p.g, p.y{w}, {once(scores)} AS s "
-        f"FROM ({rows}) AS p) AS p) AS p) AS p{'' if largest is None else ') AS p'}) AS p"
+        f"FROM ({rows}) AS p) AS p) AS p) AS p"
     )
+    if largest is not None:
+        scored = f"SELECT p.g, p.y, p.pr, p.s{w}, {once(largest)} AS m FROM ({scored}) AS p"
+    return Sql(f"SELECT p.g, pg_catalog.array_position({classes_sql}, p.y) AS t, {best} AS h, p.y, p.pr{w} FROM ({scored}) AS p")
 
 
 GROUPED_LOOKUPS = 64

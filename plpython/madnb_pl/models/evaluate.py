@@ -67,20 +67,23 @@ def subscripts(k: int, pr: str) -> list[str]:
 
 PAIRWISE_CLASSES = 4
 """Up to this many classes (from 2) :func:`predicted_class_sql` compares the probabilities pair by pair, with no
-largest probability computed a level below (:func:`margin_sql` is None): one level fewer, whose projection of
+largest probability computed a level below (:func:`margin_level_sql` is None): one level fewer, whose projection of
 every carried column cost more than the comparisons (cat200k's evaluate statement, 3 classes, paired with one
 batch probability pass: 1.16x -> 1.12x).  Its k * (k - 1) comparisons outgrow the largest's k past a few classes."""
 
 
-def margin_sql(probs: list[str]) -> str | None:
+def margin_sql(probs: list[str]) -> str:
     """The largest of probabilities ``probs`` (the SQL of each) times 1 - :data:`CLEAR_MARGIN`: the ``m`` of
-    :func:`predicted_class_sql`, computed once a level below it; None when it takes none (2 to
-    :data:`PAIRWISE_CLASSES` classes)."""
+    :func:`predicted_class_sql`."""
     if not probs:
         return f"NULL::{F8}"
-    if 2 <= len(probs) <= PAIRWISE_CLASSES:
-        return None
     return f"GREATEST({', '.join(probs)}) OPERATOR(pg_catalog.*) {1 - CLEAR_MARGIN!r}::{F8}"
+
+
+def margin_level_sql(probs: list[str]) -> str | None:
+    """:func:`margin_sql` of ``probs`` when :func:`predicted_class_sql` takes it, computed once a level below;
+    None for 2 to :data:`PAIRWISE_CLASSES` classes, which it compares pair by pair."""
+    return None if 2 <= len(probs) <= PAIRWISE_CLASSES else margin_sql(probs)
 
 
 def predicted_class_sql(probs: list[str], m: str | None, exact: str) -> str:
@@ -88,7 +91,7 @@ def predicted_class_sql(probs: list[str], m: str | None, exact: str) -> str:
     order): ``<m>_predict``'s.
 
     ``m`` is the largest probability times 1 - :data:`CLEAR_MARGIN` (:func:`margin_sql`, computed once
-    per row a level below; None when that is None) and ``exact`` the position of the model's own
+    per row a level below; None when :func:`margin_level_sql` is None) and ``exact`` the position of the model's own
     ``<m>_predict`` of the row.  When exactly one class's probability reaches ``m``,
     that class is the one ``<m>_predict`` returns (without ``m``: the class whose probability times
     1 - CLEAR_MARGIN exceeds every other's, the same class, as that product for the largest is ``m``): its arg-max (``madnb._nb_best``)
@@ -204,18 +207,14 @@ def scored_rows_sql(
         return f"""
   SELECT 1 AS g, q.t, madnb._nb_decide($3::pg_catalog.jsonb, q.pr) AS h, q.y, q.pr
   FROM ({scan}) AS q"""
-    largest = margin_sql(subscripts(k, "p.pr"))
+    largest = margin_level_sql(subscripts(k, "p.pr"))
     best = predicted_class_sql(subscripts(k, "q.pr"), None if largest is None else "q.m", f"pg_catalog.array_position({classes}, {h})")
+    rows = f"({scan})" if largest is None else f"(SELECT p.*, {once(largest)} AS m\n        FROM ({scan}) AS p)"
     # h computed once too: grouped by (planned as) a column of its level, not by an expression of the carried
     # columns, whose distinct values PostgreSQL would multiply into a group per row (sorted, spilled to disk)
-    if largest is None:
-        return f"""
-  SELECT 1 AS g, q.t, {once(best)} AS h, q.y, q.pr
-  FROM ({scan}) AS q"""
     return f"""
   SELECT 1 AS g, q.t, {once(best)} AS h, q.y, q.pr
-  FROM (SELECT p.*, {once(largest)} AS m
-        FROM ({scan}) AS p) AS q"""
+  FROM {rows} AS q"""
 
 
 def label_sql(predicted: str, lbl: str, label_type: str, model_builtin: bool, source_builtin: bool) -> tuple[str, str, str]:
@@ -729,6 +728,7 @@ def decision_costs(cm: list[list[int]], costs: list[list[float]]) -> dict[str, f
 __all__ = [
     "CALIBRATION_BINS", "CLEAR_MARGIN", "CURVE_POINTS", "EPS", "PARAMETER_TYPES", "RANKED_WORK_MEM_KB", "TieRows", "aggregate_sql",
     "counts_ctes_sql",
-    "counts_sql", "curves", "decision_costs", "evaluate", "evaluate_sql", "from_counts_sql", "label_sql", "metrics", "predicted_class_sql",
+    "counts_sql", "curves", "decision_costs", "evaluate", "evaluate_sql", "from_counts_sql", "label_sql", "margin_level_sql",
+    "margin_sql", "metrics", "predicted_class_sql",
     "ranks_sql", "read_metrics", "run_aggregate", "scored_rows_sql", "subscripts", "tie_rows",
 ]
